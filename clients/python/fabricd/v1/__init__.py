@@ -1,0 +1,1 @@
+"""Generated from protos/fabricd/v1 by scripts/gen-protos. Do not edit."""

@@ -1,0 +1,107 @@
+from fabricd.v1 import types_pb2 as _types_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class MailboxEventType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    MAILBOX_EVENT_TYPE_UNSPECIFIED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_SNAPSHOT: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_CREATED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_REGISTERED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_TOUCHED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_BUSY_CHANGED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: _ClassVar[MailboxEventType]
+MAILBOX_EVENT_TYPE_UNSPECIFIED: MailboxEventType
+MAILBOX_EVENT_TYPE_SNAPSHOT: MailboxEventType
+MAILBOX_EVENT_TYPE_CREATED: MailboxEventType
+MAILBOX_EVENT_TYPE_REGISTERED: MailboxEventType
+MAILBOX_EVENT_TYPE_TOUCHED: MailboxEventType
+MAILBOX_EVENT_TYPE_BUSY_CHANGED: MailboxEventType
+MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: MailboxEventType
+
+class RegisterRequest(_message.Message):
+    __slots__ = ("agent_id", "session_name", "capabilities", "cwd", "metadata")
+    class MetadataEntry(_message.Message):
+        __slots__ = ("key", "value")
+        KEY_FIELD_NUMBER: _ClassVar[int]
+        VALUE_FIELD_NUMBER: _ClassVar[int]
+        key: str
+        value: str
+        def __init__(self, key: _Optional[str] = ..., value: _Optional[str] = ...) -> None: ...
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_NAME_FIELD_NUMBER: _ClassVar[int]
+    CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
+    CWD_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    session_name: str
+    capabilities: _containers.RepeatedCompositeFieldContainer[_types_pb2.Capability]
+    cwd: str
+    metadata: _containers.ScalarMap[str, str]
+    def __init__(self, agent_id: _Optional[str] = ..., session_name: _Optional[str] = ..., capabilities: _Optional[_Iterable[_Union[_types_pb2.Capability, _Mapping]]] = ..., cwd: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
+
+class RegisterResponse(_message.Message):
+    __slots__ = ("entry",)
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    entry: _types_pb2.MailboxEntry
+    def __init__(self, entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ...) -> None: ...
+
+class TouchRequest(_message.Message):
+    __slots__ = ("agent_id", "busy")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    BUSY_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    busy: bool
+    def __init__(self, agent_id: _Optional[str] = ..., busy: _Optional[bool] = ...) -> None: ...
+
+class TouchResponse(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListMailboxesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListMailboxesResponse(_message.Message):
+    __slots__ = ("mailboxes",)
+    MAILBOXES_FIELD_NUMBER: _ClassVar[int]
+    mailboxes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MailboxEntry]
+    def __init__(self, mailboxes: _Optional[_Iterable[_Union[_types_pb2.MailboxEntry, _Mapping]]] = ...) -> None: ...
+
+class ResolveNameRequest(_message.Message):
+    __slots__ = ("name",)
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    def __init__(self, name: _Optional[str] = ...) -> None: ...
+
+class ResolveNameResponse(_message.Message):
+    __slots__ = ("entry",)
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    entry: _types_pb2.MailboxEntry
+    def __init__(self, entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ...) -> None: ...
+
+class WatchMailboxesRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class MailboxEvent(_message.Message):
+    __slots__ = ("type", "entry")
+    TYPE_FIELD_NUMBER: _ClassVar[int]
+    ENTRY_FIELD_NUMBER: _ClassVar[int]
+    type: MailboxEventType
+    entry: _types_pb2.MailboxEntry
+    def __init__(self, type: _Optional[_Union[MailboxEventType, str]] = ..., entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ...) -> None: ...
+
+class WatchMailboxesResponse(_message.Message):
+    __slots__ = ("events", "snapshot_complete")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[MailboxEvent]
+    snapshot_complete: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[MailboxEvent, _Mapping]]] = ..., snapshot_complete: _Optional[bool] = ...) -> None: ...

@@ -1,0 +1,105 @@
+from fabricd.v1 import types_pb2 as _types_pb2
+from google.rpc import status_pb2 as _status_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class SendMessageRequest(_message.Message):
+    __slots__ = ("message",)
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    message: _types_pb2.Message
+    def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ...) -> None: ...
+
+class SendMessageResponse(_message.Message):
+    __slots__ = ("message", "duplicate")
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    message: _types_pb2.Message
+    duplicate: bool
+    def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
+
+class SendMessagesRequest(_message.Message):
+    __slots__ = ("messages", "atomic")
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    ATOMIC_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
+    atomic: bool
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., atomic: _Optional[bool] = ...) -> None: ...
+
+class SendMessageResult(_message.Message):
+    __slots__ = ("message", "duplicate", "error")
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    DUPLICATE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    message: _types_pb2.Message
+    duplicate: bool
+    error: _status_pb2.Status
+    def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ..., duplicate: _Optional[bool] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...
+
+class SendMessagesResponse(_message.Message):
+    __slots__ = ("results",)
+    RESULTS_FIELD_NUMBER: _ClassVar[int]
+    results: _containers.RepeatedCompositeFieldContainer[SendMessageResult]
+    def __init__(self, results: _Optional[_Iterable[_Union[SendMessageResult, _Mapping]]] = ...) -> None: ...
+
+class PeekMessagesRequest(_message.Message):
+    __slots__ = ("agent_id", "limit")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    limit: int
+    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class PeekMessagesResponse(_message.Message):
+    __slots__ = ("messages", "unread_count")
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    UNREAD_COUNT_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
+    unread_count: int
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., unread_count: _Optional[int] = ...) -> None: ...
+
+class DrainMessagesRequest(_message.Message):
+    __slots__ = ("agent_id", "limit")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    limit: int
+    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class DrainMessagesResponse(_message.Message):
+    __slots__ = ("messages", "remaining")
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    REMAINING_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
+    remaining: int
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., remaining: _Optional[int] = ...) -> None: ...
+
+class SubscribeRequest(_message.Message):
+    __slots__ = ("agent_id",)
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+
+class SubscribeResponse(_message.Message):
+    __slots__ = ("messages",)
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
+
+class AckMessagesRequest(_message.Message):
+    __slots__ = ("agent_id", "message_ids")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_IDS_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    message_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, agent_id: _Optional[str] = ..., message_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class AckMessagesResponse(_message.Message):
+    __slots__ = ("acked",)
+    ACKED_FIELD_NUMBER: _ClassVar[int]
+    acked: int
+    def __init__(self, acked: _Optional[int] = ...) -> None: ...

@@ -1,0 +1,61 @@
+"""Domain errors. Every error the core raises is one of these.
+
+    FabricError                 root; carries a stable `reason` and `metadata`
+    ├── InvalidArgument         the request itself is wrong
+    ├── NotFound                a named thing does not exist
+    ├── AlreadyExists           the id is taken by something different
+    ├── FailedPrecondition      the request is fine but the state forbids it
+    ├── ResourceExhausted       a limit or the store is full; retry later
+    ├── Aborted                 the operation ended before it could finish
+    ├── DeadlineExceeded        a wait ran out of time
+    └── Unavailable             the daemon is shutting down; retry elsewhere
+
+The rpc layer maps each class to one gRPC status code in one table; clients
+choose their exception from `reason`, never from the message text.
+"""
+
+from __future__ import annotations
+
+
+class FabricError(Exception):
+    """Root of the domain errors."""
+
+    default_reason = "FABRIC_ERROR"
+
+    def __init__(self, message: str, *, reason: str | None = None, **metadata: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason or self.default_reason
+        self.metadata = {k: str(v) for k, v in metadata.items()}
+
+
+class InvalidArgument(FabricError):
+    default_reason = "INVALID_ARGUMENT"
+
+
+class NotFound(FabricError):
+    default_reason = "NOT_FOUND"
+
+
+class AlreadyExists(FabricError):
+    default_reason = "ALREADY_EXISTS"
+
+
+class FailedPrecondition(FabricError):
+    default_reason = "FAILED_PRECONDITION"
+
+
+class ResourceExhausted(FabricError):
+    default_reason = "RESOURCE_EXHAUSTED"
+
+
+class Aborted(FabricError):
+    default_reason = "ABORTED"
+
+
+class DeadlineExceeded(FabricError):
+    default_reason = "DEADLINE_EXCEEDED"
+
+
+class Unavailable(FabricError):
+    default_reason = "UNAVAILABLE"

@@ -1,0 +1,241 @@
+"""Mailboxes: send (idempotent on a client id), peek, drain, subscribe with acks."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import replace
+
+from fabricd.core import validate
+from fabricd.core.directory import mark_changed, resolve_name
+from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, ResourceExhausted
+from fabricd.core.ids import IdMint, message_digest
+from fabricd.core.limits import Limits
+from fabricd.core.model import Address, Change, IdRecord, MailboxEntry, Message, Sent
+from fabricd.core.notify import Notifier
+from fabricd.core.ports import Store, Tx
+
+
+def digest_of(msg: Message) -> bytes:
+    return message_digest(
+        (msg.sender.agent_id, msg.sender.session_id),
+        (msg.recipient.agent_id, msg.recipient.session_id),
+        tuple((a.agent_id, a.session_id) for a in msg.reply_to),
+        msg.thread_id,
+        msg.text,
+        msg.data,
+        msg.headers,
+        int(msg.kind),
+        msg.hops,
+        msg.ticket_id,
+    )
+
+
+def _duplicate(msg: Message, record: IdRecord) -> Message:
+    """The message as it was stored: the request plus what the server assigned then."""
+    return replace(
+        msg,
+        recipient=Address(record.recipient, msg.recipient.session_id),
+        seq=record.seq,
+        send_time_ns=record.send_time_ns,
+    )
+
+
+class Mailboxes:
+    """The mailbox contract over a Store."""
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        limits: Limits,
+        clock: Callable[[], int],
+        keepalive_s: float = 15.0,
+    ) -> None:
+        self._store = store
+        self._notifier = notifier
+        self._limits = limits
+        self._clock = clock
+        self._mint = IdMint()
+        self._keepalive_s = keepalive_s
+
+    # -- the rule of one send, inside the writer's transaction
+
+    def store_in(self, tx: Tx, msg: Message, digest: bytes) -> Sent:
+        """Store one validated message in `tx`; the caller notifies after commit."""
+        name = msg.recipient.agent_id
+        entry = resolve_name(tx, name)
+        if msg.id:
+            record = tx.get_id(msg.id)
+            if record is not None:
+                if record.digest != digest:
+                    raise AlreadyExists(
+                        f"message id {msg.id!r} was already used for a different message",
+                        reason="MESSAGE_ID_REUSED",
+                        message_id=msg.id,
+                    )
+                return Sent(_duplicate(msg, record), duplicate=True)
+        now = self._clock()
+        change: Change | None = None
+        if entry is None:
+            entry = MailboxEntry(agent_id=name)
+            change = Change.CREATED
+        limits = self._limits
+        if limits.max_unread and entry.unread_count >= limits.max_unread:
+            raise ResourceExhausted(
+                f"mailbox {entry.agent_id!r} holds {entry.unread_count} unread messages, its quota; "
+                "retry once the agent has read some",
+                reason="MAILBOX_FULL",
+                agent_id=entry.agent_id,
+                limit=limits.max_unread,
+            )
+        if not msg.id:
+            msg.id = self._mint.mint(now)
+        entry.last_seq += 1
+        entry.unread_count += 1
+        entry.last_activity_ns = now
+        msg.seq = entry.last_seq
+        msg.send_time_ns = now
+        if entry.agent_id != name:
+            msg.recipient = Address(entry.agent_id, msg.recipient.session_id)
+        if change is not None:
+            mark_changed(tx, entry, change, self._notifier)
+        else:
+            tx.put_entry(entry, None)
+        tx.put_message(msg, digest)
+        sender = msg.sender.agent_id
+        if sender and sender != entry.agent_id:
+            sender_entry = tx.get_entry(sender)
+            if sender_entry is not None:
+                sender_entry.last_activity_ns = now
+                tx.put_entry(sender_entry, None)
+        agent_id = entry.agent_id
+        notifier = self._notifier
+        tx.after_commit(lambda: notifier.notify(agent_id))
+        return Sent(msg)
+
+    # -- the contract
+
+    async def send(self, msg: Message) -> Sent:
+        validate.message(msg, self._limits)
+        digest = digest_of(msg) if msg.id else b""
+        return await self._store.write(lambda tx: self.store_in(tx, msg, digest))
+
+    async def send_many(self, messages: Sequence[Message], atomic: bool) -> list[Sent | FabricError]:
+        """Store a batch in one transaction; each message gets its result or its error.
+
+        With `atomic`, the first invalid message fails the whole call and nothing is stored.
+        """
+        if not messages or len(messages) > self._limits.max_batch:
+            raise InvalidArgument(
+                f"send 1 to {self._limits.max_batch} messages per call, not {len(messages)}",
+                reason="BATCH_SIZE",
+                field="messages",
+                limit=self._limits.max_batch,
+            )
+        checked: list[tuple[Message, bytes] | FabricError] = []
+        for i, msg in enumerate(messages):
+            try:
+                validate.message(msg, self._limits)
+                checked.append((msg, digest_of(msg) if msg.id else b""))
+            except FabricError as exc:
+                if atomic:
+                    raise InvalidArgument(
+                        f"messages[{i}]: {exc.message}", reason=exc.reason, index=i, **exc.metadata
+                    ) from exc
+                checked.append(exc)
+
+        def apply(tx: Tx) -> list[Sent | FabricError]:
+            out: list[Sent | FabricError] = []
+            for i, item in enumerate(checked):
+                if isinstance(item, FabricError):
+                    out.append(item)
+                    continue
+                try:
+                    out.append(self.store_in(tx, *item))
+                except FabricError as exc:
+                    if atomic:
+                        raise type(exc)(f"messages[{i}]: {exc.message}", reason=exc.reason, index=i, **exc.metadata)
+                    out.append(exc)
+            return out
+
+        return await self._store.write(apply)
+
+    def peek(self, agent_id: str, limit: int) -> tuple[list[Message], int]:
+        validate.agent_id(agent_id, self._limits)
+        limit = validate.limit(limit, self._limits)
+
+        def read(tx: Tx) -> tuple[list[Message], int]:
+            entry = tx.get_entry(agent_id)
+            if entry is None or entry.unread_count == 0:
+                return [], 0
+            return tx.unread(agent_id, 0, limit), entry.unread_count
+
+        return self._store.read(read)
+
+    async def drain(self, agent_id: str, limit: int) -> tuple[list[Message], int]:
+        validate.agent_id(agent_id, self._limits)
+        limit = validate.limit(limit, self._limits)
+
+        def apply(tx: Tx) -> tuple[list[Message], int]:
+            entry = tx.get_entry(agent_id)
+            if entry is None or entry.unread_count == 0:
+                return [], 0
+            messages = tx.unread(agent_id, 0, limit)
+            for m in messages:
+                tx.delete_message(agent_id, m.seq)
+            entry.unread_count -= len(messages)
+            tx.put_entry(entry, None)
+            return messages, entry.unread_count
+
+        return await self._store.write(apply)
+
+    async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        limits = self._limits
+        validate.agent_id(agent_id, limits)
+        if not message_ids or len(message_ids) > limits.max_batch:
+            raise InvalidArgument(
+                f"ack 1 to {limits.max_batch} message ids per call, not {len(message_ids)}",
+                reason="BATCH_SIZE",
+                field="message_ids",
+                limit=limits.max_batch,
+            )
+        for i, mid in enumerate(message_ids):
+            validate.text_field(mid, f"message_ids[{i}]", limits, required=True)
+
+        def apply(tx: Tx) -> int:
+            entry = tx.get_entry(agent_id)
+            if entry is None:
+                return 0
+            acked = 0
+            for mid in message_ids:
+                record = tx.get_id(mid)
+                if record is not None and record.recipient == agent_id and tx.delete_message(agent_id, record.seq):
+                    acked += 1
+            if acked:
+                entry.unread_count -= acked
+                tx.put_entry(entry, None)
+            return acked
+
+        return await self._store.write(apply)
+
+    async def subscribe(self, agent_id: str, batch: int = 512) -> AsyncIterator[list[Message]]:
+        """Unread messages oldest first, then new ones as they commit; [] is a keepalive.
+
+        Each stream keeps its own cursor, so every subscriber sees every unread
+        message; nothing is consumed until acked.
+        """
+        validate.agent_id(agent_id, self._limits)
+        notifier = self._notifier
+        cursor = 0
+        while True:
+            seen = notifier.version(agent_id)
+            messages = self._store.read(lambda tx: tx.unread(agent_id, cursor, batch))
+            if messages:
+                cursor = messages[-1].seq
+                yield messages
+                continue
+            woke = await notifier.wait(agent_id, seen, self._keepalive_s)
+            if notifier.closed:
+                return
+            if not woke:
+                yield []

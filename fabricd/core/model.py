@@ -1,0 +1,112 @@
+"""The domain's data: addresses, messages, mailbox entries. Times are Unix nanoseconds."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True, frozen=True)
+class Address:
+    agent_id: str = ""
+    session_id: str = ""
+
+
+NO_ADDRESS = Address()
+
+
+class MessageKind(enum.IntEnum):
+    UNSPECIFIED = 0
+    AGENT = 1
+    USER = 2
+
+
+@dataclass(slots=True)
+class Message:
+    id: str = ""
+    sender: Address = NO_ADDRESS
+    recipient: Address = NO_ADDRESS
+    reply_to: tuple[Address, ...] = ()
+    thread_id: str = ""
+    text: str = ""
+    data: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    kind: MessageKind = MessageKind.AGENT
+    hops: int = 0
+    send_time_ns: int = 0
+    seq: int = 0
+    ticket_id: str = ""
+
+
+@dataclass(slots=True)
+class Sent:
+    """The outcome of one send: the stored message, or the earlier one it duplicates."""
+
+    message: Message
+    duplicate: bool = False
+
+
+@dataclass(slots=True, frozen=True)
+class Capability:
+    name: str
+    description: str = ""
+    payload: str = ""
+
+
+class Presence(enum.IntEnum):
+    UNSPECIFIED = 0
+    LIVE = 1
+    BUSY = 2
+    OFFLINE = 3
+
+
+class Change(enum.IntEnum):
+    """What last changed in a mailbox entry (the directory watch reports it)."""
+
+    UNSPECIFIED = 0
+    SNAPSHOT = 1
+    CREATED = 2
+    REGISTERED = 3
+    TOUCHED = 4
+    BUSY_CHANGED = 5
+    CAPABILITIES_CHANGED = 6
+
+
+@dataclass(slots=True)
+class MailboxEntry:
+    agent_id: str
+    session_name: str = ""
+    cwd: str = ""
+    capabilities: tuple[Capability, ...] = ()
+    metadata: dict[str, str] = field(default_factory=dict)
+    registered: bool = False
+    busy: bool = False
+    last_activity_ns: int = 0
+    register_time_ns: int = 0
+    heartbeat_ns: int = 0
+    unread_count: int = 0
+    # Highest seq ever assigned in this mailbox; the next message gets next_seq + 1.
+    last_seq: int = 0
+    revision: int = 0
+    change: Change = Change.UNSPECIFIED
+
+
+@dataclass(slots=True, frozen=True)
+class IdRecord:
+    """What the store keeps of every message id, read or unread, for idempotency and acks."""
+
+    recipient: str
+    seq: int
+    send_time_ns: int
+    digest: bytes
+
+
+def presence(entry: MailboxEntry, now_ns: int, live_window_ns: int) -> Presence:
+    """LIVE, BUSY or OFFLINE: a display policy computed at read time, never stored.
+
+    A stale heartbeat wins over the busy flag, so an agent that crashed mid-run
+    does not stay BUSY forever; an agent that never sent a heartbeat is LIVE.
+    """
+    if entry.heartbeat_ns and now_ns - entry.heartbeat_ns > live_window_ns:
+        return Presence.OFFLINE
+    return Presence.BUSY if entry.busy else Presence.LIVE

@@ -1,0 +1,67 @@
+"""Wake-ups for streams: a version per key, and waiters that sleep until it moves.
+
+A waiter reads the version, reads storage, then waits for the version to move;
+a change that lands between the read and the wait is never missed. Nothing is
+buffered here: streams catch up from storage, so memory does not grow with a
+slow reader.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Hashable
+
+
+class Notifier:
+    """Per-key change counters with waiters. Use from the event loop thread only."""
+
+    def __init__(self) -> None:
+        self._versions: dict[Hashable, int] = {}
+        self._waiters: dict[Hashable, set[asyncio.Future[None]]] = {}
+        self._closed = False
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def version(self, key: Hashable) -> int:
+        return self._versions.get(key, 0)
+
+    def notify(self, key: Hashable) -> None:
+        self._versions[key] = self._versions.get(key, 0) + 1
+        waiters = self._waiters.pop(key, None)
+        if waiters:
+            for fut in waiters:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def wait(self, key: Hashable, seen: int, timeout: float | None) -> bool:
+        """Wait until the version of `key` differs from `seen`; False on timeout or close."""
+        if self._versions.get(key, 0) != seen:
+            return True
+        if self._closed:
+            return False
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(key, set()).add(fut)
+        try:
+            await asyncio.wait_for(fut, timeout)
+        except TimeoutError:
+            return False
+        finally:
+            waiters = self._waiters.get(key)
+            if waiters is not None:
+                waiters.discard(fut)
+                if not waiters:
+                    del self._waiters[key]
+        return not self._closed
+
+    def waiter_count(self) -> int:
+        return sum(len(w) for w in self._waiters.values())
+
+    def close(self) -> None:
+        """Wake every waiter for good: streams end at shutdown."""
+        self._closed = True
+        for key in list(self._waiters):
+            for fut in self._waiters.pop(key):
+                if not fut.done():
+                    fut.set_result(None)

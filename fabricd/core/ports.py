@@ -1,0 +1,54 @@
+"""What the core needs from storage. The store implements these; tests may fake them.
+
+A `Tx` is one transaction's view. Entries handed out by `get_entry` are cached
+for the transaction: the core mutates them and calls `put_entry`, and the
+store writes each dirty entry once when the transaction's work is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Protocol, TypeVar
+
+from fabricd.core.model import Change, IdRecord, MailboxEntry, Message
+
+T = TypeVar("T")
+
+
+class Tx(Protocol):
+    # -- directory
+    def get_entry(self, agent_id: str) -> MailboxEntry | None: ...
+
+    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
+        """Store an entry. With a `change`, the entry gets the next directory revision."""
+
+    def entries(self) -> Iterator[MailboxEntry]: ...
+
+    def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
+
+    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        """Entries whose revision is above `revision`, in revision order."""
+
+    def revision(self) -> int: ...
+
+    # -- messages
+    def get_id(self, message_id: str) -> IdRecord | None: ...
+
+    def put_message(self, message: Message, digest: bytes) -> None: ...
+
+    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Message]: ...
+
+    def delete_message(self, agent_id: str, seq: int) -> bool:
+        """Consume one unread message; False when it was not unread."""
+
+    # -- effects
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run `callback` on the event loop once this work is durable (never if it fails)."""
+
+
+class Store(Protocol):
+    async def write(self, fn: Callable[[Tx], T]) -> T:
+        """Run `fn` in the single writer's next transaction; return once it is durable."""
+
+    def read(self, fn: Callable[[Tx], T]) -> T:
+        """Run `fn` in a short read transaction."""

@@ -1,0 +1,128 @@
+"""Checks of request fields. Each failure is an InvalidArgument naming the field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from fabricd.core.errors import InvalidArgument
+from fabricd.core.limits import Limits
+from fabricd.core.model import Capability, Message
+
+
+def text_field(value: str, field: str, limits: Limits, *, required: bool) -> str:
+    """An id-like string: 1..max_id_chars characters (0 allowed when not required)."""
+    n = len(value)
+    if n == 0:
+        if required:
+            raise InvalidArgument(f"{field} is required", reason="MISSING_FIELD", field=field)
+        return value
+    if n > limits.max_id_chars:
+        raise InvalidArgument(
+            f"{field} is {n} characters; the limit is {limits.max_id_chars}",
+            reason="FIELD_TOO_LONG",
+            field=field,
+            limit=limits.max_id_chars,
+        )
+    if not value.isprintable():
+        raise InvalidArgument(
+            f"{field} contains control characters; use printable text",
+            reason="INVALID_CHARACTERS",
+            field=field,
+        )
+    return value
+
+
+def agent_id(value: str, limits: Limits, field: str = "agent_id") -> str:
+    return text_field(value, field, limits, required=True)
+
+
+def session_name(value: str, limits: Limits) -> str:
+    text_field(value, "session_name", limits, required=False)
+    if "/" in value:
+        raise InvalidArgument(
+            "session_name may not contain '/': 'name/suffix' is how peers pick one of several agents",
+            reason="INVALID_CHARACTERS",
+            field="session_name",
+        )
+    return value
+
+
+def limit(value: int, limits: Limits) -> int:
+    if value == 0:
+        return limits.default_limit
+    if value < 0 or value > limits.max_limit:
+        raise InvalidArgument(
+            f"limit must be between 0 (default {limits.default_limit}) and {limits.max_limit}, got {value}",
+            reason="LIMIT_OUT_OF_RANGE",
+            field="limit",
+            limit=limits.max_limit,
+        )
+    return value
+
+
+def string_map(values: Mapping[str, str], field: str, max_bytes: int) -> int:
+    """Check a string map's keys; return its size in bytes."""
+    size = 0
+    for key, value in values.items():
+        if not key:
+            raise InvalidArgument(f"{field} has an empty key", reason="INVALID_FIELD", field=field)
+        size += len(key.encode("utf-8", "surrogatepass")) + len(value.encode("utf-8", "surrogatepass"))
+    if size > max_bytes:
+        raise InvalidArgument(
+            f"{field} is {size} bytes; the limit is {max_bytes}",
+            reason="FIELD_TOO_LARGE",
+            field=field,
+            limit=max_bytes,
+        )
+    return size
+
+
+def capabilities(values: tuple[Capability, ...], limits: Limits) -> tuple[Capability, ...]:
+    if len(values) > limits.max_capabilities:
+        raise InvalidArgument(
+            f"{len(values)} capabilities; the limit is {limits.max_capabilities}",
+            reason="TOO_MANY_ITEMS",
+            field="capabilities",
+            limit=limits.max_capabilities,
+        )
+    seen: set[str] = set()
+    for i, cap in enumerate(values):
+        text_field(cap.name, f"capabilities[{i}].name", limits, required=True)
+        if cap.name in seen:
+            raise InvalidArgument(
+                f"capability {cap.name!r} is listed twice", reason="DUPLICATE_ITEM", field=f"capabilities[{i}].name"
+            )
+        seen.add(cap.name)
+        if len(cap.description) + len(cap.payload) > limits.max_metadata_bytes:
+            raise InvalidArgument(
+                f"capabilities[{i}] description and payload exceed {limits.max_metadata_bytes} characters",
+                reason="FIELD_TOO_LARGE",
+                field=f"capabilities[{i}]",
+            )
+    return values
+
+
+def message(msg: Message, limits: Limits) -> Message:
+    """Check a message as a client sent it (server-assigned fields are ignored)."""
+    text_field(msg.id, "message.id", limits, required=False)
+    text_field(msg.recipient.agent_id, "message.recipient.agent_id", limits, required=True)
+    text_field(msg.recipient.session_id, "message.recipient.session_id", limits, required=False)
+    text_field(msg.sender.agent_id, "message.sender.agent_id", limits, required=False)
+    text_field(msg.sender.session_id, "message.sender.session_id", limits, required=False)
+    for i, addr in enumerate(msg.reply_to):
+        text_field(addr.agent_id, f"message.reply_to[{i}].agent_id", limits, required=True)
+        text_field(addr.session_id, f"message.reply_to[{i}].session_id", limits, required=False)
+    text_field(msg.thread_id, "message.thread_id", limits, required=False)
+    if msg.hops < 0:
+        raise InvalidArgument("message.hops may not be negative", reason="INVALID_FIELD", field="message.hops")
+    size = len(msg.data) + len(msg.text.encode("utf-8", "surrogatepass"))
+    if msg.headers:
+        size += string_map(msg.headers, "message.headers", limits.max_message_bytes)
+    if size > limits.max_message_bytes:
+        raise InvalidArgument(
+            f"message is {size} bytes of text, data and headers; the limit is {limits.max_message_bytes}",
+            reason="MESSAGE_TOO_LARGE",
+            field="message",
+            limit=limits.max_message_bytes,
+        )
+    return msg

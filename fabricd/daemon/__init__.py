@@ -1,0 +1,1 @@
+"""Config, lifecycle, signals, sd_notify and the `fabricd` entry point."""

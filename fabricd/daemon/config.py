@@ -1,0 +1,25 @@
+"""The daemon's configuration: one frozen value, built once from flags and environment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fabricd.core.limits import Limits
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    data_dir: str
+    """The folder holding the LMDB environment and the lock file."""
+    listen: tuple[str, ...]
+    """Addresses to serve on: unix:PATH or HOST:PORT."""
+    map_size: int = 32 << 30
+    """The LMDB map size in bytes: the most the store may hold. Sparse: costs no disk until used."""
+    sync: bool = True
+    """fsync every commit. Off (--no-sync) only for benchmarks: a crash may lose acknowledged writes."""
+    limits: Limits = field(default_factory=Limits)
+    grace_s: float = 10.0
+    """How long shutdown waits for in-flight RPCs before cancelling them."""
+    keepalive_s: float = 15.0
+    """How often an idle stream sends an empty response, so clients can tell it is alive."""
+    log_level: str = "INFO"

@@ -1,0 +1,1 @@
+"""The only code that imports grpc: thin servicers, the error table, server wiring."""

@@ -1,0 +1,49 @@
+"""fabricd.v1.DirectoryService: check the request, call the core, translate the answer."""
+
+from __future__ import annotations
+
+from fabricd import wire
+from fabricd.core.directory import Directory
+from fabricd.rpc.errors import mapped
+from fabricd.v1 import directory_service_pb2 as pb
+from fabricd.v1 import directory_service_pb2_grpc as pb_grpc
+
+
+class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
+    def __init__(self, directory: Directory) -> None:
+        self._directory = directory
+
+    def _out(self, entry):  # noqa: ANN001, ANN202
+        return wire.entry_out(entry, self._directory.presence_of(entry))
+
+    @mapped
+    async def Register(self, request, context):  # noqa: ANN001, ANN201, N802
+        entry = await self._directory.register(
+            request.agent_id,
+            request.session_name,
+            tuple(wire.capability_in(c) for c in request.capabilities),
+            request.cwd,
+            dict(request.metadata),
+        )
+        return pb.RegisterResponse(entry=self._out(entry))
+
+    @mapped
+    async def Touch(self, request, context):  # noqa: ANN001, ANN201, N802
+        await self._directory.touch(request.agent_id, request.busy)
+        return pb.TouchResponse()
+
+    @mapped
+    async def ListMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.ListMailboxesResponse(mailboxes=[self._out(e) for e in self._directory.list()])
+
+    @mapped
+    async def ResolveName(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.ResolveNameResponse(entry=self._out(self._directory.resolve(request.name)))
+
+    @mapped
+    async def WatchMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802
+        async for batch in self._directory.watch():
+            yield pb.WatchMailboxesResponse(
+                events=[pb.MailboxEvent(type=wire.change_out(c), entry=self._out(e)) for c, e in batch.changes],
+                snapshot_complete=batch.snapshot_complete,
+            )

@@ -1,0 +1,105 @@
+"""The one table from domain errors to gRPC status codes, and the wrapper every servicer method wears.
+
+Each error is sent as its status code plus a google.rpc.Status in the trailers
+carrying google.rpc.ErrorInfo{reason, domain: "fabricd.dev", metadata}.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
+
+from fabricd.core import errors
+
+log = logging.getLogger("fabricd.rpc")
+
+DOMAIN = "fabricd.dev"
+
+CODES: dict[type[errors.FabricError], grpc.StatusCode] = {
+    errors.InvalidArgument: grpc.StatusCode.INVALID_ARGUMENT,
+    errors.NotFound: grpc.StatusCode.NOT_FOUND,
+    errors.AlreadyExists: grpc.StatusCode.ALREADY_EXISTS,
+    errors.FailedPrecondition: grpc.StatusCode.FAILED_PRECONDITION,
+    errors.ResourceExhausted: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    errors.Aborted: grpc.StatusCode.ABORTED,
+    errors.DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
+    errors.Unavailable: grpc.StatusCode.UNAVAILABLE,
+}
+
+
+def code_of(exc: errors.FabricError) -> grpc.StatusCode:
+    for cls in type(exc).__mro__:
+        code = CODES.get(cls)  # type: ignore[arg-type]
+        if code is not None:
+            return code
+    return grpc.StatusCode.UNKNOWN
+
+
+def status_of(exc: errors.FabricError) -> status_pb2.Status:
+    info = error_details_pb2.ErrorInfo(reason=exc.reason, domain=DOMAIN, metadata=exc.metadata)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    return status_pb2.Status(code=code_of(exc).value[0], message=exc.message, details=[detail])
+
+
+async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> None:
+    status = status_of(exc)
+    await context.abort(
+        code_of(exc), exc.message, trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),)
+    )
+
+
+def _internal(method: str) -> errors.FabricError:
+    log.exception("unexpected error in %s", method)
+    err = errors.FabricError(f"internal error in {method}; the daemon log has the details", reason="INTERNAL")
+    return err
+
+
+async def _abort_internal(context: grpc.aio.ServicerContext, err: errors.FabricError) -> None:
+    status = status_pb2.Status(code=grpc.StatusCode.INTERNAL.value[0], message=err.message)
+    await context.abort(
+        grpc.StatusCode.INTERNAL, err.message, trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),)
+    )
+
+
+def mapped(method: Callable) -> Callable:
+    """Translate domain errors raised by a servicer method (unary or streaming) into statuses."""
+    name = method.__name__
+
+    if inspect.isasyncgenfunction(method):
+
+        @functools.wraps(method)
+        async def stream(self, request, context):  # noqa: ANN001, ANN202
+            try:
+                async for item in method(self, request, context):
+                    yield item
+                return
+            except errors.FabricError as exc:
+                err, internal = exc, False
+            except grpc.aio.AbortError:
+                raise
+            except Exception:  # noqa: BLE001 - reported as INTERNAL, logged with the stack
+                err, internal = _internal(name), True
+            await (_abort_internal(context, err) if internal else abort(context, err))
+
+        return stream
+
+    @functools.wraps(method)
+    async def unary(self, request, context):  # noqa: ANN001, ANN202
+        try:
+            return await method(self, request, context)
+        except errors.FabricError as exc:
+            err, internal = exc, False
+        except grpc.aio.AbortError:
+            raise
+        except Exception:  # noqa: BLE001
+            err, internal = _internal(name), True
+        await (_abort_internal(context, err) if internal else abort(context, err))
+
+    return unary

@@ -1,0 +1,102 @@
+"""One function wires the gRPC server: options, services, health and reflection."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from fabricd.core.directory import Directory
+from fabricd.core.mailbox import Mailboxes
+from fabricd.rpc.directory import DirectoryServicer
+from fabricd.rpc.mailbox import MailboxServicer
+from fabricd.v1 import directory_service_pb2, directory_service_pb2_grpc, mailbox_service_pb2, mailbox_service_pb2_grpc
+
+SERVICE_NAMES = (
+    directory_service_pb2.DESCRIPTOR.services_by_name["DirectoryService"].full_name,
+    mailbox_service_pb2.DESCRIPTOR.services_by_name["MailboxService"].full_name,
+)
+
+
+@dataclass(slots=True)
+class Core:
+    """The domain services the servicers call."""
+
+    directory: Directory
+    mailboxes: Mailboxes
+
+
+class ListenError(Exception):
+    """A listen address is malformed or cannot be bound."""
+
+
+def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
+    # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
+    # and let the core give the precise error for anything it can see.
+    max_frame = max(64 << 20, 4 * max_message_bytes)
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", max_frame),
+            ("grpc.max_send_message_length", max_frame),
+            ("grpc.keepalive_time_ms", 30_000),
+            ("grpc.keepalive_permit_without_calls", 1),
+            ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+            ("grpc.so_reuseport", 0),
+        ]
+    )
+    directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory), server)
+    mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((*SERVICE_NAMES, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
+    return server, health_servicer
+
+
+async def set_serving(health_servicer: health.aio.HealthServicer, serving: bool) -> None:
+    status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
+    for name in ("", *SERVICE_NAMES):
+        await health_servicer.set(name, status)
+
+
+def bind(server: grpc.aio.Server, address: str) -> str:
+    """Bind `unix:PATH` or `HOST:PORT`; return the address as bound (the real port for port 0)."""
+    if address.startswith("unix:"):
+        path = address[len("unix:") :]
+        if path.startswith("//"):
+            path = path[2:]
+        if not path:
+            raise ListenError(f"{address!r}: a unix address needs a path, like unix:/run/fabricd/fabricd.sock")
+        _remove_stale_socket(path)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        if server.add_insecure_port(f"unix:{path}") == 0:
+            raise ListenError(f"cannot listen on {address}")
+        return f"unix:{path}"
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ListenError(f"{address!r}: listen on unix:PATH or HOST:PORT (for example 127.0.0.1:7077)")
+    try:
+        bound = server.add_insecure_port(address)
+    except RuntimeError as exc:
+        raise ListenError(f"cannot listen on {address}: {exc}") from exc
+    if bound == 0:
+        raise ListenError(f"cannot listen on {address}: the address is in use or not local")
+    return f"{host}:{bound}"
+
+
+def _remove_stale_socket(path: str) -> None:
+    """Remove a socket file left by a dead daemon; refuse one a live daemon still answers on."""
+    if not os.path.exists(path):
+        return
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        os.unlink(path)
+        return
+    finally:
+        probe.close()
+    raise ListenError(f"{path} is in use by a running server; stop it or listen elsewhere")

@@ -1,0 +1,63 @@
+"""Every LMDB key, built in one place.
+
+Names (agent ids, message ids, session names) may be up to 256 characters,
+more than LMDB's 511-byte key limit in UTF-8, so keys hold a 16-byte BLAKE2b
+digest of the name; the record holds the name itself. Integers are 8-byte
+big-endian so that byte order is numeric order.
+
+    database   key                                   value
+    meta       b"schema"                             u64 schema version
+               b"revision"                           u64 directory revision
+    entries    H(agent_id)                           entry record (records.py)
+    names      H(session_name) H(agent_id)           b""
+    revisions  u64 revision                          H(agent_id)
+    messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
+    ids        H(message_id)                         id record (records.py)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+
+DIGEST = 16
+U64 = struct.Struct(">Q")
+
+SCHEMA = b"schema"
+REVISION = b"revision"
+
+
+def h(name: str) -> bytes:
+    return hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=DIGEST).digest()
+
+
+def entry(agent_id: str) -> bytes:
+    return h(agent_id)
+
+
+def name(session_name: str, agent_id: str) -> bytes:
+    return h(session_name) + h(agent_id)
+
+
+def name_prefix(session_name: str) -> bytes:
+    return h(session_name)
+
+
+def revision(rev: int) -> bytes:
+    return U64.pack(rev)
+
+
+def message(agent_key: bytes, seq: int) -> bytes:
+    return agent_key + U64.pack(seq)
+
+
+def message_id(mid: str) -> bytes:
+    return h(mid)
+
+
+def u64(value: int) -> bytes:
+    return U64.pack(value)
+
+
+def read_u64(raw: bytes, offset: int = 0) -> int:
+    return U64.unpack_from(raw, offset)[0]

@@ -1,0 +1,258 @@
+"""The LMDB environment, its single writer (group commit) and short read transactions.
+
+All writes go through one thread. Callers queue a function; the thread takes
+every function waiting, runs each in its own nested transaction (one caller's
+error aborts only its own work), commits them together, fsyncs once, and only
+then resolves each caller's future. One fsync serves every caller in the batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import fcntl
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import lmdb
+
+from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
+from fabricd.store import keys
+from fabricd.store.tx import Databases, LmdbTx
+
+T = TypeVar("T")
+log = logging.getLogger("fabricd.store")
+
+SCHEMA_VERSION = 1
+MAX_BATCH = 4096
+_STOP = object()
+
+
+class StoreError(Exception):
+    """The store cannot be opened: another daemon holds it, or its schema is foreign."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    map_size: int
+    map_used: int
+    commits: int
+    batched_writes: int
+    last_batch: int
+
+
+def _translate(exc: BaseException) -> BaseException:
+    """LMDB and OS errors as the core's errors; everything else unchanged."""
+    if isinstance(exc, FabricError):
+        return exc
+    if isinstance(exc, lmdb.MapFullError):
+        return ResourceExhausted(
+            "the store is full (LMDB map size reached); nothing was written. "
+            "Consume or delete mail, or restart the daemon with a larger --map-size",
+            reason="STORE_FULL",
+        )
+    if isinstance(exc, (lmdb.DiskError, OSError)) or (isinstance(exc, lmdb.Error) and "No space" in str(exc)):
+        if getattr(exc, "errno", None) == errno.ENOSPC or "No space" in str(exc):
+            return ResourceExhausted("the disk is full; nothing was written", reason="DISK_FULL")
+        return Unavailable(f"the store could not write: {exc}", reason="STORE_IO_ERROR")
+    return exc
+
+
+class LmdbStore:
+    """Implements fabricd.core.ports.Store over one LMDB environment in `path`."""
+
+    def __init__(self, path: str, *, map_size: int, sync: bool = True) -> None:
+        os.makedirs(path, exist_ok=True)
+        self.path = path
+        self._lock_fd = _lock_directory(path)
+        try:
+            self._env = lmdb.open(
+                path,
+                map_size=map_size,
+                max_dbs=16,
+                sync=sync,
+                metasync=sync,
+                max_spare_txns=8,
+                max_readers=1024,
+            )
+            self._env.reader_check()  # clear slots left by a killed process
+            with self._env.begin(write=True) as txn:
+                self._dbs = Databases(
+                    meta=self._env.open_db(b"meta", txn=txn),
+                    entries=self._env.open_db(b"entries", txn=txn),
+                    names=self._env.open_db(b"names", txn=txn),
+                    revisions=self._env.open_db(b"revisions", txn=txn),
+                    messages=self._env.open_db(b"messages", txn=txn),
+                    ids=self._env.open_db(b"ids", txn=txn),
+                )
+                raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
+                if raw is None:
+                    txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=self._dbs.meta)
+                elif keys.read_u64(raw) != SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{path} holds schema version {keys.read_u64(raw)}; this fabricd reads version "
+                        f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
+                    )
+        except lmdb.Error as exc:
+            os.close(self._lock_fd)
+            raise StoreError(f"cannot open the store in {path}: {exc}") from exc
+        except BaseException:
+            os.close(self._lock_fd)
+            raise
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.commits = 0
+        self.batched_writes = 0
+        self.last_batch = 0
+        self.last_commit_time = time.monotonic()
+        self.on_commit: Callable[[int, float], None] | None = None
+
+    # -- lifecycle
+
+    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop or asyncio.get_running_loop()
+        self._thread = threading.Thread(target=self._run, name="fabricd-writer", daemon=True)
+        self._thread.start()
+
+    async def close(self) -> None:
+        """Finish every queued write, then close the environment."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
+        self._env.close()
+        os.close(self._lock_fd)
+
+    # -- the port
+
+    async def write(self, fn: Callable[[LmdbTx], T]) -> T:
+        if self._closed:
+            raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
+        fut = self._loop.create_future()
+        self._queue.put((fn, fut))
+        return await fut
+
+    def read(self, fn: Callable[[LmdbTx], T]) -> T:
+        with self._env.begin(buffers=False) as txn:
+            return fn(LmdbTx(txn, self._dbs))
+
+    def stats(self) -> StoreStats:
+        info = self._env.info()
+        stat = self._env.stat()
+        return StoreStats(
+            map_size=info["map_size"],
+            map_used=(info["last_pgno"] + 1) * stat["psize"],
+            commits=self.commits,
+            batched_writes=self.batched_writes,
+            last_batch=self.last_batch,
+        )
+
+    # -- the writer thread
+
+    def _run(self) -> None:
+        q = self._queue
+        while True:
+            item = q.get()
+            if item is _STOP:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = q.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+            if stop:
+                return
+
+    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> None:
+        started = time.perf_counter()
+        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, list[Callable[[], None]]]] = []
+        env, dbs = self._env, self._dbs
+        try:
+            txn = env.begin(write=True)
+        except lmdb.Error as exc:
+            self._resolve([(fut, None, _translate(exc), []) for _, fut in batch])
+            return
+        try:
+            for fn, fut in batch:
+                child = env.begin(write=True, parent=txn)
+                tx = LmdbTx(child, dbs)
+                try:
+                    result = fn(tx)
+                    tx.flush()
+                    child.commit()
+                    outcomes.append((fut, result, None, tx.callbacks))
+                except BaseException as exc:  # one caller's failure aborts only its own work
+                    child.abort()
+                    if not isinstance(exc, (FabricError, lmdb.Error)):
+                        log.exception("write failed")
+                    outcomes.append((fut, None, _translate(exc), []))
+            if any(err is None for _, _, err, _ in outcomes):
+                txn.commit()
+            else:
+                txn.abort()
+        except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
+            txn.abort()
+            err = _translate(exc)
+            log.warning("commit of %d writes failed: %s", len(batch), exc)
+            outcomes = [(fut, None, err if e is None else e, []) for fut, _, e, _ in outcomes]
+        self.commits += 1
+        self.batched_writes += len(batch)
+        self.last_batch = len(batch)
+        self.last_commit_time = time.monotonic()
+        if self.on_commit is not None:
+            self.on_commit(len(batch), time.perf_counter() - started)
+        self._resolve(outcomes)
+
+    def _resolve(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, list[Callable[[], None]]]]) -> None:
+        def deliver() -> None:
+            for fut, result, err, callbacks in outcomes:
+                for cb in callbacks:
+                    try:
+                        cb()
+                    except Exception:  # a listener's bug must not lose the caller's answer
+                        log.exception("after-commit callback failed")
+                if fut.done():
+                    continue
+                if err is None:
+                    fut.set_result(result)
+                else:
+                    fut.set_exception(err)
+
+        self._loop.call_soon_threadsafe(deliver)
+
+
+def _lock_directory(path: str) -> int:
+    """Hold an exclusive lock on the data directory for the daemon's life."""
+    lock_path = os.path.join(path, "fabricd.lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            holder = os.read(fd, 64).decode(errors="replace").strip()
+        finally:
+            os.close(fd)
+        raise StoreError(
+            f"another fabricd (pid {holder or 'unknown'}) is already serving {path}; "
+            "stop it, or start this one with another --data-dir"
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd

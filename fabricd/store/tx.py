@@ -1,0 +1,170 @@
+"""One transaction's view of the store: the core's Tx port on an lmdb.Transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import lmdb
+
+from fabricd.core.model import Change, IdRecord, MailboxEntry, Message
+from fabricd.store import keys, records
+
+
+@dataclass(frozen=True, slots=True)
+class Databases:
+    meta: lmdb._Database
+    entries: lmdb._Database
+    names: lmdb._Database
+    revisions: lmdb._Database
+    messages: lmdb._Database
+    ids: lmdb._Database
+
+
+class LmdbTx:
+    """Implements fabricd.core.ports.Tx. Entries are cached and written once by flush()."""
+
+    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "callbacks")
+
+    def __init__(self, txn: lmdb.Transaction, dbs: Databases) -> None:
+        self._txn = txn
+        self._dbs = dbs
+        self._entries: dict[str, MailboxEntry | None] = {}
+        # The session name each entry is indexed under in `names`, as of now in this transaction.
+        self._names: dict[str, str] = {}
+        self._dirty: dict[str, MailboxEntry] = {}
+        self._revision: int | None = None
+        self.callbacks: list[Callable[[], None]] = []
+
+    # -- directory
+
+    def get_entry(self, agent_id: str) -> MailboxEntry | None:
+        try:
+            return self._entries[agent_id]
+        except KeyError:
+            raw = self._txn.get(keys.entry(agent_id), db=self._dbs.entries)
+            entry = records.decode_entry(raw) if raw is not None else None
+            self._entries[agent_id] = entry
+            self._names[agent_id] = entry.session_name if entry is not None else ""
+            return entry
+
+    def _cached(self, raw: bytes) -> MailboxEntry:
+        entry = records.decode_entry(raw)
+        cached = self._entries.get(entry.agent_id)
+        if cached is not None:
+            return cached
+        self._entries[entry.agent_id] = entry
+        self._names[entry.agent_id] = entry.session_name
+        return entry
+
+    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
+        agent_id = entry.agent_id
+        txn, dbs = self._txn, self._dbs
+        indexed = self._names.get(agent_id)
+        if indexed is None:
+            raw = txn.get(keys.entry(agent_id), db=dbs.entries)
+            indexed = records.decode_entry(raw).session_name if raw is not None else ""
+        if indexed != entry.session_name:
+            if indexed:
+                txn.delete(keys.name(indexed, agent_id), db=dbs.names)
+            if entry.session_name:
+                txn.put(keys.name(entry.session_name, agent_id), b"", db=dbs.names)
+        self._names[agent_id] = entry.session_name
+        if change is not None:
+            rev = self.revision() + 1
+            self._revision = rev
+            if entry.revision:
+                txn.delete(keys.revision(entry.revision), db=dbs.revisions)
+            entry.revision = rev
+            entry.change = change
+            txn.put(keys.revision(rev), keys.entry(agent_id), db=dbs.revisions)
+        self._entries[agent_id] = entry
+        self._dirty[agent_id] = entry
+
+    def entries(self) -> Iterator[MailboxEntry]:
+        seen = set()
+        with self._txn.cursor(db=self._dbs.entries) as cur:
+            for _, raw in cur:
+                entry = self._cached(raw)
+                seen.add(entry.agent_id)
+                yield entry
+        for agent_id, entry in self._dirty.items():
+            if agent_id not in seen:
+                yield entry
+
+    def entries_named(self, session_name: str) -> list[MailboxEntry]:
+        prefix = keys.name_prefix(session_name)
+        out = []
+        with self._txn.cursor(db=self._dbs.names) as cur:
+            if cur.set_range(prefix):
+                for key in cur.iternext(keys=True, values=False):
+                    if not key.startswith(prefix):
+                        break
+                    raw = self._txn.get(key[len(prefix) :], db=self._dbs.entries)
+                    if raw is not None:
+                        entry = self._cached(raw)
+                        if entry.session_name == session_name:
+                            out.append(entry)
+        return out
+
+    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        out = []
+        with self._txn.cursor(db=self._dbs.revisions) as cur:
+            if cur.set_range(keys.revision(revision + 1)):
+                for _, agent_key in cur:
+                    raw = self._txn.get(agent_key, db=self._dbs.entries)
+                    if raw is not None:
+                        out.append(self._cached(raw))
+                    if len(out) >= limit:
+                        break
+        return out
+
+    def revision(self) -> int:
+        if self._revision is None:
+            raw = self._txn.get(keys.REVISION, db=self._dbs.meta)
+            self._revision = keys.read_u64(raw) if raw else 0
+        return self._revision
+
+    # -- messages
+
+    def get_id(self, message_id: str) -> IdRecord | None:
+        raw = self._txn.get(keys.message_id(message_id), db=self._dbs.ids)
+        return records.decode_id(raw) if raw is not None else None
+
+    def put_message(self, message: Message, digest: bytes) -> None:
+        agent_id = message.recipient.agent_id
+        self._txn.put(keys.message(keys.entry(agent_id), message.seq), records.encode_message(message), db=self._dbs.messages)
+        self._txn.put(
+            keys.message_id(message.id),
+            records.encode_id(agent_id, message.seq, message.send_time_ns, digest),
+            db=self._dbs.ids,
+        )
+
+    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Message]:
+        agent_key = keys.entry(agent_id)
+        out = []
+        with self._txn.cursor(db=self._dbs.messages) as cur:
+            if cur.set_range(keys.message(agent_key, after_seq + 1)):
+                decode = records.decode_message
+                for key, raw in cur:
+                    if not key.startswith(agent_key) or len(out) >= limit:
+                        break
+                    out.append(decode(raw))
+        return out
+
+    def delete_message(self, agent_id: str, seq: int) -> bool:
+        return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
+
+    # -- effects
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        self.callbacks.append(callback)
+
+    def flush(self) -> None:
+        """Write the dirty entries and the revision; called once the work succeeded."""
+        txn, dbs = self._txn, self._dbs
+        for agent_id, entry in self._dirty.items():
+            txn.put(keys.entry(agent_id), records.encode_entry(entry), db=dbs.entries)
+        self._dirty.clear()
+        if self._revision is not None:
+            txn.put(keys.REVISION, keys.u64(self._revision), db=dbs.meta)

@@ -1,0 +1,130 @@
+"""Domain objects to and from their fabricd.v1 protobuf form.
+
+Shared by the rpc layer (the wire) and the store (records are the same
+protobuf messages, like etcd keeps mvccpb.KeyValue in bbolt), so each
+conversion is written once. Imports protobuf, never grpc or lmdb.
+"""
+
+from __future__ import annotations
+
+from fabricd.core.model import Address, Capability, Change, MailboxEntry, Message, MessageKind, Presence
+from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import types_pb2 as pb
+
+_NS = 1_000_000_000
+_KINDS = {int(k): k for k in MessageKind}
+
+
+def address_in(p: pb.Address) -> Address:
+    return Address(p.agent_id, p.session_id)
+
+
+def message_in(p: pb.Message) -> Message:
+    """A protobuf Message as the domain sees it (no validation here: the core validates)."""
+    t = p.send_time
+    kind = p.kind
+    return Message(
+        id=p.id,
+        sender=Address(p.sender.agent_id, p.sender.session_id),
+        recipient=Address(p.recipient.agent_id, p.recipient.session_id),
+        reply_to=tuple(Address(a.agent_id, a.session_id) for a in p.reply_to) if p.reply_to else (),
+        thread_id=p.thread_id,
+        text=p.text,
+        data=p.data,
+        headers=dict(p.headers) if p.headers else {},
+        kind=_KINDS.get(kind, MessageKind.AGENT) if kind else MessageKind.AGENT,
+        hops=p.hops,
+        send_time_ns=t.seconds * _NS + t.nanos,
+        seq=p.seq,
+        ticket_id=p.ticket_id,
+    )
+
+
+def message_out(m: Message, out: pb.Message | None = None) -> pb.Message:
+    if out is None:
+        out = pb.Message()
+    out.id = m.id
+    if m.sender.agent_id or m.sender.session_id:
+        out.sender.agent_id = m.sender.agent_id
+        out.sender.session_id = m.sender.session_id
+    out.recipient.agent_id = m.recipient.agent_id
+    if m.recipient.session_id:
+        out.recipient.session_id = m.recipient.session_id
+    for a in m.reply_to:
+        out.reply_to.add(agent_id=a.agent_id, session_id=a.session_id)
+    if m.thread_id:
+        out.thread_id = m.thread_id
+    if m.text:
+        out.text = m.text
+    if m.data:
+        out.data = m.data
+    if m.headers:
+        out.headers.update(m.headers)
+    out.kind = int(m.kind)
+    if m.hops:
+        out.hops = m.hops
+    if m.send_time_ns:
+        out.send_time.seconds, out.send_time.nanos = divmod(m.send_time_ns, _NS)
+    out.seq = m.seq
+    if m.ticket_id:
+        out.ticket_id = m.ticket_id
+    return out
+
+
+def capability_in(p: pb.Capability) -> Capability:
+    return Capability(p.name, p.description, p.payload)
+
+
+def _ns(t) -> int:  # noqa: ANN001 - a Timestamp
+    return t.seconds * _NS + t.nanos
+
+
+def _set_time(t, ns: int) -> None:  # noqa: ANN001 - a Timestamp
+    if ns:
+        t.seconds, t.nanos = divmod(ns, _NS)
+
+
+def entry_out(e: MailboxEntry, presence: Presence = Presence.UNSPECIFIED) -> pb.MailboxEntry:
+    out = pb.MailboxEntry(
+        agent_id=e.agent_id,
+        session_name=e.session_name,
+        cwd=e.cwd,
+        capabilities=[pb.Capability(name=c.name, description=c.description, payload=c.payload) for c in e.capabilities],
+        metadata=e.metadata,
+        registered=e.registered,
+        busy=e.busy,
+        unread_count=e.unread_count,
+        presence=int(presence),
+        revision=e.revision,
+    )
+    _set_time(out.last_activity_time, e.last_activity_ns)
+    _set_time(out.register_time, e.register_time_ns)
+    _set_time(out.heartbeat_time, e.heartbeat_ns)
+    return out
+
+
+def entry_in(p: pb.MailboxEntry, last_seq: int = 0, change: int = 0) -> MailboxEntry:
+    return MailboxEntry(
+        agent_id=p.agent_id,
+        session_name=p.session_name,
+        cwd=p.cwd,
+        capabilities=tuple(capability_in(c) for c in p.capabilities),
+        metadata=dict(p.metadata),
+        registered=p.registered,
+        busy=p.busy,
+        last_activity_ns=_ns(p.last_activity_time),
+        register_time_ns=_ns(p.register_time),
+        heartbeat_ns=_ns(p.heartbeat_time),
+        unread_count=p.unread_count,
+        last_seq=last_seq,
+        revision=p.revision,
+        change=Change(change) if change in Change._value2member_map_ else Change.UNSPECIFIED,
+    )
+
+
+def change_out(change: Change) -> int:
+    return int(change)  # Change mirrors fabricd.v1.MailboxEventType value for value
+
+
+assert all(dir_pb.MailboxEventType.Value(f"MAILBOX_EVENT_TYPE_{c.name}") == c.value for c in Change)
+assert all(pb.Presence.Value(f"PRESENCE_{p.name}") == p.value for p in Presence)
