@@ -1,0 +1,51 @@
+"""The Python client for fabricd: `Client` (asyncio) and `SyncClient`.
+
+    async with Client() as client:
+        await client.register("alice", session_name="reviewer")
+        await client.send("alice", "please review PR 12", sender="bob")
+        async with client.subscribe("alice") as inbox:
+            async for message in inbox:
+                ...
+"""
+
+from fabricd.client._client import AddressLike, Client, SendResult, Subscription, address
+from fabricd.client._errors import (
+    Aborted,
+    AlreadyExists,
+    DeadlineExceeded,
+    FabricError,
+    FailedPrecondition,
+    InternalError,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+    Unauthenticated,
+    Unavailable,
+    from_rpc_error,
+    from_status,
+)
+from fabricd.client._sync import SyncClient
+
+__all__ = [
+    "Aborted",
+    "AddressLike",
+    "AlreadyExists",
+    "Client",
+    "DeadlineExceeded",
+    "FabricError",
+    "FailedPrecondition",
+    "InternalError",
+    "InvalidArgument",
+    "NotFound",
+    "PermissionDenied",
+    "ResourceExhausted",
+    "SendResult",
+    "Subscription",
+    "SyncClient",
+    "Unauthenticated",
+    "Unavailable",
+    "address",
+    "from_rpc_error",
+    "from_status",
+]

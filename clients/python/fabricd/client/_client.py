@@ -1,0 +1,296 @@
+"""The asyncio client: typed errors, coalesced sends and acks, resumable subscriptions."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from fabricd import paths
+from fabricd.client._batch import Coalescer
+from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
+from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
+from fabricd.v1 import mailbox_service_pb2 as mbx_pb
+from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
+from fabricd.v1 import types_pb2 as pb
+
+log = logging.getLogger("fabricd.client")
+
+AddressLike = pb.Address | tuple[str, str] | str
+
+
+def address(value: AddressLike | None) -> pb.Address | None:
+    """An Address from an Address, an (agent_id, session_id) pair or an agent id."""
+    if value is None or isinstance(value, pb.Address):
+        return value
+    if isinstance(value, tuple):
+        return pb.Address(agent_id=value[0], session_id=value[1])
+    return pb.Address(agent_id=value)
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    message: pb.Message
+    """The stored message, with id, seq, send_time and the resolved recipient."""
+    duplicate: bool
+    """True when this id was already stored with this body: nothing new was stored."""
+
+
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+
+
+class Client:
+    """A connection to one fabricd. Use `async with Client(target) as client:`.
+
+    `target` is `unix:PATH` or `HOST:PORT`; default $FABRICD_TARGET, else the
+    daemon's default socket.
+    """
+
+    def __init__(self, target: str | None = None, *, max_batch: int = 500) -> None:
+        self.target = target or paths.default_target()
+        self._channel = grpc.aio.insecure_channel(
+            self.target,
+            options=[
+                ("grpc.max_receive_message_length", 64 << 20),
+                ("grpc.max_send_message_length", 64 << 20),
+                ("grpc.keepalive_time_ms", 30_000),
+            ],
+        )
+        self.directory = dir_grpc.DirectoryServiceStub(self._channel)
+        self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
+        self._sends: Coalescer[pb.Message, SendResult] = Coalescer(self._send_batch, max_batch=max_batch)
+        self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._sends.drain()
+        await self._acks.drain()
+        await self._channel.close()
+
+    async def wait_ready(self, timeout: float = 10.0) -> None:
+        """Wait until the daemon accepts connections."""
+        try:
+            await asyncio.wait_for(self._channel.channel_ready(), timeout)
+        except TimeoutError:
+            raise Unavailable(f"fabricd at {self.target} did not answer within {timeout:g}s",
+                              reason="NOT_READY") from None
+
+    async def _call(self, rpc: Any, request: Any, timeout: float | None = None) -> Any:
+        try:
+            return await rpc(request, timeout=timeout)
+        except grpc.RpcError as exc:
+            raise from_rpc_error(exc) from None
+
+    # -- DirectoryService
+
+    async def register(self, agent_id: str, *, session_name: str = "", capabilities: Iterable[pb.Capability | str] = (),
+                       cwd: str = "", metadata: Mapping[str, str] | None = None) -> pb.MailboxEntry:
+        caps = [c if isinstance(c, pb.Capability) else pb.Capability(name=c) for c in capabilities]
+        request = dir_pb.RegisterRequest(agent_id=agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
+                                         metadata=dict(metadata or {}))
+        return (await self._call(self.directory.Register, request)).entry
+
+    async def touch(self, agent_id: str, *, busy: bool = False) -> None:
+        await self._call(self.directory.Touch, dir_pb.TouchRequest(agent_id=agent_id, busy=busy))
+
+    async def list_mailboxes(self) -> list[pb.MailboxEntry]:
+        return list((await self._call(self.directory.ListMailboxes, dir_pb.ListMailboxesRequest())).mailboxes)
+
+    async def resolve(self, name: str) -> pb.MailboxEntry:
+        return (await self._call(self.directory.ResolveName, dir_pb.ResolveNameRequest(name=name))).entry
+
+    async def watch_mailboxes(self) -> AsyncIterator[dir_pb.WatchMailboxesResponse]:
+        """The snapshot, then every change; empty responses (keepalives) are skipped."""
+        call = self.directory.WatchMailboxes(dir_pb.WatchMailboxesRequest())
+        try:
+            async for response in call:
+                if response.events or response.snapshot_complete:
+                    yield response
+        except grpc.RpcError as exc:
+            raise from_rpc_error(exc) from None
+        finally:
+            call.cancel()
+
+    # -- MailboxService
+
+    async def send(self, to: AddressLike, text: str = "", *, sender: AddressLike | None = None, id: str = "",
+                   data: bytes = b"", headers: Mapping[str, str] | None = None, thread_id: str = "",
+                   reply_to: Iterable[AddressLike] = (), kind: int = pb.MESSAGE_KIND_AGENT,
+                   hops: int = 0) -> SendResult:
+        """Send one message. Concurrent sends from this client share one batched RPC."""
+        message = pb.Message(id=id, recipient=address(to), sender=address(sender), text=text, data=data,
+                             headers=dict(headers or {}), thread_id=thread_id,
+                             reply_to=[address(a) for a in reply_to], kind=kind, hops=hops)
+        return await self.send_message(message)
+
+    async def send_message(self, message: pb.Message) -> SendResult:
+        return await self._sends.submit(None, message)
+
+    async def _send_batch(self, _key: object, messages: Sequence[pb.Message]) -> list[SendResult | FabricError]:
+        if len(messages) == 1:  # one caller: the plain RPC, errors and all
+            try:
+                r = await self._call(self.mailbox.SendMessage, mbx_pb.SendMessageRequest(message=messages[0]))
+            except FabricError as exc:
+                return [exc]
+            return [SendResult(r.message, r.duplicate)]
+        response = await self._call(self.mailbox.SendMessages, mbx_pb.SendMessagesRequest(messages=messages))
+        return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
+                for r in response.results]
+
+    async def send_many(self, messages: Sequence[pb.Message], *, atomic: bool = False) -> list[SendResult | FabricError]:
+        """One SendMessages RPC; each message gets its result or its exception (not raised)."""
+        response = await self._call(self.mailbox.SendMessages,
+                                    mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic))
+        return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
+                for r in response.results]
+
+    async def peek(self, agent_id: str, limit: int = 0) -> mbx_pb.PeekMessagesResponse:
+        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(agent_id=agent_id, limit=limit))
+
+    async def drain(self, agent_id: str, limit: int = 0) -> mbx_pb.DrainMessagesResponse:
+        return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(agent_id=agent_id, limit=limit))
+
+    async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        response = await self._call(self.mailbox.AckMessages,
+                                    mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids))
+        return response.acked
+
+    async def ack_one(self, agent_id: str, message_id: str) -> bool:
+        """Ack one message; concurrent acks for one mailbox share one RPC."""
+        return await self._acks.submit(agent_id, message_id)
+
+    async def _ack_batch(self, agent_id: str, ids: Sequence[str]) -> list[bool]:
+        await self.ack(agent_id, ids)
+        return [True] * len(ids)
+
+    def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
+        """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""
+        return Subscription(self, agent_id, auto_ack=auto_ack)
+
+
+class Subscription:
+    """Unread mail, then new mail as it arrives, surviving dropped connections.
+
+    With `auto_ack` (the default) a message counts as handled when the caller
+    asks for the next one, or when the subscription closes; handled messages are
+    acknowledged in batches. A message handed out but not handled before a
+    crash is delivered again by the next Subscribe. Across reconnects within
+    one Subscription, nothing is handed out twice and nothing is skipped.
+    """
+
+    def __init__(self, client: Client, agent_id: str, *, auto_ack: bool = True, ack_batch: int = 256,
+                 max_backoff: float = 2.0) -> None:
+        self._client = client
+        self.agent_id = agent_id
+        self._auto_ack = auto_ack
+        self._ack_batch = ack_batch
+        self._max_backoff = max_backoff
+        self._buffer: collections.deque[pb.Message] = collections.deque()
+        self._call: Any = None
+        self._last_seq = 0
+        self._handed: pb.Message | None = None
+        self._to_ack: list[str] = []
+        self._ack_tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.reconnects = 0
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> pb.Message:
+        if self._handed is not None and self._auto_ack:
+            self._to_ack.append(self._handed.id)
+            self._handed = None
+        while not self._buffer:
+            if self._closed:
+                raise StopAsyncIteration
+            if self._to_ack:
+                self._flush_acks()
+            await self._fill()
+        if len(self._to_ack) >= self._ack_batch:
+            self._flush_acks()
+        message = self._buffer.popleft()
+        self._handed = message
+        return message
+
+    async def ack(self, *messages: pb.Message | str) -> None:
+        """Acknowledge handled messages by hand (with auto_ack=False)."""
+        self._to_ack.extend(m if isinstance(m, str) else m.id for m in messages)
+        self._flush_acks()
+
+    def _flush_acks(self) -> None:
+        ids, self._to_ack = self._to_ack, []
+        task = asyncio.get_running_loop().create_task(self._send_acks(ids))
+        self._ack_tasks.add(task)
+        task.add_done_callback(self._ack_tasks.discard)
+
+    async def _send_acks(self, ids: list[str]) -> None:
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start : start + 1000]
+            try:
+                await self._client.ack(self.agent_id, chunk)
+            except FabricError as exc:  # kept: retried with the next flush
+                log.debug("ack of %d messages failed, will retry: %s", len(chunk), exc)
+                self._to_ack.extend(chunk)
+
+    async def _fill(self) -> None:
+        backoff = 0.05
+        while True:
+            if self._call is None:
+                self._call = self._client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=self.agent_id))
+            try:
+                response = await self._call.read()
+            except grpc.RpcError as exc:
+                self._call = None
+                if exc.code() not in _RETRYABLE or self._closed:
+                    raise from_rpc_error(exc) from None
+            else:
+                if response is grpc.aio.EOF:  # the daemon ended the stream (shutdown): resubscribe
+                    self._call = None
+                else:
+                    fresh = [m for m in response.messages if m.seq > self._last_seq]
+                    if fresh:
+                        self._last_seq = fresh[-1].seq
+                        self._buffer.extend(fresh)
+                    return
+            if self._closed:
+                return
+            self.reconnects += 1
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, self._max_backoff)
+
+    async def close(self) -> None:
+        """Ack what was handled, then end the stream."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._handed is not None and self._auto_ack:
+            self._to_ack.append(self._handed.id)
+            self._handed = None
+        if self._call is not None:
+            self._call.cancel()
+            self._call = None
+        for _ in range(3):
+            if self._to_ack:
+                self._flush_acks()
+            if self._ack_tasks:
+                await asyncio.gather(*list(self._ack_tasks), return_exceptions=True)
+            if not self._to_ack:
+                break

@@ -1,0 +1,263 @@
+"""MailboxService against the real daemon: send, batch, peek, drain, subscribe, ack."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+
+import grpc
+import pytest
+
+from fabricd.client import AlreadyExists, Client, FailedPrecondition, InvalidArgument, ResourceExhausted
+from fabricd.v1 import mailbox_service_pb2 as mbx_pb
+from fabricd.v1 import types_pb2 as pb
+
+
+async def test_server_assigns_unique_sortable_ids_seq_and_time(client: Client) -> None:
+    results = [await client.send("alice", f"m{i}") for i in range(20)]
+    ids = [r.message.id for r in results]
+    assert len(set(ids)) == 20
+    assert ids == sorted(ids)
+    assert [r.message.seq for r in results] == list(range(1, 21))
+    assert all(r.message.send_time.seconds > 0 for r in results)
+
+
+async def test_peek_returns_unread_oldest_first_without_consuming(client: Client) -> None:
+    for i in range(5):
+        await client.send("alice", f"m{i}")
+    first = await client.peek("alice", limit=3)
+    assert [m.text for m in first.messages] == ["m0", "m1", "m2"]
+    assert first.unread_count == 5
+    again = await client.peek("alice")
+    assert [m.text for m in again.messages] == ["m0", "m1", "m2", "m3", "m4"]
+
+
+async def test_drained_message_never_appears_again(client: Client) -> None:
+    for i in range(5):
+        await client.send("alice", f"m{i}")
+    drained = await client.drain("alice", limit=2)
+    assert [m.text for m in drained.messages] == ["m0", "m1"]
+    assert drained.remaining == 3
+    rest = await client.drain("alice")
+    assert [m.text for m in rest.messages] == ["m2", "m3", "m4"]
+    assert rest.remaining == 0
+    assert list((await client.peek("alice")).messages) == []
+    assert list((await client.drain("alice")).messages) == []
+
+
+async def test_drain_consumes_exactly_once_under_20_concurrent_drainers(client: Client) -> None:
+    n = 500
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id="q"), text=str(i)) for i in range(n)])
+
+    async def drainer() -> list[str]:
+        got: list[str] = []
+        while True:
+            r = await client.drain("q", limit=7)
+            if not r.messages:
+                return got
+            got.extend(m.text for m in r.messages)
+
+    results = await asyncio.gather(*(drainer() for _ in range(20)))
+    everything = [t for r in results for t in r]
+    assert len(everything) == n
+    assert sorted(everything, key=int) == [str(i) for i in range(n)]
+    assert sum(1 for r in results if r) > 1  # the drainers really competed
+
+
+async def test_100_concurrent_senders_all_land_in_per_sender_order(client: Client) -> None:
+    per_sender = 20
+
+    async def sender(s: int) -> None:
+        for i in range(per_sender):
+            await client.send("inbox", f"{s}:{i}", sender=f"sender-{s}")
+
+    await asyncio.gather(*(sender(s) for s in range(100)))
+    seen: dict[str, list[int]] = defaultdict(list)
+    while True:
+        r = await client.drain("inbox", limit=1000)
+        if not r.messages:
+            break
+        for m in r.messages:
+            s, i = m.text.split(":")
+            seen[s].append(int(i))
+    assert len(seen) == 100
+    for s, order in seen.items():
+        assert order == list(range(per_sender)), s
+
+
+async def test_idempotent_resend_stores_once(client: Client) -> None:
+    first = await client.send("alice", "hi", id="client-1", sender="bob")
+    again = await client.send("alice", "hi", id="client-1", sender="bob")
+    assert not first.duplicate and again.duplicate
+    assert again.message.id == first.message.id == "client-1"
+    assert again.message.seq == first.message.seq
+    assert again.message.send_time == first.message.send_time
+    assert (await client.peek("alice")).unread_count == 1
+
+
+async def test_same_id_with_a_different_body_is_already_exists(client: Client) -> None:
+    await client.send("alice", "hi", id="client-1")
+    with pytest.raises(AlreadyExists) as err:
+        await client.send("alice", "something else", id="client-1")
+    assert err.value.reason == "MESSAGE_ID_REUSED"
+    assert (await client.peek("alice")).unread_count == 1
+
+
+async def test_resend_after_drain_is_still_a_duplicate(client: Client) -> None:
+    await client.send("alice", "hi", id="once")
+    assert len((await client.drain("alice")).messages) == 1
+    again = await client.send("alice", "hi", id="once")
+    assert again.duplicate
+    assert list((await client.peek("alice")).messages) == []
+
+
+async def test_mail_for_an_unknown_agent_creates_its_mailbox(client: Client) -> None:
+    await client.send("newcomer", "welcome")
+    entries = {e.agent_id: e for e in await client.list_mailboxes()}
+    assert entries["newcomer"].unread_count == 1
+    assert not entries["newcomer"].registered
+
+
+async def test_send_to_a_session_name_reaches_its_agent(client: Client) -> None:
+    await client.register("agent-7f3a", session_name="reviewer")
+    sent = await client.send("reviewer", "please review")
+    assert sent.message.recipient.agent_id == "agent-7f3a"
+    assert [m.text for m in (await client.peek("agent-7f3a")).messages] == ["please review"]
+
+
+async def test_send_to_an_ambiguous_session_name_is_failed_precondition(client: Client) -> None:
+    await client.register("a-1111", session_name="builder")
+    await client.register("a-2222", session_name="builder")
+    with pytest.raises(FailedPrecondition) as err:
+        await client.send("builder", "hello?")
+    assert err.value.reason == "AMBIGUOUS_NAME"
+    assert "a-1111" in err.value.message and "a-2222" in err.value.message
+    assert (await client.send("builder/2222", "hello")).message.recipient.agent_id == "a-2222"
+    assert {e.agent_id for e in await client.list_mailboxes()} == {"a-1111", "a-2222"}
+
+
+async def test_batch_without_atomic_stores_the_valid_and_reports_each_error(client: Client) -> None:
+    results = await client.send_many([
+        pb.Message(recipient=pb.Address(agent_id="alice"), text="ok-1"),
+        pb.Message(text="no recipient"),
+        pb.Message(recipient=pb.Address(agent_id="x" * 257), text="too long"),
+        pb.Message(recipient=pb.Address(agent_id="alice"), text="ok-2"),
+    ])
+    assert [type(r).__name__ for r in results] == ["SendResult", "InvalidArgument", "InvalidArgument", "SendResult"]
+    assert results[1].reason == "MISSING_FIELD"
+    assert results[2].reason == "FIELD_TOO_LONG"
+    assert [m.text for m in (await client.peek("alice")).messages] == ["ok-1", "ok-2"]
+
+
+async def test_atomic_batch_with_one_bad_message_stores_nothing_and_names_its_index(client: Client) -> None:
+    with pytest.raises(InvalidArgument) as err:
+        await client.send_many([
+            pb.Message(recipient=pb.Address(agent_id="alice"), text="ok"),
+            pb.Message(recipient=pb.Address(agent_id="alice"), text="bad", hops=-1),
+        ], atomic=True)
+    assert err.value.metadata["index"] == "1"
+    assert "messages[1]" in err.value.message
+    assert list((await client.peek("alice")).messages) == []
+
+
+async def test_coalesced_sends_fail_only_the_bad_caller(client: Client) -> None:
+    calls = [client.send("bob", f"m{i}") for i in range(63)] + [client.send("", "no recipient")]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    assert isinstance(results[-1], InvalidArgument)
+    assert all(not isinstance(r, Exception) for r in results[:-1])
+    assert (await client.peek("bob", limit=1000)).unread_count == 63
+
+
+async def test_mailbox_over_its_quota_refuses_with_resource_exhausted(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--max-unread", "3").start()
+    async with Client(daemon.target) as client:
+        for i in range(3):
+            await client.send("alice", f"m{i}")
+        with pytest.raises(ResourceExhausted) as err:
+            await client.send("alice", "one too many")
+        assert err.value.reason == "MAILBOX_FULL"
+        await client.drain("alice", limit=1)
+        await client.send("alice", "room again")
+        assert [m.text for m in (await client.peek("alice")).messages] == ["m1", "m2", "room again"]
+
+
+async def test_ack_is_idempotent_and_counts_only_unread(client: Client) -> None:
+    a = await client.send("alice", "a")
+    b = await client.send("alice", "b")
+    await client.send("bob", "not yours", id="bobs")
+    assert await client.ack("alice", [a.message.id, "no-such-id", "bobs"]) == 1
+    assert await client.ack("alice", [a.message.id]) == 0
+    assert [m.id for m in (await client.peek("alice")).messages] == [b.message.id]
+    assert (await client.peek("bob")).unread_count == 1
+
+
+async def test_subscribe_delivers_backlog_then_new_mail_in_order(client: Client) -> None:
+    for i in range(3):
+        await client.send("alice", f"old{i}")
+    got: list[str] = []
+    async with client.subscribe("alice") as inbox:
+        async for m in inbox:
+            got.append(m.text)
+            if m.text == "old2":
+                await client.send("alice", "new0")
+            if m.text == "new0":
+                break
+    assert got == ["old0", "old1", "old2", "new0"]
+
+
+async def test_unacked_mail_is_delivered_again_after_the_stream_drops(client: Client) -> None:
+    for i in range(3):
+        await client.send("alice", f"m{i}")
+    call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="alice"))
+    first = await call.read()
+    assert [m.text for m in first.messages] == ["m0", "m1", "m2"]
+    await client.ack("alice", [first.messages[0].id])
+    call.cancel()  # the consumer "crashes" without acking m1 and m2
+    call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="alice"))
+    second = await call.read()
+    call.cancel()
+    assert [m.text for m in second.messages] == ["m1", "m2"]
+
+
+async def test_two_subscribers_of_one_mailbox_each_see_every_message(client: Client) -> None:
+    for i in range(50):
+        await client.send("shared", f"m{i}")
+
+    async def consume() -> list[str]:
+        out: list[str] = []
+        async with client.subscribe("shared", auto_ack=False) as inbox:
+            async for m in inbox:
+                out.append(m.text)
+                if len(out) == 50:
+                    return out
+        return out
+
+    a, b = await asyncio.gather(consume(), consume())
+    assert a == b == [f"m{i}" for i in range(50)]
+
+
+async def test_subscription_acks_what_was_handled_when_closed(client: Client) -> None:
+    for i in range(10):
+        await client.send("alice", f"m{i}")
+    async with client.subscribe("alice") as inbox:
+        async for m in inbox:
+            if m.text == "m4":
+                break
+    remaining = await client.peek("alice")
+    assert [m.text for m in remaining.messages] == [f"m{i}" for i in range(5, 10)]
+
+
+async def test_subscribe_keepalive_is_an_empty_batch(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--keepalive", "0.05").start()
+    async with Client(daemon.target) as client:
+        call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="quiet"))
+        response = await call.read()
+        call.cancel()
+        assert list(response.messages) == []
+
+
+async def test_subscribe_to_a_bad_agent_id_is_invalid_argument(client: Client) -> None:
+    call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=""))
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await call.read()
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
