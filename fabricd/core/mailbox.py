@@ -16,9 +16,10 @@ from fabricd.core.ports import Store, Tx
 
 
 def digest_of(msg: Message) -> bytes:
+    """What a client sent, minus the recipient's name: a resend may name the agent another way."""
     return message_digest(
         (msg.sender.agent_id, msg.sender.session_id),
-        (msg.recipient.agent_id, msg.recipient.session_id),
+        ("", msg.recipient.session_id),
         tuple((a.agent_id, a.session_id) for a in msg.reply_to),
         msg.thread_id,
         msg.text,
@@ -38,6 +39,16 @@ def _duplicate(msg: Message, record: IdRecord) -> Message:
         seq=record.seq,
         send_time_ns=record.send_time_ns,
     )
+
+
+def _same_recipient(tx: Tx, name: str, agent_id: str) -> bool:
+    if name == agent_id:
+        return True
+    try:
+        entry = resolve_name(tx, name)
+    except FabricError:
+        return False
+    return entry is not None and entry.agent_id == agent_id
 
 
 class Mailboxes:
@@ -63,17 +74,17 @@ class Mailboxes:
     def store_in(self, tx: Tx, msg: Message, digest: bytes) -> Sent:
         """Store one validated message in `tx`; the caller notifies after commit."""
         name = msg.recipient.agent_id
-        entry = resolve_name(tx, name)
         if msg.id:
             record = tx.get_id(msg.id)
             if record is not None:
-                if record.digest != digest:
+                if record.digest != digest or not _same_recipient(tx, name, record.recipient):
                     raise AlreadyExists(
                         f"message id {msg.id!r} was already used for a different message",
                         reason="MESSAGE_ID_REUSED",
                         message_id=msg.id,
                     )
                 return Sent(_duplicate(msg, record), duplicate=True)
+        entry = resolve_name(tx, name)
         now = self._clock()
         change: Change | None = None
         if entry is None:

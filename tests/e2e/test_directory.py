@@ -1,0 +1,137 @@
+"""DirectoryService against the real daemon: register, touch, list, resolve, watch."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fabricd.client import Client, FailedPrecondition, InvalidArgument, NotFound
+from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import types_pb2 as pb
+
+
+async def test_registered_agent_is_discoverable_before_any_mail(client: Client) -> None:
+    entry = await client.register("agent-1", session_name="planner", capabilities=[
+        pb.Capability(name="plan", description="breaks work down", payload='{"max": 3}')], cwd="/src",
+        metadata={"model": "x"})
+    assert entry.registered and entry.presence == pb.PRESENCE_LIVE
+    listed = await client.list_mailboxes()
+    assert [e.agent_id for e in listed] == ["agent-1"]
+    e = listed[0]
+    assert (e.session_name, e.cwd, dict(e.metadata)) == ("planner", "/src", {"model": "x"})
+    assert [(c.name, c.description, c.payload) for c in e.capabilities] == [("plan", "breaks work down", '{"max": 3}')]
+    assert e.unread_count == 0 and e.register_time.seconds > 0
+
+
+async def test_reregister_updates_and_empty_capabilities_clear(client: Client) -> None:
+    await client.register("agent-1", session_name="old", capabilities=["a", "b"])
+    entry = await client.register("agent-1", session_name="new")
+    assert entry.session_name == "new" and list(entry.capabilities) == []
+    assert (await client.resolve("new")).agent_id == "agent-1"
+    with pytest.raises(NotFound):
+        await client.resolve("old")
+
+
+async def test_list_includes_mail_only_mailboxes(client: Client) -> None:
+    await client.register("reg")
+    await client.send("mail-only", "hi", sender="reg")
+    entries = {e.agent_id: e for e in await client.list_mailboxes()}
+    assert set(entries) == {"reg", "mail-only"}
+    assert entries["reg"].registered and not entries["mail-only"].registered
+    assert entries["mail-only"].unread_count == 1
+
+
+async def test_touch_creates_unknown_agent_and_marks_busy(client: Client) -> None:
+    await client.touch("worker", busy=True)
+    (entry,) = await client.list_mailboxes()
+    assert entry.agent_id == "worker" and entry.busy and entry.presence == pb.PRESENCE_BUSY
+    assert entry.heartbeat_time.seconds > 0
+    await client.send("worker", "mail is accepted while busy")
+    await client.touch("worker", busy=False)
+    (entry,) = await client.list_mailboxes()
+    assert not entry.busy and entry.presence == pb.PRESENCE_LIVE and entry.unread_count == 1
+
+
+async def test_stale_heartbeat_is_offline_and_never_touched_is_live(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--live-window", "0").start()
+    async with Client(daemon.target) as client:
+        await client.register("silent")
+        await client.touch("stale", busy=True)
+        entries = {e.agent_id: e.presence for e in await client.list_mailboxes()}
+        assert entries == {"silent": pb.PRESENCE_LIVE, "stale": pb.PRESENCE_OFFLINE}
+
+
+async def test_last_activity_moves_with_mail_in_and_out(client: Client) -> None:
+    await client.register("a")
+    await client.register("b")
+    before = {e.agent_id: e.last_activity_time.ToNanoseconds() for e in await client.list_mailboxes()}
+    await client.send("b", "hi", sender="a")
+    after = {e.agent_id: e.last_activity_time.ToNanoseconds() for e in await client.list_mailboxes()}
+    assert after["a"] > before["a"] and after["b"] > before["b"]
+
+
+async def test_resolve_by_id_session_name_and_suffix(client: Client) -> None:
+    await client.register("agent-aaaa", session_name="solo")
+    await client.register("agent-1111", session_name="twins")
+    await client.register("agent-2222", session_name="twins")
+    assert (await client.resolve("agent-aaaa")).agent_id == "agent-aaaa"
+    assert (await client.resolve("solo")).agent_id == "agent-aaaa"
+    assert (await client.resolve("twins/1111")).agent_id == "agent-1111"
+    with pytest.raises(FailedPrecondition) as err:
+        await client.resolve("twins")
+    assert err.value.metadata["candidates"] == "agent-1111,agent-2222"
+    with pytest.raises(NotFound):
+        await client.resolve("nobody")
+    with pytest.raises(NotFound):
+        await client.resolve("twins/9999")
+
+
+async def test_watch_sends_snapshot_then_each_change(client: Client) -> None:
+    await client.register("first")
+    events: asyncio.Queue = asyncio.Queue()
+
+    async def watch() -> None:
+        async for response in client.watch_mailboxes():
+            for e in response.events:
+                await events.put((e.type, e.entry.agent_id))
+            if response.snapshot_complete:
+                await events.put(("complete", ""))
+
+    task = asyncio.create_task(watch())
+    try:
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_SNAPSHOT, "first")
+        assert await events.get() == ("complete", "")
+        await client.register("second")
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_REGISTERED, "second")
+        await client.touch("second")
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_TOUCHED, "second")
+        await client.touch("second", busy=True)
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_BUSY_CHANGED, "second")
+        await client.register("second", capabilities=["new"])
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED, "second")
+        await client.send("third", "creates a mailbox")
+        assert await events.get() == (dir_pb.MAILBOX_EVENT_TYPE_CREATED, "third")
+    finally:
+        task.cancel()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"agent_id": ""}, "MISSING_FIELD"),
+        ({"agent_id": "x" * 257}, "FIELD_TOO_LONG"),
+        ({"agent_id": "tab\there"}, "INVALID_CHARACTERS"),
+        ({"agent_id": "a", "session_name": "has/slash"}, "INVALID_CHARACTERS"),
+        ({"agent_id": "a", "capabilities": [pb.Capability(name="")]}, "MISSING_FIELD"),
+        ({"agent_id": "a", "capabilities": ["dup", "dup"]}, "DUPLICATE_ITEM"),
+        ({"agent_id": "a", "metadata": {"": "v"}}, "INVALID_FIELD"),
+        ({"agent_id": "a", "metadata": {"k": "v" * 70000}}, "FIELD_TOO_LARGE"),
+    ],
+)
+async def test_bad_register_is_invalid_argument_and_writes_nothing(client: Client, kwargs, reason) -> None:  # noqa: ANN001
+    agent_id = kwargs.pop("agent_id")
+    with pytest.raises(InvalidArgument) as err:
+        await client.register(agent_id, **kwargs)
+    assert err.value.reason == reason
+    assert await client.list_mailboxes() == []
