@@ -1,0 +1,83 @@
+"""The architecture, checked: import direction, generated code, the proto lint, the public API."""
+
+from __future__ import annotations
+
+import ast
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DAEMON = ROOT / "fabricd"
+
+
+def imports_of(path: pathlib.Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def modules_importing(prefix: str) -> set[str]:
+    found = set()
+    for path in DAEMON.rglob("*.py"):
+        if any(name == prefix or name.startswith(prefix + ".") for name in imports_of(path)):
+            found.add(path.relative_to(DAEMON).parts[0] if len(path.relative_to(DAEMON).parts) > 1 else path.name)
+    return found
+
+
+def test_core_imports_no_grpc_lmdb_or_protobuf() -> None:
+    for path in (DAEMON / "core").rglob("*.py"):
+        bad = {n for n in imports_of(path) if n.split(".")[0] in {"grpc", "lmdb", "google"} or n.startswith("fabricd.v1")
+               or n.startswith(("fabricd.store", "fabricd.rpc", "fabricd.daemon", "fabricd.wire"))}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+
+
+def test_only_the_store_imports_lmdb() -> None:
+    assert modules_importing("lmdb") == {"store"}
+
+
+def test_only_the_rpc_layer_imports_grpc() -> None:
+    assert modules_importing("grpc") <= {"rpc"}
+
+
+def test_no_top_level_fabric_package_is_installed() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"fabric"' not in text and "'fabric'" not in text.replace("fabric =", "")
+
+
+def test_generated_stubs_match_the_protos() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen-protos"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def buf_binary() -> str:
+    for candidate in (os.environ.get("FABRICD_BUF"), str(ROOT / ".tools" / "node_modules" / ".bin" / "buf"),
+                      shutil.which("buf")):
+        if candidate and os.path.exists(candidate):
+            return candidate
+    pytest.fail("the buf CLI is missing: `python3 scripts/dev test` installs it from npm (@bufbuild/buf)")
+
+
+def test_buf_lint_passes_on_the_protos() -> None:
+    result = subprocess.run([buf_binary(), "lint"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_client_public_api_is_pinned() -> None:
+    import fabricd.client
+
+    assert fabricd.client.__all__ == [
+        "Aborted", "AddressLike", "AlreadyExists", "Client", "DeadlineExceeded", "FabricError", "FailedPrecondition",
+        "InternalError", "InvalidArgument", "NotFound", "PermissionDenied", "ResourceExhausted", "SendResult",
+        "Subscription", "SyncClient", "Unauthenticated", "Unavailable", "address", "from_rpc_error", "from_status",
+    ]
