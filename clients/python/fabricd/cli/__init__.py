@@ -1,0 +1,1 @@
+"""The `fabric` command line: talk to a fabricd from a shell."""

@@ -1,0 +1,230 @@
+"""`fabric`: register, touch, ls, resolve, send, peek, drain and tail, against a running fabricd.
+
+Every command takes --target (or $FABRICD_TARGET) and --json for machine output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import click
+from google.protobuf import json_format
+from rich.console import Console
+from rich.table import Table
+
+from fabricd import paths
+from fabricd.client import Client, FabricError
+from fabricd.v1 import types_pb2 as pb
+
+PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[/]", pb.PRESENCE_OFFLINE: "[dim]offline[/]"}
+
+
+class Context:
+    def __init__(self, target: str, as_json: bool) -> None:
+        self.target = target
+        self.json = as_json
+        self.out = Console(soft_wrap=True)
+
+    def run(self, fn: Callable[[Client], Awaitable[Any]]) -> Any:
+        async def go() -> Any:
+            async with Client(self.target) as client:
+                return await fn(client)
+
+        try:
+            return asyncio.run(go())
+        except FabricError as exc:
+            click.echo(f"fabric: {exc.message} [{exc.reason}]", err=True)
+            if exc.reason in {"UNAVAILABLE"}:
+                click.echo(f"fabric: is fabricd running at {self.target}? (start it with `fabricd serve`)", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            sys.exit(130)
+
+    def emit(self, message: Any) -> None:
+        """One protobuf message as a JSON line."""
+        click.echo(json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True), ensure_ascii=False))
+
+
+def age(ts: Any) -> str:
+    if not ts.seconds:
+        return "-"
+    seconds = max(0, time.time() - ts.seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return f"{int(seconds)}s ago"
+
+
+def print_messages(ctx: Context, messages: Any) -> None:
+    if ctx.json:
+        for m in messages:
+            ctx.emit(m)
+        return
+    for m in messages:
+        sender = m.sender.agent_id or "-"
+        when = time.strftime("%H:%M:%S", time.localtime(m.send_time.seconds))
+        extra = f" [dim]({len(m.data)} bytes of data)[/]" if m.data else ""
+        ticket = f" [magenta]ticket {m.ticket_id}[/]" if m.ticket_id else ""
+        ctx.out.print(f"[dim]#{m.seq} {when}[/] [bold]{sender}[/] → {m.recipient.agent_id}{ticket}: {m.text}{extra}",
+                      markup=True, highlight=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--target", envvar="FABRICD_TARGET", default=None, show_envvar=True,
+              help="daemon address: unix:PATH or HOST:PORT (default: the daemon's default socket)")
+@click.option("--json", "as_json", is_flag=True, help="machine output: one JSON object per line")
+@click.pass_context
+def cli(click_ctx: click.Context, target: str | None, as_json: bool) -> None:
+    """Talk to a fabricd daemon: presence and mailboxes."""
+    click_ctx.obj = Context(target or paths.default_target(), as_json)
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--name", "session_name", default="", help="a session name peers can address")
+@click.option("--capability", "-c", "capabilities", multiple=True, help="NAME or NAME=description; repeatable")
+@click.option("--cwd", default="", help="the agent's working folder")
+@click.option("--meta", "-m", multiple=True, help="KEY=VALUE metadata; repeatable")
+@click.pass_obj
+def register(ctx: Context, agent_id: str, session_name: str, capabilities: tuple[str, ...], cwd: str,
+             meta: tuple[str, ...]) -> None:
+    """Announce AGENT_ID so peers can find it before any mail."""
+    caps = [pb.Capability(name=c.split("=", 1)[0], description=c.split("=", 1)[1] if "=" in c else "")
+            for c in capabilities]
+    metadata = dict(m.split("=", 1) if "=" in m else (m, "") for m in meta)
+    entry = ctx.run(lambda c: c.register(agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
+                                         metadata=metadata))
+    if ctx.json:
+        ctx.emit(entry)
+    else:
+        ctx.out.print(f"registered {entry.agent_id}" + (f" as {entry.session_name}" if entry.session_name else ""))
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--busy/--idle", default=False, help="mark an agent run in progress (or finished)")
+@click.pass_obj
+def touch(ctx: Context, agent_id: str, busy: bool) -> None:
+    """Send a heartbeat for AGENT_ID."""
+    ctx.run(lambda c: c.touch(agent_id, busy=busy))
+    if not ctx.json:
+        ctx.out.print(f"touched {agent_id}" + (" (busy)" if busy else ""))
+
+
+@cli.command("ls")
+@click.option("--live", is_flag=True, help="only agents that are live or busy")
+@click.pass_obj
+def ls(ctx: Context, live: bool) -> None:
+    """List every mailbox with presence, unread count and capabilities."""
+    entries = ctx.run(lambda c: c.list_mailboxes())
+    if live:
+        entries = [e for e in entries if e.presence in (pb.PRESENCE_LIVE, pb.PRESENCE_BUSY)]
+    if ctx.json:
+        for e in entries:
+            ctx.emit(e)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "LAST ACTIVE", "CAPABILITIES", "CWD"):
+        table.add_column(column, justify="right" if column == "UNREAD" else "left")
+    for e in entries:
+        table.add_row(e.agent_id + ("" if e.registered else " [dim](not registered)[/]"), e.session_name or "-",
+                      PRESENCE.get(e.presence, "?"), str(e.unread_count), age(e.last_activity_time),
+                      ", ".join(c.name for c in e.capabilities) or "-", e.cwd or "-")
+    ctx.out.print(table)
+    if not entries:
+        ctx.out.print("[dim]no mailboxes yet[/]")
+
+
+@cli.command()
+@click.argument("name")
+@click.pass_obj
+def resolve(ctx: Context, name: str) -> None:
+    """Show which agent NAME (an id, a session name or name/suffix) means."""
+    entry = ctx.run(lambda c: c.resolve(name))
+    if ctx.json:
+        ctx.emit(entry)
+    else:
+        ctx.out.print(entry.agent_id)
+
+
+@cli.command()
+@click.argument("to")
+@click.argument("text", required=False)
+@click.option("--from", "sender", default="", envvar="FABRIC_AGENT", help="the sending agent id ($FABRIC_AGENT)")
+@click.option("--id", "message_id", default="", help="a client message id: resending it stores nothing new")
+@click.option("--thread", default="", help="a thread id")
+@click.option("--header", "-H", multiple=True, help="KEY=VALUE; repeatable")
+@click.option("--reply-to", multiple=True, help="an agent id replies should go to; repeatable")
+@click.option("--user", is_flag=True, help="mark the message as written by a person")
+@click.pass_obj
+def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
+         reply_to: tuple[str, ...], user: bool) -> None:
+    """Send TEXT (or standard input) to TO, an agent id or session name."""
+    if text is None:
+        text = sys.stdin.read()
+    headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
+    result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread,
+                                      headers=headers, reply_to=reply_to,
+                                      kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT))
+    if ctx.json:
+        ctx.emit(result.message)
+    else:
+        note = " (duplicate: already stored)" if result.duplicate else ""
+        ctx.out.print(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
+@click.pass_obj
+def peek(ctx: Context, agent_id: str, limit: int) -> None:
+    """Show unread mail of AGENT_ID without consuming it."""
+    response = ctx.run(lambda c: c.peek(agent_id, limit))
+    print_messages(ctx, response.messages)
+    if not ctx.json:
+        ctx.out.print(f"[dim]{response.unread_count} unread[/]")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
+@click.pass_obj
+def drain(ctx: Context, agent_id: str, limit: int) -> None:
+    """Read and consume unread mail of AGENT_ID, oldest first."""
+    response = ctx.run(lambda c: c.drain(agent_id, limit))
+    print_messages(ctx, response.messages)
+    if not ctx.json:
+        ctx.out.print(f"[dim]{response.remaining} left unread[/]")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--ack", is_flag=True, help="consume what is shown (default: leave it unread)")
+@click.option("--count", "-n", default=0, help="stop after this many messages")
+@click.pass_obj
+def tail(ctx: Context, agent_id: str, ack: bool, count: int) -> None:
+    """Follow the inbox of AGENT_ID: unread mail, then new mail as it arrives."""
+
+    async def follow(client: Client) -> None:
+        shown = 0
+        async with client.subscribe(agent_id, auto_ack=ack) as inbox:
+            async for message in inbox:
+                print_messages(ctx, [message])
+                shown += 1
+                if count and shown >= count:
+                    return
+
+    ctx.run(follow)
+
+
+def main() -> None:
+    cli(prog_name="fabric")
+
+
+if __name__ == "__main__":
+    main()

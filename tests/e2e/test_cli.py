@@ -1,0 +1,45 @@
+"""The `fabric` CLI against the real daemon."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def fabric(daemon, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+    return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, *args],
+                          capture_output=True, text=True, input=stdin, timeout=60)
+
+
+def test_register_send_ls_peek_drain_round_trip(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice", "--name", "reviewer", "-c", "review=reads diffs").returncode == 0
+    sent = fabric(daemon, "send", "reviewer", "please review", "--from", "bob")
+    assert sent.returncode == 0 and "to alice #1" in sent.stdout
+    assert fabric(daemon, "send", "alice", "--from", "bob", stdin="from stdin").returncode == 0
+
+    table = fabric(daemon, "ls")
+    assert "alice" in table.stdout and "reviewer" in table.stdout and "review" in table.stdout
+    rows = [json.loads(line) for line in fabric(daemon, "--json", "ls").stdout.splitlines()]
+    assert rows[0]["agent_id"] == "alice" and rows[0]["unread_count"] == "2"
+
+    peeked = [json.loads(line) for line in fabric(daemon, "--json", "peek", "alice").stdout.splitlines()]
+    assert [m["text"] for m in peeked] == ["please review", "from stdin"]
+    drained = fabric(daemon, "drain", "alice", "-n", "1")
+    assert "please review" in drained.stdout and "1 left unread" in drained.stdout
+
+    tailed = fabric(daemon, "--json", "tail", "alice", "--ack", "-n", "1")
+    assert json.loads(tailed.stdout)["text"] == "from stdin"
+    assert "0 unread" in fabric(daemon, "peek", "alice").stdout
+
+
+def test_errors_are_one_clear_line_and_exit_1(daemon) -> None:  # noqa: ANN001
+    result = fabric(daemon, "resolve", "nobody")
+    assert result.returncode == 1
+    assert result.stderr.strip() == "fabric: no mailbox or session is named 'nobody' [NAME_NOT_FOUND]"
+
+
+def test_an_unreachable_daemon_says_how_to_start_one(tmp_path) -> None:  # noqa: ANN001
+    result = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", f"unix:{tmp_path}/none.sock",
+                             "ls"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and "fabricd serve" in result.stderr
