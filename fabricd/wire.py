@@ -7,7 +7,9 @@ conversion is written once. Imports protobuf, never grpc or lmdb.
 
 from __future__ import annotations
 
-from fabricd.core.model import Address, Capability, Change, MailboxEntry, Message, MessageKind, Presence
+from collections.abc import Sequence
+
+from fabricd.core.model import Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -69,6 +71,34 @@ def message_out(m: Message, out: pb.Message | None = None) -> pb.Message:
     if m.ticket_id:
         out.ticket_id = m.ticket_id
     return out
+
+
+def _varint(n: int) -> bytes:
+    if n < 0x80:
+        return bytes((n,))
+    out = bytearray()
+    while n >= 0x80:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def field(number: int, payload: bytes) -> bytes:
+    """One length-delimited protobuf field: how a stored message is placed in a response unparsed."""
+    return bytes(((number << 3) | 2,)) + _varint(len(payload)) + payload
+
+
+def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
+    """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
+    return cls.FromString(b"".join([field(number, e.encoded) for e in envelopes]))
+
+
+def sent_result(sent: Sent) -> bytes:
+    """A SendMessageResult{message, duplicate} as bytes, reusing the stored encoding when there is one."""
+    if sent.encoded:
+        return field(1, sent.encoded)
+    return field(1, message_out(sent.message).SerializeToString()) + (b"\x10\x01" if sent.duplicate else b"")
 
 
 def capability_in(p: pb.Capability) -> Capability:

@@ -18,7 +18,7 @@ DIRECTORY = ("directory",)
 
 def mark_changed(tx: Tx, entry: MailboxEntry, change: Change, notifier: Notifier) -> None:
     tx.put_entry(entry, change)
-    tx.after_commit(lambda: notifier.notify(DIRECTORY))
+    tx.after_commit(notifier.notify, DIRECTORY)
 
 
 def resolve_name(tx: Tx, name: str) -> MailboxEntry | None:

@@ -10,7 +10,7 @@ from fabricd.core.directory import mark_changed, resolve_name
 from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
-from fabricd.core.model import Address, Change, IdRecord, MailboxEntry, Message, Sent
+from fabricd.core.model import Address, Change, Envelope, IdRecord, MailboxEntry, Message, Sent
 from fabricd.core.notify import Notifier
 from fabricd.core.ports import Store, Tx
 
@@ -112,17 +112,15 @@ class Mailboxes:
             mark_changed(tx, entry, change, self._notifier)
         else:
             tx.put_entry(entry, None)
-        tx.put_message(msg, digest)
+        encoded = tx.put_message(msg, digest)
         sender = msg.sender.agent_id
         if sender and sender != entry.agent_id:
             sender_entry = tx.get_entry(sender)
             if sender_entry is not None:
                 sender_entry.last_activity_ns = now
                 tx.put_entry(sender_entry, None)
-        agent_id = entry.agent_id
-        notifier = self._notifier
-        tx.after_commit(lambda: notifier.notify(agent_id))
-        return Sent(msg)
+        tx.after_commit(self._notifier.notify, entry.agent_id)
+        return Sent(msg, encoded=encoded)
 
     # -- the contract
 
@@ -171,11 +169,11 @@ class Mailboxes:
 
         return await self._store.write(apply)
 
-    def peek(self, agent_id: str, limit: int) -> tuple[list[Message], int]:
+    def peek(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
         validate.agent_id(agent_id, self._limits)
         limit = validate.limit(limit, self._limits)
 
-        def read(tx: Tx) -> tuple[list[Message], int]:
+        def read(tx: Tx) -> tuple[list[Envelope], int]:
             entry = tx.get_entry(agent_id)
             if entry is None or entry.unread_count == 0:
                 return [], 0
@@ -183,11 +181,11 @@ class Mailboxes:
 
         return self._store.read(read)
 
-    async def drain(self, agent_id: str, limit: int) -> tuple[list[Message], int]:
+    async def drain(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
         validate.agent_id(agent_id, self._limits)
         limit = validate.limit(limit, self._limits)
 
-        def apply(tx: Tx) -> tuple[list[Message], int]:
+        def apply(tx: Tx) -> tuple[list[Envelope], int]:
             entry = tx.get_entry(agent_id)
             if entry is None or entry.unread_count == 0:
                 return [], 0
@@ -229,7 +227,7 @@ class Mailboxes:
 
         return await self._store.write(apply)
 
-    async def subscribe(self, agent_id: str, batch: int = 512) -> AsyncIterator[list[Message]]:
+    async def subscribe(self, agent_id: str, batch: int = 512) -> AsyncIterator[list[Envelope]]:
         """Unread messages oldest first, then new ones as they commit; [] is a keepalive.
 
         Each stream keeps its own cursor, so every subscriber sees every unread

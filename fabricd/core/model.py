@@ -44,6 +44,21 @@ class Sent:
 
     message: Message
     duplicate: bool = False
+    encoded: bytes = b""
+    """The store's encoding of `message` when it was just stored (opaque to the core), so
+    the answer need not encode it again; empty for a duplicate."""
+
+
+@dataclass(slots=True, frozen=True)
+class Envelope:
+    """A stored message as read back: its place in the mailbox and its stored encoding.
+
+    The core orders, consumes and acknowledges messages by `seq` and never looks
+    inside them on the way out, so reads hand the encoding through undecoded.
+    """
+
+    seq: int
+    encoded: bytes
 
 
 @dataclass(slots=True, frozen=True)

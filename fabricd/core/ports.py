@@ -7,10 +7,10 @@ store writes each dirty entry once when the transaction's work is done.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Protocol, TypeVar
 
-from fabricd.core.model import Change, IdRecord, MailboxEntry, Message
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 
 T = TypeVar("T")
 
@@ -34,16 +34,22 @@ class Tx(Protocol):
     # -- messages
     def get_id(self, message_id: str) -> IdRecord | None: ...
 
-    def put_message(self, message: Message, digest: bytes) -> None: ...
+    def put_message(self, message: Message, digest: bytes) -> bytes:
+        """Store an unread message; return its stored encoding."""
 
-    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Message]: ...
+    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Envelope]:
+        """Unread messages with seq above `after_seq`, oldest first."""
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
 
     # -- effects
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        """Run `callback` on the event loop once this work is durable (never if it fails)."""
+    def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:
+        """Run `callback(*args)` once this work is durable (never if it fails).
+
+        The same callback with the same arguments runs once per transaction, so a
+        batch of 100 messages to one mailbox wakes its subscribers once.
+        """
 
 
 class Store(Protocol):

@@ -17,44 +17,37 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
     @mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
         sent = await self._mailboxes.send(wire.message_in(request.message))
-        return pb.SendMessageResponse(message=wire.message_out(sent.message), duplicate=sent.duplicate)
+        return pb.SendMessageResponse.FromString(wire.sent_result(sent))
 
     @mapped
     async def SendMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic)
-        response = pb.SendMessagesResponse()
+        parts = []
         for result in results:
-            out = response.results.add()
             if isinstance(result, FabricError):
-                out.error.CopyFrom(status_of(result))
+                parts.append(wire.field(1, wire.field(3, status_of(result).SerializeToString())))
             else:
-                wire.message_out(result.message, out.message)
-                out.duplicate = result.duplicate
-        return response
+                parts.append(wire.field(1, wire.sent_result(result)))
+        return pb.SendMessagesResponse.FromString(b"".join(parts))
 
     @mapped
     async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         messages, unread = self._mailboxes.peek(request.agent_id, request.limit)
-        response = pb.PeekMessagesResponse(unread_count=unread)
-        for m in messages:
-            wire.message_out(m, response.messages.add())
+        response = wire.messages_response(pb.PeekMessagesResponse, messages)
+        response.unread_count = unread
         return response
 
     @mapped
     async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit)
-        response = pb.DrainMessagesResponse(remaining=remaining)
-        for m in messages:
-            wire.message_out(m, response.messages.add())
+        response = wire.messages_response(pb.DrainMessagesResponse, messages)
+        response.remaining = remaining
         return response
 
     @mapped
     async def Subscribe(self, request, context):  # noqa: ANN001, ANN201, N802
         async for batch in self._mailboxes.subscribe(request.agent_id):
-            response = pb.SubscribeResponse()
-            for m in batch:
-                wire.message_out(m, response.messages.add())
-            yield response
+            yield wire.messages_response(pb.SubscribeResponse, batch)
 
     @mapped
     async def AckMessages(self, request, context):  # noqa: ANN001, ANN201, N802

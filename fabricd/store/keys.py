@@ -51,6 +51,10 @@ def message(agent_key: bytes, seq: int) -> bytes:
     return agent_key + U64.pack(seq)
 
 
+def message_seq(key: bytes) -> int:
+    return U64.unpack_from(key, DIGEST)[0]
+
+
 def message_id(mid: str) -> bytes:
     return h(mid)
 

@@ -1,9 +1,18 @@
 """The LMDB environment, its single writer (group commit) and short read transactions.
 
-All writes go through one thread. Callers queue a function; the thread takes
-every function waiting, runs each in its own nested transaction (one caller's
-error aborts only its own work), commits them together, fsyncs once, and only
-then resolves each caller's future. One fsync serves every caller in the batch.
+All writes go through one writer thread. Callers queue a function; when the
+writer is idle it takes every function waiting, runs each in its own nested
+transaction (one caller's error aborts only its own work), commits them
+together with one fsync, and only then resolves each caller's future. While
+one batch is being fsync'd, the next one gathers: under load, one fsync
+serves every caller that arrived during the previous one.
+
+The event loop thread waits while the writer applies a batch, and runs again
+during the commit. py-lmdb releases the GIL around every get and put; were
+the loop thread running Python then, each call would wait for the GIL for a
+whole switch interval (about 0.4 ms per put measured here, 500 times slower
+than uncontended). The apply is Python either way, so the loop loses nothing
+by waiting, and the fsync, the slow part, overlaps with serving requests.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ import fcntl
 import logging
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -105,8 +115,13 @@ class LmdbStore:
         except BaseException:
             os.close(self._lock_fd)
             raise
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._scheduled = False
+        self._busy = False  # a batch is with the writer thread
+        self._idle: asyncio.Event | None = None
+        self._handoff: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._applied = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
         self.commits = 0
@@ -119,16 +134,23 @@ class LmdbStore:
 
     def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
         self._loop = loop or asyncio.get_running_loop()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        # The writer needs the GIL back right after each fsync; don't make it wait 5 ms for it.
+        sys.setswitchinterval(min(sys.getswitchinterval(), 0.0005))
         self._thread = threading.Thread(target=self._run, name="fabricd-writer", daemon=True)
         self._thread.start()
 
     async def close(self) -> None:
-        """Finish every queued write, then close the environment."""
+        """Commit every queued write, then close the environment."""
         if self._closed:
             return
         self._closed = True
         if self._thread is not None:
-            self._queue.put(_STOP)
+            while self._pending or self._busy:
+                self._flush()
+                await self._idle.wait()
+            self._handoff.put(_STOP)
             await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
         self._env.close()
         os.close(self._lock_fd)
@@ -139,7 +161,10 @@ class LmdbStore:
         if self._closed:
             raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
         fut = self._loop.create_future()
-        self._queue.put((fn, fut))
+        self._pending.append((fn, fut))
+        if not self._scheduled and not self._busy:
+            self._scheduled = True
+            self._loop.call_soon(self._flush)
         return await fut
 
     def read(self, fn: Callable[[LmdbTx], T]) -> T:
@@ -157,38 +182,52 @@ class LmdbStore:
             last_batch=self.last_batch,
         )
 
-    # -- the writer thread
+    # -- the writer
+
+    def _flush(self) -> None:
+        """On the loop: hand the waiting writes to the writer thread and wait until they are applied."""
+        self._scheduled = False
+        if self._busy or not self._pending:
+            return
+        batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+        self._busy = True
+        self._idle.clear()
+        self._applied.clear()
+        self._handoff.put(batch)
+        self._applied.wait()
 
     def _run(self) -> None:
-        q = self._queue
         while True:
-            item = q.get()
-            if item is _STOP:
+            batch = self._handoff.get()
+            if batch is _STOP:
                 return
-            batch = [item]
-            stop = False
-            while len(batch) < MAX_BATCH:
-                try:
-                    item = q.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stop = True
-                    break
-                batch.append(item)
-            self._commit(batch)
-            if stop:
-                return
+            try:
+                outcomes = self._commit(batch)
+            except BaseException as exc:  # never leave callers waiting
+                log.exception("writer failed")
+                outcomes = [(fut, None, _translate(exc), ()) for _, fut in batch]
+            finally:
+                self._applied.set()
+            self._loop.call_soon_threadsafe(self._committed, outcomes)
 
-    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> None:
+    def _committed(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
+        """On the loop: answer the callers of a durable batch, then start the next one."""
+        self._busy = False
+        self._resolve(outcomes)
+        if self._pending:
+            self._flush()
+        else:
+            self._idle.set()
+
+    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> list[Any]:
+        """In the writer thread: apply each write in a nested transaction, then commit them together."""
         started = time.perf_counter()
-        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, list[Callable[[], None]]]] = []
+        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]] = []
         env, dbs = self._env, self._dbs
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
-            self._resolve([(fut, None, _translate(exc), []) for _, fut in batch])
-            return
+            return [(fut, None, _translate(exc), ()) for _, fut in batch]
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
@@ -202,7 +241,8 @@ class LmdbStore:
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
                         log.exception("write failed")
-                    outcomes.append((fut, None, _translate(exc), []))
+                    outcomes.append((fut, None, _translate(exc), ()))
+            self._applied.set()  # the loop may run while we fsync
             if any(err is None for _, _, err, _ in outcomes):
                 txn.commit()
             else:
@@ -211,31 +251,34 @@ class LmdbStore:
             txn.abort()
             err = _translate(exc)
             log.warning("commit of %d writes failed: %s", len(batch), exc)
-            outcomes = [(fut, None, err if e is None else e, []) for fut, _, e, _ in outcomes]
+            outcomes = [(fut, None, err if e is None else e, ()) for fut, _, e, _ in outcomes]
         self.commits += 1
         self.batched_writes += len(batch)
         self.last_batch = len(batch)
         self.last_commit_time = time.monotonic()
         if self.on_commit is not None:
             self.on_commit(len(batch), time.perf_counter() - started)
-        self._resolve(outcomes)
+        return outcomes
 
-    def _resolve(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, list[Callable[[], None]]]]) -> None:
-        def deliver() -> None:
-            for fut, result, err, callbacks in outcomes:
-                for cb in callbacks:
-                    try:
-                        cb()
-                    except Exception:  # a listener's bug must not lose the caller's answer
-                        log.exception("after-commit callback failed")
-                if fut.done():
+    @staticmethod
+    def _resolve(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
+        done: set[tuple[Callable[..., None], tuple[Any, ...]]] = set()
+        for _, _, _, callbacks in outcomes:
+            for key in callbacks:
+                if key in done:
                     continue
-                if err is None:
-                    fut.set_result(result)
-                else:
-                    fut.set_exception(err)
-
-        self._loop.call_soon_threadsafe(deliver)
+                done.add(key)
+                try:
+                    key[0](*key[1])
+                except Exception:  # a listener's bug must not lose the caller's answer
+                    log.exception("after-commit callback failed")
+        for fut, result, err, _ in outcomes:
+            if fut.done():  # the caller went away (cancelled); its write stands
+                continue
+            if err is None:
+                fut.set_result(result)
+            else:
+                fut.set_exception(err)
 
 
 def _lock_directory(path: str) -> int:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
 import lmdb
 
-from fabricd.core.model import Change, IdRecord, MailboxEntry, Message
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.store import keys, records
 
 
@@ -34,7 +34,7 @@ class LmdbTx:
         self._names: dict[str, str] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
-        self.callbacks: list[Callable[[], None]] = []
+        self.callbacks: dict[tuple[Callable[..., None], tuple[Hashable, ...]], None] = {}
 
     # -- directory
 
@@ -131,25 +131,27 @@ class LmdbTx:
         raw = self._txn.get(keys.message_id(message_id), db=self._dbs.ids)
         return records.decode_id(raw) if raw is not None else None
 
-    def put_message(self, message: Message, digest: bytes) -> None:
+    def put_message(self, message: Message, digest: bytes) -> bytes:
         agent_id = message.recipient.agent_id
-        self._txn.put(keys.message(keys.entry(agent_id), message.seq), records.encode_message(message), db=self._dbs.messages)
+        encoded = records.encode_message(message)
+        self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
         self._txn.put(
             keys.message_id(message.id),
             records.encode_id(agent_id, message.seq, message.send_time_ns, digest),
             db=self._dbs.ids,
         )
+        return encoded
 
-    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Message]:
+    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Envelope]:
         agent_key = keys.entry(agent_id)
-        out = []
+        out: list[Envelope] = []
         with self._txn.cursor(db=self._dbs.messages) as cur:
             if cur.set_range(keys.message(agent_key, after_seq + 1)):
-                decode = records.decode_message
+                seq_of = keys.message_seq
                 for key, raw in cur:
                     if not key.startswith(agent_key) or len(out) >= limit:
                         break
-                    out.append(decode(raw))
+                    out.append(Envelope(seq_of(key), raw))
         return out
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
@@ -157,8 +159,8 @@ class LmdbTx:
 
     # -- effects
 
-    def after_commit(self, callback: Callable[[], None]) -> None:
-        self.callbacks.append(callback)
+    def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:
+        self.callbacks[(callback, args)] = None
 
     def flush(self) -> None:
         """Write the dirty entries and the revision; called once the work succeeded."""
