@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fabricd.core.model import Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent
+from fabricd.core.model import NO_ADDRESS, Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -23,22 +23,23 @@ def address_in(p: pb.Address) -> Address:
 
 def message_in(p: pb.Message) -> Message:
     """A protobuf Message as the domain sees it (no validation here: the core validates)."""
-    t = p.send_time
     kind = p.kind
+    sender = p.sender
+    recipient = p.recipient
     return Message(
-        id=p.id,
-        sender=Address(p.sender.agent_id, p.sender.session_id),
-        recipient=Address(p.recipient.agent_id, p.recipient.session_id),
-        reply_to=tuple(Address(a.agent_id, a.session_id) for a in p.reply_to) if p.reply_to else (),
-        thread_id=p.thread_id,
-        text=p.text,
-        data=p.data,
-        headers=dict(p.headers) if p.headers else {},
-        kind=_KINDS.get(kind, MessageKind.AGENT) if kind else MessageKind.AGENT,
-        hops=p.hops,
-        send_time_ns=t.seconds * _NS + t.nanos,
-        seq=p.seq,
-        ticket_id=p.ticket_id,
+        p.id,
+        Address(sender.agent_id, sender.session_id) if p.HasField("sender") else NO_ADDRESS,
+        Address(recipient.agent_id, recipient.session_id),
+        tuple([Address(a.agent_id, a.session_id) for a in p.reply_to]) if p.reply_to else (),
+        p.thread_id,
+        p.text,
+        p.data,
+        dict(p.headers) if p.headers else {},
+        _KINDS.get(kind, MessageKind.AGENT) if kind else MessageKind.AGENT,
+        p.hops,
+        _ns(p.send_time) if p.HasField("send_time") else 0,
+        p.seq,
+        p.ticket_id,
     )
 
 

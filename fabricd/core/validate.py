@@ -104,18 +104,25 @@ def capabilities(values: tuple[Capability, ...], limits: Limits) -> tuple[Capabi
 
 def message(msg: Message, limits: Limits) -> Message:
     """Check a message as a client sent it (server-assigned fields are ignored)."""
-    text_field(msg.id, "message.id", limits, required=False)
+    if msg.id:
+        text_field(msg.id, "message.id", limits, required=False)
     text_field(msg.recipient.agent_id, "message.recipient.agent_id", limits, required=True)
-    text_field(msg.recipient.session_id, "message.recipient.session_id", limits, required=False)
-    text_field(msg.sender.agent_id, "message.sender.agent_id", limits, required=False)
-    text_field(msg.sender.session_id, "message.sender.session_id", limits, required=False)
+    if msg.recipient.session_id:
+        text_field(msg.recipient.session_id, "message.recipient.session_id", limits, required=False)
+    if msg.sender.agent_id:
+        text_field(msg.sender.agent_id, "message.sender.agent_id", limits, required=False)
+    if msg.sender.session_id:
+        text_field(msg.sender.session_id, "message.sender.session_id", limits, required=False)
     for i, addr in enumerate(msg.reply_to):
         text_field(addr.agent_id, f"message.reply_to[{i}].agent_id", limits, required=True)
         text_field(addr.session_id, f"message.reply_to[{i}].session_id", limits, required=False)
-    text_field(msg.thread_id, "message.thread_id", limits, required=False)
+    if msg.thread_id:
+        text_field(msg.thread_id, "message.thread_id", limits, required=False)
     if msg.hops < 0:
         raise InvalidArgument("message.hops may not be negative", reason="INVALID_FIELD", field="message.hops")
-    size = len(msg.data) + len(msg.text.encode("utf-8", "surrogatepass"))
+    text = msg.text
+    # A str is at most 4 UTF-8 bytes a character: encode only when the limit could be near.
+    size = len(msg.data) + (len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass")))
     if msg.headers:
         size += string_map(msg.headers, "message.headers", limits.max_message_bytes)
     if size > limits.max_message_bytes:

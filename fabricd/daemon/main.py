@@ -114,7 +114,9 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     await set_serving(health, False)
     notifier.close()  # ends Subscribe and Watch streams
     await server.stop(config.grace_s)
+    stats = store.stats()
     await store.close()  # flushes every queued write, then closes LMDB
+    log.info("committed %d writes in %d commits", stats.batched_writes, stats.commits)
     for address in bound:
         if address.startswith("unix:"):
             try:

@@ -17,6 +17,7 @@ big-endian so that byte order is numeric order.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import struct
 
@@ -31,7 +32,9 @@ def h(name: str) -> bytes:
     return hashlib.blake2b(name.encode("utf-8", "surrogatepass"), digest_size=DIGEST).digest()
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def entry(agent_id: str) -> bytes:
+    """H(agent_id), cached: every message touches its recipient's key several times."""
     return h(agent_id)
 
 
