@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fabricd.core.model import NO_ADDRESS, Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent
+from fabricd.core.model import NO_ADDRESS, Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent, Ticket, TicketSourceKind
 from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
 _NS = 1_000_000_000
@@ -153,9 +154,32 @@ def entry_in(p: pb.MailboxEntry, last_seq: int = 0, change: int = 0) -> MailboxE
     )
 
 
+def duration_in(d) -> float:  # noqa: ANN001 - a Duration
+    return d.seconds + d.nanos / 1e9
+
+
+def queue_out(tickets: Sequence[Ticket]) -> list[rv_pb.QueuedTicket]:
+    """A FIFO snapshot with positions counted from the head (0)."""
+    out = []
+    for position, t in enumerate(tickets):
+        q = rv_pb.QueuedTicket(
+            ticket_id=t.ticket_id,
+            source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),
+            conversation_id=t.conversation_id,
+            requester=t.requester,
+            task=t.task,
+            position=position,
+            target=t.target,
+        )
+        _set_time(q.enqueue_time, t.enqueue_ns)
+        out.append(q)
+    return out
+
+
 def change_out(change: Change) -> int:
     return int(change)  # Change mirrors fabricd.v1.MailboxEventType value for value
 
 
 assert all(dir_pb.MailboxEventType.Value(f"MAILBOX_EVENT_TYPE_{c.name}") == c.value for c in Change)
 assert all(pb.Presence.Value(f"PRESENCE_{p.name}") == p.value for p in Presence)
+assert all(rv_pb.TicketSourceKind.Value(f"TICKET_SOURCE_KIND_{k.name}") == k.value for k in TicketSourceKind)

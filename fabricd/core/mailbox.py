@@ -122,6 +122,18 @@ class Mailboxes:
         tx.after_commit(self._notifier.notify, entry.agent_id)
         return Sent(msg, encoded=encoded)
 
+    @staticmethod
+    def consume_in(tx: Tx, agent_id: str, message_id: str) -> bool:
+        """Mark one message of `agent_id` read in `tx`; False if it was not unread."""
+        record = tx.get_id(message_id)
+        if record is None or record.recipient != agent_id or not tx.delete_message(agent_id, record.seq):
+            return False
+        entry = tx.get_entry(agent_id)
+        if entry is not None:
+            entry.unread_count -= 1
+            tx.put_entry(entry, None)
+        return True
+
     # -- the contract
 
     async def send(self, msg: Message) -> Sent:
@@ -212,18 +224,9 @@ class Mailboxes:
             validate.text_field(mid, f"message_ids[{i}]", limits, required=True)
 
         def apply(tx: Tx) -> int:
-            entry = tx.get_entry(agent_id)
-            if entry is None:
+            if tx.get_entry(agent_id) is None:
                 return 0
-            acked = 0
-            for mid in message_ids:
-                record = tx.get_id(mid)
-                if record is not None and record.recipient == agent_id and tx.delete_message(agent_id, record.seq):
-                    acked += 1
-            if acked:
-                entry.unread_count -= acked
-                tx.put_entry(entry, None)
-            return acked
+            return sum(self.consume_in(tx, agent_id, mid) for mid in message_ids)
 
         return await self._store.write(apply)
 

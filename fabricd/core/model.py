@@ -125,3 +125,37 @@ def presence(entry: MailboxEntry, now_ns: int, live_window_ns: int) -> Presence:
     if entry.heartbeat_ns and now_ns - entry.heartbeat_ns > live_window_ns:
         return Presence.OFFLINE
     return Presence.BUSY if entry.busy else Presence.LIVE
+
+
+class TicketSourceKind(enum.IntEnum):
+    UNSPECIFIED = 0
+    HUMAN = 1
+    AGENT = 2
+
+
+class TicketState(enum.IntEnum):
+    UNSPECIFIED = 0
+    QUEUED = 1
+    ANSWERED = 2
+    ABORTED = 3
+
+
+@dataclass(slots=True)
+class Ticket:
+    """One rendezvous request: queued for its target, then answered or aborted."""
+
+    ticket_id: str
+    target: str
+    task: str
+    source_kind: TicketSourceKind = TicketSourceKind.HUMAN
+    source_agent: str = ""
+    requester: str = ""
+    conversation_id: str = ""
+    seq: int = 0
+    """Order in the target's FIFO (a daemon-wide counter, so it only grows)."""
+    enqueue_ns: int = 0
+    state: TicketState = TicketState.QUEUED
+    result: str = ""
+    reason: str = ""
+    """Why an aborted ticket was retired."""
+    finish_ns: int = 0

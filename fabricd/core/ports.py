@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from typing import Protocol, TypeVar
 
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, Ticket
 
 T = TypeVar("T")
 
@@ -42,6 +42,23 @@ class Tx(Protocol):
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
+
+    # -- rendezvous tickets
+    def next_sequence(self, name: str) -> int:
+        """The next value of a named daemon-wide counter (1, 2, ...)."""
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None: ...
+
+    def put_ticket(self, ticket: Ticket) -> None:
+        """Store a ticket; a QUEUED one is in its target's FIFO, any other is not."""
+
+    def queue(self, target: str, limit: int) -> list[Ticket]:
+        """The FIFO of `target`, head first."""
+
+    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
+        """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
+
+    def delete_ticket(self, ticket_id: str) -> None: ...
 
     # -- effects
     def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:

@@ -18,6 +18,8 @@ class Config:
     sync: bool = True
     """fsync every commit. Off (--no-sync) only for benchmarks: a crash may lose acknowledged writes."""
     limits: Limits = field(default_factory=Limits)
+    ticket_retention_s: float = 24 * 3600.0
+    """How long answered and aborted rendezvous tickets are kept for a late AwaitReply."""
     grace_s: float = 10.0
     """How long shutdown waits for in-flight RPCs before cancelling them."""
     keepalive_s: float = 15.0

@@ -16,8 +16,11 @@ from fabricd.core.directory import Directory
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import Notifier
+from fabricd.core.rendezvous import Rendezvous
 from fabricd.daemon import systemd
 from fabricd.daemon.config import Config
+from fabricd.rpc.admin import Status
+from fabricd.rpc.errors import Gauges
 from fabricd.rpc.server import Core, ListenError, bind, build_server, set_serving
 from fabricd.store.lmdb_store import LmdbStore, StoreError
 
@@ -54,6 +57,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--max-unread", type=int, default=_default(Limits, "max_unread"), help="unread messages per mailbox; 0 = no quota")
     s.add_argument("--live-window", type=float, default=_default(Limits, "live_window_s"), metavar="SECONDS",
                    help="how long after a heartbeat an agent counts as live (default 900)")
+    s.add_argument("--ticket-retention", type=float, default=_default(Config, "ticket_retention_s"),
+                   metavar="SECONDS", help="how long answered tickets wait to be collected (default 86400)")
     s.add_argument("--grace", type=float, default=_default(Config, "grace_s"), metavar="SECONDS")
     s.add_argument("--keepalive", type=float, default=_default(Config, "keepalive_s"), metavar="SECONDS")
     s.add_argument("--log-level", default=os.environ.get("FABRICD_LOG_LEVEL", "INFO"))
@@ -71,6 +76,7 @@ def config_from(args: argparse.Namespace) -> Config:
         sync=not args.no_sync,
         limits=limits,
         grace_s=args.grace,
+        ticket_retention_s=args.ticket_retention,
         keepalive_s=args.keepalive,
         log_level=args.log_level.upper(),
     )
@@ -83,13 +89,31 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     loop = asyncio.get_running_loop()
     store.start(loop)
     notifier = Notifier()
+    started = time.time_ns()
+    mailboxes = Mailboxes(store, notifier, config.limits, time.time_ns, config.keepalive_s)
+    rendezvous = Rendezvous(store, notifier, config.limits, time.time_ns, mailboxes,
+                            retention_s=config.ticket_retention_s, keepalive_s=config.keepalive_s)
+    bound: list[str] = []
+
+    def status() -> Status:
+        stats = store.stats()
+        mailbox_count, queued = store.read(lambda tx: (tx.mailbox_count(), tx.queued_tickets()))
+        return Status(
+            version=__version__, start_time_ns=started, data_dir=config.data_dir, listen_addresses=tuple(bound),
+            map_size_bytes=stats.map_size, map_used_bytes=stats.map_used, commits=stats.commits,
+            writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
+            open_streams=Gauges.open_streams, waiters=notifier.waiter_count(), open_waits=rendezvous.open_waits,
+        )
+
     core = Core(
         directory=Directory(store, notifier, config.limits, time.time_ns, config.keepalive_s),
-        mailboxes=Mailboxes(store, notifier, config.limits, time.time_ns, config.keepalive_s),
+        mailboxes=mailboxes,
+        rendezvous=rendezvous,
+        status=status,
     )
     server, health = build_server(core, max_message_bytes=config.limits.max_message_bytes)
     try:
-        bound = [bind(server, address) for address in config.listen]
+        bound.extend(bind(server, address) for address in config.listen)
     except ListenError:
         await store.close()
         raise
@@ -107,7 +131,9 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     sd.notify("READY=1", f"STATUS=serving on {', '.join(bound)}")
     if ready is not None:
         ready.set()
+    pruner = asyncio.create_task(_prune_forever(rendezvous))
     await stop.wait()
+    pruner.cancel()
 
     log.info("shutting down")
     sd.notify("STOPPING=1", "STATUS=shutting down")
@@ -124,6 +150,17 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
             except FileNotFoundError:
                 pass
     print("fabricd stopped", flush=True)
+
+
+async def _prune_forever(rendezvous: Rendezvous, every_s: float = 60.0) -> None:
+    """Forget answered and aborted tickets past their retention, once a minute."""
+    while True:
+        try:
+            while await rendezvous.prune() >= 1000:
+                pass
+        except Exception:  # noqa: BLE001 - pruning is housekeeping; try again next round
+            log.exception("pruning tickets failed")
+        await asyncio.sleep(every_s)
 
 
 def main(argv: list[str] | None = None) -> int:

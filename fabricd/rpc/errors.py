@@ -21,6 +21,12 @@ log = logging.getLogger("fabricd.rpc")
 
 DOMAIN = "fabricd.dev"
 
+
+class Gauges:
+    """Live counts the status reports; the stream wrapper below keeps `open_streams`."""
+
+    open_streams = 0
+
 CODES: dict[type[errors.FabricError], grpc.StatusCode] = {
     errors.InvalidArgument: grpc.StatusCode.INVALID_ARGUMENT,
     errors.NotFound: grpc.StatusCode.NOT_FOUND,
@@ -76,6 +82,7 @@ def mapped(method: Callable) -> Callable:
 
         @functools.wraps(method)
         async def stream(self, request, context):  # noqa: ANN001, ANN202
+            Gauges.open_streams += 1
             try:
                 async for item in method(self, request, context):
                     yield item
@@ -86,6 +93,8 @@ def mapped(method: Callable) -> Callable:
                 raise
             except Exception:  # noqa: BLE001 - reported as INTERNAL, logged with the stack
                 err, internal = _internal(name), True
+            finally:
+                Gauges.open_streams -= 1
             await (_abort_internal(context, err) if internal else abort(context, err))
 
         return stream

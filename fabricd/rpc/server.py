@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
@@ -12,13 +13,30 @@ from grpc_reflection.v1alpha import reflection
 
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
+from fabricd.core.rendezvous import Rendezvous
+from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
-from fabricd.v1 import directory_service_pb2, directory_service_pb2_grpc, mailbox_service_pb2, mailbox_service_pb2_grpc
+from fabricd.rpc.rendezvous import RendezvousServicer
+from fabricd.v1 import (
+    admin_service_pb2,
+    admin_service_pb2_grpc,
+    directory_service_pb2,
+    directory_service_pb2_grpc,
+    mailbox_service_pb2,
+    mailbox_service_pb2_grpc,
+    rendezvous_service_pb2,
+    rendezvous_service_pb2_grpc,
+)
 
-SERVICE_NAMES = (
-    directory_service_pb2.DESCRIPTOR.services_by_name["DirectoryService"].full_name,
-    mailbox_service_pb2.DESCRIPTOR.services_by_name["MailboxService"].full_name,
+SERVICE_NAMES = tuple(
+    module.DESCRIPTOR.services_by_name[name].full_name
+    for module, name in (
+        (directory_service_pb2, "DirectoryService"),
+        (mailbox_service_pb2, "MailboxService"),
+        (rendezvous_service_pb2, "RendezvousService"),
+        (admin_service_pb2, "AdminService"),
+    )
 )
 
 
@@ -28,6 +46,8 @@ class Core:
 
     directory: Directory
     mailboxes: Mailboxes
+    rendezvous: Rendezvous
+    status: Callable[[], Status]
 
 
 class ListenError(Exception):
@@ -50,6 +70,8 @@ def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server
     )
     directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory), server)
     mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
+    rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
+    admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, reflection.SERVICE_NAME, health.SERVICE_NAME), server)

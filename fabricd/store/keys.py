@@ -13,6 +13,10 @@ big-endian so that byte order is numeric order.
     revisions  u64 revision                          H(agent_id)
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
     ids        H(message_id)                         id record (records.py)
+    tickets    H(ticket_id)                          ticket record (records.py)
+    queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
+    finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
+    meta       b"seq/" name                          u64 counter (next_sequence)
 """
 
 from __future__ import annotations
@@ -68,3 +72,19 @@ def u64(value: int) -> bytes:
 
 def read_u64(raw: bytes, offset: int = 0) -> int:
     return U64.unpack_from(raw, offset)[0]
+
+
+def ticket(ticket_id: str) -> bytes:
+    return h(ticket_id)
+
+
+def queue_slot(target: str, seq: int) -> bytes:
+    return entry(target) + U64.pack(seq)
+
+
+def finished(finish_ns: int, ticket_id: str) -> bytes:
+    return U64.pack(finish_ns) + h(ticket_id)
+
+
+def sequence(name: str) -> bytes:
+    return b"seq/" + name.encode()

@@ -100,6 +100,9 @@ class LmdbStore:
                     revisions=self._env.open_db(b"revisions", txn=txn),
                     messages=self._env.open_db(b"messages", txn=txn),
                     ids=self._env.open_db(b"ids", txn=txn),
+                    tickets=self._env.open_db(b"tickets", txn=txn),
+                    queues=self._env.open_db(b"queues", txn=txn),
+                    finished=self._env.open_db(b"finished", txn=txn),
                 )
                 raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
                 if raw is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 
 from fabricd import wire
-from fabricd.core.model import IdRecord, MailboxEntry, Message
+from fabricd.core.model import IdRecord, MailboxEntry, Message, Ticket, TicketSourceKind, TicketState
 from fabricd.v1 import types_pb2 as pb
 
 # entry record: u64 last_seq, u8 change, then fabricd.v1.MailboxEntry bytes
@@ -40,3 +40,58 @@ def decode_id(raw: bytes) -> IdRecord:
     seq, send_ns, digest = _ID_HEAD.unpack_from(raw)
     recipient = raw[_ID_HEAD.size :].decode("utf-8", "surrogatepass")
     return IdRecord(recipient, seq, send_ns, b"" if digest == _NO_DIGEST else digest)
+
+
+# ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,
+# then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason
+_TICKET_HEAD = struct.Struct(">BBBQQQ")
+_LEN = struct.Struct(">I")
+_TICKET_VERSION = 1
+
+
+def _strings(values: tuple[str, ...]) -> bytes:
+    out = bytearray()
+    for value in values:
+        raw = value.encode("utf-8", "surrogatepass")
+        out += _LEN.pack(len(raw))
+        out += raw
+    return bytes(out)
+
+
+def _read_strings(raw: bytes, offset: int, count: int) -> list[str]:
+    out = []
+    for _ in range(count):
+        (n,) = _LEN.unpack_from(raw, offset)
+        offset += _LEN.size
+        out.append(raw[offset : offset + n].decode("utf-8", "surrogatepass"))
+        offset += n
+    return out
+
+
+def encode_ticket(t: Ticket) -> bytes:
+    head = _TICKET_HEAD.pack(_TICKET_VERSION, int(t.state), int(t.source_kind), t.seq, t.enqueue_ns, t.finish_ns)
+    return head + _strings(
+        (t.ticket_id, t.target, t.task, t.source_agent, t.requester, t.conversation_id, t.result, t.reason)
+    )
+
+
+def decode_ticket(raw: bytes) -> Ticket:
+    _version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
+    ticket_id, target, task, source_agent, requester, conversation, result, reason = _read_strings(
+        raw, _TICKET_HEAD.size, 8
+    )
+    return Ticket(
+        ticket_id=ticket_id,
+        target=target,
+        task=task,
+        source_kind=TicketSourceKind(kind),
+        source_agent=source_agent,
+        requester=requester,
+        conversation_id=conversation,
+        seq=seq,
+        enqueue_ns=enqueue_ns,
+        state=TicketState(state),
+        result=result,
+        reason=reason,
+        finish_ns=finish_ns,
+    )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import lmdb
 
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, Ticket, TicketState
 from fabricd.store import keys, records
 
 
@@ -19,6 +19,9 @@ class Databases:
     revisions: lmdb._Database
     messages: lmdb._Database
     ids: lmdb._Database
+    tickets: lmdb._Database
+    queues: lmdb._Database
+    finished: lmdb._Database
 
 
 class LmdbTx:
@@ -156,6 +159,72 @@ class LmdbTx:
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
+
+    # -- rendezvous tickets
+
+    def next_sequence(self, name: str) -> int:
+        key = keys.sequence(name)
+        raw = self._txn.get(key, db=self._dbs.meta)
+        value = (keys.read_u64(raw) if raw else 0) + 1
+        self._txn.put(key, keys.u64(value), db=self._dbs.meta)
+        return value
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None:
+        raw = self._txn.get(keys.ticket(ticket_id), db=self._dbs.tickets)
+        return records.decode_ticket(raw) if raw is not None else None
+
+    def put_ticket(self, ticket: Ticket) -> None:
+        txn, dbs = self._txn, self._dbs
+        tkey = keys.ticket(ticket.ticket_id)
+        slot = keys.queue_slot(ticket.target, ticket.seq)
+        if ticket.state == TicketState.QUEUED:
+            txn.put(slot, tkey, db=dbs.queues)
+        else:
+            txn.delete(slot, db=dbs.queues)
+            txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
+        txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
+
+    def queue(self, target: str, limit: int) -> list[Ticket]:
+        prefix = keys.entry(target)
+        out: list[Ticket] = []
+        with self._txn.cursor(db=self._dbs.queues) as cur:
+            if cur.set_range(prefix):
+                for key, tkey in cur:
+                    if not key.startswith(prefix) or len(out) >= limit:
+                        break
+                    raw = self._txn.get(tkey, db=self._dbs.tickets)
+                    if raw is not None:
+                        out.append(records.decode_ticket(raw))
+        return out
+
+    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
+        out: list[str] = []
+        with self._txn.cursor(db=self._dbs.finished) as cur:
+            for key in cur.iternext(keys=True, values=False):
+                if keys.read_u64(key) >= finish_ns or len(out) >= limit:
+                    break
+                raw = self._txn.get(key[8:], db=self._dbs.tickets)
+                if raw is not None:
+                    out.append(records.decode_ticket(raw).ticket_id)
+                else:
+                    self._txn.delete(key, db=self._dbs.finished)
+        return out
+
+    def delete_ticket(self, ticket_id: str) -> None:
+        ticket = self.get_ticket(ticket_id)
+        if ticket is None:
+            return
+        txn, dbs = self._txn, self._dbs
+        txn.delete(keys.queue_slot(ticket.target, ticket.seq), db=dbs.queues)
+        if ticket.finish_ns:
+            txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
+        txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
+
+    def queued_tickets(self) -> int:
+        return self._txn.stat(self._dbs.queues)["entries"]
+
+    def mailbox_count(self) -> int:
+        return self._txn.stat(self._dbs.entries)["entries"]
 
     # -- effects
 

@@ -18,6 +18,10 @@ from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
+from fabricd.v1 import admin_service_pb2 as admin_pb
+from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
+from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
 
 log = logging.getLogger("fabricd.client")
@@ -64,6 +68,8 @@ class Client:
         )
         self.directory = dir_grpc.DirectoryServiceStub(self._channel)
         self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
+        self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
+        self.admin = admin_grpc.AdminServiceStub(self._channel)
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(self._send_batch, max_batch=max_batch)
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
 
@@ -173,6 +179,75 @@ class Client:
     async def _ack_batch(self, agent_id: str, ids: Sequence[str]) -> list[bool]:
         await self.ack(agent_id, ids)
         return [True] * len(ids)
+
+    # -- RendezvousService
+
+    @staticmethod
+    def _source(source_agent: str | None) -> rv_pb.TicketSource:
+        if source_agent:
+            return rv_pb.TicketSource(kind=rv_pb.TICKET_SOURCE_KIND_AGENT, agent_id=source_agent)
+        return rv_pb.TicketSource(kind=rv_pb.TICKET_SOURCE_KIND_HUMAN)
+
+    async def ask(self, target: str, task: str, *, timeout: float | None = None, source_agent: str | None = None,
+                  requester: str = "", conversation_id: str = "") -> str:
+        """Ask `target` and wait for its reply; returns the result.
+
+        `source_agent` names the asking agent (else the asker is a human). Raises
+        DeadlineExceeded after `timeout` seconds (the ticket is retired) and
+        Aborted if the ticket is cancelled or the target's queue closed.
+        """
+        request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
+                                   conversation_id=conversation_id)
+        if timeout is not None:
+            request.timeout.FromNanoseconds(int(timeout * 1e9))
+        return (await self._call(self.rendezvous.Ask, request)).result
+
+    async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
+                      conversation_id: str = "") -> rv_pb.EnqueueTicketResponse:
+        """Queue a ticket without waiting: returns its id and position (0 = head)."""
+        request = rv_pb.EnqueueTicketRequest(target=target, task=task, requester=requester,
+                                             source=self._source(source_agent), conversation_id=conversation_id)
+        return await self._call(self.rendezvous.EnqueueTicket, request)
+
+    async def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
+        """Wait for a ticket's result (at once if already answered); the ticket stays queued on timeout."""
+        request = rv_pb.AwaitReplyRequest(ticket_id=ticket_id)
+        if timeout is not None:
+            request.timeout.FromNanoseconds(int(timeout * 1e9))
+        return (await self._call(self.rendezvous.AwaitReply, request)).result
+
+    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
+        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id."""
+        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id)
+        return (await self._call(self.rendezvous.Reply, request)).ticket_id
+
+    async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
+        request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)
+        return (await self._call(self.rendezvous.CancelHead, request)).cancelled
+
+    async def close_queue(self, agent_id: str, reason: str = "") -> int:
+        request = rv_pb.CloseQueueRequest(agent_id=agent_id, reason=reason)
+        return (await self._call(self.rendezvous.CloseQueue, request)).aborted
+
+    async def queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
+        return list((await self._call(self.rendezvous.GetQueue, rv_pb.GetQueueRequest(agent_id=agent_id))).tickets)
+
+    async def watch_queue(self, agent_id: str) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
+        """The queue now, then after every change (keepalives skipped)."""
+        call = self.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id=agent_id))
+        try:
+            async for response in call:
+                if not response.keepalive:
+                    yield list(response.tickets)
+        except grpc.RpcError as exc:
+            raise from_rpc_error(exc) from None
+        finally:
+            call.cancel()
+
+    # -- AdminService
+
+    async def status(self) -> admin_pb.GetStatusResponse:
+        return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
 
     def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
         """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""

@@ -76,6 +76,27 @@ class SyncClient:
     def ack(self, agent_id: str, message_ids: list[str]) -> int:
         return self._run(self._client.ack(agent_id, message_ids))
 
+    def ask(self, target: str, task: str, **kwargs: Any) -> str:
+        return self._run(self._client.ask(target, task, **kwargs))
+
+    def enqueue(self, target: str, task: str, **kwargs: Any) -> Any:
+        return self._run(self._client.enqueue(target, task, **kwargs))
+
+    def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
+        return self._run(self._client.await_reply(ticket_id, timeout=timeout))
+
+    def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
+        return self._run(self._client.reply(agent_id, result, ticket_id=ticket_id))
+
+    def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
+        return self._run(self._client.cancel_head(agent_id, ticket_id))
+
+    def queue(self, agent_id: str) -> list[Any]:
+        return self._run(self._client.queue(agent_id))
+
+    def status(self) -> Any:
+        return self._run(self._client.status())
+
     def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Iterator[pb.Message]:
         """Yield messages as they arrive; acks what was handled when the loop moves on or stops."""
         sub: Subscription = self._client.subscribe(agent_id, auto_ack=auto_ack)

@@ -1,0 +1,179 @@
+import datetime
+
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class TicketSourceKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TICKET_SOURCE_KIND_UNSPECIFIED: _ClassVar[TicketSourceKind]
+    TICKET_SOURCE_KIND_HUMAN: _ClassVar[TicketSourceKind]
+    TICKET_SOURCE_KIND_AGENT: _ClassVar[TicketSourceKind]
+TICKET_SOURCE_KIND_UNSPECIFIED: TicketSourceKind
+TICKET_SOURCE_KIND_HUMAN: TicketSourceKind
+TICKET_SOURCE_KIND_AGENT: TicketSourceKind
+
+class TicketSource(_message.Message):
+    __slots__ = ("kind", "agent_id")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    kind: TicketSourceKind
+    agent_id: str
+    def __init__(self, kind: _Optional[_Union[TicketSourceKind, str]] = ..., agent_id: _Optional[str] = ...) -> None: ...
+
+class QueuedTicket(_message.Message):
+    __slots__ = ("ticket_id", "source", "conversation_id", "requester", "task", "enqueue_time", "position", "target")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUESTER_FIELD_NUMBER: _ClassVar[int]
+    TASK_FIELD_NUMBER: _ClassVar[int]
+    ENQUEUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    source: TicketSource
+    conversation_id: str
+    requester: str
+    task: str
+    enqueue_time: _timestamp_pb2.Timestamp
+    position: int
+    target: str
+    def __init__(self, ticket_id: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., requester: _Optional[str] = ..., task: _Optional[str] = ..., enqueue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., position: _Optional[int] = ..., target: _Optional[str] = ...) -> None: ...
+
+class AskRequest(_message.Message):
+    __slots__ = ("target", "task", "requester", "source", "conversation_id", "timeout")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    TASK_FIELD_NUMBER: _ClassVar[int]
+    REQUESTER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    target: str
+    task: str
+    requester: str
+    source: TicketSource
+    conversation_id: str
+    timeout: _duration_pb2.Duration
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class AskResponse(_message.Message):
+    __slots__ = ("ticket_id", "result")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    result: str
+    def __init__(self, ticket_id: _Optional[str] = ..., result: _Optional[str] = ...) -> None: ...
+
+class EnqueueTicketRequest(_message.Message):
+    __slots__ = ("target", "task", "requester", "source", "conversation_id")
+    TARGET_FIELD_NUMBER: _ClassVar[int]
+    TASK_FIELD_NUMBER: _ClassVar[int]
+    REQUESTER_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    target: str
+    task: str
+    requester: str
+    source: TicketSource
+    conversation_id: str
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ...) -> None: ...
+
+class EnqueueTicketResponse(_message.Message):
+    __slots__ = ("ticket_id", "position")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    POSITION_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    position: int
+    def __init__(self, ticket_id: _Optional[str] = ..., position: _Optional[int] = ...) -> None: ...
+
+class AwaitReplyRequest(_message.Message):
+    __slots__ = ("ticket_id", "timeout")
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    timeout: _duration_pb2.Duration
+    def __init__(self, ticket_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+
+class AwaitReplyResponse(_message.Message):
+    __slots__ = ("result",)
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    result: str
+    def __init__(self, result: _Optional[str] = ...) -> None: ...
+
+class ReplyRequest(_message.Message):
+    __slots__ = ("agent_id", "result", "ticket_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    result: str
+    ticket_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., result: _Optional[str] = ..., ticket_id: _Optional[str] = ...) -> None: ...
+
+class ReplyResponse(_message.Message):
+    __slots__ = ("ticket_id",)
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    ticket_id: str
+    def __init__(self, ticket_id: _Optional[str] = ...) -> None: ...
+
+class CancelHeadRequest(_message.Message):
+    __slots__ = ("agent_id", "ticket_id")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    ticket_id: str
+    def __init__(self, agent_id: _Optional[str] = ..., ticket_id: _Optional[str] = ...) -> None: ...
+
+class CancelHeadResponse(_message.Message):
+    __slots__ = ("cancelled",)
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    cancelled: bool
+    def __init__(self, cancelled: _Optional[bool] = ...) -> None: ...
+
+class CloseQueueRequest(_message.Message):
+    __slots__ = ("agent_id", "reason")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    reason: str
+    def __init__(self, agent_id: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class CloseQueueResponse(_message.Message):
+    __slots__ = ("aborted",)
+    ABORTED_FIELD_NUMBER: _ClassVar[int]
+    aborted: int
+    def __init__(self, aborted: _Optional[int] = ...) -> None: ...
+
+class GetQueueRequest(_message.Message):
+    __slots__ = ("agent_id",)
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+
+class GetQueueResponse(_message.Message):
+    __slots__ = ("tickets",)
+    TICKETS_FIELD_NUMBER: _ClassVar[int]
+    tickets: _containers.RepeatedCompositeFieldContainer[QueuedTicket]
+    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ...) -> None: ...
+
+class WatchQueueRequest(_message.Message):
+    __slots__ = ("agent_id",)
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+
+class WatchQueueResponse(_message.Message):
+    __slots__ = ("tickets", "keepalive")
+    TICKETS_FIELD_NUMBER: _ClassVar[int]
+    KEEPALIVE_FIELD_NUMBER: _ClassVar[int]
+    tickets: _containers.RepeatedCompositeFieldContainer[QueuedTicket]
+    keepalive: bool
+    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., keepalive: _Optional[bool] = ...) -> None: ...

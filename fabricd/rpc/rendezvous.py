@@ -1,0 +1,78 @@
+"""fabricd.v1.RendezvousService: check the request, call the core, translate the answer."""
+
+from __future__ import annotations
+
+from fabricd import wire
+from fabricd.core.rendezvous import Rendezvous, Request
+from fabricd.rpc.errors import mapped
+from fabricd.v1 import rendezvous_service_pb2 as pb
+from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
+
+# Answer a call's deadline ourselves a little before gRPC would cancel it, so the
+# caller gets DEADLINE_EXCEEDED from the core (ticket retired) rather than a cancellation.
+_DEADLINE_MARGIN_S = 0.02
+
+
+def _request(r) -> Request:  # noqa: ANN001
+    return Request(
+        target=r.target,
+        task=r.task,
+        requester=r.requester,
+        source_kind=r.source.kind,
+        source_agent=r.source.agent_id,
+        conversation_id=r.conversation_id,
+    )
+
+
+def _timeout(request, context) -> float | None:  # noqa: ANN001
+    timeout = wire.duration_in(request.timeout) if request.HasField("timeout") else None
+    remaining = context.time_remaining()
+    if remaining is not None:
+        remaining = max(0.0, remaining - _DEADLINE_MARGIN_S)
+        timeout = remaining if timeout is None else min(timeout, remaining)
+    return timeout
+
+
+class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
+    def __init__(self, rendezvous: Rendezvous) -> None:
+        self._rv = rendezvous
+
+    @mapped
+    async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
+        ticket_id, result = await self._rv.ask(_request(request), _timeout(request, context))
+        return pb.AskResponse(ticket_id=ticket_id, result=result)
+
+    @mapped
+    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+        ticket, position = await self._rv.enqueue(_request(request))
+        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=position)
+
+    @mapped
+    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802
+        result = await self._rv.await_reply(request.ticket_id, _timeout(request, context))
+        return pb.AwaitReplyResponse(result=result)
+
+    @mapped
+    async def Reply(self, request, context):  # noqa: ANN001, ANN201, N802
+        ticket_id = await self._rv.reply(request.agent_id, request.result, request.ticket_id)
+        return pb.ReplyResponse(ticket_id=ticket_id)
+
+    @mapped
+    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.CancelHeadResponse(cancelled=await self._rv.cancel_head(request.agent_id, request.ticket_id))
+
+    @mapped
+    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.CloseQueueResponse(aborted=await self._rv.close_queue(request.agent_id, request.reason))
+
+    @mapped
+    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.GetQueueResponse(tickets=wire.queue_out(self._rv.queue(request.agent_id)))
+
+    @mapped
+    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+        async for tickets in self._rv.watch_queue(request.agent_id):
+            if tickets is None:
+                yield pb.WatchQueueResponse(keepalive=True)
+            else:
+                yield pb.WatchQueueResponse(tickets=wire.queue_out(tickets))
