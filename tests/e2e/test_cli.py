@@ -43,3 +43,24 @@ def test_an_unreachable_daemon_says_how_to_start_one(tmp_path) -> None:  # noqa:
     result = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", f"unix:{tmp_path}/none.sock",
                              "ls"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "fabricd serve" in result.stderr
+
+
+def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
+    import threading
+
+    assert fabric(daemon, "register", "worker").returncode == 0
+    asked: dict[str, subprocess.CompletedProcess[str]] = {}
+    asker = threading.Thread(target=lambda: asked.update(r=fabric(daemon, "ask", "worker", "count the files",
+                                                                  "--from", "planner", "--timeout", "60")))
+    asker.start()
+    tailed = fabric(daemon, "--json", "tail", "worker", "-n", "1")  # returns once the task is in the inbox
+    assert "count the files" in json.loads(tailed.stdout)["text"]
+    queue = fabric(daemon, "queue", "worker")
+    assert "planner" in queue.stdout and "count the files" in queue.stdout
+    assert fabric(daemon, "reply", "worker", "42 files").returncode == 0
+    asker.join(60)
+    assert asked["r"].returncode == 0 and asked["r"].stdout.strip() == "42 files"
+    assert "no requests waiting" in fabric(daemon, "queue", "worker").stdout
+    status = fabric(daemon, "status")
+    assert status.returncode == 0 and daemon.data_dir in status.stdout and "mailboxes" in status.stdout
+    assert json.loads(fabric(daemon, "--json", "status").stdout)["mailboxes"] == "1"

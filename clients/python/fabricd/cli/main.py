@@ -28,7 +28,8 @@ class Context:
     def __init__(self, target: str, as_json: bool) -> None:
         self.target = target
         self.json = as_json
-        self.out = Console(soft_wrap=True)
+        # Piped output is not cut to 80 columns: a wide virtual terminal keeps whole values.
+        self.out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 4096)
 
     def run(self, fn: Callable[[Client], Awaitable[Any]]) -> Any:
         async def go() -> Any:
@@ -220,6 +221,91 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int) -> None:
                     return
 
     ctx.run(follow)
+
+
+@cli.command()
+@click.argument("target")
+@click.argument("task", required=False)
+@click.option("--timeout", type=float, default=None, help="seconds to wait (default: until answered)")
+@click.option("--from", "source_agent", default="", envvar="FABRIC_AGENT", help="the asking agent id ($FABRIC_AGENT)")
+@click.option("--requester", default="", help="a display label for who asks")
+@click.option("--conversation", default="", help="a conversation id")
+@click.pass_obj
+def ask(ctx: Context, target: str, task: str | None, timeout: float | None, source_agent: str, requester: str,
+        conversation: str) -> None:
+    """Ask TARGET to do TASK (or standard input) and wait for its reply."""
+    if task is None:
+        task = sys.stdin.read()
+    result = ctx.run(lambda c: c.ask(target, task, timeout=timeout, source_agent=source_agent or None,
+                                     requester=requester, conversation_id=conversation))
+    if ctx.json:
+        click.echo(json.dumps({"result": result}, ensure_ascii=False))
+    else:
+        click.echo(result)
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.argument("result", required=False)
+@click.option("--ticket", "ticket_id", default="", help="answer this ticket (default: the head of the queue)")
+@click.pass_obj
+def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str) -> None:
+    """As AGENT_ID, answer the request at the head of its queue with RESULT (or standard input)."""
+    if result is None:
+        result = sys.stdin.read()
+    answered = ctx.run(lambda c: c.reply(agent_id, result, ticket_id=ticket_id))
+    if ctx.json:
+        click.echo(json.dumps({"ticket_id": answered}))
+    else:
+        ctx.out.print(f"answered ticket {answered}")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.pass_obj
+def queue(ctx: Context, agent_id: str) -> None:
+    """Show the requests waiting for AGENT_ID, head first."""
+    tickets = ctx.run(lambda c: c.queue(agent_id))
+    if ctx.json:
+        for t in tickets:
+            ctx.emit(t)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("POS", "TICKET", "REQUESTER", "AGE", "TASK"):
+        table.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
+    for t in tickets:
+        preview = " ".join(t.task.split())
+        table.add_row(str(t.position), t.ticket_id, t.requester, age(t.enqueue_time).removesuffix(" ago"),
+                      preview[:60] + ("…" if len(preview) > 60 else ""))
+    ctx.out.print(table)
+    if not tickets:
+        ctx.out.print(f"[dim]no requests waiting for {agent_id}[/]")
+
+
+@cli.command()
+@click.pass_obj
+def status(ctx: Context) -> None:
+    """Show the daemon's version, uptime, data folder, store use and counts."""
+    s = ctx.run(lambda c: c.status())
+    if ctx.json:
+        ctx.emit(s)
+        return
+    uptime = age(s.start_time).removesuffix(" ago")
+    used = s.map_used_bytes / max(1, s.map_size_bytes) * 100
+    rows = [
+        ("version", s.version), ("uptime", uptime), ("data dir", s.data_dir),
+        ("listening on", ", ".join(s.listen_addresses)),
+        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%)"),
+        ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
+        ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
+        ("commits", f"{s.commits} ({s.writes} writes)"),
+    ]
+    table = Table(box=None, show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, value)
+    ctx.out.print(table)
 
 
 def main() -> None:
