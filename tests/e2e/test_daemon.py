@@ -174,3 +174,18 @@ def test_a_bad_listen_address_is_a_clear_error(make_daemon) -> None:  # noqa: AN
 def test_fabricd_version(tmp_path) -> None:  # noqa: ANN001
     out = subprocess.run([sys.executable, "-m", "fabricd.daemon.main", "version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip()
+
+
+def test_a_store_of_another_schema_version_is_refused(make_daemon) -> None:  # noqa: ANN001
+    import lmdb
+
+    daemon = make_daemon()
+    daemon.start().stop()
+    env = lmdb.open(daemon.data_dir, max_dbs=16)
+    meta = env.open_db(b"meta")
+    with env.begin(write=True) as txn:
+        txn.put(b"schema", (99).to_bytes(8, "big"), db=meta)
+    env.close()
+    result = subprocess.run(daemon.command(), capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "schema version 99" in result.stderr and "reads version 1" in result.stderr
