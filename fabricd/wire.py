@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fabricd.core.model import NO_ADDRESS, Address, Capability, Change, Envelope, MailboxEntry, Message, MessageKind, Presence, Sent, Ticket, TicketSourceKind
+from fabricd.core.model import NO_ADDRESS, Address, Capability, JobOutcome, Mail, Change, Envelope, MailboxEntry, Message, MessageKind, OutboxRow, Presence, RowState, Sent, SettledJob, Ticket, TicketSourceKind
 from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -176,6 +177,52 @@ def queue_out(tickets: Sequence[Ticket]) -> list[rv_pb.QueuedTicket]:
     return out
 
 
+def mail_in(p: pb.Mail) -> Mail:
+    return Mail(
+        key=p.key,
+        sender=address_in(p.sender),
+        recipient=address_in(p.recipient),
+        reply_to=tuple(address_in(a) for a in p.reply_to),
+        content=p.content,
+        create_ns=_ns(p.create_time),
+    )
+
+
+def mail_out(m: Mail) -> pb.Mail:
+    out = pb.Mail(key=m.key, sender=pb.Address(agent_id=m.sender.agent_id, session_id=m.sender.session_id),
+                  recipient=pb.Address(agent_id=m.recipient.agent_id, session_id=m.recipient.session_id),
+                  reply_to=[pb.Address(agent_id=a.agent_id, session_id=a.session_id) for a in m.reply_to],
+                  content=m.content)
+    _set_time(out.create_time, m.create_ns)
+    return out
+
+
+def settled_job_in(p: ob_pb.SettledJob) -> SettledJob:
+    return SettledJob(job_id=p.job_id, outcome=p.outcome, agent=address_in(p.agent),
+                      mail=mail_in(p.mail) if p.HasField("mail") else None)
+
+
+def row_out(r: OutboxRow) -> ob_pb.OutboxRow:
+    out = ob_pb.OutboxRow(
+        key=r.key,
+        state=int(r.state),
+        recipient=pb.Address(agent_id=r.recipient.agent_id, session_id=r.recipient.session_id),
+        sender=pb.Address(agent_id=r.sender.agent_id, session_id=r.sender.session_id),
+        job_id=r.job_id,
+        attempts=r.attempts,
+        last_error=r.last_error,
+        content=r.content,
+    )
+    _set_time(out.create_time, r.create_ns)
+    if r.state == RowState.PENDING:
+        _set_time(out.next_attempt_time, r.next_attempt_ns)
+    if r.state == RowState.DELIVERED:
+        out.receipt.message_id = r.key
+        out.receipt.seq = r.seq
+        _set_time(out.receipt.deliver_time, r.deliver_ns)
+    return out
+
+
 def change_out(change: Change) -> int:
     return int(change)  # Change mirrors fabricd.v1.MailboxEventType value for value
 
@@ -183,3 +230,5 @@ def change_out(change: Change) -> int:
 assert all(dir_pb.MailboxEventType.Value(f"MAILBOX_EVENT_TYPE_{c.name}") == c.value for c in Change)
 assert all(pb.Presence.Value(f"PRESENCE_{p.name}") == p.value for p in Presence)
 assert all(rv_pb.TicketSourceKind.Value(f"TICKET_SOURCE_KIND_{k.name}") == k.value for k in TicketSourceKind)
+assert all(ob_pb.JobOutcome.Value(f"JOB_OUTCOME_{o.name}") == o.value for o in JobOutcome)
+assert all(ob_pb.OutboxRowState.Value(f"OUTBOX_ROW_STATE_{s.name}") == s.value for s in RowState)

@@ -159,3 +159,59 @@ class Ticket:
     reason: str = ""
     """Why an aborted ticket was retired."""
     finish_ns: int = 0
+
+
+class JobOutcome(enum.IntEnum):
+    UNSPECIFIED = 0
+    COMPLETED = 1
+    FAILED = 2
+    OUTCOME_UNKNOWN = 3
+    INTERRUPTED = 4
+    CANCELLED = 5
+
+
+@dataclass(slots=True, frozen=True)
+class Mail:
+    """A request as a job carries it; every reply key derives from `key`."""
+
+    key: str
+    sender: Address = NO_ADDRESS
+    recipient: Address = NO_ADDRESS
+    reply_to: tuple[Address, ...] = ()
+    content: str = ""
+    create_ns: int = 0
+
+
+@dataclass(slots=True, frozen=True)
+class SettledJob:
+    job_id: str
+    outcome: int
+    """A JobOutcome; an int here, so an unknown value from the wire can be refused."""
+    agent: Address = NO_ADDRESS
+    mail: Mail | None = None
+
+
+class RowState(enum.IntEnum):
+    UNSPECIFIED = 0
+    PENDING = 1
+    DEAD_LETTER = 2
+    DELIVERED = 3
+
+
+@dataclass(slots=True)
+class OutboxRow:
+    """One reply to deliver, or, once delivered, its receipt."""
+
+    key: str
+    state: RowState
+    recipient: Address
+    sender: Address = NO_ADDRESS
+    job_id: str = ""
+    content: str = ""
+    attempts: int = 0
+    next_attempt_ns: int = 0
+    last_error: str = ""
+    create_ns: int = 0
+    deliver_ns: int = 0
+    seq: int = 0
+    """The delivered message's place in the recipient's mailbox."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator
 from typing import Protocol, TypeVar
 
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, Ticket
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
 T = TypeVar("T")
 
@@ -59,6 +59,23 @@ class Tx(Protocol):
         """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
 
     def delete_ticket(self, ticket_id: str) -> None: ...
+
+    # -- outbox
+    def get_outbox_row(self, key: str) -> OutboxRow | None: ...
+
+    def put_outbox_row(self, row: OutboxRow) -> None:
+        """Store a row; a PENDING row is due at its next_attempt_ns, any other is not."""
+
+    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
+        """PENDING rows due by `now_ns`, earliest first."""
+
+    def next_outbox_due(self) -> int | None:
+        """When the earliest PENDING row is due; None when none is."""
+
+    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
+
+    def delete_outbox_row(self, key: str) -> None: ...
 
     # -- effects
     def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fabricd.core.limits import Limits
+from fabricd.core.outbox import RetryPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +21,10 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     ticket_retention_s: float = 24 * 3600.0
     """How long answered and aborted rendezvous tickets are kept for a late AwaitReply."""
+    outbox_retry: RetryPolicy = field(default_factory=RetryPolicy)
+    """Back-off and attempts of the outbox's delivery loop."""
+    outbox_loop: bool = True
+    """Run the outbox delivery loop. Off only for tests that drive it with DrainOutbox."""
     grace_s: float = 10.0
     """How long shutdown waits for in-flight RPCs before cancelling them."""
     keepalive_s: float = 15.0

@@ -16,6 +16,7 @@ from fabricd.core.directory import Directory
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import Notifier
+from fabricd.core.outbox import Outbox, RetryPolicy
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.daemon import systemd
 from fabricd.daemon.config import Config
@@ -59,6 +60,14 @@ def parser() -> argparse.ArgumentParser:
                    help="how long after a heartbeat an agent counts as live (default 900)")
     s.add_argument("--ticket-retention", type=float, default=_default(Config, "ticket_retention_s"),
                    metavar="SECONDS", help="how long answered tickets wait to be collected (default 86400)")
+    s.add_argument("--outbox-max-attempts", type=int, default=_default(RetryPolicy, "max_attempts"),
+                   help="failed posts before an outbox row is dead-lettered (default 8)")
+    s.add_argument("--outbox-backoff", type=float, default=_default(RetryPolicy, "base_s"), metavar="SECONDS",
+                   help="first retry delay; doubles each attempt (default 1)")
+    s.add_argument("--outbox-backoff-cap", type=float, default=_default(RetryPolicy, "cap_s"), metavar="SECONDS",
+                   help="longest retry delay (default 300)")
+    s.add_argument("--no-outbox-loop", action="store_true",
+                   help="do not deliver outbox rows by themselves (tests drive DrainOutbox)")
     s.add_argument("--grace", type=float, default=_default(Config, "grace_s"), metavar="SECONDS")
     s.add_argument("--keepalive", type=float, default=_default(Config, "keepalive_s"), metavar="SECONDS")
     s.add_argument("--log-level", default=os.environ.get("FABRICD_LOG_LEVEL", "INFO"))
@@ -77,6 +86,9 @@ def config_from(args: argparse.Namespace) -> Config:
         limits=limits,
         grace_s=args.grace,
         ticket_retention_s=args.ticket_retention,
+        outbox_retry=RetryPolicy(base_s=args.outbox_backoff, cap_s=args.outbox_backoff_cap,
+                                 max_attempts=args.outbox_max_attempts),
+        outbox_loop=not args.no_outbox_loop,
         keepalive_s=args.keepalive,
         log_level=args.log_level.upper(),
     )
@@ -93,22 +105,26 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     mailboxes = Mailboxes(store, notifier, config.limits, time.time_ns, config.keepalive_s)
     rendezvous = Rendezvous(store, notifier, config.limits, time.time_ns, mailboxes,
                             retention_s=config.ticket_retention_s, keepalive_s=config.keepalive_s)
+    outbox = Outbox(store, notifier, config.limits, time.time_ns, mailboxes, config.outbox_retry)
     bound: list[str] = []
 
     def status() -> Status:
         stats = store.stats()
-        mailbox_count, queued = store.read(lambda tx: (tx.mailbox_count(), tx.queued_tickets()))
+        mailbox_count, queued, (pending, outbox_rows) = store.read(
+            lambda tx: (tx.mailbox_count(), tx.queued_tickets(), tx.outbox_counts()))
         return Status(
             version=__version__, start_time_ns=started, data_dir=config.data_dir, listen_addresses=tuple(bound),
             map_size_bytes=stats.map_size, map_used_bytes=stats.map_used, commits=stats.commits,
             writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=notifier.waiter_count(), open_waits=rendezvous.open_waits,
+            outbox_pending=pending, outbox_rows=outbox_rows,
         )
 
     core = Core(
         directory=Directory(store, notifier, config.limits, time.time_ns, config.keepalive_s),
         mailboxes=mailboxes,
         rendezvous=rendezvous,
+        outbox=outbox,
         status=status,
     )
     server, health = build_server(core, max_message_bytes=config.limits.max_message_bytes)
@@ -131,9 +147,12 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
     sd.notify("READY=1", f"STATUS=serving on {', '.join(bound)}")
     if ready is not None:
         ready.set()
-    pruner = asyncio.create_task(_prune_forever(rendezvous))
+    background = [asyncio.create_task(_prune_forever(rendezvous))]
+    if config.outbox_loop:
+        background.append(asyncio.create_task(outbox.run()))
     await stop.wait()
-    pruner.cancel()
+    for task in background:
+        task.cancel()
 
     log.info("shutting down")
     sd.notify("STOPPING=1", "STATUS=shutting down")

@@ -25,6 +25,8 @@ class Status:
     open_streams: int
     waiters: int
     open_waits: int
+    outbox_pending: int
+    outbox_rows: int
 
 
 class AdminServicer(pb_grpc.AdminServiceServicer):
@@ -47,6 +49,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             open_streams=s.open_streams,
             waiters=s.waiters,
             open_waits=s.open_waits,
+            outbox_pending=s.outbox_pending,
+            outbox_rows=s.outbox_rows,
         )
         out.start_time.FromNanoseconds(s.start_time_ns)
         return out

@@ -13,10 +13,12 @@ from grpc_reflection.v1alpha import reflection
 
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
+from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
+from fabricd.rpc.outbox import OutboxServicer
 from fabricd.rpc.rendezvous import RendezvousServicer
 from fabricd.v1 import (
     admin_service_pb2,
@@ -25,6 +27,8 @@ from fabricd.v1 import (
     directory_service_pb2_grpc,
     mailbox_service_pb2,
     mailbox_service_pb2_grpc,
+    outbox_service_pb2,
+    outbox_service_pb2_grpc,
     rendezvous_service_pb2,
     rendezvous_service_pb2_grpc,
 )
@@ -35,6 +39,7 @@ SERVICE_NAMES = tuple(
         (directory_service_pb2, "DirectoryService"),
         (mailbox_service_pb2, "MailboxService"),
         (rendezvous_service_pb2, "RendezvousService"),
+        (outbox_service_pb2, "OutboxService"),
         (admin_service_pb2, "AdminService"),
     )
 )
@@ -47,6 +52,7 @@ class Core:
     directory: Directory
     mailboxes: Mailboxes
     rendezvous: Rendezvous
+    outbox: Outbox
     status: Callable[[], Status]
 
 
@@ -71,6 +77,7 @@ def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server
     directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory), server)
     mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
     rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
+    outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -17,6 +17,8 @@ big-endian so that byte order is numeric order.
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
     meta       b"seq/" name                          u64 counter (next_sequence)
+    outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
+    due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
 """
 
 from __future__ import annotations
@@ -88,3 +90,11 @@ def finished(finish_ns: int, ticket_id: str) -> bytes:
 
 def sequence(name: str) -> bytes:
     return b"seq/" + name.encode()
+
+
+def outbox_row(key: str) -> bytes:
+    return key.encode("utf-8", "surrogatepass")
+
+
+def due(next_attempt_ns: int, key: str) -> bytes:
+    return U64.pack(next_attempt_ns) + outbox_row(key)

@@ -103,6 +103,8 @@ class LmdbStore:
                     tickets=self._env.open_db(b"tickets", txn=txn),
                     queues=self._env.open_db(b"queues", txn=txn),
                     finished=self._env.open_db(b"finished", txn=txn),
+                    outbox=self._env.open_db(b"outbox", txn=txn),
+                    due=self._env.open_db(b"due", txn=txn),
                 )
                 raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
                 if raw is None:

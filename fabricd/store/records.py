@@ -5,7 +5,7 @@ from __future__ import annotations
 import struct
 
 from fabricd import wire
-from fabricd.core.model import IdRecord, MailboxEntry, Message, Ticket, TicketSourceKind, TicketState
+from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketSourceKind, TicketState
 from fabricd.v1 import types_pb2 as pb
 
 # entry record: u64 last_seq, u8 change, then fabricd.v1.MailboxEntry bytes
@@ -95,3 +95,23 @@ def decode_ticket(raw: bytes) -> Ticket:
         reason=reason,
         finish_ns=finish_ns,
     )
+
+
+# outbox row: u8 version, u8 state, u32 attempts, u64 next_attempt_ns, u64 create_ns, u64 deliver_ns, u64 seq,
+# then 8 strings: key, recipient agent, recipient session, sender agent, sender session, job id, content, last error
+_ROW_HEAD = struct.Struct(">BBIQQQQ")
+
+
+def encode_row(r: OutboxRow) -> bytes:
+    head = _ROW_HEAD.pack(1, int(r.state), r.attempts, r.next_attempt_ns, r.create_ns, r.deliver_ns, r.seq)
+    return head + _strings((r.key, r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
+                            r.sender.session_id, r.job_id, r.content, r.last_error))
+
+
+def decode_row(raw: bytes) -> OutboxRow:
+    _version, state, attempts, next_ns, create_ns, deliver_ns, seq = _ROW_HEAD.unpack_from(raw)
+    key, r_agent, r_session, s_agent, s_session, job_id, content, last_error = _read_strings(raw, _ROW_HEAD.size, 8)
+    return OutboxRow(key=key, state=RowState(state), recipient=Address(r_agent, r_session),
+                     sender=Address(s_agent, s_session), job_id=job_id, content=content, attempts=attempts,
+                     next_attempt_ns=next_ns, last_error=last_error, create_ns=create_ns, deliver_ns=deliver_ns,
+                     seq=seq)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import lmdb
 
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, Ticket, TicketState
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store import keys, records
 
 
@@ -22,6 +22,8 @@ class Databases:
     tickets: lmdb._Database
     queues: lmdb._Database
     finished: lmdb._Database
+    outbox: lmdb._Database
+    due: lmdb._Database
 
 
 class LmdbTx:
@@ -225,6 +227,64 @@ class LmdbTx:
 
     def mailbox_count(self) -> int:
         return self._txn.stat(self._dbs.entries)["entries"]
+
+    # -- outbox
+
+    def get_outbox_row(self, key: str) -> OutboxRow | None:
+        raw = self._txn.get(keys.outbox_row(key), db=self._dbs.outbox)
+        return records.decode_row(raw) if raw is not None else None
+
+    def put_outbox_row(self, row: OutboxRow) -> None:
+        txn, dbs = self._txn, self._dbs
+        before = self.get_outbox_row(row.key)
+        if before is not None and before.state == RowState.PENDING:
+            txn.delete(keys.due(before.next_attempt_ns, row.key), db=dbs.due)
+        if row.state == RowState.PENDING:
+            txn.put(keys.due(row.next_attempt_ns, row.key), b"", db=dbs.due)
+        txn.put(keys.outbox_row(row.key), records.encode_row(row), db=dbs.outbox)
+
+    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
+        out: list[OutboxRow] = []
+        with self._txn.cursor(db=self._dbs.due) as cur:
+            for key in cur.iternext(keys=True, values=False):
+                if keys.read_u64(key) > now_ns or len(out) >= limit:
+                    break
+                raw = self._txn.get(key[8:], db=self._dbs.outbox)
+                if raw is not None:
+                    out.append(records.decode_row(raw))
+        return out
+
+    def next_outbox_due(self) -> int | None:
+        with self._txn.cursor(db=self._dbs.due) as cur:
+            return keys.read_u64(cur.key()) if cur.first() else None
+
+    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        out: list[OutboxRow] = []
+        start = keys.outbox_row(after_key)
+        with self._txn.cursor(db=self._dbs.outbox) as cur:
+            if not cur.set_range(start):
+                return out
+            for key, raw in cur:
+                if key == start and after_key:
+                    continue
+                row = records.decode_row(raw)
+                if state == RowState.UNSPECIFIED or row.state == state:
+                    out.append(row)
+                    if len(out) >= limit:
+                        break
+        return out
+
+    def delete_outbox_row(self, key: str) -> None:
+        before = self.get_outbox_row(key)
+        if before is None:
+            return
+        if before.state == RowState.PENDING:
+            self._txn.delete(keys.due(before.next_attempt_ns, key), db=self._dbs.due)
+        self._txn.delete(keys.outbox_row(key), db=self._dbs.outbox)
+
+    def outbox_counts(self) -> tuple[int, int]:
+        """(pending rows, all rows including receipts)."""
+        return self._txn.stat(self._dbs.due)["entries"], self._txn.stat(self._dbs.outbox)["entries"]
 
     # -- effects
 

@@ -64,3 +64,21 @@ def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
     status = fabric(daemon, "status")
     assert status.returncode == 0 and daemon.data_dir in status.stdout and "mailboxes" in status.stdout
     assert json.loads(fabric(daemon, "--json", "status").stdout)["mailboxes"] == "1"
+
+
+def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
+    from fabricd.v1 import outbox_service_pb2 as ob
+    from fabricd.v1 import types_pb2 as pb
+    from fabricd.client import SyncClient
+
+    daemon = make_daemon("--no-outbox-loop").start()
+    with SyncClient(daemon.target) as client:
+        settled = ob.SettledJob(job_id="j", outcome=ob.JOB_OUTCOME_COMPLETED,
+                                agent=pb.Address(agent_id="child", session_id="s"),
+                                mail=pb.Mail(key="m1", reply_to=[pb.Address(agent_id="parent", session_id="s")]))
+        client.fan_out(settled, "done")
+    listed = fabric(daemon, "outbox", "ls", "--state", "pending")
+    assert "outbox:m1:reply:0" in listed.stdout and "pending" in listed.stdout
+    assert fabric(daemon, "outbox", "drain").stdout.strip() == "posted 1, failed 0"
+    assert json.loads(fabric(daemon, "--json", "outbox", "ls").stdout)["state"] == "OUTBOX_ROW_STATE_DELIVERED"
+    assert fabric(daemon, "outbox", "retry").stdout.strip() == "retried 0 rows"

@@ -297,6 +297,7 @@ def status(ctx: Context) -> None:
         ("listening on", ", ".join(s.listen_addresses)),
         ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%)"),
         ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
+        ("outbox", f"{s.outbox_pending} pending of {s.outbox_rows} rows"),
         ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
         ("commits", f"{s.commits} ({s.writes} writes)"),
     ]
@@ -306,6 +307,59 @@ def status(ctx: Context) -> None:
     for key, value in rows:
         table.add_row(key, value)
     ctx.out.print(table)
+
+
+@cli.group()
+def outbox() -> None:
+    """The outbox: replies waiting, dead-lettered or delivered."""
+
+
+ROW_STATES = {"pending": 1, "dead": 2, "delivered": 3, "all": 0}
+ROW_STATE_NAMES = {1: "[yellow]pending[/]", 2: "[red]dead[/]", 3: "[green]delivered[/]"}
+
+
+@outbox.command("ls")
+@click.option("--state", type=click.Choice(list(ROW_STATES)), default="all", help="which rows")
+@click.option("--limit", "-n", default=100, help="at most this many rows (max 1000)")
+@click.option("--after", default="", help="rows after this key")
+@click.pass_obj
+def outbox_ls(ctx: Context, state: str, limit: int, after: str) -> None:
+    """List outbox rows in key order with attempts, next attempt and last error."""
+    page = ctx.run(lambda c: c.list_outbox(state=ROW_STATES[state], limit=limit, after_key=after))
+    if ctx.json:
+        for row in page.rows:
+            ctx.emit(row)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("KEY", "STATE", "TO", "ATTEMPTS", "NEXT", "LAST ERROR"):
+        table.add_column(column)
+    for row in page.rows:
+        nxt = time.strftime("%H:%M:%S", time.localtime(row.next_attempt_time.seconds)) if row.state == 1 else "-"
+        table.add_row(row.key, ROW_STATE_NAMES.get(row.state, "?"), row.recipient.agent_id, str(row.attempts), nxt,
+                      row.last_error or "-")
+    ctx.out.print(table)
+    if page.next_after_key:
+        ctx.out.print(f"[dim]more: --after {page.next_after_key}[/]")
+
+
+@outbox.command("retry")
+@click.argument("keys", nargs=-1)
+@click.pass_obj
+def outbox_retry(ctx: Context, keys: tuple[str, ...]) -> None:
+    """Put dead-lettered rows (all, or KEYS) back in the queue."""
+    retried = ctx.run(lambda c: c.retry_dead_letters(keys))
+    click.echo(json.dumps({"retried": retried}) if ctx.json else f"retried {retried} rows")
+
+
+@outbox.command("drain")
+@click.pass_obj
+def outbox_drain(ctx: Context) -> None:
+    """Deliver one page of due rows now."""
+    r = ctx.run(lambda c: c.drain_outbox())
+    if ctx.json:
+        ctx.emit(r)
+    else:
+        click.echo(f"posted {r.posted}, failed {r.failed}" + (", more are due" if r.more else ""))
 
 
 def main() -> None:

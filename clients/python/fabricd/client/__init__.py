@@ -25,11 +25,13 @@ from fabricd.client._errors import (
     from_rpc_error,
     from_status,
 )
+from fabricd.client._jobs import AgentWork, QueuedJob, agent_job, decode_agent_job
 from fabricd.client._sync import SyncClient
 
 __all__ = [
     "Aborted",
     "AddressLike",
+    "AgentWork",
     "AlreadyExists",
     "Client",
     "DeadlineExceeded",
@@ -39,6 +41,7 @@ __all__ = [
     "InvalidArgument",
     "NotFound",
     "PermissionDenied",
+    "QueuedJob",
     "ResourceExhausted",
     "SendResult",
     "Subscription",
@@ -46,6 +49,8 @@ __all__ = [
     "Unauthenticated",
     "Unavailable",
     "address",
+    "agent_job",
+    "decode_agent_job",
     "from_rpc_error",
     "from_status",
 ]

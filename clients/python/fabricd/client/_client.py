@@ -20,6 +20,8 @@ from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
+from fabricd.v1 import outbox_service_pb2 as ob_pb
+from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
@@ -70,6 +72,7 @@ class Client:
         self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
         self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
         self.admin = admin_grpc.AdminServiceStub(self._channel)
+        self.outbox = ob_grpc.OutboxServiceStub(self._channel)
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(self._send_batch, max_batch=max_batch)
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
 
@@ -243,6 +246,29 @@ class Client:
             raise from_rpc_error(exc) from None
         finally:
             call.cancel()
+
+    # -- OutboxService
+
+    async def fan_out(self, job: ob_pb.SettledJob, content: str) -> ob_pb.FanOutResponse:
+        """Queue one reply per reply-to address of the job's mail; a replay writes nothing new."""
+        return await self._call(self.outbox.FanOut, ob_pb.FanOutRequest(job=job, content=content))
+
+    async def drain_outbox(self) -> ob_pb.DrainOutboxResponse:
+        return await self._call(self.outbox.DrainOutbox, ob_pb.DrainOutboxRequest())
+
+    async def list_outbox(self, *, state: int = ob_pb.OUTBOX_ROW_STATE_UNSPECIFIED, limit: int = 0,
+                          after_key: str = "") -> ob_pb.ListOutboxResponse:
+        request = ob_pb.ListOutboxRequest(state=state, limit=limit, after_key=after_key)
+        return await self._call(self.outbox.ListOutbox, request)
+
+    async def retry_dead_letters(self, keys: Sequence[str] = ()) -> int:
+        request = ob_pb.RetryDeadLettersRequest(keys=list(keys))
+        return (await self._call(self.outbox.RetryDeadLetters, request)).retried
+
+    async def prune_receipts(self, before_ns: int) -> int:
+        request = ob_pb.PruneReceiptsRequest()
+        request.before_time.FromNanoseconds(before_ns)
+        return (await self._call(self.outbox.PruneReceipts, request)).pruned
 
     # -- AdminService
 

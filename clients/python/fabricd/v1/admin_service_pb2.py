@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x66\x61\x62ricd/v1/admin_service.proto\x12\nfabricd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x12\n\x10GetStatusRequest\"\xb7\x02\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12.\n\nstart_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64\x61ta_dir\x18\x03 \x01(\t\x12\x18\n\x10listen_addresses\x18\x04 \x03(\t\x12\x16\n\x0emap_size_bytes\x18\x05 \x01(\x04\x12\x16\n\x0emap_used_bytes\x18\x06 \x01(\x04\x12\x0f\n\x07\x63ommits\x18\x07 \x01(\x04\x12\x0e\n\x06writes\x18\x08 \x01(\x04\x12\x11\n\tmailboxes\x18\t \x01(\x04\x12\x16\n\x0equeued_tickets\x18\n \x01(\x04\x12\x14\n\x0copen_streams\x18\x0b \x01(\r\x12\x0f\n\x07waiters\x18\x0c \x01(\r\x12\x12\n\nopen_waits\x18\r \x01(\r2X\n\x0c\x41\x64minService\x12H\n\tGetStatus\x12\x1c.fabricd.v1.GetStatusRequest\x1a\x1d.fabricd.v1.GetStatusResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x66\x61\x62ricd/v1/admin_service.proto\x12\nfabricd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\x12\n\x10GetStatusRequest\"\xe4\x02\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12.\n\nstart_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64\x61ta_dir\x18\x03 \x01(\t\x12\x18\n\x10listen_addresses\x18\x04 \x03(\t\x12\x16\n\x0emap_size_bytes\x18\x05 \x01(\x04\x12\x16\n\x0emap_used_bytes\x18\x06 \x01(\x04\x12\x0f\n\x07\x63ommits\x18\x07 \x01(\x04\x12\x0e\n\x06writes\x18\x08 \x01(\x04\x12\x11\n\tmailboxes\x18\t \x01(\x04\x12\x16\n\x0equeued_tickets\x18\n \x01(\x04\x12\x14\n\x0copen_streams\x18\x0b \x01(\r\x12\x0f\n\x07waiters\x18\x0c \x01(\r\x12\x12\n\nopen_waits\x18\r \x01(\r\x12\x16\n\x0eoutbox_pending\x18\x0e \x01(\x04\x12\x13\n\x0boutbox_rows\x18\x0f \x01(\x04\x32X\n\x0c\x41\x64minService\x12H\n\tGetStatus\x12\x1c.fabricd.v1.GetStatusRequest\x1a\x1d.fabricd.v1.GetStatusResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,7 +35,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_GETSTATUSREQUEST']._serialized_start=79
   _globals['_GETSTATUSREQUEST']._serialized_end=97
   _globals['_GETSTATUSRESPONSE']._serialized_start=100
-  _globals['_GETSTATUSRESPONSE']._serialized_end=411
-  _globals['_ADMINSERVICE']._serialized_start=413
-  _globals['_ADMINSERVICE']._serialized_end=501
+  _globals['_GETSTATUSRESPONSE']._serialized_end=456
+  _globals['_ADMINSERVICE']._serialized_start=458
+  _globals['_ADMINSERVICE']._serialized_end=546
 # @@protoc_insertion_point(module_scope)

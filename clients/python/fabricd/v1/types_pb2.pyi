@@ -121,3 +121,19 @@ class MailboxEntry(_message.Message):
     heartbeat_time: _timestamp_pb2.Timestamp
     revision: int
     def __init__(self, agent_id: _Optional[str] = ..., session_name: _Optional[str] = ..., cwd: _Optional[str] = ..., capabilities: _Optional[_Iterable[_Union[Capability, _Mapping]]] = ..., metadata: _Optional[_Mapping[str, str]] = ..., registered: _Optional[bool] = ..., busy: _Optional[bool] = ..., last_activity_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., register_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., unread_count: _Optional[int] = ..., presence: _Optional[_Union[Presence, str]] = ..., heartbeat_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revision: _Optional[int] = ...) -> None: ...
+
+class Mail(_message.Message):
+    __slots__ = ("key", "sender", "recipient", "reply_to", "content", "create_time")
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    SENDER_FIELD_NUMBER: _ClassVar[int]
+    RECIPIENT_FIELD_NUMBER: _ClassVar[int]
+    REPLY_TO_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    sender: Address
+    recipient: Address
+    reply_to: _containers.RepeatedCompositeFieldContainer[Address]
+    content: str
+    create_time: _timestamp_pb2.Timestamp
+    def __init__(self, key: _Optional[str] = ..., sender: _Optional[_Union[Address, _Mapping]] = ..., recipient: _Optional[_Union[Address, _Mapping]] = ..., reply_to: _Optional[_Iterable[_Union[Address, _Mapping]]] = ..., content: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

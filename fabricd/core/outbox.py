@@ -1,0 +1,264 @@
+"""Outbox: fan a settled job's result out to every reply-to address, delivered exactly once.
+
+Each reply is a row keyed `outbox:<mail key>:reply:<index>`. Posting a row
+stores a message whose id is that key in the recipient's mailbox and replaces
+the row with a receipt, in one transaction: a crash leaves either the row (to
+post again) or the message and its receipt, never both and never neither. A
+failed post is retried with exponential back-off and jitter, and after
+`max_attempts` it is dead-lettered until an operator retries it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fabricd.core import validate
+from fabricd.core.errors import FabricError, InvalidArgument
+from fabricd.core.limits import Limits
+from fabricd.core.mailbox import Mailboxes
+from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
+from fabricd.core.notify import Notifier
+from fabricd.core.ports import Store, Tx
+
+log = logging.getLogger("fabricd.outbox")
+
+OUTBOX = ("outbox",)
+"""Notifier key: rows became due (a fan-out, a retry)."""
+PAGE = 64
+MAX_KEY_BYTES = 400
+
+
+def reply_key(mail_key: str, index: int) -> str:
+    return f"outbox:{mail_key}:reply:{index}"
+
+
+def reply_content(outcome: JobOutcome, agent: Address, content: str) -> str:
+    """The reply text: a small header naming the outcome and the agent, then the result."""
+    word = "completed" if outcome == JobOutcome.COMPLETED else "interrupted"
+    return f"---\noutcome: {word}\nagentId: {agent.agent_id}\nsessionId: {agent.session_id}\n---\n\n{content}"
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    base_s: float = 1.0
+    """The first retry waits about this long; each further one twice as long."""
+    cap_s: float = 300.0
+    """No retry waits longer than this."""
+    jitter: float = 0.2
+    """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
+    max_attempts: int = 8
+    """After this many failed posts a row is dead-lettered."""
+
+    def delay_s(self, attempts: int, rng: random.Random) -> float:
+        delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
+        return delay * rng.uniform(1 - self.jitter, 1 + self.jitter)
+
+
+@dataclass(frozen=True, slots=True)
+class DrainResult:
+    posted: int
+    failed: int
+    more: bool
+
+
+class Outbox:
+    """The outbox contract over a Store, with the delivery loop the daemon runs."""
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        limits: Limits,
+        clock: Callable[[], int],
+        mailboxes: Mailboxes,
+        policy: RetryPolicy = RetryPolicy(),
+        rng: random.Random | None = None,
+    ) -> None:
+        self._store = store
+        self._notifier = notifier
+        self._limits = limits
+        self._clock = clock
+        self._mailboxes = mailboxes
+        self._policy = policy
+        self._rng = rng or random.Random()
+
+    # -- fan-out
+
+    def _check(self, job: SettledJob, content: str) -> None:
+        limits = self._limits
+        validate.text_field(job.job_id, "job.job_id", limits, required=True)
+        if job.outcome not in JobOutcome._value2member_map_ or job.outcome == JobOutcome.UNSPECIFIED:
+            raise InvalidArgument(f"job.outcome {job.outcome} is not a settled outcome", reason="INVALID_FIELD",
+                                  field="job.outcome")
+        validate.text_field(job.agent.agent_id, "job.agent.agent_id", limits, required=True)
+        validate.text_field(job.agent.session_id, "job.agent.session_id", limits, required=True)
+        mail = job.mail
+        if mail is None:
+            return
+        validate.text_field(mail.key, "job.mail.key", limits, required=True)
+        if len(mail.key.encode("utf-8", "surrogatepass")) > MAX_KEY_BYTES:
+            raise InvalidArgument(f"job.mail.key is over {MAX_KEY_BYTES} bytes in UTF-8", reason="FIELD_TOO_LONG",
+                                  field="job.mail.key", limit=MAX_KEY_BYTES)
+        if len(mail.reply_to) > limits.max_batch:
+            raise InvalidArgument(f"job.mail.reply_to has {len(mail.reply_to)} addresses; the limit is "
+                                  f"{limits.max_batch}", reason="TOO_MANY_ITEMS", field="job.mail.reply_to")
+        for i, address in enumerate(mail.reply_to):
+            validate.text_field(address.agent_id, f"job.mail.reply_to[{i}].agent_id", limits, required=True)
+            validate.text_field(address.session_id, f"job.mail.reply_to[{i}].session_id", limits, required=True)
+        size = len(content.encode("utf-8", "surrogatepass")) + 200
+        if size > limits.max_message_bytes:
+            raise InvalidArgument(f"content is over {limits.max_message_bytes - 200} bytes", reason="MESSAGE_TOO_LARGE",
+                                  field="content", limit=limits.max_message_bytes)
+
+    async def fan_out(self, job: SettledJob, content: str) -> tuple[list[str], int]:
+        """Write one row per reply-to address; returns the keys and how many rows were new."""
+        self._check(job, content)
+        mail = job.mail
+        if job.outcome == JobOutcome.CANCELLED or mail is None or not mail.reply_to:
+            return [], 0
+        text = reply_content(JobOutcome(job.outcome), job.agent, content)
+        keys = [reply_key(mail.key, i) for i in range(len(mail.reply_to))]
+
+        def apply(tx: Tx) -> int:
+            now = self._clock()
+            written = 0
+            for key, address in zip(keys, mail.reply_to, strict=True):
+                if tx.get_outbox_row(key) is not None:
+                    continue  # a replay: this reply is pending, dead-lettered or delivered already
+                tx.put_outbox_row(OutboxRow(key=key, state=RowState.PENDING, recipient=address, sender=job.agent,
+                                            job_id=job.job_id, content=text, next_attempt_ns=now, create_ns=now))
+                written += 1
+            if written:
+                tx.after_commit(self._notifier.notify, OUTBOX)
+            return written
+
+        return keys, await self._store.write(apply)
+
+    # -- delivery
+
+    def _post_in(self, tx: Tx, row: OutboxRow, now: int) -> bool:
+        """Post one row; on failure schedule its retry. Returns whether it was delivered."""
+        message = Message(
+            id=row.key,
+            sender=row.sender,
+            recipient=row.recipient,
+            text=row.content,
+            headers={"fabricd-outbox-key": row.key, "fabricd-job-id": row.job_id},
+            kind=MessageKind.AGENT,
+        )
+        try:
+            sent = self._mailboxes.store_in(tx, message, b"")
+        except FabricError as exc:  # raised before anything is written: the row alone changes
+            row.attempts += 1
+            row.last_error = f"{exc.reason}: {exc.message}"
+            if row.attempts >= self._policy.max_attempts:
+                row.state = RowState.DEAD_LETTER
+                log.warning("outbox row %s dead-lettered after %d attempts: %s", row.key, row.attempts, row.last_error)
+            else:
+                row.next_attempt_ns = now + int(self._policy.delay_s(row.attempts, self._rng) * 1e9)
+            tx.put_outbox_row(row)
+            return False
+        row.state = RowState.DELIVERED
+        row.attempts += 1
+        row.deliver_ns = now
+        row.seq = sent.message.seq
+        row.content = ""
+        row.last_error = ""
+        tx.put_outbox_row(row)  # the receipt replaces the row in the same transaction
+        return True
+
+    async def drain_once(self) -> DrainResult:
+        """Post every due row of one page (up to 64)."""
+
+        def apply(tx: Tx) -> DrainResult:
+            now = self._clock()
+            rows = tx.due_outbox_rows(now, PAGE + 1)
+            posted = failed = 0
+            for row in rows[:PAGE]:
+                if self._post_in(tx, row, now):
+                    posted += 1
+                else:
+                    failed += 1
+            return DrainResult(posted, failed, more=len(rows) > PAGE)
+
+        return await self._store.write(apply)
+
+    async def run(self, idle_s: float = 60.0) -> None:
+        """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""
+        notifier = self._notifier
+        while not notifier.closed:
+            seen = notifier.version(OUTBOX)
+            try:
+                result = await self.drain_once()
+            except FabricError as exc:  # the store is full or closing: try again later
+                log.warning("outbox delivery paused: %s", exc.message)
+                result = DrainResult(0, 0, more=False)
+            if result.more:
+                continue
+            due = self._store.read(lambda tx: tx.next_outbox_due())
+            wait = idle_s if due is None else max(0.0, (due - self._clock()) / 1e9)
+            if wait > 0:
+                await notifier.wait(OUTBOX, seen, min(wait, idle_s))
+
+    # -- operators
+
+    def list(self, limit: int, after_key: str, state: int) -> tuple[list[OutboxRow], str]:
+        limit = validate.limit(limit, self._limits)
+        if state not in RowState._value2member_map_:
+            raise InvalidArgument(f"state {state} is unknown", reason="INVALID_FIELD", field="state")
+        rows = self._store.read(lambda tx: tx.outbox_rows(after_key, limit + 1, RowState(state)))
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return rows, rows[-1].key if more and rows else ""
+
+    async def retry_dead_letters(self, keys: Sequence[str]) -> int:
+        for i, key in enumerate(keys):
+            validate.text_field(key, f"keys[{i}]", Limits(max_id_chars=MAX_KEY_BYTES + 32), required=True)
+
+        def apply(tx: Tx) -> int:
+            now = self._clock()
+            if keys:
+                rows = [row for row in (tx.get_outbox_row(k) for k in keys) if row is not None]
+            else:
+                rows = []
+                after = ""
+                while True:
+                    page = tx.outbox_rows(after, 1000, RowState.DEAD_LETTER)
+                    rows.extend(page)
+                    if len(page) < 1000:
+                        break
+                    after = page[-1].key
+            retried = 0
+            for row in rows:
+                if row.state != RowState.DEAD_LETTER:
+                    continue
+                row.state = RowState.PENDING
+                row.attempts = 0
+                row.next_attempt_ns = now
+                tx.put_outbox_row(row)
+                retried += 1
+            if retried:
+                tx.after_commit(self._notifier.notify, OUTBOX)
+            return retried
+
+        return await self._store.write(apply)
+
+    async def prune_receipts(self, before_ns: int) -> int:
+        def apply(tx: Tx) -> int:
+            pruned = 0
+            after = ""
+            while True:
+                page = tx.outbox_rows(after, 1000, RowState.DELIVERED)
+                for row in page:
+                    if row.deliver_ns < before_ns:
+                        tx.delete_outbox_row(row.key)
+                        pruned += 1
+                if len(page) < 1000:
+                    return pruned
+                after = page[-1].key
+
+        return await self._store.write(apply)

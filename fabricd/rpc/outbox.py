@@ -1,0 +1,42 @@
+"""fabricd.v1.OutboxService: check the request, call the core, translate the answer."""
+
+from __future__ import annotations
+
+from fabricd import wire
+from fabricd.core.errors import InvalidArgument
+from fabricd.core.outbox import Outbox
+from fabricd.rpc.errors import mapped
+from fabricd.v1 import outbox_service_pb2 as pb
+from fabricd.v1 import outbox_service_pb2_grpc as pb_grpc
+
+
+class OutboxServicer(pb_grpc.OutboxServiceServicer):
+    def __init__(self, outbox: Outbox) -> None:
+        self._outbox = outbox
+
+    @mapped
+    async def FanOut(self, request, context):  # noqa: ANN001, ANN201, N802
+        if not request.HasField("job"):
+            raise InvalidArgument("job is required", reason="MISSING_FIELD", field="job")
+        keys, written = await self._outbox.fan_out(wire.settled_job_in(request.job), request.content)
+        return pb.FanOutResponse(reply_keys=keys, written=written)
+
+    @mapped
+    async def DrainOutbox(self, request, context):  # noqa: ANN001, ANN201, N802
+        result = await self._outbox.drain_once()
+        return pb.DrainOutboxResponse(posted=result.posted, failed=result.failed, more=result.more)
+
+    @mapped
+    async def ListOutbox(self, request, context):  # noqa: ANN001, ANN201, N802
+        rows, next_key = self._outbox.list(request.limit, request.after_key, request.state)
+        return pb.ListOutboxResponse(rows=[wire.row_out(r) for r in rows], next_after_key=next_key)
+
+    @mapped
+    async def RetryDeadLetters(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.RetryDeadLettersResponse(retried=await self._outbox.retry_dead_letters(list(request.keys)))
+
+    @mapped
+    async def PruneReceipts(self, request, context):  # noqa: ANN001, ANN201, N802
+        if not request.HasField("before_time"):
+            raise InvalidArgument("before_time is required", reason="MISSING_FIELD", field="before_time")
+        return pb.PruneReceiptsResponse(pruned=await self._outbox.prune_receipts(request.before_time.ToNanoseconds()))
