@@ -7,6 +7,8 @@ conversion is written once. Imports protobuf, never grpc or lmdb.
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Sequence
 
 from fabricd.core.model import NO_ADDRESS, Address, Capability, JobOutcome, Mail, Change, Envelope, MailboxEntry, Message, MessageKind, OutboxRow, Presence, RowState, Sent, SettledJob, Ticket, TicketSourceKind
@@ -221,6 +223,56 @@ def row_out(r: OutboxRow) -> ob_pb.OutboxRow:
         out.receipt.seq = r.seq
         _set_time(out.receipt.deliver_time, r.deliver_ns)
     return out
+
+
+def to_pb(obj: object, cls: type):  # noqa: ANN201
+    """A domain dataclass as the protobuf message of the same field names.
+
+    `x_ns` fields become `x_time` Timestamps; None leaves an optional field
+    unset; nested dataclasses become nested messages; fields the message lacks
+    are skipped.
+    """
+    out = cls()
+    names = cls.DESCRIPTOR.fields_by_name
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
+        if name not in names or value is None:
+            continue
+        if f.name.endswith("_ns"):
+            _set_time(getattr(out, name), value)
+        elif dataclasses.is_dataclass(value):
+            getattr(out, name).CopyFrom(to_pb(value, type(getattr(out, name))))
+        elif isinstance(value, (tuple, list)):
+            getattr(out, name).extend(value)
+        else:
+            setattr(out, name, value)
+    return out
+
+
+def from_pb(msg, cls: type):  # noqa: ANN001, ANN201
+    """A protobuf message as the domain dataclass of the same field names (the inverse of to_pb)."""
+    hints = typing.get_type_hints(cls)
+    descriptor = msg.DESCRIPTOR.fields_by_name
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
+        field = descriptor.get(name)
+        if field is None:
+            continue
+        hint = hints[f.name]
+        nested = next((t for t in typing.get_args(hint) or (hint,) if dataclasses.is_dataclass(t)), None)
+        if f.name.endswith("_ns"):
+            kwargs[f.name] = _ns(getattr(msg, name))
+        elif nested is not None:
+            kwargs[f.name] = from_pb(getattr(msg, name), nested) if msg.HasField(name) else None
+        elif field.has_presence and field.message_type is None and type(None) in typing.get_args(hint):
+            kwargs[f.name] = getattr(msg, name) if msg.HasField(name) else None
+        elif field.is_repeated:
+            kwargs[f.name] = tuple(getattr(msg, name))
+        else:
+            kwargs[f.name] = getattr(msg, name)
+    return cls(**kwargs)
 
 
 def change_out(change: Change) -> int:

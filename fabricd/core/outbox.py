@@ -114,6 +114,16 @@ class Outbox:
             raise InvalidArgument(f"content is over {limits.max_message_bytes - 200} bytes", reason="MESSAGE_TOO_LARGE",
                                   field="content", limit=limits.max_message_bytes)
 
+    def enqueue_in(self, tx: Tx, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> bool:
+        """Queue one reply in `tx`, due now; False when the key is known (a replay)."""
+        if tx.get_outbox_row(key) is not None:
+            return False  # pending, dead-lettered or delivered already
+        now = self._clock()
+        tx.put_outbox_row(OutboxRow(key=key, state=RowState.PENDING, recipient=recipient, sender=sender,
+                                    job_id=job_id, content=content, next_attempt_ns=now, create_ns=now))
+        tx.after_commit(self._notifier.notify, OUTBOX)
+        return True
+
     async def fan_out(self, job: SettledJob, content: str) -> tuple[list[str], int]:
         """Write one row per reply-to address; returns the keys and how many rows were new."""
         self._check(job, content)
@@ -124,17 +134,8 @@ class Outbox:
         keys = [reply_key(mail.key, i) for i in range(len(mail.reply_to))]
 
         def apply(tx: Tx) -> int:
-            now = self._clock()
-            written = 0
-            for key, address in zip(keys, mail.reply_to, strict=True):
-                if tx.get_outbox_row(key) is not None:
-                    continue  # a replay: this reply is pending, dead-lettered or delivered already
-                tx.put_outbox_row(OutboxRow(key=key, state=RowState.PENDING, recipient=address, sender=job.agent,
-                                            job_id=job.job_id, content=text, next_attempt_ns=now, create_ns=now))
-                written += 1
-            if written:
-                tx.after_commit(self._notifier.notify, OUTBOX)
-            return written
+            return sum(self.enqueue_in(tx, key, address, job.agent, job.job_id, text)
+                       for key, address in zip(keys, mail.reply_to, strict=True))
 
         return keys, await self._store.write(apply)
 

@@ -8,7 +8,7 @@ store writes each dirty entry once when the transaction's work is done.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
@@ -76,6 +76,40 @@ class Tx(Protocol):
         """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
 
     def delete_outbox_row(self, key: str) -> None: ...
+
+    # -- agent directory (types from fabricd.core.agentdir)
+    def get_directory_data(self) -> Any: ...
+
+    def put_directory_data(self, data: Any, keep_history: int) -> None:
+        """Store the data and remember it as of its sequence (the last `keep_history` sequences are kept)."""
+
+    def directory_history(self, after_sequence: int, limit: int) -> list[Any]: ...
+
+    def get_agent(self, agent_id: str) -> Any: ...
+
+    def agent_named(self, name: str) -> Any: ...
+
+    def put_agent(self, agent: Any) -> None: ...
+
+    def agents(self) -> list[Any]: ...
+
+    def get_thread(self, thread_id: str) -> Any: ...
+
+    def put_thread(self, thread: Any) -> None: ...
+
+    def threads_of(self, agent_id: str) -> list[Any]: ...
+
+    def get_request(self, request_id: str) -> Any: ...
+
+    def put_request(self, request: Any) -> None:
+        """Store a request; its state and notification flags decide the lists it is in."""
+
+    def requests(self, which: int, after_seq: int, limit: int) -> list[Any]:
+        """Requests of a filter (pending, notifications, all) in admission order after `after_seq`."""
+
+    def get_repair(self, key: str) -> tuple[int, str] | None: ...
+
+    def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
 
     # -- effects
     def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:

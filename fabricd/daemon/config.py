@@ -25,6 +25,8 @@ class Config:
     """Back-off and attempts of the outbox's delivery loop."""
     outbox_loop: bool = True
     """Run the outbox delivery loop. Off only for tests that drive it with DrainOutbox."""
+    max_causal_depth: int = 8
+    """The agent directory refuses admissions whose causal depth is above this (agents triggering agents)."""
     grace_s: float = 10.0
     """How long shutdown waits for in-flight RPCs before cancelling them."""
     keepalive_s: float = 15.0

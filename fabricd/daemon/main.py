@@ -12,6 +12,7 @@ import sys
 import time
 
 from fabricd import __version__, paths
+from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
@@ -68,6 +69,8 @@ def parser() -> argparse.ArgumentParser:
                    help="longest retry delay (default 300)")
     s.add_argument("--no-outbox-loop", action="store_true",
                    help="do not deliver outbox rows by themselves (tests drive DrainOutbox)")
+    s.add_argument("--max-causal-depth", type=int, default=_default(Config, "max_causal_depth"),
+                   help="admissions deeper than this are refused (default 8)")
     s.add_argument("--grace", type=float, default=_default(Config, "grace_s"), metavar="SECONDS")
     s.add_argument("--keepalive", type=float, default=_default(Config, "keepalive_s"), metavar="SECONDS")
     s.add_argument("--log-level", default=os.environ.get("FABRICD_LOG_LEVEL", "INFO"))
@@ -89,6 +92,7 @@ def config_from(args: argparse.Namespace) -> Config:
         outbox_retry=RetryPolicy(base_s=args.outbox_backoff, cap_s=args.outbox_backoff_cap,
                                  max_attempts=args.outbox_max_attempts),
         outbox_loop=not args.no_outbox_loop,
+        max_causal_depth=args.max_causal_depth,
         keepalive_s=args.keepalive,
         log_level=args.log_level.upper(),
     )
@@ -125,6 +129,8 @@ async def serve(config: Config, ready: asyncio.Event | None = None) -> None:
         mailboxes=mailboxes,
         rendezvous=rendezvous,
         outbox=outbox,
+        agent_directory=AgentDirectory(store, notifier, config.limits, time.time_ns, outbox,
+                                       max_causal_depth=config.max_causal_depth, keepalive_s=config.keepalive_s),
         status=status,
     )
     server, health = build_server(core, max_message_bytes=config.limits.max_message_bytes)

@@ -11,11 +11,13 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.rpc.admin import AdminServicer, Status
+from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
@@ -23,6 +25,8 @@ from fabricd.rpc.rendezvous import RendezvousServicer
 from fabricd.v1 import (
     admin_service_pb2,
     admin_service_pb2_grpc,
+    agent_directory_service_pb2,
+    agent_directory_service_pb2_grpc,
     directory_service_pb2,
     directory_service_pb2_grpc,
     mailbox_service_pb2,
@@ -40,6 +44,7 @@ SERVICE_NAMES = tuple(
         (mailbox_service_pb2, "MailboxService"),
         (rendezvous_service_pb2, "RendezvousService"),
         (outbox_service_pb2, "OutboxService"),
+        (agent_directory_service_pb2, "AgentDirectoryService"),
         (admin_service_pb2, "AdminService"),
     )
 )
@@ -53,6 +58,7 @@ class Core:
     mailboxes: Mailboxes
     rendezvous: Rendezvous
     outbox: Outbox
+    agent_directory: AgentDirectory
     status: Callable[[], Status]
 
 
@@ -78,6 +84,8 @@ def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server
     mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
     rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
+    agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
+        AgentDirectoryServicer(core.agent_directory), server)
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -19,6 +19,15 @@ big-endian so that byte order is numeric order.
     meta       b"seq/" name                          u64 counter (next_sequence)
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
+    meta       b"agent-directory"                    fabricd.v1.DirectoryData
+    ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
+    ad_agents  H(agent_id)                           fabricd.v1.Agent
+    ad_names   H(agent name)                         agent_id, UTF-8
+    ad_threads H(thread_id)                          fabricd.v1.Thread
+    ad_by_agent H(agent_id) u64 seq H(thread_id)     b""            (an agent's threads in creation order)
+    ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
+    ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
+    ad_repairs H(repair key)                         u64 generation, request_id UTF-8
 """
 
 from __future__ import annotations
@@ -98,3 +107,14 @@ def outbox_row(key: str) -> bytes:
 
 def due(next_attempt_ns: int, key: str) -> bytes:
     return U64.pack(next_attempt_ns) + outbox_row(key)
+
+
+DIRECTORY_DATA = b"agent-directory"
+
+
+def listed(which: int, seq: int, request_id: str) -> bytes:
+    return bytes((which,)) + U64.pack(seq) + h(request_id)
+
+
+def agent_thread(agent_id: str, seq: int, thread_id: str) -> bytes:
+    return h(agent_id) + U64.pack(seq) + h(thread_id)

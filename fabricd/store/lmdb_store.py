@@ -85,7 +85,7 @@ class LmdbStore:
             self._env = lmdb.open(
                 path,
                 map_size=map_size,
-                max_dbs=16,
+                max_dbs=32,
                 sync=sync,
                 metasync=sync,
                 max_spare_txns=8,
@@ -105,6 +105,9 @@ class LmdbStore:
                     finished=self._env.open_db(b"finished", txn=txn),
                     outbox=self._env.open_db(b"outbox", txn=txn),
                     due=self._env.open_db(b"due", txn=txn),
+                    **{name: self._env.open_db(name.encode(), txn=txn) for name in (
+                        "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
+                        "ad_repairs")},
                 )
                 raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
                 if raw is None:

@@ -6,6 +6,8 @@ import struct
 
 from fabricd import wire
 from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketSourceKind, TicketState
+from fabricd.core import agentdir
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
 # entry record: u64 last_seq, u8 change, then fabricd.v1.MailboxEntry bytes
@@ -115,3 +117,13 @@ def decode_row(raw: bytes) -> OutboxRow:
                      sender=Address(s_agent, s_session), job_id=job_id, content=content, attempts=attempts,
                      next_attempt_ns=next_ns, last_error=last_error, create_ns=create_ns, deliver_ns=deliver_ns,
                      seq=seq)
+
+
+def encode_request(request) -> bytes:  # noqa: ANN001 - an agentdir.Request
+    return request.seq.to_bytes(8, "big") + wire.to_pb(request, ad_pb.Request).SerializeToString()
+
+
+def decode_request(raw: bytes):  # noqa: ANN201
+    request = wire.from_pb(ad_pb.Request.FromString(raw[8:]), agentdir.Request)
+    request.seq = int.from_bytes(raw[:8], "big")
+    return request

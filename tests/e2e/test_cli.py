@@ -82,3 +82,20 @@ def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
     assert fabric(daemon, "outbox", "drain").stdout.strip() == "posted 1, failed 0"
     assert json.loads(fabric(daemon, "--json", "outbox", "ls").stdout)["state"] == "OUTBOX_ROW_STATE_DELIVERED"
     assert fabric(daemon, "outbox", "retry").stdout.strip() == "retried 0 rows"
+
+
+def test_agent_directory_commands(daemon) -> None:  # noqa: ANN001
+    agent_id = fabric(daemon, "agents", "create", "reviewer", "--description", "reads diffs").stdout.strip()
+    assert agent_id.startswith("agent-")
+    assert "reviewer" in fabric(daemon, "agents", "ls").stdout
+    thread_id = fabric(daemon, "threads", agent_id, "--create", "PR 12").stdout.strip()
+    assert "PR 12" in fabric(daemon, "threads", agent_id).stdout
+    admitted = fabric(daemon, "admit", agent_id, "review PR 12", "--thread", thread_id)
+    assert admitted.returncode == 0 and admitted.stdout.startswith("admitted req-")
+    request_id = admitted.stdout.split()[1]
+    listed = fabric(daemon, "requests")
+    assert request_id in listed.stdout and "1 pending (1 ordinary" in listed.stdout
+    refused = fabric(daemon, "admit", agent_id, "deep", "--depth", "9")
+    assert refused.returncode == 1 and "causal depth 9" in refused.stderr
+    assert fabric(daemon, "settle", request_id, "--notify").stdout.strip() == f"settled {request_id}"
+    assert request_id in fabric(daemon, "requests", "--filter", "notifications").stdout

@@ -181,7 +181,7 @@ def test_a_store_of_another_schema_version_is_refused(make_daemon) -> None:  # n
 
     daemon = make_daemon()
     daemon.start().stop()
-    env = lmdb.open(daemon.data_dir, max_dbs=16)
+    env = lmdb.open(daemon.data_dir, max_dbs=32)
     meta = env.open_db(b"meta")
     with env.begin(write=True) as txn:
         txn.put(b"schema", (99).to_bytes(8, "big"), db=meta)

@@ -20,6 +20,8 @@ from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -73,6 +75,7 @@ class Client:
         self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
         self.admin = admin_grpc.AdminServiceStub(self._channel)
         self.outbox = ob_grpc.OutboxServiceStub(self._channel)
+        self.agent_directory = ad_grpc.AgentDirectoryServiceStub(self._channel)
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(self._send_batch, max_batch=max_batch)
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
 
@@ -269,6 +272,79 @@ class Client:
         request = ob_pb.PruneReceiptsRequest()
         request.before_time.FromNanoseconds(before_ns)
         return (await self._call(self.outbox.PruneReceipts, request)).pruned
+
+    # -- AgentDirectoryService
+
+    async def initialize(self, instructions: str, settings: str = "") -> ad_pb.InitializeResponse:
+        """Create (or update) the default agent and its initial thread."""
+        request = ad_pb.InitializeRequest(instructions=instructions, settings=settings)
+        return await self._call(self.agent_directory.Initialize, request)
+
+    async def create_agent(self, name: str, *, description: str = "", instructions: str = "",
+                           settings: str = "") -> ad_pb.Agent:
+        request = ad_pb.CreateAgentRequest(name=name, description=description, instructions=instructions,
+                                           settings=settings)
+        return (await self._call(self.agent_directory.CreateAgent, request)).agent
+
+    async def get_agent(self, agent_id: str) -> ad_pb.Agent:
+        return (await self._call(self.agent_directory.GetAgent, ad_pb.GetAgentRequest(agent_id=agent_id))).agent
+
+    async def list_agents(self) -> list[ad_pb.Agent]:
+        return list((await self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest())).agents)
+
+    async def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
+                            contexts: Sequence[str] = ()) -> ad_pb.Thread:
+        request = ad_pb.CreateThreadRequest(agent_id=agent_id, title=title, kind=kind, contexts=list(contexts))
+        return (await self._call(self.agent_directory.CreateThread, request)).thread
+
+    async def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
+        request = ad_pb.ListThreadsRequest(agent_id=agent_id)
+        return list((await self._call(self.agent_directory.ListThreads, request)).threads)
+
+    async def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
+                    optional_work: bool = False) -> ad_pb.AdmitResponse:
+        """Admit work; a refusal is an answer (accepted = False, reason), not an exception."""
+        request = ad_pb.AdmitRequest(agent_id=agent_id, thread_id=thread_id, submission=submission,
+                                     optional_work=optional_work)
+        return await self._call(self.agent_directory.Admit, request)
+
+    async def settle(self, request_id: str, *, thread_id: str = "", interactive: bool = False,
+                     notify: bool = False) -> ad_pb.Request:
+        request = ad_pb.SettleRequest(request_id=request_id, thread_id=thread_id, interactive=interactive,
+                                      notify=notify)
+        return (await self._call(self.agent_directory.Settle, request)).request
+
+    async def notification_sent(self, request_id: str) -> None:
+        await self._call(self.agent_directory.NotificationSent, ad_pb.NotificationSentRequest(request_id=request_id))
+
+    async def list_requests(self, which: int = ad_pb.REQUEST_FILTER_ALL, *, page_size: int = 0,
+                            page_token: str = "") -> ad_pb.ListRequestsResponse:
+        request = ad_pb.ListRequestsRequest(filter=which, page_size=page_size, page_token=page_token)
+        return await self._call(self.agent_directory.ListRequests, request)
+
+    async def advertise(self, profiles: str, availability: str) -> None:
+        request = ad_pb.AdvertiseRequest(profiles=profiles, availability=availability)
+        await self._call(self.agent_directory.Advertise, request)
+
+    async def reconcile_repair(self, key: str, generation: int, text: str = "", **fields: Any) -> str:
+        """Admit a repair idempotently by key and generation; returns its request id."""
+        request = ad_pb.ReconcileRepairRequest(key=key, generation=generation, text=text, **fields)
+        return (await self._call(self.agent_directory.ReconcileRepair, request)).request_id
+
+    async def directory_data(self) -> ad_pb.DirectoryData:
+        return (await self._call(self.agent_directory.GetDirectoryData, ad_pb.GetDirectoryDataRequest())).data
+
+    async def watch_directory_data(self) -> AsyncIterator[ad_pb.WatchDirectoryDataResponse]:
+        """The data now, then once per change in sequence order (keepalives skipped)."""
+        call = self.agent_directory.WatchDirectoryData(ad_pb.WatchDirectoryDataRequest())
+        try:
+            async for response in call:
+                if not response.keepalive:
+                    yield response
+        except grpc.RpcError as exc:
+            raise from_rpc_error(exc) from None
+        finally:
+            call.cancel()
 
     # -- AdminService
 
