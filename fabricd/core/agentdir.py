@@ -153,10 +153,10 @@ class AgentDirectory:
         self._store = store
         self._outbox = outbox
         self._notifier = notifier
-        self._limits = limits
+        self.limits = limits
         self._clock = clock
         self._mint = IdMint()
-        self.max_causal_depth = max_causal_depth
+        self.max_causal_depth = max_causal_depth  # reloadable
         self._keepalive_s = keepalive_s
         self._history = history
 
@@ -214,7 +214,7 @@ class AgentDirectory:
         return await self._store.write(apply)
 
     async def create_agent(self, name: str, description: str, instructions: str, settings: str) -> Agent:
-        validate.text_field(name, "name", self._limits, required=True)
+        validate.text_field(name, "name", self.limits, required=True)
         for value, field_name in ((description, "description"), (instructions, "instructions"), (settings, "settings")):
             self._text(value, field_name)
 
@@ -235,7 +235,7 @@ class AgentDirectory:
         return agent
 
     def get_agent(self, agent_id: str) -> Agent:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         return self._store.read(lambda tx: self._agent(tx, agent_id))
 
     def list_agents(self) -> list[Agent]:
@@ -243,7 +243,7 @@ class AgentDirectory:
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
                             contexts: tuple[str, ...]) -> Thread:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         self._text(title, "title", 4096)
         self._text(kind, "kind", 256)
 
@@ -256,7 +256,7 @@ class AgentDirectory:
         return await self._store.write(apply)
 
     def list_threads(self, agent_id: str) -> list[Thread]:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
 
         def read(tx: Tx) -> list[Thread]:
             self._agent(tx, agent_id)
@@ -313,12 +313,12 @@ class AgentDirectory:
         for name in ("response", "related", "retry_of", "root"):
             value = getattr(submission, name)
             if value is not None:
-                validate.text_field(value, f"submission.{name}", self._limits, required=True)
-        validate.text_field(submission.source_kind, "submission.source_kind", self._limits, required=False)
-        validate.text_field(submission.source_label, "submission.source_label", self._limits, required=False)
+                validate.text_field(value, f"submission.{name}", self.limits, required=True)
+        validate.text_field(submission.source_kind, "submission.source_kind", self.limits, required=False)
+        validate.text_field(submission.source_label, "submission.source_label", self.limits, required=False)
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool) -> Admission:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         self._check_submission(submission)
 
         def apply(tx: Tx) -> Admission:
@@ -356,7 +356,7 @@ class AgentDirectory:
                                 Address(request.agent_id), request.request_id, text)
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> Request:
-        validate.text_field(request_id, "request_id", self._limits, required=True)
+        validate.text_field(request_id, "request_id", self.limits, required=True)
 
         def apply(tx: Tx) -> Request:
             request = self._request(tx, request_id)
@@ -380,7 +380,7 @@ class AgentDirectory:
         return request
 
     async def notification_sent(self, request_id: str) -> None:
-        validate.text_field(request_id, "request_id", self._limits, required=True)
+        validate.text_field(request_id, "request_id", self.limits, required=True)
 
         def apply(tx: Tx) -> None:
             request = self._request(tx, request_id)
@@ -397,7 +397,7 @@ class AgentDirectory:
     def list_requests(self, which: int, page_size: int, page_token: str) -> tuple[list[Request], str]:
         if which not in (0, FILTER_PENDING, FILTER_NOTIFICATIONS, FILTER_ALL):
             raise InvalidArgument(f"filter {which} is unknown", reason="INVALID_FIELD", field="filter")
-        size = validate.limit(page_size, self._limits)
+        size = validate.limit(page_size, self.limits)
         after = 0
         if page_token:
             if not page_token.startswith("r") or not page_token[1:].isdigit():
@@ -425,7 +425,7 @@ class AgentDirectory:
         await self._store.write(apply)
 
     async def reconcile_repair(self, repair: RepairInfo, text: str, publication: str, create_ns: int) -> str:
-        validate.text_field(repair.key, "key", self._limits, required=True)
+        validate.text_field(repair.key, "key", self.limits, required=True)
         self._text(text, "text")
         self._text(repair.configuration, "configuration")
 

@@ -65,12 +65,12 @@ class Directory:
     ) -> None:
         self._store = store
         self._notifier = notifier
-        self._limits = limits
+        self.limits = limits
         self._clock = clock
         self._keepalive_s = keepalive_s
 
     def presence_of(self, entry: MailboxEntry) -> Presence:
-        return presence(entry, self._clock(), int(self._limits.live_window_s * 1e9))
+        return presence(entry, self._clock(), int(self.limits.live_window_s * 1e9))
 
     async def register(
         self,
@@ -80,7 +80,7 @@ class Directory:
         cwd: str = "",
         metadata: dict[str, str] | None = None,
     ) -> MailboxEntry:
-        limits = self._limits
+        limits = self.limits
         validate.agent_id(agent_id, limits)
         validate.session_name(session_name, limits)
         validate.capabilities(capabilities, limits)
@@ -110,7 +110,7 @@ class Directory:
         return await self._store.write(apply)
 
     async def touch(self, agent_id: str, busy: bool) -> MailboxEntry:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
 
         def apply(tx: Tx) -> MailboxEntry:
             now = self._clock()
@@ -130,7 +130,7 @@ class Directory:
         return self._store.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
 
     def resolve(self, name: str) -> MailboxEntry:
-        validate.text_field(name, "name", self._limits, required=True)
+        validate.text_field(name, "name", self.limits, required=True)
         entry = self._store.read(lambda tx: resolve_name(tx, name))
         if entry is None:
             raise NotFound(f"no mailbox or session is named {name!r}", reason="NAME_NOT_FOUND", name=name)

@@ -8,7 +8,9 @@
     ├── ResourceExhausted       a limit or the store is full; retry later
     ├── Aborted                 the operation ended before it could finish
     ├── DeadlineExceeded        a wait ran out of time
-    └── Unavailable             the daemon is shutting down; retry elsewhere
+    ├── Unavailable             the daemon is shutting down; retry elsewhere
+    ├── Unauthenticated         no token, or an unknown or revoked one
+    └── PermissionDenied        the caller may not do this (another agent's mailbox, an admin call)
 
 The rpc layer maps each class to one gRPC status code in one table; clients
 choose their exception from `reason`, never from the message text.
@@ -59,3 +61,11 @@ class DeadlineExceeded(FabricError):
 
 class Unavailable(FabricError):
     default_reason = "UNAVAILABLE"
+
+
+class Unauthenticated(FabricError):
+    default_reason = "UNAUTHENTICATED"
+
+
+class PermissionDenied(FabricError):
+    default_reason = "PERMISSION_DENIED"

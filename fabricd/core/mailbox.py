@@ -64,10 +64,12 @@ class Mailboxes:
     ) -> None:
         self._store = store
         self._notifier = notifier
-        self._limits = limits
+        self.limits = limits
         self._clock = clock
         self._mint = IdMint()
         self._keepalive_s = keepalive_s
+        self.stored = 0
+        """Messages stored since start (for metrics; counts a write whose commit later fails)."""
 
     # -- the rule of one send, inside the writer's transaction
 
@@ -90,7 +92,7 @@ class Mailboxes:
         if entry is None:
             entry = MailboxEntry(agent_id=name)
             change = Change.CREATED
-        limits = self._limits
+        limits = self.limits
         if limits.max_unread and entry.unread_count >= limits.max_unread:
             raise ResourceExhausted(
                 f"mailbox {entry.agent_id!r} holds {entry.unread_count} unread messages, its quota; "
@@ -113,6 +115,7 @@ class Mailboxes:
         else:
             tx.put_entry(entry, None)
         encoded = tx.put_message(msg, digest)
+        self.stored += 1
         sender = msg.sender.agent_id
         if sender and sender != entry.agent_id:
             sender_entry = tx.get_entry(sender)
@@ -137,7 +140,7 @@ class Mailboxes:
     # -- the contract
 
     async def send(self, msg: Message) -> Sent:
-        validate.message(msg, self._limits)
+        validate.message(msg, self.limits)
         digest = digest_of(msg) if msg.id else b""
         return await self._store.write(lambda tx: self.store_in(tx, msg, digest))
 
@@ -146,17 +149,17 @@ class Mailboxes:
 
         With `atomic`, the first invalid message fails the whole call and nothing is stored.
         """
-        if not messages or len(messages) > self._limits.max_batch:
+        if not messages or len(messages) > self.limits.max_batch:
             raise InvalidArgument(
-                f"send 1 to {self._limits.max_batch} messages per call, not {len(messages)}",
+                f"send 1 to {self.limits.max_batch} messages per call, not {len(messages)}",
                 reason="BATCH_SIZE",
                 field="messages",
-                limit=self._limits.max_batch,
+                limit=self.limits.max_batch,
             )
         checked: list[tuple[Message, bytes] | FabricError] = []
         for i, msg in enumerate(messages):
             try:
-                validate.message(msg, self._limits)
+                validate.message(msg, self.limits)
                 checked.append((msg, digest_of(msg) if msg.id else b""))
             except FabricError as exc:
                 if atomic:
@@ -182,8 +185,8 @@ class Mailboxes:
         return await self._store.write(apply)
 
     def peek(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
-        validate.agent_id(agent_id, self._limits)
-        limit = validate.limit(limit, self._limits)
+        validate.agent_id(agent_id, self.limits)
+        limit = validate.limit(limit, self.limits)
 
         def read(tx: Tx) -> tuple[list[Envelope], int]:
             entry = tx.get_entry(agent_id)
@@ -194,8 +197,8 @@ class Mailboxes:
         return self._store.read(read)
 
     async def drain(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
-        validate.agent_id(agent_id, self._limits)
-        limit = validate.limit(limit, self._limits)
+        validate.agent_id(agent_id, self.limits)
+        limit = validate.limit(limit, self.limits)
 
         def apply(tx: Tx) -> tuple[list[Envelope], int]:
             entry = tx.get_entry(agent_id)
@@ -211,7 +214,7 @@ class Mailboxes:
         return await self._store.write(apply)
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        limits = self._limits
+        limits = self.limits
         validate.agent_id(agent_id, limits)
         if not message_ids or len(message_ids) > limits.max_batch:
             raise InvalidArgument(
@@ -236,7 +239,7 @@ class Mailboxes:
         Each stream keeps its own cursor, so every subscriber sees every unread
         message; nothing is consumed until acked.
         """
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         notifier = self._notifier
         cursor = 0
         while True:

@@ -80,7 +80,7 @@ class Outbox:
     ) -> None:
         self._store = store
         self._notifier = notifier
-        self._limits = limits
+        self.limits = limits
         self._clock = clock
         self._mailboxes = mailboxes
         self._policy = policy
@@ -89,7 +89,7 @@ class Outbox:
     # -- fan-out
 
     def _check(self, job: SettledJob, content: str) -> None:
-        limits = self._limits
+        limits = self.limits
         validate.text_field(job.job_id, "job.job_id", limits, required=True)
         if job.outcome not in JobOutcome._value2member_map_ or job.outcome == JobOutcome.UNSPECIFIED:
             raise InvalidArgument(f"job.outcome {job.outcome} is not a settled outcome", reason="INVALID_FIELD",
@@ -208,7 +208,7 @@ class Outbox:
     # -- operators
 
     def list(self, limit: int, after_key: str, state: int) -> tuple[list[OutboxRow], str]:
-        limit = validate.limit(limit, self._limits)
+        limit = validate.limit(limit, self.limits)
         if state not in RowState._value2member_map_:
             raise InvalidArgument(f"state {state} is unknown", reason="INVALID_FIELD", field="state")
         rows = self._store.read(lambda tx: tx.outbox_rows(after_key, limit + 1, RowState(state)))

@@ -111,6 +111,13 @@ class Tx(Protocol):
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
 
+    # -- access tokens (fabricd.core.tokens.Token)
+    def put_token(self, key: bytes, token: Any) -> None: ...
+
+    def token_by_id(self, token_id: str) -> tuple[bytes, Any] | None: ...
+
+    def tokens(self) -> list[tuple[bytes, Any]]: ...
+
     # -- effects
     def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:
         """Run `callback(*args)` once this work is durable (never if it fails).

@@ -70,7 +70,7 @@ class Rendezvous:
     ) -> None:
         self._store = store
         self._notifier = notifier
-        self._limits = limits
+        self.limits = limits
         self._clock = clock
         self._mailboxes = mailboxes
         self._retention_ns = int(retention_s * 1e9)
@@ -81,7 +81,7 @@ class Rendezvous:
     # -- checks
 
     def _check(self, request: Request) -> Request:
-        limits = self._limits
+        limits = self.limits
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
             raise InvalidArgument("task is required", reason="MISSING_FIELD", field="task")
@@ -104,7 +104,7 @@ class Rendezvous:
         return request
 
     def _ticket_id(self, ticket_id: str) -> str:
-        validate.text_field(ticket_id, "ticket_id", self._limits, required=True)
+        validate.text_field(ticket_id, "ticket_id", self.limits, required=True)
         return ticket_id
 
     @staticmethod
@@ -242,7 +242,7 @@ class Rendezvous:
             return False  # shutting down: the ticket stays queued, to be answered after the restart
 
     async def reply(self, agent_id: str, result: str, ticket_id: str = "") -> str:
-        limits = self._limits
+        limits = self.limits
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
@@ -273,7 +273,7 @@ class Rendezvous:
         return await self._store.write(apply)
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         self._ticket_id(ticket_id)
 
         def apply(tx: Tx) -> bool:
@@ -286,7 +286,7 @@ class Rendezvous:
         return await self._store.write(apply)
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         reason = reason or "the target's session ended"
 
         def apply(tx: Tx) -> int:
@@ -298,12 +298,12 @@ class Rendezvous:
         return await self._store.write(apply)
 
     def queue(self, agent_id: str) -> list[Ticket]:
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         return self._store.read(lambda tx: tx.queue(agent_id, MAX_QUEUE_SCAN))
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[Ticket] | None]:
         """The FIFO now, then after each change; None is a keepalive."""
-        validate.agent_id(agent_id, self._limits)
+        validate.agent_id(agent_id, self.limits)
         key = queue_key(agent_id)
         notifier = self._notifier
         while True:

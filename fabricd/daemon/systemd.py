@@ -30,3 +30,15 @@ class Notifier:
             except OSError:
                 return False
         return True
+
+
+def watchdog_interval(environ: dict[str, str] | os._Environ[str] = os.environ) -> float:
+    """$WATCHDOG_USEC in seconds when the watchdog is meant for this process; else 0."""
+    usec = environ.get("WATCHDOG_USEC")
+    pid = environ.get("WATCHDOG_PID")
+    if not usec or (pid and pid != str(os.getpid())):
+        return 0.0
+    try:
+        return int(usec) / 1e6
+    except ValueError:
+        return 0.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from fabricd.core.tokens import ADMIN, AGENT, Token, Tokens
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import admin_service_pb2 as pb
 from fabricd.v1 import admin_service_pb2_grpc as pb_grpc
@@ -29,9 +30,35 @@ class Status:
     outbox_rows: int
 
 
+_SCOPES = {pb.TOKEN_SCOPE_ADMIN: ADMIN, pb.TOKEN_SCOPE_AGENT: AGENT}
+
+
+def token_out(t: Token) -> pb.TokenInfo:
+    out = pb.TokenInfo(token_id=t.token_id, scope=pb.TOKEN_SCOPE_ADMIN if t.scope == ADMIN else pb.TOKEN_SCOPE_AGENT,
+                       agent_id=t.agent_id, label=t.label)
+    out.create_time.FromNanoseconds(t.create_ns)
+    if t.revoke_ns:
+        out.revoke_time.FromNanoseconds(t.revoke_ns)
+    return out
+
+
 class AdminServicer(pb_grpc.AdminServiceServicer):
-    def __init__(self, status: Callable[[], Status]) -> None:
+    def __init__(self, status: Callable[[], Status], tokens: Tokens) -> None:
         self._status = status
+        self._tokens = tokens
+
+    @mapped
+    async def IssueToken(self, request, context):  # noqa: ANN001, ANN201, N802
+        token, secret = await self._tokens.issue(_SCOPES.get(request.scope, ""), request.agent_id, request.label)
+        return pb.IssueTokenResponse(info=token_out(token), token=secret)
+
+    @mapped
+    async def RevokeToken(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.RevokeTokenResponse(revoked=await self._tokens.revoke(request.token_id))
+
+    @mapped
+    async def ListTokens(self, request, context):  # noqa: ANN001, ANN201, N802
+        return pb.ListTokensResponse(tokens=[token_out(t) for t in self._tokens.list()])
 
     @mapped
     async def GetStatus(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -36,6 +36,8 @@ CODES: dict[type[errors.FabricError], grpc.StatusCode] = {
     errors.Aborted: grpc.StatusCode.ABORTED,
     errors.DeadlineExceeded: grpc.StatusCode.DEADLINE_EXCEEDED,
     errors.Unavailable: grpc.StatusCode.UNAVAILABLE,
+    errors.Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    errors.PermissionDenied: grpc.StatusCode.PERMISSION_DENIED,
 }
 
 
@@ -48,10 +50,17 @@ def code_of(exc: errors.FabricError) -> grpc.StatusCode:
 
 
 def status_of(exc: errors.FabricError) -> status_pb2.Status:
+    """The google.rpc.Status of an error: ErrorInfo always, RetryInfo when it says when to retry."""
+    details = []
     info = error_details_pb2.ErrorInfo(reason=exc.reason, domain=DOMAIN, metadata=exc.metadata)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    return status_pb2.Status(code=code_of(exc).value[0], message=exc.message, details=[detail])
+    details.append(any_pb2.Any())
+    details[-1].Pack(info)
+    if "retry_after_s" in exc.metadata:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(int(float(exc.metadata["retry_after_s"]) * 1e9))
+        details.append(any_pb2.Any())
+        details[-1].Pack(retry)
+    return status_pb2.Status(code=code_of(exc).value[0], message=exc.message, details=details)
 
 
 async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> None:

@@ -16,8 +16,10 @@ from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
+from fabricd.core.tokens import Tokens
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
+from fabricd.rpc.auth import Guard, GuardInterceptor
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
@@ -60,17 +62,43 @@ class Core:
     outbox: Outbox
     agent_directory: AgentDirectory
     status: Callable[[], Status]
+    tokens: Tokens
 
 
 class ListenError(Exception):
     """A listen address is malformed or cannot be bound."""
 
 
-def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
+@dataclass(frozen=True, slots=True)
+class Tls:
+    """Server credentials for TCP listeners, read from PEM files."""
+
+    credentials: grpc.ServerCredentials
+
+    @classmethod
+    def load(cls, config) -> Tls:  # noqa: ANN001 - a daemon TlsConfig
+        def read(path: str) -> bytes:
+            try:
+                with open(path, "rb") as f:
+                    return f.read()
+            except OSError as exc:
+                raise ListenError(f"cannot read {path}: {exc.strerror}") from None
+
+        ca = read(config.client_ca) if config.client_ca else None
+        credentials = grpc.ssl_server_credentials(
+            [(read(config.key), read(config.cert))], root_certificates=ca,
+            require_client_auth=bool(ca and config.require_client_cert))
+        return cls(credentials)
+
+
+def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = None,
+                 observe: Callable[[str, str, float], None] | None = None,
+                 ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
     # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
     # and let the core give the precise error for anything it can see.
     max_frame = max(64 << 20, 4 * max_message_bytes)
     server = grpc.aio.server(
+        interceptors=[GuardInterceptor(guard, observe)] if guard is not None else None,
         options=[
             ("grpc.max_receive_message_length", max_frame),
             ("grpc.max_send_message_length", max_frame),
@@ -86,7 +114,7 @@ def build_server(core: Core, *, max_message_bytes: int) -> tuple[grpc.aio.Server
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)
-    admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status), server)
+    admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
@@ -99,8 +127,14 @@ async def set_serving(health_servicer: health.aio.HealthServicer, serving: bool)
         await health_servicer.set(name, status)
 
 
-def bind(server: grpc.aio.Server, address: str) -> str:
-    """Bind `unix:PATH` or `HOST:PORT`; return the address as bound (the real port for port 0)."""
+LOOPBACK = ("127.", "localhost", "[::1]", "::1")
+
+
+def bind(server: grpc.aio.Server, address: str, tls: Tls | None = None) -> str:
+    """Bind `unix:PATH` or `HOST:PORT`; return the address as bound (the real port for port 0).
+
+    TCP listeners use TLS when it is configured; one beyond the loopback without TLS is refused.
+    """
     if address.startswith("unix:"):
         path = address[len("unix:") :]
         if path.startswith("//"):
@@ -115,8 +149,11 @@ def bind(server: grpc.aio.Server, address: str) -> str:
     host, sep, port = address.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise ListenError(f"{address!r}: listen on unix:PATH or HOST:PORT (for example 127.0.0.1:7077)")
+    if tls is None and not host.startswith(LOOPBACK):
+        raise ListenError(f"listening on {address} without TLS would expose every mailbox to the network; "
+                          "set tls.cert and tls.key (--tls-cert, --tls-key), or listen on 127.0.0.1")
     try:
-        bound = server.add_insecure_port(address)
+        bound = server.add_secure_port(address, tls.credentials) if tls else server.add_insecure_port(address)
     except RuntimeError as exc:
         raise ListenError(f"cannot listen on {address}: {exc}") from exc
     if bound == 0:

@@ -28,6 +28,7 @@ big-endian so that byte order is numeric order.
     ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
     ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
     ad_repairs H(repair key)                         u64 generation, request_id UTF-8
+    tokens     SHA-256(token)                        token record (records.py); the token itself is never stored
 """
 
 from __future__ import annotations

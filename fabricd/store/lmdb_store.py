@@ -107,7 +107,7 @@ class LmdbStore:
                     due=self._env.open_db(b"due", txn=txn),
                     **{name: self._env.open_db(name.encode(), txn=txn) for name in (
                         "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-                        "ad_repairs")},
+                        "ad_repairs", "tokens")},
                 )
                 raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
                 if raw is None:
@@ -127,6 +127,7 @@ class LmdbStore:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
+        self._batch_started = 0.0
         self._idle: asyncio.Event | None = None
         self._handoff: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._applied = threading.Event()
@@ -179,6 +180,10 @@ class LmdbStore:
         with self._env.begin(buffers=False) as txn:
             return fn(LmdbTx(txn, self._dbs))
 
+    def making_progress(self, stall_s: float) -> bool:
+        """False when one batch has been with the writer for longer than `stall_s` (a stuck disk)."""
+        return not self._busy or time.monotonic() - self._batch_started < stall_s
+
     def stats(self) -> StoreStats:
         info = self._env.info()
         stat = self._env.stat()
@@ -199,6 +204,7 @@ class LmdbStore:
             return
         batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
         self._busy = True
+        self._batch_started = time.monotonic()
         self._idle.clear()
         self._applied.clear()
         self._handoff.put(batch)

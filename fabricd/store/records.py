@@ -7,6 +7,7 @@ import struct
 from fabricd import wire
 from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketSourceKind, TicketState
 from fabricd.core import agentdir
+from fabricd.core.tokens import Token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -127,3 +128,17 @@ def decode_request(raw: bytes):  # noqa: ANN201
     request = wire.from_pb(ad_pb.Request.FromString(raw[8:]), agentdir.Request)
     request.seq = int.from_bytes(raw[:8], "big")
     return request
+
+
+# token: u8 version, u64 create_ns, u64 revoke_ns, then strings: token_id, scope, agent_id, label
+_TOKEN_HEAD = struct.Struct(">BQQ")
+
+
+def encode_token(t: Token) -> bytes:
+    return _TOKEN_HEAD.pack(1, t.create_ns, t.revoke_ns) + _strings((t.token_id, t.scope, t.agent_id, t.label))
+
+
+def decode_token(raw: bytes) -> Token:
+    _version, create_ns, revoke_ns = _TOKEN_HEAD.unpack_from(raw)
+    token_id, scope, agent_id, label = _read_strings(raw, _TOKEN_HEAD.size, 4)
+    return Token(token_id, scope, agent_id, label, create_ns, revoke_ns)

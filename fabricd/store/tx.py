@@ -10,6 +10,7 @@ import lmdb
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd import wire
 from fabricd.core import agentdir
+from fabricd.core.tokens import Token
 from fabricd.store import keys, records
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
@@ -35,6 +36,7 @@ class Databases:
     ad_requests: lmdb._Database
     ad_lists: lmdb._Database
     ad_repairs: lmdb._Database
+    tokens: lmdb._Database
 
 
 class LmdbTx:
@@ -409,6 +411,21 @@ class LmdbTx:
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None:
         self._txn.put(keys.h(key), keys.u64(generation) + request_id.encode(), db=self._dbs.ad_repairs)
+
+    # -- access tokens
+
+    def put_token(self, key: bytes, token: Token) -> None:
+        self._txn.put(key, records.encode_token(token), db=self._dbs.tokens)
+
+    def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
+        for key, token in self.tokens():
+            if token.token_id == token_id:
+                return key, token
+        return None
+
+    def tokens(self) -> list[tuple[bytes, Token]]:
+        with self._txn.cursor(db=self._dbs.tokens) as cur:
+            return [(bytes(key), records.decode_token(raw)) for key, raw in cur]
 
     # -- effects
 

@@ -40,6 +40,21 @@ class AdminServiceStub:
                 request_serializer=fabricd_dot_v1_dot_admin__service__pb2.GetStatusRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.GetStatusResponse.FromString,
                 _registered_method=True)
+        self.IssueToken = channel.unary_unary(
+                '/fabricd.v1.AdminService/IssueToken',
+                request_serializer=fabricd_dot_v1_dot_admin__service__pb2.IssueTokenRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.IssueTokenResponse.FromString,
+                _registered_method=True)
+        self.RevokeToken = channel.unary_unary(
+                '/fabricd.v1.AdminService/RevokeToken',
+                request_serializer=fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenResponse.FromString,
+                _registered_method=True)
+        self.ListTokens = channel.unary_unary(
+                '/fabricd.v1.AdminService/ListTokens',
+                request_serializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -54,6 +69,30 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def IssueToken(self, request, context):
+        """Issues a token; the token itself is in this response only (it is stored
+        hashed). Admin only. INVALID_ARGUMENT for an unknown scope, or an agent
+        token without an agent id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RevokeToken(self, request, context):
+        """Revokes a token at once. Admin only. revoked = false for an unknown or
+        already revoked token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTokens(self, request, context):
+        """Every token issued, without the tokens themselves. Admin only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -61,6 +100,21 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.GetStatus,
                     request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.GetStatusRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_admin__service__pb2.GetStatusResponse.SerializeToString,
+            ),
+            'IssueToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.IssueToken,
+                    request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.IssueTokenRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_admin__service__pb2.IssueTokenResponse.SerializeToString,
+            ),
+            'RevokeToken': grpc.unary_unary_rpc_method_handler(
+                    servicer.RevokeToken,
+                    request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenResponse.SerializeToString,
+            ),
+            'ListTokens': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTokens,
+                    request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -91,6 +145,87 @@ class AdminService:
             '/fabricd.v1.AdminService/GetStatus',
             fabricd_dot_v1_dot_admin__service__pb2.GetStatusRequest.SerializeToString,
             fabricd_dot_v1_dot_admin__service__pb2.GetStatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IssueToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.AdminService/IssueToken',
+            fabricd_dot_v1_dot_admin__service__pb2.IssueTokenRequest.SerializeToString,
+            fabricd_dot_v1_dot_admin__service__pb2.IssueTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RevokeToken(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.AdminService/RevokeToken',
+            fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenRequest.SerializeToString,
+            fabricd_dot_v1_dot_admin__service__pb2.RevokeTokenResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTokens(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.AdminService/ListTokens',
+            fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.SerializeToString,
+            fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,283 @@
+"""Who is calling, and may they: tokens, client certificates, scopes and rate limits.
+
+Every fabricd.v1 call passes the guard before its servicer runs:
+  1. identify: a bearer token (`authorization: Bearer fdt_...`), else a client
+     certificate's name (mutual TLS), else a local caller on a unix socket when
+     tokens are not required there;
+  2. rate-limit the token;
+  3. check the call against POLICIES: an agent identity may act only as its
+     own agent; admin and trusted local callers may do everything.
+Refusals are UNAUTHENTICATED (no or bad token) or PERMISSION_DENIED (out of
+scope), before anything runs, so a refused call changes nothing. Tokens are
+never logged: only their public token_id.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import grpc
+
+from fabricd.core.errors import FabricError, PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.core.tokens import Tokens
+from fabricd.rpc import errors
+
+log = logging.getLogger("fabricd.rpc")
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    kind: str
+    """"admin", "agent" or "local" (a trusted caller on a unix socket without tokens)."""
+    agent_id: str = ""
+    token_id: str = ""
+
+    @property
+    def trusted(self) -> bool:
+        return self.kind in ("admin", "local")
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.agent_id}" if self.agent_id else self.kind
+
+
+LOCAL = Identity("local")
+HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
+AGENT = 2  # TICKET_SOURCE_KIND_AGENT
+
+
+def _deny(identity: Identity, what: str) -> PermissionDenied:
+    return PermissionDenied(f"{identity} may not {what}", reason="OUT_OF_SCOPE", identity=str(identity))
+
+
+def own(field: str) -> Callable[[object, Identity, Guard], None]:
+    """The request's `field` must name the caller's own agent."""
+
+    def check(request: object, identity: Identity, guard: Guard) -> None:
+        if getattr(request, field) != identity.agent_id:
+            raise _deny(identity, f"act on agent {getattr(request, field)!r} ({field})")
+
+    return check
+
+
+def anyone(request: object, identity: Identity, guard: Guard) -> None:
+    return None
+
+
+def admin_only(request: object, identity: Identity, guard: Guard) -> None:
+    raise _deny(identity, "make this call: it is for admin tokens")
+
+
+def _send_as_self(message: object, identity: Identity) -> None:
+    sender = message.sender  # type: ignore[attr-defined]
+    if not sender.agent_id:
+        sender.agent_id = identity.agent_id  # the token says who sends
+    elif sender.agent_id != identity.agent_id:
+        raise _deny(identity, f"send as {sender.agent_id!r}")
+
+
+def send_message(request: object, identity: Identity, guard: Guard) -> None:
+    _send_as_self(request.message, identity)  # type: ignore[attr-defined]
+
+
+def send_messages(request: object, identity: Identity, guard: Guard) -> None:
+    for message in request.messages:  # type: ignore[attr-defined]
+        _send_as_self(message, identity)
+
+
+def ask_as_self(request: object, identity: Identity, guard: Guard) -> None:
+    source = request.source  # type: ignore[attr-defined]
+    if source.kind in (0, AGENT) and source.agent_id in ("", identity.agent_id):
+        source.kind, source.agent_id = AGENT, identity.agent_id
+        return
+    raise _deny(identity, "ask on behalf of a human or another agent")
+
+
+def own_ticket(request: object, identity: Identity, guard: Guard) -> None:
+    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+    if ticket is not None and identity.agent_id in (ticket.source_agent, ticket.target):
+        return
+    if ticket is None:
+        return  # the servicer answers NOT_FOUND; nothing to protect
+    raise _deny(identity, f"wait on ticket {request.ticket_id!r}, which another agent asked")  # type: ignore[attr-defined]
+
+
+def cancel_own(request: object, identity: Identity, guard: Guard) -> None:
+    if request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
+        return
+    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+    if ticket is None or ticket.source_agent != identity.agent_id:
+        raise _deny(identity, "cancel a ticket it did not ask")
+
+
+def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
+    if request.job.agent.agent_id != identity.agent_id:  # type: ignore[attr-defined]
+        raise _deny(identity, "settle a job another agent ran")
+
+
+POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
+    # DirectoryService
+    "Register": own("agent_id"), "Touch": own("agent_id"), "ListMailboxes": anyone, "ResolveName": anyone,
+    "WatchMailboxes": anyone,
+    # MailboxService
+    "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),
+    "DrainMessages": own("agent_id"), "Subscribe": own("agent_id"), "AckMessages": own("agent_id"),
+    # RendezvousService
+    "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own("agent_id"),
+    "CancelHead": cancel_own, "CloseQueue": own("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
+    # OutboxService
+    "FanOut": fan_out_own,
+    # AgentDirectoryService: reads for every caller; changes are the host's (admin)
+    "GetAgent": anyone, "ListAgents": anyone, "ListThreads": anyone, "ListRequests": anyone,
+    "GetDirectoryData": anyone, "WatchDirectoryData": anyone,
+    # AdminService
+    "GetStatus": anyone,
+}
+"""Calls an agent identity may make, and on what condition. Anything else is admin only."""
+
+
+class RateLimiter:
+    """A token bucket per token: `rate` calls a second, up to `burst` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, key: str) -> float:
+        """0 when the call may go; else the seconds until it may."""
+        if self.rate <= 0:
+            return 0.0
+        now = time.monotonic()
+        tokens, last = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if tokens >= 1:
+            self._buckets[key] = (tokens - 1, now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1 - tokens) / self.rate
+
+
+class Guard:
+    """Identifies and authorizes each call (see the module docstring)."""
+
+    def __init__(self, tokens: Tokens, *, mode: str = "auto", admin_names: tuple[str, ...] = (),
+                 limiter: RateLimiter | None = None, ticket: Callable[[str], object] | None = None) -> None:
+        self.tokens = tokens
+        self.mode = mode
+        self.admin_names = admin_names
+        self.limiter = limiter or RateLimiter(0, 1)
+        self._ticket = ticket
+
+    def ticket(self, ticket_id: str) -> object:
+        return self._ticket(ticket_id) if self._ticket and ticket_id else None
+
+    def identify(self, context: grpc.aio.ServicerContext) -> Identity:
+        secret = ""
+        for key, value in context.invocation_metadata() or ():
+            if key == "authorization":
+                secret = value.removeprefix("Bearer ").strip()
+        if secret:
+            token = self.tokens.verify(secret)
+            if token is None:
+                raise Unauthenticated("the token is unknown or revoked", reason="BAD_TOKEN")
+            return Identity(token.scope, token.agent_id, token.token_id)
+        auth = context.auth_context() or {}
+        names = auth.get("x509_common_name") or []
+        if names:
+            name = names[0].decode()
+            return Identity("admin", "", f"cert:{name}") if name in self.admin_names else Identity(
+                "agent", name, f"cert:{name}")
+        peer = context.peer() or ""
+        if self.mode == "off" or (self.mode == "auto" and peer.startswith("unix:")):
+            return LOCAL
+        raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
+                              "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
+
+    def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
+        identity = self.identify(context)
+        if identity.token_id:
+            wait = self.limiter.take(identity.token_id)
+            if wait:
+                raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
+                                        f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
+        if identity.trusted:
+            return identity
+        POLICIES.get(method, admin_only)(request, identity, self)
+        return identity
+
+
+class GuardInterceptor(grpc.aio.ServerInterceptor):
+    """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
+
+    def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None) -> None:
+        self._guard = guard
+        self._observe = observe
+
+    async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
+        handler = await continuation(details)
+        if handler is None or not details.method.startswith("/fabricd.v1."):
+            return handler  # health checks and reflection are open
+        method = details.method.rsplit("/", 1)[1]
+        guard, observe = self._guard, self._observe
+
+        def finish(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
+                   failed: bool) -> None:
+            code = context.code() if failed else None
+            name = code.name if isinstance(code, grpc.StatusCode) else ("CANCELLED" if failed else "OK")
+            elapsed = time.perf_counter() - started
+            if observe is not None:
+                observe(method, name, elapsed)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("call", extra={"method": method, "code": name, "ms": round(elapsed * 1e3, 3),
+                                         "peer": context.peer(), "identity": str(identity or "-")})
+
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(request, context):  # noqa: ANN001, ANN202
+                started, identity = time.perf_counter(), None
+                try:
+                    identity = guard.admit(method, request, context)
+                except FabricError as exc:
+                    finish_code(context, exc)
+                    finish(context, started, None, True)
+                    await errors.abort(context, exc)
+                try:
+                    response = await inner(request, context)
+                except BaseException:
+                    finish(context, started, identity, True)
+                    raise
+                finish(context, started, identity, False)
+                return response
+
+            return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer,
+                                                       handler.response_serializer)
+        if handler.unary_stream is not None:
+            inner_stream = handler.unary_stream
+
+            async def stream(request, context):  # noqa: ANN001, ANN202
+                started, identity = time.perf_counter(), None
+                try:
+                    identity = guard.admit(method, request, context)
+                except FabricError as exc:
+                    finish_code(context, exc)
+                    finish(context, started, None, True)
+                    await errors.abort(context, exc)
+                failed = True
+                try:
+                    async for item in inner_stream(request, context):
+                        yield item
+                    failed = False
+                finally:
+                    finish(context, started, identity, failed)
+
+            return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer,
+                                                        handler.response_serializer)
+        return handler
+
+
+def finish_code(context: grpc.aio.ServicerContext, exc: FabricError) -> None:
+    context.set_code(errors.code_of(exc))
