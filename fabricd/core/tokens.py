@@ -21,7 +21,7 @@ ADMIN, AGENT = "admin", "agent"
 PREFIX = "fdt_"
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # hashed by identity: it rides in after-commit callbacks
 class Token:
     token_id: str
     """A public handle: the first 16 hex digits of the hash. Safe to log and show."""

@@ -25,15 +25,16 @@ PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[
 
 
 class Context:
-    def __init__(self, target: str, as_json: bool) -> None:
+    def __init__(self, target: str, as_json: bool, token: str | None = None) -> None:
         self.target = target
+        self.token = token
         self.json = as_json
         # Piped output is not cut to 80 columns: a wide virtual terminal keeps whole values.
         self.out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 4096)
 
     def run(self, fn: Callable[[Client], Awaitable[Any]]) -> Any:
         async def go() -> Any:
-            async with Client(self.target) as client:
+            async with Client(self.target, token=self.token) as client:
                 return await fn(client)
 
         try:
@@ -78,11 +79,13 @@ def print_messages(ctx: Context, messages: Any) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--target", envvar="FABRICD_TARGET", default=None, show_envvar=True,
               help="daemon address: unix:PATH or HOST:PORT (default: the daemon's default socket)")
+@click.option("--token", envvar="FABRICD_TOKEN", default=None, show_envvar=True,
+              help="access token (needed on TCP listeners; TLS files come from $FABRICD_TLS_CA/_CERT/_KEY)")
 @click.option("--json", "as_json", is_flag=True, help="machine output: one JSON object per line")
 @click.pass_context
-def cli(click_ctx: click.Context, target: str | None, as_json: bool) -> None:
-    """Talk to a fabricd daemon: presence and mailboxes."""
-    click_ctx.obj = Context(target or paths.default_target(), as_json)
+def cli(click_ctx: click.Context, target: str | None, token: str | None, as_json: bool) -> None:
+    """Talk to a fabricd daemon: presence, mailboxes, rendezvous, outbox and the agent directory."""
+    click_ctx.obj = Context(target or paths.default_target(), as_json, token)
 
 
 @cli.command()
@@ -493,6 +496,57 @@ def settle(ctx: Context, request_id: str, thread_id: str, notify: bool, interact
         ctx.emit(request)
     else:
         click.echo(f"settled {request.request_id}")
+
+
+@cli.group()
+def token() -> None:
+    """Access tokens: issue, revoke, list (admin only)."""
+
+
+@token.command("issue")
+@click.option("--agent", "agent_id", default="", help="a token that acts as this agent only")
+@click.option("--admin", is_flag=True, help="a token that may do everything")
+@click.option("--label", default="", help="a note to tell tokens apart")
+@click.pass_obj
+def token_issue(ctx: Context, agent_id: str, admin: bool, label: str) -> None:
+    """Issue a token; it is printed once and stored only as a hash."""
+    if admin == bool(agent_id):
+        raise click.UsageError("pass exactly one of --agent ID and --admin")
+    issued = ctx.run(lambda c: c.issue_token(agent_id=agent_id, admin=admin, label=label))
+    if ctx.json:
+        click.echo(json.dumps({"token_id": issued.info.token_id, "token": issued.token}))
+    else:
+        click.echo(issued.token)
+        click.echo(f"token id {issued.info.token_id}: keep the token secret; it is not shown again", err=True)
+
+
+@token.command("revoke")
+@click.argument("token_id")
+@click.pass_obj
+def token_revoke(ctx: Context, token_id: str) -> None:
+    """Revoke a token by its id (see `fabric token ls`)."""
+    revoked = ctx.run(lambda c: c.revoke_token(token_id))
+    click.echo(json.dumps({"revoked": revoked}) if ctx.json else ("revoked" if revoked else "no such live token"))
+    if not revoked:
+        sys.exit(1)
+
+
+@token.command("ls")
+@click.pass_obj
+def token_ls(ctx: Context) -> None:
+    """List tokens (ids and scopes; never the tokens themselves)."""
+    tokens = ctx.run(lambda c: c.list_tokens())
+    if ctx.json:
+        for t in tokens:
+            ctx.emit(t)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("TOKEN ID", "SCOPE", "AGENT", "LABEL", "ISSUED", "REVOKED"):
+        table.add_column(column)
+    for t in tokens:
+        table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
+                      age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
+    ctx.out.print(table)
 
 
 def main() -> None:

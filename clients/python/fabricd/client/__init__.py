@@ -8,7 +8,7 @@
                 ...
 """
 
-from fabricd.client._client import AddressLike, Client, SendResult, Subscription, address
+from fabricd.client._client import AddressLike, Client, ClientTls, SendResult, Subscription, address
 from fabricd.client._errors import (
     Aborted,
     AlreadyExists,
@@ -34,6 +34,7 @@ __all__ = [
     "AgentWork",
     "AlreadyExists",
     "Client",
+    "ClientTls",
     "DeadlineExceeded",
     "FabricError",
     "FailedPrecondition",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import os
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,23 +54,83 @@ class SendResult:
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
 
 
+@dataclass(frozen=True, slots=True)
+class ClientTls:
+    """TLS to the daemon: the CA that signed its certificate, and for mutual TLS our own."""
+
+    ca: bytes | None = None
+    cert: bytes | None = None
+    key: bytes | None = None
+
+    @classmethod
+    def from_files(cls, ca: str = "", cert: str = "", key: str = "") -> ClientTls:
+        def read(path: str) -> bytes | None:
+            if not path:
+                return None
+            with open(path, "rb") as f:
+                return f.read()
+
+        return cls(read(ca), read(cert), read(key))
+
+    @classmethod
+    def from_env(cls) -> ClientTls | None:
+        """$FABRICD_TLS_CA, $FABRICD_TLS_CERT, $FABRICD_TLS_KEY; None when none is set."""
+        names = ("FABRICD_TLS_CA", "FABRICD_TLS_CERT", "FABRICD_TLS_KEY")
+        if not any(os.environ.get(n) for n in names):
+            return None
+        return cls.from_files(*(os.environ.get(n, "") for n in names))
+
+
+class _Bearer:
+    """Adds `authorization: Bearer <token>` to every call."""
+
+    def __init__(self, token: str) -> None:
+        self._metadata = ("authorization", f"Bearer {token}")
+
+    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()))
+        metadata.add(*self._metadata)
+        return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials,
+                                          details.wait_for_ready)
+
+
+# grpc.aio files an interceptor under its first matching kind only: one class per kind.
+class _BearerUnary(_Bearer, grpc.aio.UnaryUnaryClientInterceptor):
+    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
+        return await continuation(self._details(details), request)
+
+
+class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
+    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
+        return await continuation(self._details(details), request)
+
+
 class Client:
     """A connection to one fabricd. Use `async with Client(target) as client:`.
 
     `target` is `unix:PATH` or `HOST:PORT`; default $FABRICD_TARGET, else the
-    daemon's default socket.
+    daemon's default socket. `token` (default $FABRICD_TOKEN) is sent with every
+    call; `tls` (default from $FABRICD_TLS_CA/_CERT/_KEY) makes the channel TLS.
     """
 
-    def __init__(self, target: str | None = None, *, max_batch: int = 500) -> None:
+    def __init__(self, target: str | None = None, *, token: str | None = None, tls: ClientTls | None = None,
+                 max_batch: int = 500) -> None:
         self.target = target or paths.default_target()
-        self._channel = grpc.aio.insecure_channel(
-            self.target,
-            options=[
-                ("grpc.max_receive_message_length", 64 << 20),
-                ("grpc.max_send_message_length", 64 << 20),
-                ("grpc.keepalive_time_ms", 30_000),
-            ],
-        )
+        token = token if token is not None else os.environ.get("FABRICD_TOKEN", "")
+        tls = tls if tls is not None else ClientTls.from_env()
+        options = [
+            ("grpc.max_receive_message_length", 64 << 20),
+            ("grpc.max_send_message_length", 64 << 20),
+            ("grpc.keepalive_time_ms", 30_000),
+        ]
+        interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
+        if tls is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=tls.ca, private_key=tls.key,
+                                                       certificate_chain=tls.cert)
+            self._channel = grpc.aio.secure_channel(self.target, credentials, options=options,
+                                                    interceptors=interceptors)
+        else:
+            self._channel = grpc.aio.insecure_channel(self.target, options=options, interceptors=interceptors)
         self.directory = dir_grpc.DirectoryServiceStub(self._channel)
         self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
         self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
@@ -350,6 +411,19 @@ class Client:
 
     async def status(self) -> admin_pb.GetStatusResponse:
         return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
+
+    async def issue_token(self, *, agent_id: str = "", admin: bool = False,
+                          label: str = "") -> admin_pb.IssueTokenResponse:
+        """An admin token (admin=True) or one that acts as `agent_id` only; the token is shown once."""
+        scope = admin_pb.TOKEN_SCOPE_ADMIN if admin else admin_pb.TOKEN_SCOPE_AGENT
+        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label)
+        return await self._call(self.admin.IssueToken, request)
+
+    async def revoke_token(self, token_id: str) -> bool:
+        return (await self._call(self.admin.RevokeToken, admin_pb.RevokeTokenRequest(token_id=token_id))).revoked
+
+    async def list_tokens(self) -> list[admin_pb.TokenInfo]:
+        return list((await self._call(self.admin.ListTokens, admin_pb.ListTokensRequest())).tokens)
 
     def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
         """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""

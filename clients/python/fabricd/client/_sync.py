@@ -20,16 +20,16 @@ from fabricd.v1 import types_pb2 as pb
 class SyncClient:
     """`with SyncClient(target) as client: client.send("bob", "hi")`."""
 
-    def __init__(self, target: str | None = None) -> None:
+    def __init__(self, target: str | None = None, **options: Any) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="fabricd-client", daemon=True)
         self._thread.start()
-        self._client: Client = self._run(self._make(target))
+        self._client: Client = self._run(self._make(target, options))
         self.target = self._client.target
 
     @staticmethod
-    async def _make(target: str | None) -> Client:
-        return Client(target)
+    async def _make(target: str | None, options: dict[str, Any]) -> Client:
+        return Client(target, **options)
 
     def _run(self, coro: Any) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()

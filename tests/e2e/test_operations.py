@@ -1,0 +1,179 @@
+"""Operating fabricd: systemd units, sd_notify, SIGHUP reload, configuration, metrics, logs, socket mode."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from fabricd.client import Client, ResourceExhausted
+
+FABRICD = [sys.executable, "-m", "fabricd.daemon.main"]
+
+
+def fabricd(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*FABRICD, *args], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["system", "user"])
+def test_systemd_analyze_verify_passes_on_the_units(tmp_path, user) -> None:  # noqa: ANN001
+    if shutil.which("systemd-analyze") is None:
+        pytest.fail("systemd-analyze is missing: install Debian's systemd package")
+    unit = tmp_path / "fabricd.service"
+    unit.write_text(fabricd("systemd-unit", *(["--user"] if user else [])).stdout)
+    text = unit.read_text()
+    assert "Type=notify" in text and "WatchdogSec=" in text and sys.executable.rsplit("/", 1)[0] in text
+    runtime = tmp_path / "runtime"  # the user manager needs a runtime folder, as a login session gives it
+    runtime.mkdir(mode=0o700)
+    result = subprocess.run(["systemd-analyze", *(["--user"] if user else []), "verify", str(unit)],
+                            capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "XDG_RUNTIME_DIR": str(runtime)})
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_system_unit_is_hardened(tmp_path) -> None:  # noqa: ANN001
+    text = fabricd("systemd-unit").stdout
+    for line in ("StateDirectory=fabricd", "RuntimeDirectory=fabricd", "DynamicUser=yes", "ProtectSystem=strict",
+                 "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "SystemCallFilter=@system-service",
+                 "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "TimeoutStopSec=30"):
+        assert line in text
+    unit = tmp_path / "fabricd.service"
+    unit.write_text(text)
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)], capture_output=True,
+                            text=True, timeout=60)
+    score = float(result.stdout.rsplit("exposure level for fabricd.service:", 1)[1].split()[0])
+    assert score < 2.0, result.stdout[-400:]
+
+
+class NotifySocket:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(path)
+        self.sock.settimeout(30)
+
+    def next(self, wanted: str) -> list[str]:
+        """Datagrams until one holding `wanted`; returns that datagram's lines."""
+        while True:
+            lines = self.sock.recv(4096).decode().splitlines()
+            if wanted in lines or any(line.startswith(wanted) for line in lines):
+                return lines
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+async def test_notify_ready_status_watchdog_reload_and_stopping(make_daemon, sock_dir) -> None:  # noqa: ANN001
+    notify = NotifySocket(os.path.join(sock_dir, "notify"))
+    daemon = make_daemon(env={"NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"})
+    try:
+        daemon.start()
+        ready = notify.next("READY=1")
+        assert any(line.startswith("STATUS=serving") for line in ready)
+        async with Client(daemon.target) as client:
+            await client.touch("probe")  # READY meant the socket accepts calls
+        assert notify.next("WATCHDOG=1") == ["WATCHDOG=1"]
+        daemon.proc.send_signal(signal.SIGHUP)
+        assert "RELOADING=1" in notify.next("RELOADING=1")
+        assert any(line.startswith("STATUS=reloaded") for line in notify.next("READY=1"))
+        assert daemon.stop() == 0
+        assert "STOPPING=1" in notify.next("STOPPING=1")
+    finally:
+        notify.close()
+
+
+async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_daemon, tmp_path, sock_dir) -> None:  # noqa: ANN001
+    config = tmp_path / "fabricd.toml"
+    config.write_text("[limits]\nmax_unread = 1\n")
+    notify = NotifySocket(os.path.join(sock_dir, "notify"))
+    daemon = make_daemon("--config", str(config), env={"NOTIFY_SOCKET": notify.path})
+    try:
+        daemon.start()
+        notify.next("READY=1")
+        async with Client(daemon.target) as client:
+            await client.send("alice", "one")
+            with pytest.raises(ResourceExhausted):
+                await client.send("alice", "two")
+            config.write_text('map_size = "1G"\n[limits]\nmax_unread = 2\n')
+            daemon.proc.send_signal(signal.SIGHUP)
+            status = next(line for line in notify.next("READY=1") if line.startswith("STATUS="))
+            assert "applied limits" in status and "needs a restart to change map_size" in status
+            await client.send("alice", "two")
+    finally:
+        notify.close()
+
+
+def test_configuration_precedence_file_then_env_then_flags(tmp_path) -> None:  # noqa: ANN001
+    config = tmp_path / "fabricd.toml"
+    config.write_text('log_level = "warning"\ngrace = 3\n[limits]\nmax_unread = 5\nmax_message_bytes = "2M"\n')
+    out = fabricd("config", "--config", str(config), "--max-unread", "7",
+                  env={"FABRICD_LIMITS_MAX_UNREAD": "6", "FABRICD_GRACE": "4"}).stdout
+    lines = {line.split(" = ")[0]: line for line in out.splitlines() if " = " in line}
+    assert lines["max_unread"].startswith("max_unread = 7  # flag --max-unread")
+    assert lines["grace"].startswith("grace = 4.0  # env FABRICD_GRACE")
+    assert lines["log_level"].startswith(f'log_level = "WARNING"  # file {config}')
+    assert lines["max_message_bytes"].startswith("max_message_bytes = 2097152  # file")
+    assert lines["map_size"].endswith("the most the store may hold (sparse)") and "# default" in lines["map_size"]
+
+
+@pytest.mark.parametrize(("text", "env", "message"), [
+    ("[limits]\nmax_unred = 5\n", {}, "unknown key 'limits.max_unred'"),
+    ("[limits]\nmax_unread = -1\n", {}, "limits.max_unread = -1"),
+    ("grace = \"soon\"\n", {}, "grace = 'soon'"),
+    ("", {"FABRICD_SYNC": "maybe"}, "(env FABRICD_SYNC)"),
+    ("this is not toml", {}, "is not valid TOML"),
+])
+def test_unknown_keys_and_bad_values_stop_the_daemon_naming_the_key(tmp_path, text, env, message) -> None:  # noqa: ANN001
+    config = tmp_path / "fabricd.toml"
+    config.write_text(text)
+    result = fabricd("serve", "--config", str(config), "--data-dir", str(tmp_path / "d"), env=env)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+
+
+async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
+    address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
+    async with Client(daemon.target) as client:
+        await client.send("alice", "hi")
+        await client.peek("alice")
+        async with client.subscribe("bob", auto_ack=False):
+            pass
+    body = urllib.request.urlopen(address, timeout=30).read().decode()
+    for series in ('fabricd_rpc_total{code="OK",method="SendMessage"} 1.0',
+                   'fabricd_rpc_duration_seconds_bucket{le="0.005",method="PeekMessages"}',
+                   "fabricd_messages_stored_total 1.0", 'fabricd_unread_messages{mailbox="alice"} 1.0',
+                   "fabricd_open_streams", "fabricd_write_batch_size_bucket", "fabricd_commit_seconds_bucket",
+                   "fabricd_outbox_pending 0.0", "fabricd_outbox_dead_letters 0.0", "fabricd_map_used_bytes",
+                   "fabricd_queued_tickets 0.0"):
+        assert series in body, series
+
+
+async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) -> None:  # noqa: ANN001
+    import json
+
+    daemon = make_daemon("--log-level", "debug", "--log-format", "json").start()
+    async with Client(daemon.target, token="") as client:
+        await client.send("alice", "hi")
+    daemon.stop()
+    records = [json.loads(line) for line in daemon.output if line.startswith("{")]
+    calls = [r for r in records if r.get("message") == "call"]
+    assert any(r["method"] == "SendMessage" and r["code"] == "OK" and "ms" in r for r in calls)
+    assert all("time" in r and "level" in r for r in records)
+
+
+def test_the_unix_socket_is_0660_never_world_writable(daemon) -> None:  # noqa: ANN001
+    mode = stat.S_IMODE(os.stat(daemon.socket).st_mode)
+    assert mode == 0o660
+
+
+def test_a_world_writable_socket_mode_is_refused(tmp_path) -> None:  # noqa: ANN001
+    result = fabricd("serve", "--data-dir", str(tmp_path / "d"), "--socket-mode", "0666")
+    assert result.returncode == 2 and "world-writable" in result.stderr
