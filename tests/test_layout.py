@@ -82,3 +82,21 @@ def test_client_public_api_is_pinned() -> None:
         "ResourceExhausted", "SendResult", "Subscription", "SyncClient", "Unauthenticated", "Unavailable", "address",
         "agent_job", "decode_agent_job", "from_rpc_error", "from_status",
     ]
+
+
+def test_buf_breaking_finds_no_break_against_the_released_api() -> None:
+    result = subprocess.run([buf_binary(), "breaking", "protos", "--against", "api/fabricd-v1-released.binpb"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_buf_breaking_would_catch_a_renamed_field(tmp_path) -> None:  # noqa: ANN001
+    shutil.copytree(ROOT / "protos", tmp_path / "protos")
+    shutil.copytree(ROOT / "third_party", tmp_path / "third_party")
+    shutil.copy(ROOT / "buf.yaml", tmp_path / "buf.yaml")
+    proto = tmp_path / "protos" / "fabricd" / "v1" / "types.proto"
+    proto.write_text(proto.read_text().replace("string thread_id = 5;", "string thread = 5;"))
+    result = subprocess.run([buf_binary(), "breaking", "protos", "--against",
+                             str(ROOT / "api" / "fabricd-v1-released.binpb")], cwd=tmp_path, capture_output=True,
+                            text=True)
+    assert result.returncode != 0 and "thread_id" in result.stdout + result.stderr

@@ -1,0 +1,26 @@
+// Original file: protos/fabricd/v1/outbox_service.proto
+
+export const JobOutcome = {
+  JOB_OUTCOME_UNSPECIFIED: 'JOB_OUTCOME_UNSPECIFIED',
+  JOB_OUTCOME_COMPLETED: 'JOB_OUTCOME_COMPLETED',
+  JOB_OUTCOME_FAILED: 'JOB_OUTCOME_FAILED',
+  JOB_OUTCOME_OUTCOME_UNKNOWN: 'JOB_OUTCOME_OUTCOME_UNKNOWN',
+  JOB_OUTCOME_INTERRUPTED: 'JOB_OUTCOME_INTERRUPTED',
+  JOB_OUTCOME_CANCELLED: 'JOB_OUTCOME_CANCELLED',
+} as const;
+
+export type JobOutcome =
+  | 'JOB_OUTCOME_UNSPECIFIED'
+  | 0
+  | 'JOB_OUTCOME_COMPLETED'
+  | 1
+  | 'JOB_OUTCOME_FAILED'
+  | 2
+  | 'JOB_OUTCOME_OUTCOME_UNKNOWN'
+  | 3
+  | 'JOB_OUTCOME_INTERRUPTED'
+  | 4
+  | 'JOB_OUTCOME_CANCELLED'
+  | 5
+
+export type JobOutcome__Output = typeof JobOutcome[keyof typeof JobOutcome]

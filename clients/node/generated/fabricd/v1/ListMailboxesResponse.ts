@@ -1,0 +1,11 @@
+// Original file: protos/fabricd/v1/directory_service.proto
+
+import type { MailboxEntry as _fabricd_v1_MailboxEntry, MailboxEntry__Output as _fabricd_v1_MailboxEntry__Output } from '../../fabricd/v1/MailboxEntry';
+
+export interface ListMailboxesResponse {
+  'mailboxes'?: (_fabricd_v1_MailboxEntry)[];
+}
+
+export interface ListMailboxesResponse__Output {
+  'mailboxes': (_fabricd_v1_MailboxEntry__Output)[];
+}

@@ -1,0 +1,10 @@
+// Original file: protos/fabricd/v1/agent_directory_service.proto
+
+
+export interface ListThreadsRequest {
+  'agent_id'?: (string);
+}
+
+export interface ListThreadsRequest__Output {
+  'agent_id': (string);
+}

@@ -1,0 +1,11 @@
+// Original file: protos/fabricd/v1/admin_service.proto
+
+import type { TokenInfo as _fabricd_v1_TokenInfo, TokenInfo__Output as _fabricd_v1_TokenInfo__Output } from '../../fabricd/v1/TokenInfo';
+
+export interface ListTokensResponse {
+  'tokens'?: (_fabricd_v1_TokenInfo)[];
+}
+
+export interface ListTokensResponse__Output {
+  'tokens': (_fabricd_v1_TokenInfo__Output)[];
+}

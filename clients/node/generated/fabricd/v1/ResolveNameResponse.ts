@@ -1,0 +1,11 @@
+// Original file: protos/fabricd/v1/directory_service.proto
+
+import type { MailboxEntry as _fabricd_v1_MailboxEntry, MailboxEntry__Output as _fabricd_v1_MailboxEntry__Output } from '../../fabricd/v1/MailboxEntry';
+
+export interface ResolveNameResponse {
+  'entry'?: (_fabricd_v1_MailboxEntry | null);
+}
+
+export interface ResolveNameResponse__Output {
+  'entry': (_fabricd_v1_MailboxEntry__Output | null);
+}

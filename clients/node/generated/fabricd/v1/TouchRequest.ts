@@ -1,0 +1,12 @@
+// Original file: protos/fabricd/v1/directory_service.proto
+
+
+export interface TouchRequest {
+  'agent_id'?: (string);
+  'busy'?: (boolean);
+}
+
+export interface TouchRequest__Output {
+  'agent_id': (string);
+  'busy': (boolean);
+}

@@ -1,0 +1,15 @@
+// Original file: protos/fabricd/v1/agent_directory_service.proto
+
+import type { DirectoryData as _fabricd_v1_DirectoryData, DirectoryData__Output as _fabricd_v1_DirectoryData__Output } from '../../fabricd/v1/DirectoryData';
+
+export interface WatchDirectoryDataResponse {
+  'data'?: (_fabricd_v1_DirectoryData | null);
+  'gap'?: (boolean);
+  'keepalive'?: (boolean);
+}
+
+export interface WatchDirectoryDataResponse__Output {
+  'data': (_fabricd_v1_DirectoryData__Output | null);
+  'gap': (boolean);
+  'keepalive': (boolean);
+}

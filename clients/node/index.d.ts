@@ -1,0 +1,37 @@
+// Types of the wrapper; message types come from ./generated (proto-loader-gen-types).
+import type { MailboxEntry__Output } from './generated/fabricd/v1/MailboxEntry';
+import type { Message__Output } from './generated/fabricd/v1/Message';
+import type { QueuedTicket__Output } from './generated/fabricd/v1/QueuedTicket';
+import type { SendMessageResponse__Output } from './generated/fabricd/v1/SendMessageResponse';
+import type { PeekMessagesResponse__Output } from './generated/fabricd/v1/PeekMessagesResponse';
+import type { DrainMessagesResponse__Output } from './generated/fabricd/v1/DrainMessagesResponse';
+import type { EnqueueTicketResponse__Output } from './generated/fabricd/v1/EnqueueTicketResponse';
+import type { GetStatusResponse__Output } from './generated/fabricd/v1/GetStatusResponse';
+import type { WatchMailboxesResponse__Output } from './generated/fabricd/v1/WatchMailboxesResponse';
+
+export declare const api: any;
+export declare class FabricError extends Error { code: string; grpcCode: number; }
+type AddressLike = string | { agent_id: string; session_id?: string };
+interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string }
+export declare class Client {
+  constructor(target?: string, options?: { token?: string });
+  register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
+  touch(agentId: string, options?: { busy?: boolean }): Promise<{}>;
+  listMailboxes(): Promise<MailboxEntry__Output[]>;
+  resolve(name: string): Promise<MailboxEntry__Output>;
+  watchMailboxes(): AsyncIterable<WatchMailboxesResponse__Output>;
+  send(to: AddressLike, text?: string, options?: { sender?: AddressLike; id?: string; data?: Uint8Array; headers?: Record<string, string>; threadId?: string; replyTo?: AddressLike[] }): Promise<SendMessageResponse__Output>;
+  peek(agentId: string, options?: { limit?: number }): Promise<PeekMessagesResponse__Output>;
+  drain(agentId: string, options?: { limit?: number }): Promise<DrainMessagesResponse__Output>;
+  ack(agentId: string, messageIds: string[]): Promise<number>;
+  subscribe(agentId: string, options?: { autoAck?: boolean }): AsyncGenerator<Message__Output>;
+  ask(target: string, task: string, options?: TicketOptions & { timeoutMs?: number }): Promise<string>;
+  enqueue(target: string, task: string, options?: TicketOptions): Promise<EnqueueTicketResponse__Output>;
+  awaitReply(ticketId: string, options?: { timeoutMs?: number }): Promise<string>;
+  reply(agentId: string, result: string, options?: { ticketId?: string }): Promise<string>;
+  cancelHead(agentId: string, ticketId: string): Promise<boolean>;
+  queue(agentId: string): Promise<QueuedTicket__Output[]>;
+  watchQueue(agentId: string): AsyncIterable<QueuedTicket__Output[]>;
+  status(): Promise<GetStatusResponse__Output>;
+  close(): void;
+}

@@ -1,0 +1,164 @@
+// fabricd for Node: a thin, idiomatic wrapper over the generated @grpc/grpc-js stubs.
+// Every call returns a promise; Subscribe and the Watch streams are async iterators.
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROTOS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'protos');
+const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin'];
+const definition = protoLoader.loadSync(
+  SERVICES.map((name) => `fabricd/v1/${name}_service.proto`),
+  { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] },
+);
+/** The generated fabricd.v1 package: service constructors and message types. */
+export const api = grpc.loadPackageDefinition(definition).fabricd.v1;
+
+/** A failed call: `code` is the gRPC status name (e.g. "NOT_FOUND"), `message` the daemon's words. */
+export class FabricError extends Error {
+  constructor(err) {
+    super(err.details || err.message);
+    this.name = 'FabricError';
+    this.code = grpc.status[err.code] ?? 'UNKNOWN';
+    this.grpcCode = err.code;
+  }
+}
+
+const duration = (ms) => (ms == null ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+const address = (a) => (a == null ? undefined : typeof a === 'string' ? { agent_id: a } : a);
+
+export class Client {
+  /**
+   * @param {string} [target] unix:PATH or HOST:PORT (default $FABRICD_TARGET)
+   * @param {{token?: string}} [options] token: sent as "authorization: Bearer ..." (default $FABRICD_TOKEN)
+   */
+  constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN } = {}) {
+    if (!target) throw new Error('no daemon address: pass one or set FABRICD_TARGET (unix:PATH or HOST:PORT)');
+    const credentials = grpc.credentials.createInsecure();
+    this.directory = new api.DirectoryService(target, credentials);
+    this.mailbox = new api.MailboxService(target, credentials);
+    this.rendezvous = new api.RendezvousService(target, credentials);
+    this.outbox = new api.OutboxService(target, credentials);
+    this.agentDirectory = new api.AgentDirectoryService(target, credentials);
+    this.admin = new api.AdminService(target, credentials);
+    this.token = token;
+  }
+
+  metadata() {
+    const md = new grpc.Metadata();
+    if (this.token) md.set('authorization', `Bearer ${this.token}`);
+    return md;
+  }
+
+  call(stub, method, request, options = {}) {
+    return new Promise((resolve, reject) => {
+      stub[method](request, this.metadata(), options, (err, response) =>
+        err ? reject(new FabricError(err)) : resolve(response));
+    });
+  }
+
+  async *stream(stub, method, request) {
+    const call = stub[method](request, this.metadata());
+    try {
+      for await (const response of call) yield response;
+    } catch (err) {
+      if (err.code === grpc.status.CANCELLED) return;
+      throw new FabricError(err);
+    } finally {
+      call.cancel();
+    }
+  }
+
+  // -- DirectoryService
+  async register(agentId, { sessionName = '', capabilities = [], cwd = '', metadata = {} } = {}) {
+    const caps = capabilities.map((c) => (typeof c === 'string' ? { name: c } : c));
+    const r = await this.call(this.directory, 'Register',
+      { agent_id: agentId, session_name: sessionName, capabilities: caps, cwd, metadata });
+    return r.entry;
+  }
+  touch(agentId, { busy = false } = {}) { return this.call(this.directory, 'Touch', { agent_id: agentId, busy }); }
+  async listMailboxes() { return (await this.call(this.directory, 'ListMailboxes', {})).mailboxes; }
+  async resolve(name) { return (await this.call(this.directory, 'ResolveName', { name })).entry; }
+  async *watchMailboxes() {
+    for await (const r of this.stream(this.directory, 'WatchMailboxes', {})) if (r.events.length || r.snapshot_complete) yield r;
+  }
+
+  // -- MailboxService
+  /** Send one message; resolves to {message, duplicate}. */
+  send(to, text = '', { sender, id = '', data, headers = {}, threadId = '', replyTo = [] } = {}) {
+    const message = { id, recipient: address(to), sender: address(sender), text, data, headers, thread_id: threadId,
+      reply_to: replyTo.map(address) };
+    return this.call(this.mailbox, 'SendMessage', { message });
+  }
+  peek(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'PeekMessages', { agent_id: agentId, limit }); }
+  drain(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'DrainMessages', { agent_id: agentId, limit }); }
+  async ack(agentId, messageIds) {
+    return (await this.call(this.mailbox, 'AckMessages', { agent_id: agentId, message_ids: messageIds })).acked;
+  }
+
+  /**
+   * Unread mail, then new mail: `for await (const message of client.subscribe(me)) {...}`.
+   * With autoAck (default) a message counts as handled when the loop moves on or ends; acks are batched.
+   */
+  subscribe(agentId, { autoAck = true } = {}) {
+    const client = this;
+    let pending = [];
+    const flush = async () => {
+      if (!pending.length) return;
+      const ids = pending;
+      pending = [];
+      await client.ack(agentId, ids);
+    };
+    return (async function* () {
+      let current = null;
+      try {
+        for await (const response of client.stream(client.mailbox, 'Subscribe', { agent_id: agentId })) {
+          for (const message of response.messages) {
+            current = message;
+            yield message;
+            current = null;
+            if (autoAck) pending.push(message.id);
+            if (pending.length >= 256) await flush();
+          }
+          await flush();
+        }
+      } finally {
+        if (current && autoAck) pending.push(current.id);
+        await flush().catch(() => {});
+      }
+    })();
+  }
+
+  // -- RendezvousService
+  #ticket(target, task, { sourceAgent, requester = '', conversationId = '' }) {
+    const source = sourceAgent ? { kind: 'TICKET_SOURCE_KIND_AGENT', agent_id: sourceAgent }
+      : { kind: 'TICKET_SOURCE_KIND_HUMAN' };
+    return { target, task, requester, source, conversation_id: conversationId };
+  }
+  /** Ask `target` and wait for the reply; resolves to the result text. */
+  async ask(target, task, { timeoutMs, ...options } = {}) {
+    const request = { ...this.#ticket(target, task, options), timeout: duration(timeoutMs) };
+    return (await this.call(this.rendezvous, 'Ask', request)).result;
+  }
+  enqueue(target, task, options = {}) { return this.call(this.rendezvous, 'EnqueueTicket', this.#ticket(target, task, options)); }
+  async awaitReply(ticketId, { timeoutMs } = {}) {
+    return (await this.call(this.rendezvous, 'AwaitReply', { ticket_id: ticketId, timeout: duration(timeoutMs) })).result;
+  }
+  async reply(agentId, result, { ticketId = '' } = {}) {
+    return (await this.call(this.rendezvous, 'Reply', { agent_id: agentId, result, ticket_id: ticketId })).ticket_id;
+  }
+  async cancelHead(agentId, ticketId) {
+    return (await this.call(this.rendezvous, 'CancelHead', { agent_id: agentId, ticket_id: ticketId })).cancelled;
+  }
+  async queue(agentId) { return (await this.call(this.rendezvous, 'GetQueue', { agent_id: agentId })).tickets; }
+  async *watchQueue(agentId) {
+    for await (const r of this.stream(this.rendezvous, 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
+  }
+
+  // -- AdminService
+  status() { return this.call(this.admin, 'GetStatus', {}); }
+
+  close() {
+    for (const stub of [this.directory, this.mailbox, this.rendezvous, this.outbox, this.agentDirectory, this.admin]) stub.close();
+  }
+}

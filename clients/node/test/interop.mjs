@@ -1,0 +1,32 @@
+// A Node agent talking to a Python agent through one fabricd (driven by tests/e2e/test_node.py).
+// Prints one JSON line per step.
+import { Client } from '../index.js';
+
+const [target] = process.argv.slice(2);
+const client = new Client(target);
+const step = (fields) => console.log(JSON.stringify(fields));
+
+await client.register('node-agent', { sessionName: 'node', capabilities: ['javascript'] });
+step({ step: 'registered' });
+const sent = await client.send('py-agent', 'hello from node', { sender: 'node-agent' });
+step({ step: 'sent', seq: sent.message.seq });
+
+let hello = null;
+let answered = false;
+for await (const message of client.subscribe('node-agent')) {
+  if (message.ticket_id) {
+    await client.reply('node-agent', `pong: ${message.text.split('\n').pop()}`, { ticketId: message.ticket_id });
+    answered = true;
+    step({ step: 'replied', ticket: message.ticket_id });
+  } else {
+    hello = message.text;
+    step({ step: 'received', text: message.text, from: message.sender.agent_id });
+  }
+  if (hello && answered) break;
+}
+
+const result = await client.ask('py-agent', 'what is 6*7?', { sourceAgent: 'node-agent', timeoutMs: 30000 });
+step({ step: 'asked', result });
+const left = await client.peek('node-agent');
+step({ step: 'unread', count: Number(left.unread_count) });
+client.close();

@@ -1,0 +1,48 @@
+"""A Node agent (clients/node, @grpc/grpc-js) and a Python agent talk through the real daemon."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+
+import pytest
+
+from fabricd.client import Client
+
+NODE_CLIENT = os.path.join(os.path.dirname(__file__), "..", "..", "clients", "node")
+
+
+async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daemon) -> None:  # noqa: ANN001
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
+        pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    async with Client(daemon.target) as client:
+        await client.register("py-agent", session_name="python")
+        heard: list[str] = []
+
+        async def serve() -> None:  # the Python agent: answers asks, remembers mail
+            async with client.subscribe("py-agent") as inbox:
+                async for message in inbox:
+                    if message.ticket_id:
+                        await client.reply("py-agent", "42", ticket_id=message.ticket_id)
+                    else:
+                        heard.append(message.text)
+
+        serving = asyncio.create_task(serve())
+        proc = await asyncio.create_subprocess_exec(node, "test/interop.mjs", daemon.target, cwd=NODE_CLIENT,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        await client.send("node-agent", "hello from python", sender="py-agent")
+        pong = await client.ask("node-agent", "ping", source_agent="py-agent", timeout=60)
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+        serving.cancel()
+        assert proc.returncode == 0, err.decode()
+        steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
+        assert pong == "pong: ping"
+        assert steps["received"] == {"step": "received", "text": "hello from python", "from": "py-agent"}
+        assert steps["asked"]["result"] == "42"
+        assert steps["unread"]["count"] == 0  # the Node subscription acked what it handled
+        assert heard == ["hello from node"]
+        entries = {e.agent_id: e for e in await client.list_mailboxes()}
+        assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"
