@@ -47,6 +47,16 @@ class Context:
         except KeyboardInterrupt:
             sys.exit(130)
 
+    def run_plain(self, fn: Callable[[], Awaitable[Any]]) -> Any:
+        """Run a coroutine that makes its own client; daemon errors end it like any command's."""
+        try:
+            return asyncio.run(fn())
+        except FabricError as exc:
+            click.echo(f"fabric: {exc.message} [{exc.reason}]", err=True)
+            sys.exit(1)
+        except KeyboardInterrupt:
+            sys.exit(130)
+
     def emit(self, message: Any) -> None:
         """One protobuf message as a JSON line."""
         click.echo(json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True), ensure_ascii=False))
@@ -547,6 +557,20 @@ def token_ls(ctx: Context) -> None:
         table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
                       age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
     ctx.out.print(table)
+
+
+@cli.command()
+@click.option("--agent", "agent_id", required=True, help="the agent id this bridge acts as")
+@click.option("--name", "session_name", default="", help="a display name peers can address (default: none)")
+@click.pass_obj
+def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
+    """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT."""
+    try:
+        from fabricd.cli import mcp_bridge
+        import mcp as _sdk  # noqa: F401
+    except ImportError:
+        raise click.ClickException("the MCP bridge needs the mcp SDK: pip install 'fabricd[mcp]'") from None
+    ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 
 def main() -> None:

@@ -1,0 +1,161 @@
+"""`fabric mcp --agent NAME`: a Model Context Protocol server (stdio) that puts an AI agent on the fabric.
+
+The bridge registers the agent, keeps its heartbeat while it runs, marks it
+busy while a tool call that waits is in flight, and closes its request queue
+when it exits (anyone waiting on it gets ABORTED rather than hanging).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+from fabricd.client import Client, FabricError
+from fabricd.v1 import types_pb2 as pb
+
+T = TypeVar("T")
+PRESENCE = {pb.PRESENCE_LIVE: "live", pb.PRESENCE_BUSY: "busy", pb.PRESENCE_OFFLINE: "offline"}
+
+
+class Bridge:
+    """The fabric as seen by one agent: what the MCP tools call."""
+
+    def __init__(self, client: Client, agent_id: str, heartbeat_s: float = 30.0) -> None:
+        self.client = client
+        self.agent_id = agent_id
+        self.heartbeat_s = heartbeat_s
+        self._waiting = 0
+
+    async def call(self, fn: Callable[[], Awaitable[T]]) -> T:
+        """Run one daemon call; a daemon error becomes a tool error carrying the daemon's message."""
+        from mcp.server.mcpserver.exceptions import ToolError
+
+        try:
+            return await fn()
+        except FabricError as exc:
+            raise ToolError(f"{exc.message} [{exc.reason}]") from exc
+
+    @contextlib.asynccontextmanager
+    async def busy(self) -> AsyncIterator[None]:
+        """The agent shows as busy while at least one waiting tool call runs."""
+        self._waiting += 1
+        if self._waiting == 1:
+            await self.client.touch(self.agent_id, busy=True)
+        try:
+            yield
+        finally:
+            self._waiting -= 1
+            if self._waiting == 0:
+                await self.client.touch(self.agent_id, busy=False)
+
+    async def heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_s)
+            with contextlib.suppress(FabricError):
+                await self.client.touch(self.agent_id, busy=self._waiting > 0)
+
+
+def _message(m: pb.Message) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": m.id, "from": m.sender.agent_id or None, "text": m.text,
+                           "sent": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(m.send_time.seconds))}
+    if m.ticket_id:
+        out["ticket_id"] = m.ticket_id
+        out["note"] = "a request waiting for your answer: call reply_to_task when done"
+    if m.thread_id:
+        out["thread_id"] = m.thread_id
+    return out
+
+
+def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
+    from mcp.server.mcpserver import MCPServer
+
+    me = bridge.agent_id
+    client = bridge.client
+    server = MCPServer(
+        name="fabricd",
+        instructions=(f"You are agent {me!r} on a fabricd messaging fabric shared with other agents. Use list_peers "
+                      "to see who is there, send_message to tell them things, ask_agent to delegate a task and "
+                      "wait for the answer, read_inbox to see your mail and requests, and reply_to_task to answer "
+                      "a request someone asked you."),
+    )
+
+    @server.tool()
+    async def list_peers() -> str:
+        """List the agents on the fabric with their presence (live, busy, offline), display name,
+        capabilities and unread mail. Use it to find who can help before sending or asking."""
+        entries = await bridge.call(client.list_mailboxes)
+        peers = [{"agent_id": e.agent_id, "name": e.session_name or None, "presence": PRESENCE.get(e.presence, "?"),
+                  "capabilities": [c.name + (f": {c.description}" if c.description else "") for c in e.capabilities],
+                  "unread": e.unread_count, "you": e.agent_id == me or None} for e in entries]
+        return json.dumps([{k: v for k, v in p.items() if v is not None} for p in peers], indent=1)
+
+    @server.tool()
+    async def send_message(to: str, text: str, thread_id: str = "") -> str:
+        """Send a message to another agent (by agent id or display name) without waiting for an answer.
+        Use it to inform or hand over; use ask_agent when you need a result back. Returns the message id."""
+        sent = await bridge.call(lambda: client.send(to, text, sender=me, thread_id=thread_id))
+        return f"sent {sent.message.id} to {sent.message.recipient.agent_id}"
+
+    @server.tool()
+    async def read_inbox(consume: bool = False, limit: int = 20, wait_seconds: float = 0) -> str:
+        """Read your unread mail, oldest first. consume=false only looks (the mail stays unread);
+        consume=true takes it out of the inbox for good. With wait_seconds, waits that long for mail to
+        arrive when the inbox is empty. Mail with a ticket_id is a request: answer it with reply_to_task."""
+        limit = max(1, min(limit, 1000))
+        if wait_seconds > 0 and not (await bridge.call(lambda: client.peek(me, 1))).messages:
+            async with bridge.busy():
+                with contextlib.suppress(TimeoutError):
+                    async with client.subscribe(me, auto_ack=False) as inbox:
+                        await asyncio.wait_for(anext(inbox), wait_seconds)
+        read = client.drain if consume else client.peek
+        response = await bridge.call(lambda: read(me, limit))
+        left = response.remaining if consume else response.unread_count - len(response.messages)
+        return json.dumps({"messages": [_message(m) for m in response.messages], "more_unread": max(0, left)},
+                          indent=1)
+
+    @server.tool()
+    async def ask_agent(agent: str, task: str, timeout_seconds: float = 600) -> str:
+        """Delegate a task to another agent and wait for its answer (up to timeout_seconds). The task joins
+        that agent's queue of requests, served in order. Returns the agent's answer. If the time runs out
+        the request is withdrawn and you get an error: try later or ask someone else."""
+        async with bridge.busy():
+            return await bridge.call(lambda: client.ask(agent, task, timeout=timeout_seconds, source_agent=me))
+
+    @server.tool()
+    async def reply_to_task(result: str, ticket_id: str = "") -> str:
+        """Answer a request someone asked you. Without ticket_id it answers the oldest waiting request
+        (the head of your queue); pass the ticket_id from read_inbox to answer a specific one. The asker
+        receives your result as the answer to their ask."""
+        answered = await bridge.call(lambda: client.reply(me, result, ticket_id=ticket_id))
+        return f"answered {answered}"
+
+    @server.tool()
+    async def show_queue(agent: str = "") -> str:
+        """Show the requests waiting for an agent (default: you), oldest first, with who asked and how long
+        ago. Use it to see your backlog, or how busy a peer is before asking it."""
+        tickets = await bridge.call(lambda: client.queue(agent or me))
+        now = time.time()
+        return json.dumps([{"position": t.position, "ticket_id": t.ticket_id, "requester": t.requester,
+                            "waiting_seconds": round(now - t.enqueue_time.seconds), "task": t.task}
+                           for t in tickets], indent=1)
+
+    return server
+
+
+async def serve(target: str | None, token: str | None, agent_id: str, session_name: str) -> None:
+    async with Client(target, token=token) as client:
+        bridge = Bridge(client, agent_id)
+        await client.register(agent_id, session_name=session_name, capabilities=["mcp"])
+        await client.touch(agent_id)
+        heartbeat = asyncio.create_task(bridge.heartbeat())
+        try:
+            await build_server(bridge).run_stdio_async()
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(FabricError):
+                await client.close_queue(agent_id, "the agent's MCP session ended")
+                await client.touch(agent_id, busy=False)

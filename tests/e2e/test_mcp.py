@@ -1,0 +1,69 @@
+"""The MCP bridge, driven by the mcp SDK's own client over stdio, against the real daemon."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+
+from mcp import Client as McpClient
+from mcp.client.stdio import StdioServerParameters
+
+from fabricd.client import Client
+from fabricd.v1 import types_pb2 as pb
+
+
+def bridge(daemon, agent: str) -> StdioServerParameters:  # noqa: ANN001
+    return StdioServerParameters(command=sys.executable,
+                                 args=["-m", "fabricd.cli.main", "--target", daemon.target, "mcp", "--agent", agent])
+
+
+def text(result) -> str:  # noqa: ANN001
+    assert not result.is_error, result.content
+    return "".join(c.text for c in result.content if getattr(c, "text", None))
+
+
+async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) -> None:  # noqa: ANN001
+    async with McpClient(bridge(daemon, "alpha")) as mcp:
+        tools = {t.name: t for t in (await mcp.list_tools()).tools}
+        assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "reply_to_task", "show_queue"}
+        assert all(len(t.description or "") > 60 for t in tools.values())
+        peers = json.loads(text(await mcp.call_tool("list_peers", {})))
+        assert [(p["agent_id"], p.get("you")) for p in peers] == [("alpha", True)]
+        assert "mcp" in peers[0]["capabilities"]
+        failed = await mcp.call_tool("reply_to_task", {"result": "nothing asked"})
+        assert failed.is_error and "no pending request to reply to for agent alpha" in failed.content[0].text
+
+
+async def test_two_bridged_agents_ask_and_answer_each_other(daemon) -> None:  # noqa: ANN001
+    async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
+        async def beta_answers() -> str:
+            inbox = json.loads(text(await beta.call_tool("read_inbox", {"wait_seconds": 30})))
+            (request,) = inbox["messages"]
+            assert request["from"] == "alpha" and "capital of France" in request["text"]
+            return text(await beta.call_tool("reply_to_task", {"result": "Paris", "ticket_id": request["ticket_id"]}))
+
+        answering = asyncio.create_task(beta_answers())
+        asked = await alpha.call_tool("ask_agent", {"agent": "beta", "task": "What is the capital of France?",
+                                                    "timeout_seconds": 30})
+        assert text(asked) == "Paris"
+        assert (await answering).startswith("answered ")
+        sent = text(await beta.call_tool("send_message", {"to": "alpha", "text": "anything else?"}))
+        assert sent.startswith("sent ")
+        mail = json.loads(text(await alpha.call_tool("read_inbox", {"consume": True})))
+        assert [m["text"] for m in mail["messages"]] == ["anything else?"]
+        assert json.loads(text(await alpha.call_tool("show_queue", {"agent": "beta"}))) == []
+
+
+async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:  # noqa: ANN001
+    async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
+        await client.register("slow")
+        waiting = asyncio.create_task(alpha.call_tool("ask_agent", {"agent": "slow", "task": "t",
+                                                                     "timeout_seconds": 30}))
+        async for response in client.watch_mailboxes():
+            if any(e.entry.agent_id == "alpha" and e.entry.presence == pb.PRESENCE_BUSY for e in response.events):
+                break
+        await client.reply("slow", "done")
+        assert text(await waiting) == "done"
+        (alpha_entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
+        assert alpha_entry.presence == pb.PRESENCE_LIVE
