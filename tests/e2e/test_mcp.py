@@ -63,6 +63,9 @@ async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:  
         async for response in client.watch_mailboxes():
             if any(e.entry.agent_id == "alpha" and e.entry.presence == pb.PRESENCE_BUSY for e in response.events):
                 break
+        async for tickets in client.watch_queue("slow"):  # busy comes first; then the ask lands in the queue
+            if tickets:
+                break
         await client.reply("slow", "done")
         assert text(await waiting) == "done"
         (alpha_entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
