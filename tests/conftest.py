@@ -111,3 +111,12 @@ def daemon(make_daemon) -> Daemon:  # noqa: ANN001
 async def client(daemon: Daemon) -> AsyncIterator[Client]:
     async with Client(daemon.target) as c:
         yield c
+
+
+def pytest_addoption(parser) -> None:  # noqa: ANN001
+    parser.addoption("--soak", action="store_true", help="run the reliability suites long (minutes, many kills)")
+
+
+@pytest.fixture
+def soak(request) -> bool:  # noqa: ANN001
+    return bool(request.config.getoption("--soak"))

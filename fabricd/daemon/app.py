@@ -50,7 +50,7 @@ class App:
     def _wire(self) -> None:
         c = self.config
         clock = time.time_ns
-        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync)
+        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=c.failpoint)
         self.notifier = Notifier()
         self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive_s)
         self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive_s)

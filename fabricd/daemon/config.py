@@ -60,6 +60,8 @@ class Config:
     """Calls per second per token (0: unlimited)."""
     rate_burst: int = 100
     tls: TlsConfig = field(default_factory=TlsConfig)
+    failpoint: str = ""
+    """Reliability tests only: crash before or after the commit of the first batch that stores a message."""
 
     @classmethod
     def from_values(cls, v: dict[str, Any]) -> Config:
@@ -88,4 +90,5 @@ class Config:
             rate_burst=v["auth.rate_burst"],
             tls=TlsConfig(cert=v["tls.cert"], key=v["tls.key"], client_ca=v["tls.client_ca"],
                           require_client_cert=v["tls.require_client_cert"], admin_names=v["tls.admin_names"]),
+            failpoint=v["testing.failpoint"],
         )

@@ -77,7 +77,7 @@ def _translate(exc: BaseException) -> BaseException:
 class LmdbStore:
     """Implements fabricd.core.ports.Store over one LMDB environment in `path`."""
 
-    def __init__(self, path: str, *, map_size: int, sync: bool = True) -> None:
+    def __init__(self, path: str, *, map_size: int, sync: bool = True, failpoint: str = "") -> None:
         os.makedirs(path, exist_ok=True)
         self.path = path
         self._lock_fd = _lock_directory(path)
@@ -138,6 +138,9 @@ class LmdbStore:
         self.last_batch = 0
         self.last_commit_time = time.monotonic()
         self.on_commit: Callable[[int, float], None] | None = None
+        # A crash for the reliability tests: "before-commit" or "after-commit" kills the process
+        # (exit 86, no cleanup) at the first batch that stores a message.
+        self._failpoint = failpoint
 
     # -- lifecycle
 
@@ -238,6 +241,7 @@ class LmdbStore:
         started = time.perf_counter()
         outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]] = []
         env, dbs = self._env, self._dbs
+        stored_messages = 0
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
@@ -250,6 +254,7 @@ class LmdbStore:
                     result = fn(tx)
                     tx.flush()
                     child.commit()
+                    stored_messages += tx.stored_messages
                     outcomes.append((fut, result, None, tx.callbacks))
                 except BaseException as exc:  # one caller's failure aborts only its own work
                     child.abort()
@@ -257,10 +262,15 @@ class LmdbStore:
                         log.exception("write failed")
                     outcomes.append((fut, None, _translate(exc), ()))
             self._applied.set()  # the loop may run while we fsync
+            stored = self._failpoint and stored_messages > 0
+            if stored and self._failpoint == "before-commit":
+                os._exit(86)
             if any(err is None for _, _, err, _ in outcomes):
                 txn.commit()
             else:
                 txn.abort()
+            if stored and self._failpoint == "after-commit":
+                os._exit(86)
         except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
             txn.abort()
             err = _translate(exc)

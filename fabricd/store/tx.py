@@ -42,7 +42,7 @@ class Databases:
 class LmdbTx:
     """Implements fabricd.core.ports.Tx. Entries are cached and written once by flush()."""
 
-    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "callbacks")
+    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "callbacks", "stored_messages")
 
     def __init__(self, txn: lmdb.Transaction, dbs: Databases) -> None:
         self._txn = txn
@@ -53,6 +53,7 @@ class LmdbTx:
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
         self.callbacks: dict[tuple[Callable[..., None], tuple[Hashable, ...]], None] = {}
+        self.stored_messages = 0
 
     # -- directory
 
@@ -152,6 +153,7 @@ class LmdbTx:
     def put_message(self, message: Message, digest: bytes) -> bytes:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
+        self.stored_messages += 1
         self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
         self._txn.put(
             keys.message_id(message.id),

@@ -508,6 +508,12 @@ class Subscription:
                 self._call = self._client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=self.agent_id))
             try:
                 response = await self._call.read()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # we are being cancelled (a timeout around __anext__, say): the call goes with us
+                self._call = None  # the call was cancelled by an earlier interrupted read: subscribe again
+                continue
             except grpc.RpcError as exc:
                 self._call = None
                 if exc.code() not in _RETRYABLE or self._closed:

@@ -1,0 +1,152 @@
+"""Client processes for the kill -9 suite. Each writes what the daemon acknowledged, one JSON line per fact.
+
+    python -m tests.reliability.workload ROLE TARGET LOG
+
+Roles: sender (idempotent sends to box-d and box-s), drainer (drains box-d),
+subscriber (follows box-s with acks), asker and replier (rendezvous through
+worker-t), settler (outbox fan-outs). Every role retries through daemon
+restarts and stops cleanly on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import sys
+
+from fabricd.client import Aborted, Client, DeadlineExceeded, FabricError, NotFound, Unavailable
+from fabricd.v1 import outbox_service_pb2 as ob
+from fabricd.v1 import types_pb2 as pb
+
+RECIPIENTS = [f"fan-{i}" for i in range(8)]
+
+
+class Log:
+    def __init__(self, path: str) -> None:
+        self._file = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
+
+    def __call__(self, **fact: object) -> None:
+        self._file.write(json.dumps(fact) + "\n")
+
+
+async def retry(call, stop: asyncio.Event):  # noqa: ANN001, ANN201
+    """Call until the daemon answers (it may be restarting); None if asked to stop first."""
+    while not stop.is_set():
+        try:
+            return await call()
+        except Unavailable:
+            await asyncio.sleep(0.05)
+    return None
+
+
+async def sender(client: Client, log: Log, stop: asyncio.Event) -> None:
+    i = 0
+    while not stop.is_set():
+        box = "box-d" if i % 2 else "box-s"
+        mid = f"m-{i}"
+        sent = await retry(lambda: client.send(box, f"payload {i}", id=mid, sender="load"), stop)
+        if sent is not None:
+            log(kind="sent", box=box, id=mid, seq=sent.message.seq)
+        i += 1
+
+
+async def drainer(client: Client, log: Log, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            drained = await client.drain("box-d", 7)
+        except Unavailable:
+            log(kind="drain-lost")  # in flight at a kill: what it took may never be seen
+            await asyncio.sleep(0.05)
+            continue
+        for m in drained.messages:
+            log(kind="drained", id=m.id)
+        if not drained.messages:
+            await asyncio.sleep(0.01)
+
+
+async def subscriber(client: Client, log: Log, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            async with client.subscribe("box-s") as inbox:
+                while not stop.is_set():
+                    try:
+                        message = await asyncio.wait_for(anext(inbox), 0.5)
+                    except TimeoutError:
+                        continue
+                    log(kind="delivered", id=message.id, seq=message.seq)
+                return
+        except FabricError:
+            await asyncio.sleep(0.05)
+
+
+async def replier(client: Client, log: Log, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        try:
+            async with client.subscribe("worker-t") as inbox:
+                while not stop.is_set():
+                    try:
+                        message = await asyncio.wait_for(anext(inbox), 0.5)
+                    except TimeoutError:
+                        continue
+                    if message.ticket_id:
+                        try:
+                            await client.reply("worker-t", f"answer to {message.ticket_id}",
+                                               ticket_id=message.ticket_id)
+                            log(kind="replied", ticket=message.ticket_id)
+                        except FabricError:
+                            pass  # retired meanwhile, or the daemon died: it is redelivered if still queued
+                return
+        except FabricError:
+            await asyncio.sleep(0.05)
+
+
+async def asker(client: Client, log: Log, stop: asyncio.Event) -> None:
+    await retry(lambda: client.register("worker-t"), stop)
+    i = 0
+    while not stop.is_set():
+        enqueued = await retry(lambda: client.enqueue("worker-t", f"task {i}", source_agent="asker"), stop)
+        if enqueued is None:
+            return
+        log(kind="ticket", ticket=enqueued.ticket_id)
+        while True:
+            try:
+                result = await client.await_reply(enqueued.ticket_id, timeout=2)
+                log(kind="answered", ticket=enqueued.ticket_id, result=result)
+                break
+            except (Unavailable, DeadlineExceeded):
+                if stop.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            except (Aborted, NotFound) as exc:
+                log(kind="aborted", ticket=enqueued.ticket_id, reason=exc.reason)
+                break
+        i += 1
+
+
+async def settler(client: Client, log: Log, stop: asyncio.Event) -> None:
+    j = 0
+    while not stop.is_set():
+        job = ob.SettledJob(job_id=f"job-{j}", outcome=ob.JOB_OUTCOME_COMPLETED,
+                            agent=pb.Address(agent_id="worker", session_id="w"),
+                            mail=pb.Mail(key=f"req-{j}", reply_to=[pb.Address(agent_id=r, session_id="s")
+                                                                   for r in RECIPIENTS]))
+        response = await retry(lambda: client.fan_out(job, f"result {j}"), stop)
+        if response is not None:
+            log(kind="fanned", keys=list(response.reply_keys))
+        j += 1
+
+
+ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler)}
+
+
+async def main(role: str, target: str, path: str) -> None:
+    stop = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    async with Client(target) as client:
+        print("ready", flush=True)
+        await ROLES[role](client, Log(path), stop)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(*sys.argv[1:4]))
