@@ -11,6 +11,7 @@ import dataclasses
 import typing
 from collections.abc import Sequence
 
+from fabricd.core.errors import InvalidArgument
 from fabricd.core.model import NO_ADDRESS, Address, Capability, JobOutcome, Mail, Change, Envelope, MailboxEntry, Message, MessageKind, OutboxRow, Presence, RowState, Sent, SettledJob, Ticket, TicketSourceKind
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
@@ -110,8 +111,19 @@ def capability_in(p: pb.Capability) -> Capability:
     return Capability(p.name, p.description, p.payload)
 
 
+_MIN_SECONDS, _MAX_SECONDS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31, as google.protobuf says
+
+
 def _ns(t) -> int:  # noqa: ANN001 - a Timestamp
     return t.seconds * _NS + t.nanos
+
+
+def timestamp_in(t, field: str) -> int:  # noqa: ANN001 - a Timestamp from a request
+    """A request's Timestamp in ns; INVALID_ARGUMENT when it is not a valid Timestamp."""
+    if not (_MIN_SECONDS <= t.seconds <= _MAX_SECONDS and 0 <= t.nanos < _NS):
+        raise InvalidArgument(f"{field} is not a valid timestamp (seconds {t.seconds}, nanos {t.nanos})",
+                              reason="INVALID_FIELD", field=field)
+    return _ns(t)
 
 
 def _set_time(t, ns: int) -> None:  # noqa: ANN001 - a Timestamp
@@ -157,7 +169,9 @@ def entry_in(p: pb.MailboxEntry, last_seq: int = 0, change: int = 0) -> MailboxE
     )
 
 
-def duration_in(d) -> float:  # noqa: ANN001 - a Duration
+def duration_in(d, field: str = "timeout") -> float:  # noqa: ANN001 - a Duration
+    if not (-_NS < d.nanos < _NS) or (d.seconds > 0 > d.nanos) or (d.seconds < 0 < d.nanos):
+        raise InvalidArgument(f"{field} is not a valid duration", reason="INVALID_FIELD", field=field)
     return d.seconds + d.nanos / 1e9
 
 

@@ -174,6 +174,9 @@ class Outbox:
 
     async def drain_once(self) -> DrainResult:
         """Post every due row of one page (up to 64)."""
+        due = self._store.read(lambda tx: tx.next_outbox_due())
+        if due is None or due > self._clock():
+            return DrainResult(0, 0, more=False)  # nothing due: no write, no fsync
 
         def apply(tx: Tx) -> DrainResult:
             now = self._clock()

@@ -319,6 +319,8 @@ class Rendezvous:
     async def prune(self, limit: int = 1000) -> int:
         """Forget answered and aborted tickets older than the retention."""
         horizon = self._clock() - self._retention_ns
+        if not self._store.read(lambda tx: tx.finished_before(horizon, 1)):
+            return 0  # nothing to forget: no write
 
         def apply(tx: Tx) -> int:
             ids = tx.finished_before(horizon, limit)

@@ -10,7 +10,7 @@ from fabricd.v1 import agent_directory_service_pb2_grpc as pb_grpc
 
 
 def _ns(request, name: str) -> int:  # noqa: ANN001
-    return getattr(request, name).ToNanoseconds() if request.HasField(name) else 0
+    return wire.timestamp_in(getattr(request, name), name) if request.HasField(name) else 0
 
 
 class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import grpc
 
-from fabricd.core.errors import FabricError, PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.core.errors import FabricError, InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.tokens import Tokens
 from fabricd.rpc import errors
 
@@ -222,6 +222,15 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             return handler  # health checks and reflection are open
         method = details.method.rsplit("/", 1)[1]
         guard, observe = self._guard, self._observe
+        deserialize = handler.request_deserializer
+
+        def parse(raw: bytes, context: grpc.aio.ServicerContext) -> object:
+            """Parse here, not in gRPC, so a malformed request is INVALID_ARGUMENT, not UNKNOWN."""
+            try:
+                return deserialize(raw) if deserialize else raw
+            except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError and friends
+                raise InvalidArgument(f"the request is not a valid {method} request: {exc}",
+                                      reason="MALFORMED_REQUEST") from None
 
         def finish(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
                    failed: bool) -> None:
@@ -237,9 +246,10 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_unary is not None:
             inner = handler.unary_unary
 
-            async def unary(request, context):  # noqa: ANN001, ANN202
+            async def unary(raw, context):  # noqa: ANN001, ANN202
                 started, identity = time.perf_counter(), None
                 try:
+                    request = parse(raw, context)
                     identity = guard.admit(method, request, context)
                 except FabricError as exc:
                     finish_code(context, exc)
@@ -253,14 +263,14 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 finish(context, started, identity, False)
                 return response
 
-            return grpc.unary_unary_rpc_method_handler(unary, handler.request_deserializer,
-                                                       handler.response_serializer)
+            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
         if handler.unary_stream is not None:
             inner_stream = handler.unary_stream
 
-            async def stream(request, context):  # noqa: ANN001, ANN202
+            async def stream(raw, context):  # noqa: ANN001, ANN202
                 started, identity = time.perf_counter(), None
                 try:
+                    request = parse(raw, context)
                     identity = guard.admit(method, request, context)
                 except FabricError as exc:
                     finish_code(context, exc)
@@ -274,8 +284,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 finally:
                     finish(context, started, identity, failed)
 
-            return grpc.unary_stream_rpc_method_handler(stream, handler.request_deserializer,
-                                                        handler.response_serializer)
+            return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
         return handler
 
 

@@ -39,4 +39,5 @@ class OutboxServicer(pb_grpc.OutboxServiceServicer):
     async def PruneReceipts(self, request, context):  # noqa: ANN001, ANN201, N802
         if not request.HasField("before_time"):
             raise InvalidArgument("before_time is required", reason="MISSING_FIELD", field="before_time")
-        return pb.PruneReceiptsResponse(pruned=await self._outbox.prune_receipts(request.before_time.ToNanoseconds()))
+        before = wire.timestamp_in(request.before_time, "before_time")
+        return pb.PruneReceiptsResponse(pruned=await self._outbox.prune_receipts(before))

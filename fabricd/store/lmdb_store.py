@@ -54,6 +54,7 @@ class StoreStats:
     map_used: int
     commits: int
     batched_writes: int
+    """Writes that succeeded (a refused or failed write does not count)."""
     last_batch: int
 
 
@@ -277,7 +278,7 @@ class LmdbStore:
             log.warning("commit of %d writes failed: %s", len(batch), exc)
             outcomes = [(fut, None, err if e is None else e, ()) for fut, _, e, _ in outcomes]
         self.commits += 1
-        self.batched_writes += len(batch)
+        self.batched_writes += sum(1 for _, _, err, _ in outcomes if err is None)
         self.last_batch = len(batch)
         self.last_commit_time = time.monotonic()
         if self.on_commit is not None:
