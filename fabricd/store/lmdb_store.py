@@ -58,8 +58,15 @@ class StoreStats:
     last_batch: int
 
 
-def _translate(exc: BaseException) -> BaseException:
-    """LMDB and OS errors as the core's errors; everything else unchanged."""
+DISK_FULL_BYTES = 1 << 20
+
+
+def _translate(exc: BaseException, path: str = ".") -> BaseException:
+    """LMDB and OS errors as the core's errors; everything else unchanged.
+
+    LMDB reports a write cut short by a full disk as EIO, so an I/O error is
+    DISK_FULL when the data folder's file system has less than 1 MiB free.
+    """
     if isinstance(exc, FabricError):
         return exc
     if isinstance(exc, lmdb.MapFullError):
@@ -68,9 +75,14 @@ def _translate(exc: BaseException) -> BaseException:
             "Consume or delete mail, or restart the daemon with a larger --map-size",
             reason="STORE_FULL",
         )
-    if isinstance(exc, (lmdb.DiskError, OSError)) or (isinstance(exc, lmdb.Error) and "No space" in str(exc)):
-        if getattr(exc, "errno", None) == errno.ENOSPC or "No space" in str(exc):
-            return ResourceExhausted("the disk is full; nothing was written", reason="DISK_FULL")
+    if isinstance(exc, (lmdb.Error, OSError)):
+        try:
+            free = os.statvfs(path).f_bavail * os.statvfs(path).f_frsize
+        except OSError:
+            free = DISK_FULL_BYTES
+        if getattr(exc, "errno", None) == errno.ENOSPC or "No space" in str(exc) or free < DISK_FULL_BYTES:
+            return ResourceExhausted(f"the disk holding the store is full ({free} bytes free); nothing was "
+                                     "written. Free some space: writes resume by themselves", reason="DISK_FULL")
         return Unavailable(f"the store could not write: {exc}", reason="STORE_IO_ERROR")
     return exc
 
@@ -223,7 +235,7 @@ class LmdbStore:
                 outcomes = self._commit(batch)
             except BaseException as exc:  # never leave callers waiting
                 log.exception("writer failed")
-                outcomes = [(fut, None, _translate(exc), ()) for _, fut in batch]
+                outcomes = [(fut, None, _translate(exc, self.path), ()) for _, fut in batch]
             finally:
                 self._applied.set()
             self._loop.call_soon_threadsafe(self._committed, outcomes)
@@ -246,7 +258,7 @@ class LmdbStore:
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
-            return [(fut, None, _translate(exc), ()) for _, fut in batch]
+            return [(fut, None, _translate(exc, self.path), ()) for _, fut in batch]
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
@@ -261,7 +273,7 @@ class LmdbStore:
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
                         log.exception("write failed")
-                    outcomes.append((fut, None, _translate(exc), ()))
+                    outcomes.append((fut, None, _translate(exc, self.path), ()))
             self._applied.set()  # the loop may run while we fsync
             stored = self._failpoint and stored_messages > 0
             if stored and self._failpoint == "before-commit":
@@ -274,7 +286,7 @@ class LmdbStore:
                 os._exit(86)
         except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
             txn.abort()
-            err = _translate(exc)
+            err = _translate(exc, self.path)
             log.warning("commit of %d writes failed: %s", len(batch), exc)
             outcomes = [(fut, None, err if e is None else e, ()) for fut, _, e, _ in outcomes]
         self.commits += 1
