@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from fabricd.core import validate
 from fabricd.core.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
@@ -18,7 +18,7 @@ from fabricd.core.limits import Limits
 from fabricd.core.model import Address
 from fabricd.core.outbox import Outbox
 from fabricd.core.notify import Notifier
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Service, Store, Tx
 
 AGENT_DIRECTORY = ("agent-directory",)
 NOTIFICATION = "notification"
@@ -145,19 +145,15 @@ def host_unavailable(availability: str) -> bool:
     return isinstance(value, str) and value.strip().lower() in {"unavailable", "busy"}
 
 
-class AgentDirectory:
+class AgentDirectory(Service):
     """The agent-directory contract over a Store."""
 
     def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int], outbox: Outbox, *,
                  max_causal_depth: int = 8, keepalive_s: float = 15.0, history: int = 1024) -> None:
-        self._store = store
+        super().__init__(store, notifier, limits, clock, keepalive_s)
         self._outbox = outbox
-        self._notifier = notifier
-        self.limits = limits
-        self._clock = clock
         self._mint = IdMint()
         self.max_causal_depth = max_causal_depth  # reloadable
-        self._keepalive_s = keepalive_s
         self._history = history
 
     # -- helpers inside a transaction

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from fabricd.core import validate
 from fabricd.core.errors import FailedPrecondition, NotFound
-from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
 from fabricd.core.notify import Notifier
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Service, Tx
 
 DIRECTORY = ("directory",)
 """Notifier key for directory changes."""
@@ -52,22 +51,8 @@ class WatchBatch:
     snapshot_complete: bool = False
 
 
-class Directory:
+class Directory(Service):
     """The presence contract over a Store."""
-
-    def __init__(
-        self,
-        store: Store,
-        notifier: Notifier,
-        limits: Limits,
-        clock: Callable[[], int],
-        keepalive_s: float = 15.0,
-    ) -> None:
-        self._store = store
-        self._notifier = notifier
-        self.limits = limits
-        self._clock = clock
-        self._keepalive_s = keepalive_s
 
     def presence_of(self, entry: MailboxEntry) -> Presence:
         return presence(entry, self._clock(), int(self.limits.live_window_s * 1e9))

@@ -12,7 +12,7 @@ from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, Change, Envelope, IdRecord, MailboxEntry, Message, Sent
 from fabricd.core.notify import Notifier
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Service, Store, Tx
 
 
 def digest_of(msg: Message) -> bytes:
@@ -51,23 +51,13 @@ def _same_recipient(tx: Tx, name: str, agent_id: str) -> bool:
     return entry is not None and entry.agent_id == agent_id
 
 
-class Mailboxes:
+class Mailboxes(Service):
     """The mailbox contract over a Store."""
 
-    def __init__(
-        self,
-        store: Store,
-        notifier: Notifier,
-        limits: Limits,
-        clock: Callable[[], int],
-        keepalive_s: float = 15.0,
-    ) -> None:
-        self._store = store
-        self._notifier = notifier
-        self.limits = limits
-        self._clock = clock
+    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int],
+                 keepalive_s: float = 15.0) -> None:
+        super().__init__(store, notifier, limits, clock, keepalive_s)
         self._mint = IdMint()
-        self._keepalive_s = keepalive_s
         self.stored = 0
         """Messages stored since start (for metrics; counts a write whose commit later fails)."""
 

@@ -10,7 +10,6 @@ failed post is retried with exponential back-off and jitter, and after
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -22,7 +21,7 @@ from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
 from fabricd.core.notify import Notifier
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Service, Store, Tx
 
 log = logging.getLogger("fabricd.outbox")
 
@@ -65,7 +64,7 @@ class DrainResult:
     more: bool
 
 
-class Outbox:
+class Outbox(Service):
     """The outbox contract over a Store, with the delivery loop the daemon runs."""
 
     def __init__(
@@ -78,10 +77,7 @@ class Outbox:
         policy: RetryPolicy = RetryPolicy(),
         rng: random.Random | None = None,
     ) -> None:
-        self._store = store
-        self._notifier = notifier
-        self.limits = limits
-        self._clock = clock
+        super().__init__(store, notifier, limits, clock)
         self._mailboxes = mailboxes
         self._policy = policy
         self._rng = rng or random.Random()

@@ -8,8 +8,12 @@ store writes each dirty entry once when the transaction's work is done.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+if TYPE_CHECKING:
+    from fabricd.core.notify import Notifier
+
+from fabricd.core.limits import Limits
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
 T = TypeVar("T")
@@ -133,3 +137,18 @@ class Store(Protocol):
 
     def read(self, fn: Callable[[Tx], T]) -> T:
         """Run `fn` in a short read transaction."""
+
+
+class Service:
+    """What every contract of the core holds: the store, the wake-ups, the limits and a clock.
+
+    `limits` is public so that a reload (SIGHUP) can swap it in place.
+    """
+
+    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int],
+                 keepalive_s: float = 15.0) -> None:
+        self._store = store
+        self._notifier = notifier
+        self.limits = limits
+        self._clock = clock
+        self._keepalive_s = keepalive_s

@@ -20,7 +20,7 @@ from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketSourceKind, TicketState
 from fabricd.core.notify import Notifier
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Service, Store, Tx
 
 MAX_QUEUE_SCAN = 100_000
 
@@ -54,7 +54,7 @@ def task_text(ticket: Ticket) -> str:
     return f"Request from {who}, ticket {ticket.ticket_id}:\n\n{ticket.task}"
 
 
-class Rendezvous:
+class Rendezvous(Service):
     """The rendezvous contract over a Store."""
 
     def __init__(
@@ -68,13 +68,9 @@ class Rendezvous:
         retention_s: float = 24 * 3600,
         keepalive_s: float = 15.0,
     ) -> None:
-        self._store = store
-        self._notifier = notifier
-        self.limits = limits
-        self._clock = clock
+        super().__init__(store, notifier, limits, clock, keepalive_s)
         self._mailboxes = mailboxes
         self._retention_ns = int(retention_s * 1e9)
-        self._keepalive_s = keepalive_s
         self.open_waits = 0
         self._background: set[asyncio.Task[object]] = set()
 

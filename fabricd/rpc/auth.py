@@ -243,18 +243,23 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 log.debug("call", extra={"method": method, "code": name, "ms": round(elapsed * 1e3, 3),
                                          "peer": context.peer(), "identity": str(identity or "-")})
 
+        async def admit(raw: bytes, context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
+            """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
+            try:
+                request = parse(raw, context)
+                return request, guard.admit(method, request, context)
+            except FabricError as exc:
+                context.set_code(errors.code_of(exc))
+                finish(context, started, None, True)
+                await errors.abort(context, exc)
+                raise  # abort raises; this is for the type checker
+
         if handler.unary_unary is not None:
             inner = handler.unary_unary
 
             async def unary(raw, context):  # noqa: ANN001, ANN202
-                started, identity = time.perf_counter(), None
-                try:
-                    request = parse(raw, context)
-                    identity = guard.admit(method, request, context)
-                except FabricError as exc:
-                    finish_code(context, exc)
-                    finish(context, started, None, True)
-                    await errors.abort(context, exc)
+                started = time.perf_counter()
+                request, identity = await admit(raw, context, started)
                 try:
                     response = await inner(request, context)
                 except BaseException:
@@ -268,14 +273,8 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             inner_stream = handler.unary_stream
 
             async def stream(raw, context):  # noqa: ANN001, ANN202
-                started, identity = time.perf_counter(), None
-                try:
-                    request = parse(raw, context)
-                    identity = guard.admit(method, request, context)
-                except FabricError as exc:
-                    finish_code(context, exc)
-                    finish(context, started, None, True)
-                    await errors.abort(context, exc)
+                started = time.perf_counter()
+                request, identity = await admit(raw, context, started)
                 failed = True
                 try:
                     async for item in inner_stream(request, context):
@@ -287,6 +286,3 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
         return handler
 
-
-def finish_code(context: grpc.aio.ServicerContext, exc: FabricError) -> None:
-    context.set_code(errors.code_of(exc))

@@ -16,7 +16,6 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from fabricd.client import Client, ResourceExhausted, Unavailable
-from fabricd.v1 import types_pb2 as pb
 
 
 async def test_mail_survives_a_restart(daemon) -> None:  # noqa: ANN001
