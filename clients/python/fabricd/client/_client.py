@@ -15,17 +15,14 @@ import grpc
 from fabricd import paths
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
+from fabricd.client._work import WorkCalls
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
-from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
-from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
-from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
-from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
 
@@ -105,7 +102,7 @@ class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
         return await continuation(self._details(details), request)
 
 
-class Client:
+class Client(WorkCalls):
     """A connection to one fabricd. Use `async with Client(target) as client:`.
 
     `target` is `unix:PATH` or `HOST:PORT`; default $FABRICD_TARGET, else the
@@ -246,184 +243,6 @@ class Client:
     async def _ack_batch(self, agent_id: str, ids: Sequence[str]) -> list[bool]:
         await self.ack(agent_id, ids)
         return [True] * len(ids)
-
-    # -- RendezvousService
-
-    @staticmethod
-    def _source(source_agent: str | None) -> rv_pb.TicketSource:
-        if source_agent:
-            return rv_pb.TicketSource(kind=rv_pb.TICKET_SOURCE_KIND_AGENT, agent_id=source_agent)
-        return rv_pb.TicketSource(kind=rv_pb.TICKET_SOURCE_KIND_HUMAN)
-
-    async def ask(self, target: str, task: str, *, timeout: float | None = None, source_agent: str | None = None,
-                  requester: str = "", conversation_id: str = "") -> str:
-        """Ask `target` and wait for its reply; returns the result.
-
-        `source_agent` names the asking agent (else the asker is a human). Raises
-        DeadlineExceeded after `timeout` seconds (the ticket is retired) and
-        Aborted if the ticket is cancelled or the target's queue closed.
-        """
-        request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
-                                   conversation_id=conversation_id)
-        if timeout is not None:
-            request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.Ask, request)).result
-
-    async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
-                      conversation_id: str = "") -> rv_pb.EnqueueTicketResponse:
-        """Queue a ticket without waiting: returns its id and position (0 = head)."""
-        request = rv_pb.EnqueueTicketRequest(target=target, task=task, requester=requester,
-                                             source=self._source(source_agent), conversation_id=conversation_id)
-        return await self._call(self.rendezvous.EnqueueTicket, request)
-
-    async def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
-        """Wait for a ticket's result (at once if already answered); the ticket stays queued on timeout."""
-        request = rv_pb.AwaitReplyRequest(ticket_id=ticket_id)
-        if timeout is not None:
-            request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.AwaitReply, request)).result
-
-    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
-        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id."""
-        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id)
-        return (await self._call(self.rendezvous.Reply, request)).ticket_id
-
-    async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
-        request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)
-        return (await self._call(self.rendezvous.CancelHead, request)).cancelled
-
-    async def close_queue(self, agent_id: str, reason: str = "") -> int:
-        request = rv_pb.CloseQueueRequest(agent_id=agent_id, reason=reason)
-        return (await self._call(self.rendezvous.CloseQueue, request)).aborted
-
-    async def queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
-        return list((await self._call(self.rendezvous.GetQueue, rv_pb.GetQueueRequest(agent_id=agent_id))).tickets)
-
-    async def watch_queue(self, agent_id: str) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
-        """The queue now, then after every change (keepalives skipped)."""
-        call = self.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id=agent_id))
-        try:
-            async for response in call:
-                if not response.keepalive:
-                    yield list(response.tickets)
-        except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
-        finally:
-            call.cancel()
-
-    # -- OutboxService
-
-    async def fan_out(self, job: ob_pb.SettledJob, content: str) -> ob_pb.FanOutResponse:
-        """Queue one reply per reply-to address of the job's mail; a replay writes nothing new."""
-        return await self._call(self.outbox.FanOut, ob_pb.FanOutRequest(job=job, content=content))
-
-    async def drain_outbox(self) -> ob_pb.DrainOutboxResponse:
-        return await self._call(self.outbox.DrainOutbox, ob_pb.DrainOutboxRequest())
-
-    async def list_outbox(self, *, state: int = ob_pb.OUTBOX_ROW_STATE_UNSPECIFIED, limit: int = 0,
-                          after_key: str = "") -> ob_pb.ListOutboxResponse:
-        request = ob_pb.ListOutboxRequest(state=state, limit=limit, after_key=after_key)
-        return await self._call(self.outbox.ListOutbox, request)
-
-    async def retry_dead_letters(self, keys: Sequence[str] = ()) -> int:
-        request = ob_pb.RetryDeadLettersRequest(keys=list(keys))
-        return (await self._call(self.outbox.RetryDeadLetters, request)).retried
-
-    async def prune_receipts(self, before_ns: int) -> int:
-        request = ob_pb.PruneReceiptsRequest()
-        request.before_time.FromNanoseconds(before_ns)
-        return (await self._call(self.outbox.PruneReceipts, request)).pruned
-
-    # -- AgentDirectoryService
-
-    async def initialize(self, instructions: str, settings: str = "") -> ad_pb.InitializeResponse:
-        """Create (or update) the default agent and its initial thread."""
-        request = ad_pb.InitializeRequest(instructions=instructions, settings=settings)
-        return await self._call(self.agent_directory.Initialize, request)
-
-    async def create_agent(self, name: str, *, description: str = "", instructions: str = "",
-                           settings: str = "") -> ad_pb.Agent:
-        request = ad_pb.CreateAgentRequest(name=name, description=description, instructions=instructions,
-                                           settings=settings)
-        return (await self._call(self.agent_directory.CreateAgent, request)).agent
-
-    async def get_agent(self, agent_id: str) -> ad_pb.Agent:
-        return (await self._call(self.agent_directory.GetAgent, ad_pb.GetAgentRequest(agent_id=agent_id))).agent
-
-    async def list_agents(self) -> list[ad_pb.Agent]:
-        return list((await self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest())).agents)
-
-    async def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
-                            contexts: Sequence[str] = ()) -> ad_pb.Thread:
-        request = ad_pb.CreateThreadRequest(agent_id=agent_id, title=title, kind=kind, contexts=list(contexts))
-        return (await self._call(self.agent_directory.CreateThread, request)).thread
-
-    async def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
-        request = ad_pb.ListThreadsRequest(agent_id=agent_id)
-        return list((await self._call(self.agent_directory.ListThreads, request)).threads)
-
-    async def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
-                    optional_work: bool = False) -> ad_pb.AdmitResponse:
-        """Admit work; a refusal is an answer (accepted = False, reason), not an exception."""
-        request = ad_pb.AdmitRequest(agent_id=agent_id, thread_id=thread_id, submission=submission,
-                                     optional_work=optional_work)
-        return await self._call(self.agent_directory.Admit, request)
-
-    async def settle(self, request_id: str, *, thread_id: str = "", interactive: bool = False,
-                     notify: bool = False) -> ad_pb.Request:
-        request = ad_pb.SettleRequest(request_id=request_id, thread_id=thread_id, interactive=interactive,
-                                      notify=notify)
-        return (await self._call(self.agent_directory.Settle, request)).request
-
-    async def notification_sent(self, request_id: str) -> None:
-        await self._call(self.agent_directory.NotificationSent, ad_pb.NotificationSentRequest(request_id=request_id))
-
-    async def list_requests(self, which: int = ad_pb.REQUEST_FILTER_ALL, *, page_size: int = 0,
-                            page_token: str = "") -> ad_pb.ListRequestsResponse:
-        request = ad_pb.ListRequestsRequest(filter=which, page_size=page_size, page_token=page_token)
-        return await self._call(self.agent_directory.ListRequests, request)
-
-    async def advertise(self, profiles: str, availability: str) -> None:
-        request = ad_pb.AdvertiseRequest(profiles=profiles, availability=availability)
-        await self._call(self.agent_directory.Advertise, request)
-
-    async def reconcile_repair(self, key: str, generation: int, text: str = "", **fields: Any) -> str:
-        """Admit a repair idempotently by key and generation; returns its request id."""
-        request = ad_pb.ReconcileRepairRequest(key=key, generation=generation, text=text, **fields)
-        return (await self._call(self.agent_directory.ReconcileRepair, request)).request_id
-
-    async def directory_data(self) -> ad_pb.DirectoryData:
-        return (await self._call(self.agent_directory.GetDirectoryData, ad_pb.GetDirectoryDataRequest())).data
-
-    async def watch_directory_data(self) -> AsyncIterator[ad_pb.WatchDirectoryDataResponse]:
-        """The data now, then once per change in sequence order (keepalives skipped)."""
-        call = self.agent_directory.WatchDirectoryData(ad_pb.WatchDirectoryDataRequest())
-        try:
-            async for response in call:
-                if not response.keepalive:
-                    yield response
-        except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
-        finally:
-            call.cancel()
-
-    # -- AdminService
-
-    async def status(self) -> admin_pb.GetStatusResponse:
-        return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
-
-    async def issue_token(self, *, agent_id: str = "", admin: bool = False,
-                          label: str = "") -> admin_pb.IssueTokenResponse:
-        """An admin token (admin=True) or one that acts as `agent_id` only; the token is shown once."""
-        scope = admin_pb.TOKEN_SCOPE_ADMIN if admin else admin_pb.TOKEN_SCOPE_AGENT
-        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label)
-        return await self._call(self.admin.IssueToken, request)
-
-    async def revoke_token(self, token_id: str) -> bool:
-        return (await self._call(self.admin.RevokeToken, admin_pb.RevokeTokenRequest(token_id=token_id))).revoked
-
-    async def list_tokens(self) -> list[admin_pb.TokenInfo]:
-        return list((await self._call(self.admin.ListTokens, admin_pb.ListTokensRequest())).tokens)
 
     def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
         """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""

@@ -1,0 +1,102 @@
+"""`fabric` commands for operators: status, tokens, and the MCP bridge."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.table import Table
+
+from fabricd.cli.app import Context, age, cli
+
+@cli.command()
+@click.pass_obj
+def status(ctx: Context) -> None:
+    """Show the daemon's version, uptime, data folder, store use and counts."""
+    s = ctx.run(lambda c: c.status())
+    if ctx.json:
+        ctx.emit(s)
+        return
+    uptime = age(s.start_time).removesuffix(" ago")
+    used = s.map_used_bytes / max(1, s.map_size_bytes) * 100
+    rows = [
+        ("version", s.version), ("uptime", uptime), ("data dir", s.data_dir),
+        ("listening on", ", ".join(s.listen_addresses)),
+        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%)"),
+        ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
+        ("outbox", f"{s.outbox_pending} pending of {s.outbox_rows} rows"),
+        ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
+        ("commits", f"{s.commits} ({s.writes} writes)"),
+    ]
+    table = Table(box=None, show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for key, value in rows:
+        table.add_row(key, value)
+    ctx.out.print(table)
+
+
+@cli.group()
+def token() -> None:
+    """Access tokens: issue, revoke, list (admin only)."""
+
+
+@token.command("issue")
+@click.option("--agent", "agent_id", default="", help="a token that acts as this agent only")
+@click.option("--admin", is_flag=True, help="a token that may do everything")
+@click.option("--label", default="", help="a note to tell tokens apart")
+@click.pass_obj
+def token_issue(ctx: Context, agent_id: str, admin: bool, label: str) -> None:
+    """Issue a token; it is printed once and stored only as a hash."""
+    if admin == bool(agent_id):
+        raise click.UsageError("pass exactly one of --agent ID and --admin")
+    issued = ctx.run(lambda c: c.issue_token(agent_id=agent_id, admin=admin, label=label))
+    if ctx.json:
+        click.echo(json.dumps({"token_id": issued.info.token_id, "token": issued.token}))
+    else:
+        click.echo(issued.token)
+        click.echo(f"token id {issued.info.token_id}: keep the token secret; it is not shown again", err=True)
+
+
+@token.command("revoke")
+@click.argument("token_id")
+@click.pass_obj
+def token_revoke(ctx: Context, token_id: str) -> None:
+    """Revoke a token by its id (see `fabric token ls`)."""
+    revoked = ctx.run(lambda c: c.revoke_token(token_id))
+    click.echo(json.dumps({"revoked": revoked}) if ctx.json else ("revoked" if revoked else "no such live token"))
+    if not revoked:
+        sys.exit(1)
+
+
+@token.command("ls")
+@click.pass_obj
+def token_ls(ctx: Context) -> None:
+    """List tokens (ids and scopes; never the tokens themselves)."""
+    tokens = ctx.run(lambda c: c.list_tokens())
+    if ctx.json:
+        for t in tokens:
+            ctx.emit(t)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("TOKEN ID", "SCOPE", "AGENT", "LABEL", "ISSUED", "REVOKED"):
+        table.add_column(column)
+    for t in tokens:
+        table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
+                      age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
+    ctx.out.print(table)
+
+
+@cli.command()
+@click.option("--agent", "agent_id", required=True, help="the agent id this bridge acts as")
+@click.option("--name", "session_name", default="", help="a display name peers can address (default: none)")
+@click.pass_obj
+def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
+    """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT."""
+    try:
+        from fabricd.cli import mcp_bridge
+        import mcp as _sdk  # noqa: F401
+    except ImportError:
+        raise click.ClickException("the MCP bridge needs the mcp SDK: pip install 'fabricd[mcp]'") from None
+    ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))

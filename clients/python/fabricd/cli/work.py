@@ -1,0 +1,256 @@
+"""`fabric` commands for work between agents: ask, reply and queue; the outbox; the agent directory."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+from rich.table import Table
+
+from fabricd.cli.app import Context, age, cli
+
+@cli.command()
+@click.argument("target")
+@click.argument("task", required=False)
+@click.option("--timeout", type=float, default=None, help="seconds to wait (default: until answered)")
+@click.option("--from", "source_agent", default="", envvar="FABRIC_AGENT", help="the asking agent id ($FABRIC_AGENT)")
+@click.option("--requester", default="", help="a display label for who asks")
+@click.option("--conversation", default="", help="a conversation id")
+@click.pass_obj
+def ask(ctx: Context, target: str, task: str | None, timeout: float | None, source_agent: str, requester: str,
+        conversation: str) -> None:
+    """Ask TARGET to do TASK (or standard input) and wait for its reply."""
+    if task is None:
+        task = sys.stdin.read()
+    result = ctx.run(lambda c: c.ask(target, task, timeout=timeout, source_agent=source_agent or None,
+                                     requester=requester, conversation_id=conversation))
+    if ctx.json:
+        click.echo(json.dumps({"result": result}, ensure_ascii=False))
+    else:
+        click.echo(result)
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.argument("result", required=False)
+@click.option("--ticket", "ticket_id", default="", help="answer this ticket (default: the head of the queue)")
+@click.pass_obj
+def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str) -> None:
+    """As AGENT_ID, answer the request at the head of its queue with RESULT (or standard input)."""
+    if result is None:
+        result = sys.stdin.read()
+    answered = ctx.run(lambda c: c.reply(agent_id, result, ticket_id=ticket_id))
+    if ctx.json:
+        click.echo(json.dumps({"ticket_id": answered}))
+    else:
+        ctx.out.print(f"answered ticket {answered}")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.pass_obj
+def queue(ctx: Context, agent_id: str) -> None:
+    """Show the requests waiting for AGENT_ID, head first."""
+    tickets = ctx.run(lambda c: c.queue(agent_id))
+    if ctx.json:
+        for t in tickets:
+            ctx.emit(t)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("POS", "TICKET", "REQUESTER", "AGE", "TASK"):
+        table.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
+    for t in tickets:
+        preview = " ".join(t.task.split())
+        table.add_row(str(t.position), t.ticket_id, t.requester, age(t.enqueue_time).removesuffix(" ago"),
+                      preview[:60] + ("…" if len(preview) > 60 else ""))
+    ctx.out.print(table)
+    if not tickets:
+        ctx.out.print(f"[dim]no requests waiting for {agent_id}[/]")
+
+
+@cli.group()
+def outbox() -> None:
+    """The outbox: replies waiting, dead-lettered or delivered."""
+
+
+ROW_STATES = {"pending": 1, "dead": 2, "delivered": 3, "all": 0}
+ROW_STATE_NAMES = {1: "[yellow]pending[/]", 2: "[red]dead[/]", 3: "[green]delivered[/]"}
+
+
+@outbox.command("ls")
+@click.option("--state", type=click.Choice(list(ROW_STATES)), default="all", help="which rows")
+@click.option("--limit", "-n", default=100, help="at most this many rows (max 1000)")
+@click.option("--after", default="", help="rows after this key")
+@click.pass_obj
+def outbox_ls(ctx: Context, state: str, limit: int, after: str) -> None:
+    """List outbox rows in key order with attempts, next attempt and last error."""
+    page = ctx.run(lambda c: c.list_outbox(state=ROW_STATES[state], limit=limit, after_key=after))
+    if ctx.json:
+        for row in page.rows:
+            ctx.emit(row)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("KEY", "STATE", "TO", "ATTEMPTS", "NEXT", "LAST ERROR"):
+        table.add_column(column)
+    for row in page.rows:
+        nxt = time.strftime("%H:%M:%S", time.localtime(row.next_attempt_time.seconds)) if row.state == 1 else "-"
+        table.add_row(row.key, ROW_STATE_NAMES.get(row.state, "?"), row.recipient.agent_id, str(row.attempts), nxt,
+                      row.last_error or "-")
+    ctx.out.print(table)
+    if page.next_after_key:
+        ctx.out.print(f"[dim]more: --after {page.next_after_key}[/]")
+
+
+@outbox.command("retry")
+@click.argument("keys", nargs=-1)
+@click.pass_obj
+def outbox_retry(ctx: Context, keys: tuple[str, ...]) -> None:
+    """Put dead-lettered rows (all, or KEYS) back in the queue."""
+    retried = ctx.run(lambda c: c.retry_dead_letters(keys))
+    click.echo(json.dumps({"retried": retried}) if ctx.json else f"retried {retried} rows")
+
+
+@outbox.command("drain")
+@click.pass_obj
+def outbox_drain(ctx: Context) -> None:
+    """Deliver one page of due rows now."""
+    r = ctx.run(lambda c: c.drain_outbox())
+    if ctx.json:
+        ctx.emit(r)
+    else:
+        click.echo(f"posted {r.posted}, failed {r.failed}" + (", more are due" if r.more else ""))
+
+
+@cli.group()
+def agents() -> None:
+    """The agent directory's agents."""
+
+
+@agents.command("ls")
+@click.pass_obj
+def agents_ls(ctx: Context) -> None:
+    """List the directory's agents."""
+    found = ctx.run(lambda c: c.list_agents())
+    if ctx.json:
+        for agent in found:
+            ctx.emit(agent)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("AGENT", "NAME", "DESCRIPTION", "CREATED"):
+        table.add_column(column)
+    for a in found:
+        table.add_row(a.agent_id, a.name, a.description or "-", age(a.create_time))
+    ctx.out.print(table)
+
+
+@agents.command("create")
+@click.argument("name")
+@click.option("--description", default="")
+@click.option("--instructions", default="")
+@click.option("--settings", default="", help="opaque, typically JSON")
+@click.pass_obj
+def agents_create(ctx: Context, name: str, description: str, instructions: str, settings: str) -> None:
+    """Create an agent named NAME (names are unique)."""
+    agent = ctx.run(lambda c: c.create_agent(name, description=description, instructions=instructions,
+                                             settings=settings))
+    if ctx.json:
+        ctx.emit(agent)
+    else:
+        click.echo(agent.agent_id)
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--create", "title", default=None, help="create a thread with this title instead of listing")
+@click.pass_obj
+def threads(ctx: Context, agent_id: str, title: str | None) -> None:
+    """List the threads of AGENT_ID (or create one with --create TITLE)."""
+    if title is not None:
+        thread = ctx.run(lambda c: c.create_thread(agent_id, title=title))
+        if ctx.json:
+            ctx.emit(thread)
+        else:
+            click.echo(thread.thread_id)
+        return
+    found = ctx.run(lambda c: c.list_threads(agent_id))
+    if ctx.json:
+        for thread in found:
+            ctx.emit(thread)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("THREAD", "TITLE", "KIND", "CREATED"):
+        table.add_column(column)
+    for t in found:
+        table.add_row(t.thread_id, t.title or "-", t.kind or "-", age(t.create_time))
+    ctx.out.print(table)
+
+
+REQUEST_FILTERS = {"pending": 1, "notifications": 2, "all": 3}
+
+
+@cli.command()
+@click.option("--filter", "which", type=click.Choice(list(REQUEST_FILTERS)), default="pending")
+@click.option("--limit", "-n", default=100, help="at most this many (max 1000)")
+@click.pass_obj
+def requests(ctx: Context, which: str, limit: int) -> None:
+    """List admitted requests: pending (default), notifications owed, or all."""
+    page = ctx.run(lambda c: c.list_requests(REQUEST_FILTERS[which], page_size=limit))
+    if ctx.json:
+        for request in page.requests:
+            ctx.emit(request)
+        return
+    table = Table(box=None, header_style="bold")
+    for column in ("REQUEST", "AGENT", "THREAD", "STATE", "SOURCE", "ADMITTED", "TEXT"):
+        table.add_column(column)
+    for r in page.requests:
+        state = "pending" if r.state == 1 else ("settled" + (", notify" if r.notify and not r.notification_sent else ""))
+        text = " ".join(r.submission.text.split())
+        table.add_row(r.request_id, r.agent_id, r.thread_id, state, r.submission.source_kind or "-",
+                      age(r.admit_time), text[:50] + ("…" if len(text) > 50 else ""))
+    ctx.out.print(table)
+    data = ctx.run(lambda c: c.directory_data())
+    ctx.out.print(f"[dim]{data.pending} pending ({data.ordinary_pending} ordinary, {data.notification_pending} "
+                  f"notification), {data.notifications} notifications owed, sequence {data.sequence}[/]")
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.argument("text")
+@click.option("--thread", "thread_id", default="", help="admit into this thread (default: a new one)")
+@click.option("--source-kind", default="", help='"notification" counts as notification pending')
+@click.option("--response", default=None, help="an agent id to tell when the request settles")
+@click.option("--optional", is_flag=True, help="work the host may decline while unavailable or busy")
+@click.option("--depth", default=0, help="causal depth")
+@click.pass_obj
+def admit(ctx: Context, agent_id: str, text: str, thread_id: str, source_kind: str, response: str | None,
+          optional: bool, depth: int) -> None:
+    """Admit TEXT as a request to AGENT_ID; a refusal prints its reason and exits 1."""
+    from fabricd.v1 import agent_directory_service_pb2 as ad
+
+    submission = ad.Submission(text=text, source_kind=source_kind, causal_depth=depth, response=response)
+    admission = ctx.run(lambda c: c.admit(agent_id, submission, thread_id=thread_id, optional_work=optional))
+    if ctx.json:
+        ctx.emit(admission)
+    elif admission.accepted:
+        click.echo(f"admitted {admission.request_id} in thread {admission.thread_id}")
+    else:
+        click.echo(f"refused: {admission.reason}", err=True)
+    if not admission.accepted:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("request_id")
+@click.option("--thread", "thread_id", default="", help="check that this thread holds the request")
+@click.option("--notify", is_flag=True, help="keep it in the notifications set until notification-sent")
+@click.option("--interactive", is_flag=True)
+@click.pass_obj
+def settle(ctx: Context, request_id: str, thread_id: str, notify: bool, interactive: bool) -> None:
+    """Settle REQUEST_ID: it leaves the pending set (settling twice changes nothing)."""
+    request = ctx.run(lambda c: c.settle(request_id, thread_id=thread_id, notify=notify, interactive=interactive))
+    if ctx.json:
+        ctx.emit(request)
+    else:
+        click.echo(f"settled {request.request_id}")
