@@ -8,11 +8,8 @@ from dataclasses import dataclass
 import lmdb
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd import wire
-from fabricd.core import agentdir
-from fabricd.core.tokens import Token
 from fabricd.store import keys, records
-from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+from fabricd.store.tx_directory import DirectoryRecords
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +36,7 @@ class Databases:
     tokens: lmdb._Database
 
 
-class LmdbTx:
+class LmdbTx(DirectoryRecords):
     """Implements fabricd.core.ports.Tx. Entries are cached and written once by flush()."""
 
     __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "callbacks", "stored_messages")
@@ -300,134 +297,6 @@ class LmdbTx:
     def outbox_counts(self) -> tuple[int, int]:
         """(pending rows, all rows including receipts)."""
         return self._txn.stat(self._dbs.due)["entries"], self._txn.stat(self._dbs.outbox)["entries"]
-
-    # -- agent directory
-
-    def get_directory_data(self) -> agentdir.DirectoryData:
-        raw = self._txn.get(keys.DIRECTORY_DATA, db=self._dbs.meta)
-        return wire.from_pb(ad_pb.DirectoryData.FromString(raw or b""), agentdir.DirectoryData)
-
-    def put_directory_data(self, data: agentdir.DirectoryData, keep_history: int) -> None:
-        raw = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
-        self._txn.put(keys.DIRECTORY_DATA, raw, db=self._dbs.meta)
-        if keep_history:
-            self._txn.put(keys.u64(data.sequence), raw, db=self._dbs.ad_history)
-            if data.sequence > keep_history:
-                self._txn.delete(keys.u64(data.sequence - keep_history), db=self._dbs.ad_history)
-
-    def directory_history(self, after_sequence: int, limit: int) -> list[agentdir.DirectoryData]:
-        out = []
-        with self._txn.cursor(db=self._dbs.ad_history) as cur:
-            if cur.set_range(keys.u64(after_sequence + 1)):
-                for _, raw in cur:
-                    out.append(wire.from_pb(ad_pb.DirectoryData.FromString(raw), agentdir.DirectoryData))
-                    if len(out) >= limit:
-                        break
-        return out
-
-    def get_agent(self, agent_id: str) -> agentdir.Agent | None:
-        raw = self._txn.get(keys.h(agent_id), db=self._dbs.ad_agents)
-        return wire.from_pb(ad_pb.Agent.FromString(raw), agentdir.Agent) if raw is not None else None
-
-    def agent_named(self, name: str) -> agentdir.Agent | None:
-        raw = self._txn.get(keys.h(name), db=self._dbs.ad_names)
-        return self.get_agent(raw.decode()) if raw is not None else None
-
-    def put_agent(self, agent: agentdir.Agent) -> None:
-        before = self.get_agent(agent.agent_id)
-        if before is not None and before.name != agent.name:
-            self._txn.delete(keys.h(before.name), db=self._dbs.ad_names)
-        self._txn.put(keys.h(agent.name), agent.agent_id.encode(), db=self._dbs.ad_names)
-        self._txn.put(keys.h(agent.agent_id), wire.to_pb(agent, ad_pb.Agent).SerializeToString(),
-                      db=self._dbs.ad_agents)
-
-    def agents(self) -> list[agentdir.Agent]:
-        with self._txn.cursor(db=self._dbs.ad_agents) as cur:
-            return [wire.from_pb(ad_pb.Agent.FromString(raw), agentdir.Agent) for _, raw in cur]
-
-    def get_thread(self, thread_id: str) -> agentdir.Thread | None:
-        raw = self._txn.get(keys.h(thread_id), db=self._dbs.ad_threads)
-        return wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread) if raw is not None else None
-
-    def put_thread(self, thread: agentdir.Thread) -> None:
-        if self.get_thread(thread.thread_id) is None:
-            seq = self.next_sequence("thread")
-            self._txn.put(keys.agent_thread(thread.agent_id, seq, thread.thread_id), b"", db=self._dbs.ad_by_agent)
-        self._txn.put(keys.h(thread.thread_id), wire.to_pb(thread, ad_pb.Thread).SerializeToString(),
-                      db=self._dbs.ad_threads)
-
-    def threads_of(self, agent_id: str) -> list[agentdir.Thread]:
-        prefix = keys.h(agent_id)
-        out = []
-        with self._txn.cursor(db=self._dbs.ad_by_agent) as cur:
-            if cur.set_range(prefix):
-                for key in cur.iternext(keys=True, values=False):
-                    if not key.startswith(prefix):
-                        break
-                    raw = self._txn.get(key[-keys.DIGEST :], db=self._dbs.ad_threads)
-                    if raw is not None:
-                        out.append(wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread))
-        return out
-
-    def get_request(self, request_id: str) -> agentdir.Request | None:
-        raw = self._txn.get(keys.h(request_id), db=self._dbs.ad_requests)
-        return records.decode_request(raw) if raw is not None else None
-
-    @staticmethod
-    def _lists_of(request: agentdir.Request | None) -> set[int]:
-        if request is None:
-            return set()
-        lists = {agentdir.FILTER_ALL}
-        if request.state == agentdir.PENDING:
-            lists.add(agentdir.FILTER_PENDING)
-        if request.owes_notification:
-            lists.add(agentdir.FILTER_NOTIFICATIONS)
-        return lists
-
-    def put_request(self, request: agentdir.Request) -> None:
-        txn, db = self._txn, self._dbs.ad_lists
-        before = self._lists_of(self.get_request(request.request_id))
-        after = self._lists_of(request)
-        for which in before - after:
-            txn.delete(keys.listed(which, request.seq, request.request_id), db=db)
-        for which in after - before:
-            txn.put(keys.listed(which, request.seq, request.request_id), b"", db=db)
-        txn.put(keys.h(request.request_id), records.encode_request(request), db=self._dbs.ad_requests)
-
-    def requests(self, which: int, after_seq: int, limit: int) -> list[agentdir.Request]:
-        out = []
-        prefix = bytes((which,))
-        with self._txn.cursor(db=self._dbs.ad_lists) as cur:
-            if cur.set_range(prefix + keys.u64(after_seq + 1)):
-                for key in cur.iternext(keys=True, values=False):
-                    if not key.startswith(prefix) or len(out) >= limit:
-                        break
-                    raw = self._txn.get(key[9:], db=self._dbs.ad_requests)
-                    if raw is not None:
-                        out.append(records.decode_request(raw))
-        return out
-
-    def get_repair(self, key: str) -> tuple[int, str] | None:
-        raw = self._txn.get(keys.h(key), db=self._dbs.ad_repairs)
-        return (keys.read_u64(raw), raw[8:].decode()) if raw is not None else None
-
-    def put_repair(self, key: str, generation: int, request_id: str) -> None:
-        self._txn.put(keys.h(key), keys.u64(generation) + request_id.encode(), db=self._dbs.ad_repairs)
-
-    # -- access tokens
-
-    def put_token(self, key: bytes, token: Token) -> None:
-        self._txn.put(key, records.encode_token(token), db=self._dbs.tokens)
-
-    def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
-        for key, token in self.tokens():
-            if token.token_id == token_id:
-                return key, token
-        return None
-
-    def tokens(self) -> list[tuple[bytes, Token]]:
-        with self._txn.cursor(db=self._dbs.tokens) as cur:
-            return [(bytes(key), records.decode_token(raw)) for key, raw in cur]
 
     # -- effects
 
