@@ -18,6 +18,8 @@ from google.rpc import error_details_pb2, status_pb2
 from fabricd.core import errors
 
 log = logging.getLogger("fabricd.rpc")
+# Request fields worth logging with an error: ids that say whose call it was (never tokens, never payloads).
+_CONTEXT_FIELDS = frozenset({"agent_id", "target", "ticket_id", "request_id", "name", "key"})
 
 DOMAIN = "fabricd.dev"
 
@@ -70,8 +72,10 @@ async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> N
     )
 
 
-def _internal(method: str) -> errors.FabricError:
-    log.exception("unexpected error in %s", method)
+def _internal(method: str, context: grpc.aio.ServicerContext, request: object) -> errors.FabricError:
+    fields = {f.name: v for f, v in request.ListFields() if f.name in _CONTEXT_FIELDS} if hasattr(
+        request, "ListFields") else {}
+    log.exception("unexpected error in %s", method, extra={"method": method, "peer": context.peer(), **fields})
     err = errors.FabricError(f"internal error in {method}; the daemon log has the details", reason="INTERNAL")
     return err
 
@@ -101,7 +105,7 @@ def mapped(method: Callable) -> Callable:
             except grpc.aio.AbortError:
                 raise
             except Exception:  # noqa: BLE001 - reported as INTERNAL, logged with the stack
-                err, internal = _internal(name), True
+                err, internal = _internal(name, context, request), True
             finally:
                 Gauges.open_streams -= 1
             await (_abort_internal(context, err) if internal else abort(context, err))
@@ -117,7 +121,7 @@ def mapped(method: Callable) -> Callable:
         except grpc.aio.AbortError:
             raise
         except Exception:  # noqa: BLE001
-            err, internal = _internal(name), True
+            err, internal = _internal(name, context, request), True
         await (_abort_internal(context, err) if internal else abort(context, err))
 
     return unary
