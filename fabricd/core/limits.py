@@ -24,3 +24,5 @@ class Limits:
     """Unread messages per mailbox before sends are refused; 0 means no quota."""
     live_window_s: float = 15 * 60
     """How long after its last heartbeat an agent still counts as live."""
+    dedupe_window_s: float = 7 * 24 * 3600
+    """How long the id of a consumed message is remembered, so a resend is still a duplicate."""

@@ -223,6 +223,20 @@ class Mailboxes(Service):
 
         return await self._store.write(apply)
 
+    async def forget_old_ids(self, window_s: float, scan: int = 5000) -> int:
+        """Forget the ids of consumed messages older than the dedupe window; one pass over the id table.
+
+        Unread messages keep their ids (acks need them). A resend of a forgotten id is stored anew.
+        """
+        horizon = self._clock() - int(window_s * 1e9)
+        cursor, forgotten = b"", 0
+        while True:
+            pruned, cursor = await self._store.write(
+                lambda tx, cursor=cursor: tx.forget_consumed_ids(horizon, cursor, scan))
+            forgotten += pruned
+            if not cursor:
+                return forgotten
+
     async def subscribe(self, agent_id: str, batch: int = 512) -> AsyncIterator[list[Envelope]]:
         """Unread messages oldest first, then new ones as they commit; [] is a keepalive.
 

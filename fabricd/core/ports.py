@@ -47,6 +47,9 @@ class Tx(Protocol):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
 
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        """Forget the ids of consumed messages sent before `sent_before_ns`, `limit` records a call."""
+
     # -- rendezvous tickets
     def next_sequence(self, name: str) -> int:
         """The next value of a named daemon-wide counter (1, 2, ...)."""

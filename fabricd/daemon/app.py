@@ -128,7 +128,8 @@ class App:
         if metrics_at:
             print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
         self._sd.notify("READY=1", f"STATUS={self._summary()}")
-        background = [asyncio.create_task(self._prune_forever()), asyncio.create_task(self._status_forever())]
+        background = [asyncio.create_task(self._housekeeping(c.housekeeping_s)),
+                      asyncio.create_task(self._status_forever())]
         if c.outbox_loop:
             background.append(asyncio.create_task(self.outbox.run()))
         watchdog = systemd.watchdog_interval()
@@ -204,14 +205,15 @@ class App:
             log.info(message)
         self._sd.notify("READY=1", f"STATUS={message}")
 
-    async def _prune_forever(self, every_s: float = 60.0) -> None:
-        """Forget answered and aborted tickets past their retention, once a minute."""
+    async def _housekeeping(self, every_s: float) -> None:
+        """Forget tickets past their retention and consumed message ids past the dedupe window."""
         while True:
             try:
                 while await self.rendezvous.prune() >= 1000:
                     pass
+                await self.mailboxes.forget_old_ids(self.mailboxes.limits.dedupe_window_s)
             except Exception:  # noqa: BLE001 - housekeeping; try again next round
-                log.exception("pruning tickets failed")
+                log.exception("housekeeping failed")
             await asyncio.sleep(every_s)
 
     async def _status_forever(self, every_s: float = 30.0) -> None:

@@ -44,6 +44,8 @@ class Config:
     """Run the outbox delivery loop. Off only for tests that drive it with DrainOutbox."""
     max_causal_depth: int = 8
     """The agent directory refuses admissions whose causal depth is above this (agents triggering agents)."""
+    housekeeping_s: float = 60.0
+    """Seconds between passes that forget expired tickets and consumed message ids past the dedupe window."""
     grace_s: float = 10.0
     """How long shutdown waits for in-flight RPCs before cancelling them."""
     keepalive_s: float = 15.0
@@ -72,7 +74,8 @@ class Config:
             map_size=v["map_size"],
             sync=v["sync"],
             limits=Limits(max_message_bytes=v["limits.max_message_bytes"], max_unread=v["limits.max_unread"],
-                          live_window_s=v["limits.live_window"]),
+                          live_window_s=v["limits.live_window"], dedupe_window_s=v["limits.dedupe_window"]),
+            housekeeping_s=v["housekeeping_interval"],
             ticket_retention_s=v["ticket_retention"],
             outbox_retry=RetryPolicy(base_s=v["outbox.backoff"], cap_s=v["outbox.backoff_cap"],
                                      max_attempts=v["outbox.max_attempts"]),

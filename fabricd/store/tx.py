@@ -174,6 +174,30 @@ class LmdbTx(DirectoryRecords):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
 
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        """Delete id records of consumed messages sent before `sent_before_ns`, scanning `limit` records
+        from `cursor`; returns (forgotten, the cursor to go on from; b"" once the table is done)."""
+        forgotten = 0
+        seen = 0
+        txn, dbs = self._txn, self._dbs
+        with txn.cursor(db=dbs.ids) as cur:
+            found = cur.set_range(cursor) if cursor else cur.first()
+            while found:
+                key, raw = cur.item()
+                if not key:  # deleting the last record leaves the cursor past the end
+                    break
+                if seen >= limit:
+                    return forgotten, bytes(key)
+                seen += 1
+                record = records.decode_id(raw)
+                unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
+                if record.send_time_ns < sent_before_ns and unread is None:
+                    found = cur.delete()  # moves to the next record
+                    forgotten += 1
+                else:
+                    found = cur.next()
+        return forgotten, b""
+
     # -- rendezvous tickets
 
     def next_sequence(self, name: str) -> int:

@@ -261,3 +261,32 @@ async def test_subscribe_to_a_bad_agent_id_is_invalid_argument(client: Client) -
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await call.read()
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_ones_never(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
+    async with Client(daemon.target) as client:
+        await client.send("alice", "read me", id="consumed")
+        unread = await client.send("bob", "keep me", id="unread")
+        await client.drain("alice")
+        deadline = asyncio.get_running_loop().time() + 30
+        while (await client.send("alice", "read me", id="consumed")).duplicate:  # until housekeeping forgets it
+            assert asyncio.get_running_loop().time() < deadline, "the consumed id was never forgotten"
+            await asyncio.sleep(0.05)
+        assert [m.text for m in (await client.peek("alice")).messages] == ["read me"]  # stored anew, once
+        assert (await client.send("bob", "keep me", id="unread")).duplicate  # an unread id is never forgotten
+        assert await client.ack("bob", [unread.message.id]) == 1
+
+
+async def test_forgetting_ids_copes_with_the_last_record_of_the_table(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
+    async with Client(daemon.target) as client:
+        ids = [f"id-{i}" for i in range(40)]  # digests in every order: some consumed id is the table's last
+        for mid in ids:
+            await client.send("alice", "x", id=mid)
+        await client.drain("alice")
+        deadline = asyncio.get_running_loop().time() + 30
+        for mid in ids:
+            while (await client.send("alice", "x", id=mid)).duplicate:
+                assert asyncio.get_running_loop().time() < deadline, f"{mid} was never forgotten"
+                await asyncio.sleep(0.05)
