@@ -11,6 +11,9 @@ class Limits:
     """Agent ids, session ids, session names and client message ids: 1 to this many characters."""
     max_message_bytes: int = 1 << 20
     """Text, data and headers of one message, in bytes."""
+    max_response_bytes: int = 16 << 20
+    """Peek, drain and each Subscribe batch return at most this many bytes of messages (always at least one),
+    well inside gRPC's frame limit; a drain never consumes what it cannot return."""
     max_batch: int = 1000
     """Messages in one SendMessages call, ids in one AckMessages call."""
     default_limit: int = 100

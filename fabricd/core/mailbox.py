@@ -182,7 +182,7 @@ class Mailboxes(Service):
             entry = tx.get_entry(agent_id)
             if entry is None or entry.unread_count == 0:
                 return [], 0
-            return tx.unread(agent_id, 0, limit), entry.unread_count
+            return tx.unread(agent_id, 0, limit, self.limits.max_response_bytes), entry.unread_count
 
         return self._store.read(read)
 
@@ -194,7 +194,7 @@ class Mailboxes(Service):
             entry = tx.get_entry(agent_id)
             if entry is None or entry.unread_count == 0:
                 return [], 0
-            messages = tx.unread(agent_id, 0, limit)
+            messages = tx.unread(agent_id, 0, limit, self.limits.max_response_bytes)
             for m in messages:
                 tx.delete_message(agent_id, m.seq)
             entry.unread_count -= len(messages)
@@ -248,7 +248,7 @@ class Mailboxes(Service):
         cursor = 0
         while True:
             seen = notifier.version(agent_id)
-            messages = self._store.read(lambda tx: tx.unread(agent_id, cursor, batch))
+            messages = self._store.read(lambda tx: tx.unread(agent_id, cursor, batch, self.limits.max_response_bytes))
             if messages:
                 cursor = messages[-1].seq
                 yield messages

@@ -41,8 +41,9 @@ class Tx(Protocol):
     def put_message(self, message: Message, digest: bytes) -> bytes:
         """Store an unread message; return its stored encoding."""
 
-    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Envelope]:
-        """Unread messages with seq above `after_seq`, oldest first."""
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
+        """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
+        `max_bytes` of them (but always one, if any) when max_bytes is set."""
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""

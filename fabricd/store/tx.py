@@ -159,14 +159,18 @@ class LmdbTx(DirectoryRecords):
         )
         return encoded
 
-    def unread(self, agent_id: str, after_seq: int, limit: int) -> list[Envelope]:
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         agent_key = keys.entry(agent_id)
         out: list[Envelope] = []
+        size = 0
         with self._txn.cursor(db=self._dbs.messages) as cur:
             if cur.set_range(keys.message(agent_key, after_seq + 1)):
                 seq_of = keys.message_seq
                 for key, raw in cur:
                     if not key.startswith(agent_key) or len(out) >= limit:
+                        break
+                    size += len(raw)
+                    if max_bytes and out and size > max_bytes:
                         break
                     out.append(Envelope(seq_of(key), raw))
         return out

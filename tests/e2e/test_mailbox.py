@@ -290,3 +290,15 @@ async def test_forgetting_ids_copes_with_the_last_record_of_the_table(make_daemo
             while (await client.send("alice", "x", id=mid)).duplicate:
                 assert asyncio.get_running_loop().time() < deadline, f"{mid} was never forgotten"
                 await asyncio.sleep(0.05)
+
+
+async def test_large_messages_are_batched_and_returned_within_the_frame_limit(client: Client) -> None:
+    blob = b"z" * (1 << 20)  # the largest message: 1 MiB
+    sent = await asyncio.gather(*(client.send("big", data=blob, id=f"b{i}") for i in range(40)))  # 40 MiB at once
+    assert len({s.message.seq for s in sent}) == 40
+    peek = await client.peek("big", limit=1000)
+    assert 0 < len(peek.messages) < 40 and peek.unread_count == 40  # one response stays under 16 MiB
+    drained: list[str] = []
+    while batch := (await client.drain("big", limit=1000)).messages:
+        drained.extend(m.id for m in batch)
+    assert sorted(drained, key=lambda i: int(i[1:])) == [f"b{i}" for i in range(40)]  # nothing lost to a cap

@@ -20,9 +20,12 @@ BatchFn = Callable[[Hashable, Sequence[Any]], Awaitable[Sequence[Any]]]
 
 
 class Coalescer(Generic[Item, Result]):
-    def __init__(self, run: BatchFn, *, max_batch: int = 500, max_in_flight: int = 2) -> None:
+    def __init__(self, run: BatchFn, *, max_batch: int = 500, max_in_flight: int = 2,
+                 size_of: Callable[[Any], int] | None = None, max_bytes: int = 0) -> None:
         self._run = run
         self._max_batch = max_batch
+        self._size_of = size_of
+        self._max_bytes = max_bytes
         self._max_in_flight = max_in_flight
         self._pending: dict[Hashable, list[tuple[Item, asyncio.Future[Result]]]] = {}
         self._in_flight = 0
@@ -45,7 +48,15 @@ class Coalescer(Generic[Item, Result]):
         while self._pending and self._in_flight < self._max_in_flight:
             key = next(iter(self._pending))
             queue = self._pending[key]
-            batch, rest = queue[: self._max_batch], queue[self._max_batch :]
+            take = min(len(queue), self._max_batch)
+            if self._size_of is not None and self._max_bytes:
+                size = 0
+                for i, (item, _) in enumerate(queue[:take]):
+                    size += self._size_of(item)
+                    if i and size > self._max_bytes:  # always at least one, however large
+                        take = i
+                        break
+            batch, rest = queue[:take], queue[take:]
             if rest:
                 self._pending[key] = rest
             else:

@@ -134,7 +134,9 @@ class Client(WorkCalls):
         self.admin = admin_grpc.AdminServiceStub(self._channel)
         self.outbox = ob_grpc.OutboxServiceStub(self._channel)
         self.agent_directory = ad_grpc.AgentDirectoryServiceStub(self._channel)
-        self._sends: Coalescer[pb.Message, SendResult] = Coalescer(self._send_batch, max_batch=max_batch)
+        # Batches stay far below gRPC's 64 MiB frame however large the messages are.
+        self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
+            self._send_batch, max_batch=max_batch, size_of=lambda m: m.ByteSize(), max_bytes=8 << 20)
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
 
     async def __aenter__(self) -> Client:
