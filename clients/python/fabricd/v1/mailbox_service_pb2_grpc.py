@@ -97,7 +97,8 @@ class MailboxServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def PeekMessages(self, request, context):
-        """Unread messages, oldest first, without consuming them.
+        """Unread messages, oldest first, without consuming them. A response holds at
+        most 16 MiB of messages (always at least one).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -105,7 +106,8 @@ class MailboxServiceServicer:
 
     def DrainMessages(self, request, context):
         """Unread messages, oldest first, consumed in the same transaction: a drained
-        message is never returned again.
+        message is never returned again. A response holds at most 16 MiB of
+        messages (always at least one); what did not fit stays unread.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
