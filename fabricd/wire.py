@@ -204,15 +204,6 @@ def mail_in(p: pb.Mail) -> Mail:
     )
 
 
-def mail_out(m: Mail) -> pb.Mail:
-    out = pb.Mail(key=m.key, sender=pb.Address(agent_id=m.sender.agent_id, session_id=m.sender.session_id),
-                  recipient=pb.Address(agent_id=m.recipient.agent_id, session_id=m.recipient.session_id),
-                  reply_to=[pb.Address(agent_id=a.agent_id, session_id=a.session_id) for a in m.reply_to],
-                  content=m.content)
-    _set_time(out.create_time, m.create_ns)
-    return out
-
-
 def settled_job_in(p: ob_pb.SettledJob) -> SettledJob:
     return SettledJob(job_id=p.job_id, outcome=p.outcome, agent=address_in(p.agent),
                       mail=mail_in(p.mail) if p.HasField("mail") else None)

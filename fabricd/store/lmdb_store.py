@@ -149,7 +149,6 @@ class LmdbStore:
         self.commits = 0
         self.batched_writes = 0
         self.last_batch = 0
-        self.last_commit_time = time.monotonic()
         self.on_commit: Callable[[int, float], None] | None = None
         # A crash for the reliability tests: "before-commit" or "after-commit" kills the process
         # (exit 86, no cleanup) at the first batch that stores a message.
@@ -292,7 +291,6 @@ class LmdbStore:
         self.commits += 1
         self.batched_writes += sum(1 for _, _, err, _ in outcomes if err is None)
         self.last_batch = len(batch)
-        self.last_commit_time = time.monotonic()
         if self.on_commit is not None:
             self.on_commit(len(batch), time.perf_counter() - started)
         return outcomes
