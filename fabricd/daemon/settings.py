@@ -175,7 +175,7 @@ SETTINGS: tuple[Setting, ...] = (
             "--rate-limit", reloadable=True),
     Setting("auth.rate_burst", parse_int(1), _const(100), "calls a token may make at once above the rate",
             "--rate-burst", reloadable=True),
-    Setting("testing.failpoint", parse_choice("", "before-commit", "after-commit"), _const(""),
+    Setting("testing.failpoint", parse_choice("", "before-commit", "after-commit", "stall"), _const(""),
             "reliability tests only: crash at the first batch storing a message", "--failpoint"),
     Setting("tls.cert", parse_str, _const(""), "PEM certificate for TCP listeners", "--tls-cert"),
     Setting("tls.key", parse_str, _const(""), "PEM private key for TCP listeners", "--tls-key"),

@@ -150,8 +150,8 @@ class LmdbStore:
         self.batched_writes = 0
         self.last_batch = 0
         self.on_commit: Callable[[int, float], None] | None = None
-        # A crash for the reliability tests: "before-commit" or "after-commit" kills the process
-        # (exit 86, no cleanup) at the first batch that stores a message.
+        # For the reliability tests: "before-commit" or "after-commit" kills the process (exit 86, no
+        # cleanup) at the first batch that stores a message; "stall" hangs the writer there instead.
         self._failpoint = failpoint
 
     # -- lifecycle
@@ -277,6 +277,8 @@ class LmdbStore:
             stored = self._failpoint and stored_messages > 0
             if stored and self._failpoint == "before-commit":
                 os._exit(86)
+            if stored and self._failpoint == "stall":
+                time.sleep(3600)  # a disk that stopped answering
             if any(err is None for _, _, err, _ in outcomes):
                 txn.commit()
             else:

@@ -9,6 +9,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 import urllib.request
 
 import pytest
@@ -177,3 +178,35 @@ def test_the_unix_socket_is_0660_never_world_writable(daemon) -> None:  # noqa: 
 def test_a_world_writable_socket_mode_is_refused(tmp_path) -> None:  # noqa: ANN001
     result = fabricd("serve", "--data-dir", str(tmp_path / "d"), "--socket-mode", "0666")
     assert result.returncode == 2 and "world-writable" in result.stderr
+
+
+async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, sock_dir) -> None:  # noqa: ANN001
+    import asyncio
+
+    notify = NotifySocket(os.path.join(sock_dir, "notify"))
+    daemon = make_daemon("--failpoint", "stall", env={"NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"})
+    try:
+        daemon.start()
+        notify.next("READY=1")
+        assert notify.next("WATCHDOG=1") == ["WATCHDOG=1"]  # pinging while the writer is healthy
+        async with Client(daemon.target) as client:
+            stuck = asyncio.create_task(client.send("alice", "the disk hangs on this one"))
+            notify.sock.settimeout(0.05)
+            quiet_since = None
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # the pings must stop once the batch is stuck past the interval
+                try:
+                    if "WATCHDOG=1" in notify.sock.recv(4096).decode().splitlines():
+                        quiet_since = None
+                except TimeoutError:
+                    quiet_since = quiet_since or time.monotonic()
+                    if time.monotonic() - quiet_since > 1.0:  # five intervals without a ping
+                        break
+                await asyncio.sleep(0)
+            assert quiet_since is not None and time.monotonic() - quiet_since > 1.0, "the watchdog kept pinging"
+            daemon.kill()  # systemd would restart it now; the stuck send fails instead of hanging
+            with pytest.raises(Exception):
+                await stuck
+    finally:
+        daemon.kill()
+        notify.close()

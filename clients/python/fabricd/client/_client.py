@@ -145,9 +145,12 @@ class Client(WorkCalls):
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def close(self) -> None:
-        await self._sends.drain()
-        await self._acks.drain()
+    async def close(self, timeout: float = 10.0) -> None:
+        """Wait (up to `timeout`) for coalesced sends and acks still in flight, then close the channel."""
+        try:
+            await asyncio.wait_for(asyncio.gather(self._sends.drain(), self._acks.drain()), timeout)
+        except TimeoutError:
+            log.warning("closing with calls still in flight after %gs: they fail as cancelled", timeout)
         await self._channel.close()
 
     async def wait_ready(self, timeout: float = 10.0) -> None:
