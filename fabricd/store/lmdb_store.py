@@ -39,7 +39,7 @@ from fabricd.store.tx import Databases, LmdbTx
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: server-minted message ids are keyed in time order
 MAX_BATCH = 4096
 _STOP = object()
 
