@@ -158,6 +158,12 @@ class Rendezvous(Service):
         tx.after_commit(self._notifier.notify, queue_key(entry.agent_id))
         return ticket, position
 
+    @staticmethod
+    def _target(tx: Tx, name: str) -> str:
+        """The agent a queue name means: an agent id, or an unambiguous session name."""
+        entry = resolve_name(tx, name)
+        return entry.agent_id if entry is not None else name
+
     # -- the contract
 
     async def enqueue(self, request: Request) -> tuple[Ticket, int]:
@@ -247,8 +253,7 @@ class Rendezvous(Service):
                                   reason="MESSAGE_TOO_LARGE", field="result", limit=limits.max_message_bytes)
 
         def apply(tx: Tx) -> str:
-            entry = tx.get_entry(agent_id)
-            target = entry.agent_id if entry is not None else agent_id
+            target = self._target(tx, agent_id)
             if ticket_id:
                 ticket = tx.get_ticket(ticket_id)
                 if ticket is None or ticket.state != TicketState.QUEUED or ticket.target != target:
@@ -295,11 +300,12 @@ class Rendezvous(Service):
 
     def queue(self, agent_id: str) -> list[Ticket]:
         validate.agent_id(agent_id, self.limits)
-        return self._store.read(lambda tx: tx.queue(agent_id, MAX_QUEUE_SCAN))
+        return self._store.read(lambda tx: tx.queue(self._target(tx, agent_id), MAX_QUEUE_SCAN))
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[Ticket] | None]:
         """The FIFO now, then after each change; None is a keepalive."""
         validate.agent_id(agent_id, self.limits)
+        agent_id = self._store.read(lambda tx: self._target(tx, agent_id))
         key = queue_key(agent_id)
         notifier = self._notifier
         while True:

@@ -311,3 +311,11 @@ async def test_shutdown_during_ask_is_unavailable_with_the_ticket_to_reattach(da
         waiting = asyncio.create_task(client.await_reply(queued.ticket_id, timeout=30))
         await client.reply("worker", "finished")
         assert await waiting == "finished"
+
+
+async def test_reply_and_queue_accept_the_targets_session_name(client: Client) -> None:
+    await client.register("agent-5150", session_name="reviewer")
+    t = await client.enqueue("reviewer", "look at this")
+    assert [q.ticket_id for q in await client.queue("reviewer")] == [t.ticket_id]
+    assert await client.reply("reviewer", "looked") == t.ticket_id
+    assert await client.await_reply(t.ticket_id) == "looked"
