@@ -10,7 +10,7 @@ import type { GetStatusResponse__Output } from './generated/fabricd/v1/GetStatus
 import type { WatchMailboxesResponse__Output } from './generated/fabricd/v1/WatchMailboxesResponse';
 
 export declare const api: any;
-export declare class FabricError extends Error { code: string; grpcCode: number; }
+export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
 type AddressLike = string | { agent_id: string; session_id?: string };
 interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string }
 export declare class Client {

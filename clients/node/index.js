@@ -14,13 +14,62 @@ const definition = protoLoader.loadSync(
 /** The generated fabricd.v1 package: service constructors and message types. */
 export const api = grpc.loadPackageDefinition(definition).fabricd.v1;
 
-/** A failed call: `code` is the gRPC status name (e.g. "NOT_FOUND"), `message` the daemon's words. */
+// Minimal protobuf wire reading, for google.rpc.Status and google.rpc.ErrorInfo in error trailers.
+function* fields(buf) {
+  let i = 0;
+  const varint = () => {
+    let value = 0, shift = 0, byte;
+    do { byte = buf[i++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80);
+    return value;
+  };
+  while (i < buf.length) {
+    const tag = varint();
+    const wire = tag & 7;
+    if (wire === 2) { const n = varint(); yield [tag >>> 3, buf.subarray(i, i + n)]; i += n; }
+    else if (wire === 0) yield [tag >>> 3, varint()];
+    else if (wire === 5) i += 4;
+    else if (wire === 1) i += 8;
+    else return;
+  }
+}
+
+/** The ErrorInfo of a failed call: {reason, domain, metadata}, or null. */
+function errorInfo(err) {
+  const raw = err.metadata?.get('grpc-status-details-bin')?.[0];
+  if (!raw) return null;
+  for (const [number, any] of fields(raw)) {
+    if (number !== 3) continue;  // Status.details
+    let typeUrl = '', value = null;
+    for (const [n, v] of fields(any)) { if (n === 1) typeUrl = v.toString(); if (n === 2) value = v; }
+    if (!typeUrl.endsWith('google.rpc.ErrorInfo') || !value) continue;
+    const info = { reason: '', domain: '', metadata: {} };
+    for (const [n, v] of fields(value)) {
+      if (n === 1) info.reason = v.toString();
+      else if (n === 2) info.domain = v.toString();
+      else if (n === 3) {
+        let key = '', val = '';
+        for (const [m, w] of fields(v)) { if (m === 1) key = w.toString(); if (m === 2) val = w.toString(); }
+        info.metadata[key] = val;
+      }
+    }
+    return info;
+  }
+  return null;
+}
+
+/**
+ * A failed call: `code` is the gRPC status name (e.g. "NOT_FOUND"), `reason` the daemon's stable reason
+ * (e.g. "NO_PENDING_REQUEST") to choose handling by, `metadata` its details, `message` the daemon's words.
+ */
 export class FabricError extends Error {
   constructor(err) {
     super(err.details || err.message);
     this.name = 'FabricError';
     this.code = grpc.status[err.code] ?? 'UNKNOWN';
     this.grpcCode = err.code;
+    const info = errorInfo(err);
+    this.reason = info?.reason || this.code;
+    this.metadata = info?.metadata ?? {};
   }
 }
 

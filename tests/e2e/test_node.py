@@ -43,6 +43,8 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert steps["received"] == {"step": "received", "text": "hello from python", "from": "py-agent"}
         assert steps["asked"]["result"] == "42"
         assert steps["unread"]["count"] == 0  # the Node subscription acked what it handled
+        assert steps["error"] == {"step": "error", "code": "FAILED_PRECONDITION", "reason": "NO_PENDING_REQUEST",
+                                  "agent": "node-agent"}  # typed errors with the stable reason, in Node too
         assert heard == ["hello from node"]
         entries = {e.agent_id: e for e in await client.list_mailboxes()}
         assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"

@@ -27,6 +27,11 @@ for await (const message of client.subscribe('node-agent')) {
 
 const result = await client.ask('py-agent', 'what is 6*7?', { sourceAgent: 'node-agent', timeoutMs: 30000 });
 step({ step: 'asked', result });
+try {
+  await client.reply('node-agent', 'nobody asked');
+} catch (err) {
+  step({ step: 'error', code: err.code, reason: err.reason, agent: err.metadata.agent_id });
+}
 const left = await client.peek('node-agent');
 step({ step: 'unread', count: Number(left.unread_count) });
 client.close();
