@@ -10,7 +10,9 @@ truncated HTTP/2 frames on the socket are tried too.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 
 import grpc
 import pytest
@@ -101,11 +103,11 @@ def target(tmp_path_factory):  # noqa: ANN001, ANN201
     from tests.conftest import Daemon
 
     sock_dir = tmp_path_factory.mktemp("s")
-    short = f"/tmp/fdh-{os.getpid()}"
-    os.makedirs(short, exist_ok=True)
+    short = tempfile.mkdtemp(prefix="fdh-", dir="/tmp")  # unix socket paths must stay short
     daemon = Daemon(str(sock_dir / "data"), short, "--no-outbox-loop", "--keepalive", "0.05").start()
     yield daemon
     daemon.stop()
+    shutil.rmtree(short, ignore_errors=True)
 
 
 def writes(channel: grpc.Channel) -> int:
