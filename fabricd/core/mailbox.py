@@ -152,10 +152,8 @@ class Mailboxes(Service):
                 validate.message(msg, self.limits)
                 checked.append((msg, digest_of(msg) if msg.id else b""))
             except FabricError as exc:
-                if atomic:
-                    raise InvalidArgument(
-                        f"messages[{i}]: {exc.message}", reason=exc.reason, index=i, **exc.metadata
-                    ) from exc
+                if atomic:  # nothing is stored; the error keeps its class and names the message
+                    raise type(exc)(f"messages[{i}]: {exc.message}", reason=exc.reason, index=i, **exc.metadata) from exc
                 checked.append(exc)
 
         def apply(tx: Tx) -> list[Sent | FabricError]:

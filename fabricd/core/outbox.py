@@ -105,10 +105,8 @@ class Outbox(Service):
         for i, address in enumerate(mail.reply_to):
             validate.text_field(address.agent_id, f"job.mail.reply_to[{i}].agent_id", limits, required=True)
             validate.text_field(address.session_id, f"job.mail.reply_to[{i}].session_id", limits, required=True)
-        size = len(content.encode("utf-8", "surrogatepass")) + 200
-        if size > limits.max_message_bytes:
-            raise InvalidArgument(f"content is over {limits.max_message_bytes - 200} bytes", reason="MESSAGE_TOO_LARGE",
-                                  field="content", limit=limits.max_message_bytes)
+        validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
+                              what="content and reply header")
 
     def enqueue_in(self, tx: Tx, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> bool:
         """Queue one reply in `tx`, due now; False when the key is known (a replay)."""

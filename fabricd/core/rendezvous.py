@@ -81,13 +81,7 @@ class Rendezvous(Service):
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
             raise InvalidArgument("task is required", reason="MISSING_FIELD", field="task")
-        if len(request.task.encode("utf-8", "surrogatepass")) > limits.max_message_bytes:
-            raise InvalidArgument(
-                f"task is longer than {limits.max_message_bytes} bytes",
-                reason="MESSAGE_TOO_LARGE",
-                field="task",
-                limit=limits.max_message_bytes,
-            )
+        validate.payload_size(len(request.task.encode("utf-8", "surrogatepass")), "task", limits)
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
         kind = request.source_kind
@@ -248,9 +242,7 @@ class Rendezvous(Service):
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
-        if len(result.encode("utf-8", "surrogatepass")) > limits.max_message_bytes:
-            raise InvalidArgument(f"result is longer than {limits.max_message_bytes} bytes",
-                                  reason="MESSAGE_TOO_LARGE", field="result", limit=limits.max_message_bytes)
+        validate.payload_size(len(result.encode("utf-8", "surrogatepass")), "result", limits)
 
         def apply(tx: Tx) -> str:
             target = self._target(tx, agent_id)

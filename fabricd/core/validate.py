@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from fabricd.core.errors import InvalidArgument
+from fabricd.core.errors import InvalidArgument, ResourceExhausted
 from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Message
 
@@ -125,11 +125,18 @@ def message(msg: Message, limits: Limits) -> Message:
     size = len(msg.data) + (len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass")))
     if msg.headers:
         size += string_map(msg.headers, "message.headers", limits.max_message_bytes)
+    payload_size(size, "message", limits, what="text, data and headers")
+    return msg
+
+
+def payload_size(size: int, field: str, limits: Limits, what: str = "") -> None:
+    """RESOURCE_EXHAUSTED past the size limit, saying what would fit: the retry hint."""
     if size > limits.max_message_bytes:
-        raise InvalidArgument(
-            f"message is {size} bytes of text, data and headers; the limit is {limits.max_message_bytes}",
+        raise ResourceExhausted(
+            f"{field} is {size} bytes{' of ' + what if what else ''}; the limit is {limits.max_message_bytes}: "
+            f"resend it split into parts of at most that, or raise limits.max_message_bytes",
             reason="MESSAGE_TOO_LARGE",
-            field="message",
+            field=field,
+            size=size,
             limit=limits.max_message_bytes,
         )
-    return msg

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from fabricd.core import validate
-from fabricd.core.errors import InvalidArgument
+from fabricd.core.errors import InvalidArgument, ResourceExhausted
 from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, MailboxEntry, Message, Presence, presence
@@ -70,7 +70,7 @@ def test_ids_are_1_to_256_printable_characters() -> None:
 def test_message_size_counts_text_data_and_headers() -> None:
     limits = Limits(max_message_bytes=10)
     validate.message(Message(recipient=Address("a"), text="12345", data=b"12345"), limits)
-    with pytest.raises(InvalidArgument):
+    with pytest.raises(ResourceExhausted):
         validate.message(Message(recipient=Address("a"), text="12345", data=b"12345", headers={"k": ""}), limits)
 
 

@@ -30,7 +30,6 @@ SEND_CASES = [
     ("control character in id", mbx_pb.SendMessageRequest(message=msg(id="a\nb")), "control characters"),
     ("reply_to without agent", mbx_pb.SendMessageRequest(message=msg(reply_to=[pb.Address()])), "reply_to[0]"),
     ("negative hops", mbx_pb.SendMessageRequest(message=msg(hops=-1)), "hops"),
-    ("too large", mbx_pb.SendMessageRequest(message=msg(data=b"x" * ((1 << 20) + 1))), "limit is 1048576"),
     ("empty header key", mbx_pb.SendMessageRequest(message=msg(headers={"": "v"})), "empty key"),
 ]
 
@@ -81,10 +80,21 @@ async def test_errors_carry_error_info_with_a_stable_reason(client: Client) -> N
     assert (info.reason, info.domain, info.metadata["field"]) == ("FIELD_TOO_LONG", "fabricd.dev", "message.id")
 
 
+async def test_a_message_over_the_size_limit_is_resource_exhausted_with_a_hint(client: Client) -> None:
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await client.mailbox.SendMessage(mbx_pb.SendMessageRequest(message=msg(data=b"x" * ((1 << 20) + 1))))
+    assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "the limit is 1048576" in err.value.details() and "split" in err.value.details()
+    assert await client.list_mailboxes() == []
+
+
 async def test_message_size_limit_is_configurable(make_daemon) -> None:  # noqa: ANN001
+    from fabricd.client import ResourceExhausted
+
     daemon = make_daemon("--max-message-bytes", "1K").start()
     async with Client(daemon.target) as client:
         await client.send("a", data=b"x" * 1024)
-        with pytest.raises(Exception) as err:
+        with pytest.raises(ResourceExhausted) as err:
             await client.send("a", data=b"x" * 1025)
-        assert getattr(err.value, "reason", "") == "MESSAGE_TOO_LARGE"
+        assert err.value.reason == "MESSAGE_TOO_LARGE"
+        assert (err.value.metadata["size"], err.value.metadata["limit"]) == ("1025", "1024")

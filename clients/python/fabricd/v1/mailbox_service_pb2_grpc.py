@@ -80,7 +80,8 @@ class MailboxServiceServicer:
     def SendMessage(self, request, context):
         """Stores one message. INVALID_ARGUMENT for a bad field, ALREADY_EXISTS when
         the client id was used for a different body, FAILED_PRECONDITION for an
-        ambiguous recipient name, RESOURCE_EXHAUSTED when the store or the
+        ambiguous recipient name, RESOURCE_EXHAUSTED when the message is over the
+        size limit (reason MESSAGE_TOO_LARGE, with the limit) or the store or the
         recipient's mailbox is full.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -89,7 +90,8 @@ class MailboxServiceServicer:
 
     def SendMessages(self, request, context):
         """Stores a batch in one transaction. With `atomic`, one bad message fails
-        the call (INVALID_ARGUMENT naming its index) and nothing is stored;
+        the call (its error, INVALID_ARGUMENT or RESOURCE_EXHAUSTED, names its
+        index) and nothing is stored;
         without it, each message gets its own result or error.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
