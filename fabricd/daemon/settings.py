@@ -204,13 +204,17 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         if s.flag is None:
             continue
         dest = flag_dest(s.key)
+        default = s.default()
+        shown = (oct(default) if s.show is oct else ", ".join(default) if isinstance(default, tuple)
+                 else ("on" if default else "off") if isinstance(default, bool) else (default if default != "" else "none"))
+        text = f"{s.help} [{s.key}; default {shown}]".replace("%", "%%")
         if s.parse is parse_bool:
-            parser.add_argument(s.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=s.help)
+            parser.add_argument(s.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=text)
         elif s.parse is parse_list:
             parser.add_argument(s.flag, dest=dest, action="append", default=None, metavar="VALUE",
-                                help=s.help + " (repeatable)")
+                                help=text + " (repeatable)")
         else:
-            parser.add_argument(s.flag, dest=dest, default=None, metavar="VALUE", help=s.help)
+            parser.add_argument(s.flag, dest=dest, default=None, metavar="VALUE", help=text)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
