@@ -8,6 +8,8 @@ import type { DrainMessagesResponse__Output } from './generated/fabricd/v1/Drain
 import type { EnqueueTicketResponse__Output } from './generated/fabricd/v1/EnqueueTicketResponse';
 import type { GetStatusResponse__Output } from './generated/fabricd/v1/GetStatusResponse';
 import type { WatchMailboxesResponse__Output } from './generated/fabricd/v1/WatchMailboxesResponse';
+import type { TouchResponse__Output } from './generated/fabricd/v1/TouchResponse';
+import type { UnregisterResponse__Output } from './generated/fabricd/v1/UnregisterResponse';
 
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
@@ -16,11 +18,12 @@ interface TicketOptions { sourceAgent?: string; requester?: string; conversation
 export declare class Client {
   constructor(target?: string, options?: { token?: string });
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
-  touch(agentId: string, options?: { busy?: boolean }): Promise<{}>;
+  touch(agentId: string, options?: { busy?: boolean; offline?: boolean }): Promise<TouchResponse__Output>;
+  unregister(agentId: string, options?: { purge?: boolean }): Promise<UnregisterResponse__Output>;
   listMailboxes(): Promise<MailboxEntry__Output[]>;
   resolve(name: string): Promise<MailboxEntry__Output>;
   watchMailboxes(): AsyncIterable<WatchMailboxesResponse__Output>;
-  send(to: AddressLike, text?: string, options?: { sender?: AddressLike; id?: string; data?: Uint8Array; headers?: Record<string, string>; threadId?: string; replyTo?: AddressLike[] }): Promise<SendMessageResponse__Output>;
+  send(to: AddressLike, text?: string, options?: { sender?: AddressLike; id?: string; data?: Uint8Array; headers?: Record<string, string>; threadId?: string; replyTo?: AddressLike[]; createMailbox?: boolean }): Promise<SendMessageResponse__Output>;
   peek(agentId: string, options?: { limit?: number }): Promise<PeekMessagesResponse__Output>;
   drain(agentId: string, options?: { limit?: number }): Promise<DrainMessagesResponse__Output>;
   ack(agentId: string, messageIds: string[]): Promise<number>;

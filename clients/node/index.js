@@ -125,7 +125,14 @@ export class Client {
       { agent_id: agentId, session_name: sessionName, capabilities: caps, cwd, metadata });
     return r.entry;
   }
-  touch(agentId, { busy = false } = {}) { return this.call(this.directory, 'Touch', { agent_id: agentId, busy }); }
+  /** Heartbeat (`offline: true` says goodbye); resolves to {created, similar_names}. */
+  touch(agentId, { busy = false, offline = false } = {}) {
+    return this.call(this.directory, 'Touch', { agent_id: agentId, busy, offline });
+  }
+  /** Remove a mailbox; with `purge`, also when it holds mail or tickets. Resolves to {purged_messages, aborted_tickets}. */
+  unregister(agentId, { purge = false } = {}) {
+    return this.call(this.directory, 'Unregister', { agent_id: agentId, purge });
+  }
   async listMailboxes() { return (await this.call(this.directory, 'ListMailboxes', {})).mailboxes; }
   async resolve(name) { return (await this.call(this.directory, 'ResolveName', { name })).entry; }
   async *watchMailboxes() {
@@ -133,11 +140,14 @@ export class Client {
   }
 
   // -- MailboxService
-  /** Send one message; resolves to {message, duplicate}. */
-  send(to, text = '', { sender, id = '', data, headers = {}, threadId = '', replyTo = [] } = {}) {
+  /**
+   * Send one message; resolves to {message, duplicate}. A recipient that is neither a registered agent nor an
+   * existing mailbox is refused (NOT_FOUND, UNKNOWN_RECIPIENT) unless `createMailbox`.
+   */
+  send(to, text = '', { sender, id = '', data, headers = {}, threadId = '', replyTo = [], createMailbox = false } = {}) {
     const message = { id, recipient: address(to), sender: address(sender), text, data, headers, thread_id: threadId,
       reply_to: replyTo.map(address) };
-    return this.call(this.mailbox, 'SendMessage', { message });
+    return this.call(this.mailbox, 'SendMessage', { message, create_mailbox: createMailbox });
   }
   peek(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'PeekMessages', { agent_id: agentId, limit }); }
   drain(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'DrainMessages', { agent_id: agentId, limit }); }

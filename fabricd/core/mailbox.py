@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 
 from fabricd.core import validate
-from fabricd.core.directory import mark_changed, resolve_name
+from fabricd.core.directory import mark_changed, resolve_name, unknown_recipient
 from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
@@ -63,8 +63,13 @@ class Mailboxes(Service):
 
     # -- the rule of one send, inside the writer's transaction
 
-    def store_in(self, tx: Tx, msg: Message, digest: bytes) -> Sent:
-        """Store one validated message in `tx`; the caller notifies after commit."""
+    def store_in(self, tx: Tx, msg: Message, digest: bytes, create: bool = True) -> Sent:
+        """Store one validated message in `tx`; the caller notifies after commit.
+
+        A recipient that is neither an agent nor a mailbox gets a new mailbox only
+        with `create` (system deliveries: tasks, outbox replies); otherwise the send
+        is refused as UNKNOWN_RECIPIENT, so a typo never makes a mailbox nobody reads.
+        """
         name = msg.recipient.agent_id
         if msg.id:
             record = tx.get_id(msg.id)
@@ -80,6 +85,8 @@ class Mailboxes(Service):
         now = self._clock()
         change: Change | None = None
         if entry is None:
+            if not create:
+                raise unknown_recipient(tx, name)
             entry = MailboxEntry(agent_id=name)
             change = Change.CREATED
         limits = self.limits
@@ -94,8 +101,7 @@ class Mailboxes(Service):
         if not msg.id:
             msg.id = self._mint.mint(now)
         entry.last_seq += 1
-        entry.unread_count += 1
-        entry.last_activity_ns = now
+        entry.unread_count += 1  # mail arriving is not the recipient's activity: presence stays as it was
         msg.seq = entry.last_seq
         msg.send_time_ns = now
         if entry.agent_id != name:
@@ -127,14 +133,25 @@ class Mailboxes(Service):
             tx.put_entry(entry, None)
         return True
 
+    @staticmethod
+    def purge_in(tx: Tx, agent_id: str) -> int:
+        """Delete every unread message of `agent_id` with its id; the count deleted."""
+        deleted = tx.purge_unread(agent_id)
+        entry = tx.get_entry(agent_id)
+        if entry is not None:
+            entry.unread_count = 0
+            tx.put_entry(entry, None)
+        return deleted
+
     # -- the contract
 
-    async def send(self, msg: Message) -> Sent:
+    async def send(self, msg: Message, create_mailbox: bool = False) -> Sent:
         validate.message(msg, self.limits)
         digest = digest_of(msg) if msg.id else b""
-        return await self._store.write(lambda tx: self.store_in(tx, msg, digest))
+        return await self._store.write(lambda tx: self.store_in(tx, msg, digest, create_mailbox))
 
-    async def send_many(self, messages: Sequence[Message], atomic: bool) -> list[Sent | FabricError]:
+    async def send_many(self, messages: Sequence[Message], atomic: bool,
+                        create_mailbox: bool = False) -> list[Sent | FabricError]:
         """Store a batch in one transaction; each message gets its result or its error.
 
         With `atomic`, the first invalid message fails the whole call and nothing is stored.
@@ -163,7 +180,7 @@ class Mailboxes(Service):
                     out.append(item)
                     continue
                 try:
-                    out.append(self.store_in(tx, *item))
+                    out.append(self.store_in(tx, *item, create_mailbox))
                 except FabricError as exc:
                     if atomic:
                         raise type(exc)(f"messages[{i}]: {exc.message}", reason=exc.reason, index=i, **exc.metadata)
@@ -196,6 +213,7 @@ class Mailboxes(Service):
             for m in messages:
                 tx.delete_message(agent_id, m.seq)
             entry.unread_count -= len(messages)
+            entry.last_activity_ns = self._clock()  # the agent reading its mail is its activity
             tx.put_entry(entry, None)
             return messages, entry.unread_count
 
@@ -215,8 +233,11 @@ class Mailboxes(Service):
             validate.text_field(mid, f"message_ids[{i}]", limits, required=True)
 
         def apply(tx: Tx) -> int:
-            if tx.get_entry(agent_id) is None:
+            entry = tx.get_entry(agent_id)
+            if entry is None:
                 return 0
+            entry.last_activity_ns = self._clock()  # acknowledging its mail is the agent's activity
+            tx.put_entry(entry, None)
             return sum(self.consume_in(tx, agent_id, mid) for mid in message_ids)
 
         return await self._store.write(apply)

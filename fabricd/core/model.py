@@ -85,6 +85,7 @@ class Change(enum.IntEnum):
     TOUCHED = 4
     BUSY_CHANGED = 5
     CAPABILITIES_CHANGED = 6
+    UNREGISTERED = 7
 
 
 @dataclass(slots=True)
@@ -119,10 +120,13 @@ class IdRecord:
 def presence(entry: MailboxEntry, now_ns: int, live_window_ns: int) -> Presence:
     """LIVE, BUSY or OFFLINE: a display policy computed at read time, never stored.
 
-    A stale heartbeat wins over the busy flag, so an agent that crashed mid-run
-    does not stay BUSY forever; an agent that never sent a heartbeat is LIVE.
+    Presence follows the agent's own last activity (registering, a heartbeat,
+    sending, reading or acknowledging its mail, replying); mail arriving is not
+    the agent's activity. No activity inside the live window is OFFLINE, and
+    that wins over the busy flag, so an agent that crashed mid-run does not stay
+    BUSY forever and a mailbox that only ever received mail is OFFLINE.
     """
-    if entry.heartbeat_ns and now_ns - entry.heartbeat_ns > live_window_ns:
+    if not entry.last_activity_ns or now_ns - entry.last_activity_ns > live_window_ns:
         return Presence.OFFLINE
     return Presence.BUSY if entry.busy else Presence.LIVE
 

@@ -4,8 +4,9 @@ Each reply is a row keyed `outbox:<mail key>:reply:<index>`. Posting a row
 stores a message whose id is that key in the recipient's mailbox and replaces
 the row with a receipt, in one transaction: a crash leaves either the row (to
 post again) or the message and its receipt, never both and never neither. A
-failed post is retried with exponential back-off and jitter, and after
-`max_attempts` it is dead-lettered until an operator retries it.
+failed post is retried with exponential back-off and jitter, forever by
+default; with a `max_attempts` limit configured, a row that reaches it is
+dead-lettered until an operator retries it.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ class RetryPolicy:
     """No retry waits longer than this."""
     jitter: float = 0.2
     """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
-    max_attempts: int = 8
-    """After this many failed posts a row is dead-lettered."""
+    max_attempts: int = 0
+    """After this many failed posts a row is dead-lettered; 0 retries forever (the capped back-off)."""
 
     def delay_s(self, attempts: int, rng: random.Random) -> float:
         delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
@@ -150,7 +151,7 @@ class Outbox(Service):
         except FabricError as exc:  # raised before anything is written: the row alone changes
             row.attempts += 1
             row.last_error = f"{exc.reason}: {exc.message}"
-            if row.attempts >= self._policy.max_attempts:
+            if self._policy.max_attempts and row.attempts >= self._policy.max_attempts:
                 row.state = RowState.DEAD_LETTER
                 log.warning("outbox row %s dead-lettered after %d attempts: %s", row.key, row.attempts, row.last_error)
             else:

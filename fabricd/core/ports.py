@@ -31,7 +31,11 @@ class Tx(Protocol):
     def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
 
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
-        """Entries whose revision is above `revision`, in revision order."""
+        """Entries whose revision is above `revision`, in revision order; a deleted entry
+        comes back as a bare MailboxEntry with change UNREGISTERED."""
+
+    def delete_entry(self, agent_id: str) -> None:
+        """Remove an entry (its messages must be gone) and record its removal as the next revision."""
 
     def revision(self) -> int: ...
 
@@ -47,6 +51,9 @@ class Tx(Protocol):
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
+
+    def purge_unread(self, agent_id: str) -> int:
+        """Delete every unread message of a mailbox and forget its id; the number deleted."""
 
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         """Forget the ids of consumed messages sent before `sent_before_ns`, `limit` records a call."""

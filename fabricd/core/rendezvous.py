@@ -158,6 +158,21 @@ class Rendezvous(Service):
         entry = resolve_name(tx, name)
         return entry.agent_id if entry is not None else name
 
+    @property
+    def mailboxes(self) -> Mailboxes:
+        return self._mailboxes
+
+    @staticmethod
+    def queued_in(tx: Tx, agent_id: str) -> list[Ticket]:
+        return tx.queue(agent_id, MAX_QUEUE_SCAN)
+
+    def abort_queue_in(self, tx: Tx, agent_id: str, reason: str) -> int:
+        """Retire every queued ticket of `agent_id` in `tx`; their waiters get ABORTED."""
+        tickets = tx.queue(agent_id, MAX_QUEUE_SCAN)
+        for ticket in tickets:
+            self._finish(tx, ticket, TicketState.ABORTED, reason=reason)
+        return len(tickets)
+
     # -- the contract
 
     async def enqueue(self, request: Request) -> tuple[Ticket, int]:
@@ -261,6 +276,10 @@ class Rendezvous(Service):
                     agent_id=agent_id,
                 )
             self._finish(tx, ticket, TicketState.ANSWERED, result=result)
+            entry = tx.get_entry(target)
+            if entry is not None:  # answering is the agent's activity
+                entry.last_activity_ns = self._clock()
+                tx.put_entry(entry, None)
             return ticket.ticket_id
 
         return await self._store.write(apply)
@@ -270,7 +289,7 @@ class Rendezvous(Service):
         self._ticket_id(ticket_id)
 
         def apply(tx: Tx) -> bool:
-            head = tx.queue(agent_id, 1)
+            head = tx.queue(self._target(tx, agent_id), 1)
             if not head or head[0].ticket_id != ticket_id:
                 return False
             self._finish(tx, head[0], TicketState.ABORTED, reason="cancelled at the head of the queue")
@@ -283,10 +302,7 @@ class Rendezvous(Service):
         reason = reason or "the target's session ended"
 
         def apply(tx: Tx) -> int:
-            tickets = tx.queue(agent_id, MAX_QUEUE_SCAN)
-            for ticket in tickets:
-                self._finish(tx, ticket, TicketState.ABORTED, reason=reason)
-            return len(tickets)
+            return self.abort_queue_in(tx, self._target(tx, agent_id), reason)
 
         return await self._store.write(apply)
 

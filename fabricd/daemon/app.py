@@ -53,9 +53,10 @@ class App:
         self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=c.failpoint)
         self.notifier = Notifier()
         self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive_s)
-        self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive_s)
         self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
                                      retention_s=c.ticket_retention_s, keepalive_s=c.keepalive_s)
+        self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive_s,
+                                   rendezvous=self.rendezvous)
         self.outbox = Outbox(self.store, self.notifier, c.limits, clock, self.mailboxes, c.outbox_retry)
         self.agent_directory = AgentDirectory(self.store, self.notifier, c.limits, clock, self.outbox,
                                               max_causal_depth=c.max_causal_depth, keepalive_s=c.keepalive_s)

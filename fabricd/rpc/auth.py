@@ -119,7 +119,8 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
 
 POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # DirectoryService
-    "Register": own("agent_id"), "Touch": own("agent_id"), "ListMailboxes": anyone, "ResolveName": anyone,
+    "Register": own("agent_id"), "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
+    "ResolveName": anyone,
     "WatchMailboxes": anyone,
     # MailboxService
     "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),

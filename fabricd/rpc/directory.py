@@ -18,19 +18,24 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
 
     @mapped
     async def Register(self, request, context):  # noqa: ANN001, ANN201, N802
-        entry = await self._directory.register(
+        registered = await self._directory.register(
             request.agent_id,
             request.session_name,
             tuple(wire.capability_in(c) for c in request.capabilities),
             request.cwd,
             dict(request.metadata),
         )
-        return pb.RegisterResponse(entry=self._out(entry))
+        return pb.RegisterResponse(entry=self._out(registered.entry), name_shared_with=registered.name_shared_with)
 
     @mapped
     async def Touch(self, request, context):  # noqa: ANN001, ANN201, N802
-        await self._directory.touch(request.agent_id, request.busy)
-        return pb.TouchResponse()
+        touched = await self._directory.touch(request.agent_id, request.busy, request.offline)
+        return pb.TouchResponse(created=touched.created, similar_names=touched.similar_names)
+
+    @mapped
+    async def Unregister(self, request, context):  # noqa: ANN001, ANN201, N802
+        purged, aborted = await self._directory.unregister(request.agent_id, request.purge)
+        return pb.UnregisterResponse(purged_messages=purged, aborted_tickets=aborted)
 
     @mapped
     async def ListMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -16,12 +16,13 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
-        sent = await self._mailboxes.send(wire.message_in(request.message))
+        sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox)
         return pb.SendMessageResponse.FromString(wire.sent_result(sent))
 
     @mapped
     async def SendMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic)
+        results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic,
+                                                  request.create_mailbox)
         parts = []
         for result in results:
             if isinstance(result, FabricError):

@@ -10,7 +10,7 @@ big-endian so that byte order is numeric order.
                b"revision"                           u64 directory revision
     entries    H(agent_id)                           entry record (records.py)
     names      H(session_name) H(agent_id)           b""
-    revisions  u64 revision                          H(agent_id)
+    revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
     ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py); minted ids keep time order
     tickets    H(ticket_id)                          ticket record (records.py)
@@ -43,6 +43,8 @@ U64 = struct.Struct(">Q")
 
 SCHEMA = b"schema"
 REVISION = b"revision"
+TOMBSTONE = b"\x00" * (DIGEST + 1)
+"""Starts a `revisions` value that records a removed entry: longer than any digest, so never one."""
 
 
 def h(name: str) -> bytes:

@@ -127,13 +127,37 @@ class LmdbTx(DirectoryRecords):
         out = []
         with self._txn.cursor(db=self._dbs.revisions) as cur:
             if cur.set_range(keys.revision(revision + 1)):
-                for _, agent_key in cur:
-                    raw = self._txn.get(agent_key, db=self._dbs.entries)
-                    if raw is not None:
-                        out.append(self._cached(raw))
+                for rev_key, agent_key in cur:
+                    if agent_key.startswith(keys.TOMBSTONE):
+                        agent_id = bytes(agent_key[len(keys.TOMBSTONE):]).decode("utf-8", "surrogatepass")
+                        out.append(MailboxEntry(agent_id, revision=keys.read_u64(rev_key), change=Change.UNREGISTERED))
+                    else:
+                        raw = self._txn.get(agent_key, db=self._dbs.entries)
+                        if raw is not None:
+                            out.append(self._cached(raw))
                     if len(out) >= limit:
                         break
         return out
+
+    def delete_entry(self, agent_id: str) -> None:
+        entry = self.get_entry(agent_id)
+        if entry is None:
+            return
+        txn, dbs = self._txn, self._dbs
+        if entry.session_name:
+            txn.delete(keys.name(entry.session_name, agent_id), db=dbs.names)
+        indexed = self._names.get(agent_id)
+        if indexed and indexed != entry.session_name:
+            txn.delete(keys.name(indexed, agent_id), db=dbs.names)
+        if entry.revision:
+            txn.delete(keys.revision(entry.revision), db=dbs.revisions)
+        rev = self.revision() + 1
+        self._revision = rev
+        txn.put(keys.revision(rev), keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass"), db=dbs.revisions)
+        txn.delete(keys.entry(agent_id), db=dbs.entries)
+        self._dirty.pop(agent_id, None)
+        self._entries[agent_id] = None
+        self._names[agent_id] = ""
 
     def revision(self) -> int:
         if self._revision is None:
@@ -177,6 +201,21 @@ class LmdbTx(DirectoryRecords):
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
         return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
+
+    def purge_unread(self, agent_id: str) -> int:
+        agent_key = keys.entry(agent_id)
+        txn, dbs = self._txn, self._dbs
+        doomed = []
+        with txn.cursor(db=dbs.messages) as cur:
+            if cur.set_range(agent_key):
+                for key, raw in cur:
+                    if not key.startswith(agent_key):
+                        break
+                    doomed.append((bytes(key), records.decode_message(raw).id))
+        for key, message_id in doomed:
+            txn.delete(key, db=dbs.messages)
+            txn.delete(keys.message_id(message_id), db=dbs.ids)
+        return len(doomed)
 
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         """Delete id records of consumed messages sent before `sent_before_ns`, scanning `limit` records

@@ -16,15 +16,15 @@ from fabricd.core.notify import Notifier
 MINUTE = 60 * 10**9
 
 
-def test_presence_is_live_busy_or_offline() -> None:
+def test_presence_follows_the_agents_last_activity() -> None:
     now = 100 * MINUTE
     window = 15 * MINUTE
-    assert presence(MailboxEntry("a"), now, window) == Presence.LIVE  # never sent a heartbeat
-    assert presence(MailboxEntry("a", heartbeat_ns=now - 14 * MINUTE), now, window) == Presence.LIVE
-    assert presence(MailboxEntry("a", heartbeat_ns=now - 16 * MINUTE), now, window) == Presence.OFFLINE
-    assert presence(MailboxEntry("a", busy=True, heartbeat_ns=now), now, window) == Presence.BUSY
-    # a busy agent that stopped beating is offline, not busy forever
-    assert presence(MailboxEntry("a", busy=True, heartbeat_ns=now - 16 * MINUTE), now, window) == Presence.OFFLINE
+    assert presence(MailboxEntry("a"), now, window) == Presence.OFFLINE  # never active: a mail-only mailbox
+    assert presence(MailboxEntry("a", last_activity_ns=now - 14 * MINUTE), now, window) == Presence.LIVE
+    assert presence(MailboxEntry("a", last_activity_ns=now - 16 * MINUTE), now, window) == Presence.OFFLINE
+    assert presence(MailboxEntry("a", busy=True, last_activity_ns=now), now, window) == Presence.BUSY
+    # a busy agent that went quiet is offline, not busy forever
+    assert presence(MailboxEntry("a", busy=True, last_activity_ns=now - 16 * MINUTE), now, window) == Presence.OFFLINE
 
 
 def test_minted_ids_are_unique_and_sort_by_minting_order() -> None:

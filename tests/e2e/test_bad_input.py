@@ -59,7 +59,7 @@ OTHER_CASES = [
 
 @pytest.mark.parametrize(("name", "method", "request_", "text"), OTHER_CASES, ids=[c[0] for c in OTHER_CASES])
 async def test_bad_mailbox_request_is_invalid_argument(client: Client, name, method, request_, text) -> None:  # noqa: ANN001
-    await client.send("a", "kept", id="kept")
+    await client.send("a", "kept", id="kept", create_mailbox=True)
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await getattr(client.mailbox, method)(request_)
     assert err.value.code() == INVALID
@@ -93,7 +93,7 @@ async def test_message_size_limit_is_configurable(make_daemon) -> None:  # noqa:
 
     daemon = make_daemon("--max-message-bytes", "1K").start()
     async with Client(daemon.target) as client:
-        await client.send("a", data=b"x" * 1024)
+        await client.send("a", data=b"x" * 1024, create_mailbox=True)
         with pytest.raises(ResourceExhausted) as err:
             await client.send("a", data=b"x" * 1025)
         assert err.value.reason == "MESSAGE_TOO_LARGE"

@@ -35,6 +35,7 @@ async def test_mail_survives_a_restart(daemon) -> None:  # noqa: ANN001
 
 async def test_every_acknowledged_send_survives_sigkill(daemon) -> None:  # noqa: ANN001
     async with Client(daemon.target) as client:
+        await client.register("alice")
         results = await asyncio.gather(*(client.send("alice", f"m{i}") for i in range(300)))
     assert daemon.kill() == -signal.SIGKILL
     daemon.start()
@@ -57,6 +58,7 @@ async def test_full_map_is_resource_exhausted_loses_nothing_and_still_serves_rea
     blob = b"x" * 50_000
     stored: list[str] = []
     async with Client(daemon.target) as client:
+        await client.register("alice")
         with pytest.raises(ResourceExhausted) as err:
             for i in range(200):
                 stored.append((await client.send("alice", data=blob, id=f"b{i}")).message.id)
@@ -95,6 +97,7 @@ async def test_sd_notify_ready_only_once_serving_then_stopping(make_daemon, sock
 
 async def test_graceful_shutdown_ends_a_live_subscription_and_keeps_its_mail(daemon) -> None:  # noqa: ANN001
     async with Client(daemon.target) as client:
+        await client.register("alice")
         await client.send("alice", "before")
         call = client.mailbox.Subscribe(__import__("fabricd.v1.mailbox_service_pb2", fromlist=["x"]).SubscribeRequest(
             agent_id="alice"))
@@ -112,6 +115,7 @@ async def test_graceful_shutdown_ends_a_live_subscription_and_keeps_its_mail(dae
 
 async def test_subscription_resumes_across_a_restart_without_loss_or_duplicates(daemon) -> None:  # noqa: ANN001
     async with Client(daemon.target) as client:
+        await client.register("alice")
         for i in range(5):
             await client.send("alice", f"m{i}")
         got: list[str] = []

@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import AsyncIterator
 
 import grpc
 import pytest
 
-from fabricd.client import AlreadyExists, Client, FailedPrecondition, InvalidArgument, ResourceExhausted
+from fabricd.client import AlreadyExists, Client, FailedPrecondition, InvalidArgument, NotFound, ResourceExhausted
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import types_pb2 as pb
+
+AGENTS = ("alice", "bob", "shared", "inbox", "big", "q", "quiet", "x")
+"""The agents these tests mail, registered first as real agents are."""
+
+
+@pytest.fixture
+async def client(daemon) -> AsyncIterator[Client]:  # noqa: ANN001
+    async with Client(daemon.target) as c:
+        for name in AGENTS:
+            await c.register(name)
+        yield c
 
 
 async def test_server_assigns_unique_sortable_ids_seq_and_time(client: Client) -> None:
@@ -111,11 +123,32 @@ async def test_resend_after_drain_is_still_a_duplicate(client: Client) -> None:
     assert list((await client.peek("alice")).messages) == []
 
 
-async def test_mail_for_an_unknown_agent_creates_its_mailbox(client: Client) -> None:
-    await client.send("newcomer", "welcome")
+async def test_mail_to_an_unknown_name_is_refused_with_the_closest_names_and_stores_nothing(client: Client) -> None:
+    await client.register("agent-7f3a", session_name="reviewer")
+    before = {e.agent_id: e.revision for e in await client.list_mailboxes()}
+    with pytest.raises(NotFound) as refused:
+        await client.send("revewer", "please review")
+    assert refused.value.reason == "UNKNOWN_RECIPIENT"
+    assert "did you mean 'reviewer'" in refused.value.message
+    assert refused.value.metadata["suggestions"] == "reviewer"
+    assert {e.agent_id: e.revision for e in await client.list_mailboxes()} == before  # no mailbox appeared
+    results = await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text="ok"),
+                                      pb.Message(recipient=pb.Address(agent_id="reviwer"), text="typo")])
+    assert not isinstance(results[0], Exception)
+    assert isinstance(results[1], NotFound) and results[1].reason == "UNKNOWN_RECIPIENT"
+
+
+async def test_mail_for_an_agent_not_registered_yet_needs_create_mailbox(client: Client) -> None:
+    await client.send("newcomer", "welcome", create_mailbox=True)
+    await client.send("newcomer", "second")  # the mailbox exists now
+    raw = await client.mailbox.SendMessages(mbx_pb.SendMessagesRequest(
+        messages=[pb.Message(recipient=pb.Address(agent_id="later"), text="hi")], create_mailbox=True))
+    assert not raw.results[0].HasField("error")
     entries = {e.agent_id: e for e in await client.list_mailboxes()}
-    assert entries["newcomer"].unread_count == 1
+    assert entries["newcomer"].unread_count == 2
     assert not entries["newcomer"].registered
+    assert entries["newcomer"].presence == pb.PRESENCE_OFFLINE  # receiving mail is not activity
+    assert entries["later"].unread_count == 1
 
 
 async def test_send_to_a_session_name_reaches_its_agent(client: Client) -> None:
@@ -132,8 +165,22 @@ async def test_send_to_an_ambiguous_session_name_is_failed_precondition(client: 
         await client.send("builder", "hello?")
     assert err.value.reason == "AMBIGUOUS_NAME"
     assert "a-1111" in err.value.message and "a-2222" in err.value.message
-    assert (await client.send("builder/2222", "hello")).message.recipient.agent_id == "a-2222"
-    assert {e.agent_id for e in await client.list_mailboxes()} == {"a-1111", "a-2222"}
+    assert err.value.metadata["forms"] == "builder/a-1111,builder/a-2222"  # the hint names forms that resolve
+    for form in err.value.metadata["forms"].split(","):
+        assert (await client.send(form, "hello")).message.recipient.agent_id == form.split("/")[1]
+    assert (await client.send("builder/2222", "hello")).message.recipient.agent_id == "a-2222"  # suffixes still work
+    assert {e.agent_id for e in await client.list_mailboxes()} == {"a-1111", "a-2222", *AGENTS}
+
+
+async def test_session_slash_segment_means_the_last_path_segment_of_the_agent_id(client: Client) -> None:
+    await client.register("sess1/main", session_name="goal_builder")
+    await client.register("sess1/domain", session_name="goal_builder")
+    assert (await client.send("goal_builder/main", "m")).message.recipient.agent_id == "sess1/main"
+    assert (await client.send("goal_builder/domain", "d")).message.recipient.agent_id == "sess1/domain"
+    await client.register("sess2/main", session_name="goal_builder")
+    with pytest.raises(FailedPrecondition) as err:  # two agents end in /main: only their full ids resolve
+        await client.send("goal_builder/main", "?")
+    assert err.value.metadata["forms"] == "sess1/main,sess2/main"
 
 
 async def test_batch_without_atomic_stores_the_valid_and_reports_each_error(client: Client) -> None:
@@ -171,6 +218,8 @@ async def test_coalesced_sends_fail_only_the_bad_caller(client: Client) -> None:
 async def test_mailbox_over_its_quota_refuses_with_resource_exhausted(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--max-unread", "3").start()
     async with Client(daemon.target) as client:
+        for name in AGENTS:
+            await client.register(name)
         for i in range(3):
             await client.send("alice", f"m{i}")
         with pytest.raises(ResourceExhausted) as err:
@@ -250,6 +299,8 @@ async def test_subscription_acks_what_was_handled_when_closed(client: Client) ->
 async def test_subscribe_keepalive_is_an_empty_batch(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--keepalive", "0.05").start()
     async with Client(daemon.target) as client:
+        for name in AGENTS:
+            await client.register(name)
         call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="quiet"))
         response = await call.read()
         call.cancel()
@@ -266,6 +317,8 @@ async def test_subscribe_to_a_bad_agent_id_is_invalid_argument(client: Client) -
 async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_ones_never(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
     async with Client(daemon.target) as client:
+        for name in AGENTS:
+            await client.register(name)
         await client.send("alice", "read me", id="consumed")
         unread = await client.send("bob", "keep me", id="unread")
         await client.drain("alice")
@@ -281,6 +334,8 @@ async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_one
 async def test_forgetting_ids_copes_with_the_last_record_of_the_table(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
     async with Client(daemon.target) as client:
+        for name in AGENTS:
+            await client.register(name)
         ids = [f"id-{i}" for i in range(40)]  # digests in every order: some consumed id is the table's last
         for mid in ids:
             await client.send("alice", "x", id=mid)

@@ -33,7 +33,7 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         serving = asyncio.create_task(serve())
         proc = await asyncio.create_subprocess_exec(node, "test/interop.mjs", daemon.target, cwd=NODE_CLIENT,
                                                     stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-        await client.send("node-agent", "hello from python", sender="py-agent")
+        await client.send("node-agent", "hello from python", sender="py-agent", create_mailbox=True)  # may not have registered yet
         pong = await client.ask("node-agent", "ping", source_agent="py-agent", timeout=60)
         out, err = await asyncio.wait_for(proc.communicate(), 60)
         serving.cancel()
@@ -45,6 +45,9 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert steps["unread"]["count"] == 0  # the Node subscription acked what it handled
         assert steps["error"] == {"step": "error", "code": "FAILED_PRECONDITION", "reason": "NO_PENDING_REQUEST",
                                   "agent": "node-agent"}  # typed errors with the stable reason, in Node too
+        assert steps["typo"] == {"step": "typo", "code": "NOT_FOUND", "reason": "UNKNOWN_RECIPIENT",
+                                 "suggestions": "py-agent"}
+        assert steps["unregistered"] == {"step": "unregistered", "purged": 1}
         assert heard == ["hello from node"]
         entries = {e.agent_id: e for e in await client.list_mailboxes()}
         assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"

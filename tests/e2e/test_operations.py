@@ -100,6 +100,7 @@ async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_dae
         daemon.start()
         notify.next("READY=1")
         async with Client(daemon.target) as client:
+            await client.register("alice")
             await client.send("alice", "one")
             with pytest.raises(ResourceExhausted):
                 await client.send("alice", "two")
@@ -143,6 +144,7 @@ async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     async with Client(daemon.target) as client:
+        await client.register("alice")
         await client.send("alice", "hi")
         await client.peek("alice")
         async with client.subscribe("bob", auto_ack=False):
@@ -162,6 +164,7 @@ async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) 
 
     daemon = make_daemon("--log-level", "debug", "--log-format", "json").start()
     async with Client(daemon.target, token="") as client:
+        await client.register("alice")
         await client.send("alice", "hi")
     daemon.stop()
     records = [json.loads(line) for line in daemon.output if line.startswith("{")]
@@ -190,6 +193,7 @@ async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, so
         notify.next("READY=1")
         assert notify.next("WATCHDOG=1") == ["WATCHDOG=1"]  # pinging while the writer is healthy
         async with Client(daemon.target) as client:
+            await client.register("alice")
             stuck = asyncio.create_task(client.send("alice", "the disk hangs on this one"))
             notify.sock.settimeout(0.05)
             quiet_since = None

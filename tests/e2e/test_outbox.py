@@ -113,16 +113,18 @@ async def test_replaying_a_settlement_writes_and_posts_nothing_twice(manual) -> 
         assert [(await client.peek(a)).unread_count for a in ("a", "b")] == [1, 1]
 
 
-async def test_a_recipient_over_quota_is_retried_and_served_once_room_frees(make_daemon) -> None:  # noqa: ANN001
-    daemon = make_daemon("--max-unread", "1", "--outbox-backoff", "0.05", "--outbox-backoff-cap", "0.2",
-                         "--outbox-max-attempts", "1000").start()
+async def test_a_recipient_over_quota_is_retried_without_limit_and_served_once_room_frees(make_daemon) -> None:  # noqa: ANN001
+    # The default max_attempts (0) never dead-letters: the outbox keeps trying, with the capped back-off.
+    daemon = make_daemon("--max-unread", "1", "--outbox-backoff", "0.01", "--outbox-backoff-cap", "0.02").start()
     async with Client(daemon.target) as client:
+        await client.register("parent")
         await client.send("parent", "fills the mailbox")
         await client.fan_out(job(), "the result")
 
         async def retried() -> bool:
             (row,) = await rows(client)
-            return row.attempts >= 2 and row.state == PENDING
+            assert row.state == PENDING
+            return row.attempts >= 12  # past the old default of 8 attempts, still pending
 
         await until(retried)
         (row,) = await rows(client)
@@ -142,6 +144,7 @@ async def test_dead_letter_after_max_attempts_then_retry(make_daemon) -> None:  
     daemon = make_daemon("--max-unread", "1", "--outbox-backoff", "0.01", "--outbox-backoff-cap", "0.02",
                          "--outbox-max-attempts", "3").start()
     async with Client(daemon.target) as client:
+        await client.register("parent")
         await client.send("parent", "fills the mailbox")
         await client.fan_out(job(), "the result")
 

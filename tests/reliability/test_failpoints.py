@@ -13,7 +13,7 @@ async def test_a_resend_after_a_writer_crash_gives_exactly_one_message(make_daem
     daemon.start()
     async with Client(daemon.target) as client:
         with pytest.raises(Unavailable):  # the daemon died before answering
-            await client.send("alice", "important", id="only-once")
+            await client.send("alice", "important", id="only-once", create_mailbox=True)
     assert daemon.proc.wait(30) == 86
     daemon.args.remove("--failpoint")
     daemon.args.remove(point)
@@ -21,7 +21,7 @@ async def test_a_resend_after_a_writer_crash_gives_exactly_one_message(make_daem
     async with Client(daemon.target) as client:
         before = (await client.peek("alice")).unread_count
         assert before == (1 if stored_before_crash else 0)
-        again = await client.send("alice", "important", id="only-once")
+        again = await client.send("alice", "important", id="only-once", create_mailbox=True)
         assert again.duplicate is stored_before_crash
         peek = await client.peek("alice")
         assert [m.id for m in peek.messages] == ["only-once"]

@@ -34,7 +34,7 @@ async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(daemon) -> N
     async with Client(daemon.target) as client:
         await client.register("worker")
         baseline = (await client.status()).waiters
-        await client.send("reader", "one")
+        await client.send("reader", "one", create_mailbox=True)
         procs = [
             client_process(daemon.target, """
                 async with client.subscribe("reader") as inbox:

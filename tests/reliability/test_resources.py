@@ -34,11 +34,11 @@ async def test_a_full_disk_is_resource_exhausted_loses_nothing_and_recovers(make
     async with Client(daemon.target) as client:
         with pytest.raises(ResourceExhausted) as err:
             for i in range(10_000):
-                stored.append((await client.send("alice", data=b"x" * 20_000, id=f"m{i}")).message.id)
+                stored.append((await client.send("alice", data=b"x" * 20_000, id=f"m{i}", create_mailbox=True)).message.id)
         assert err.value.reason in ("DISK_FULL", "STORE_FULL"), err.value.reason
         assert stored and [m.id for m in (await client.peek("alice", 1000)).messages] == stored  # reads go on
         filler.unlink()  # room is made
-        stored.append((await client.send("alice", data=b"x" * 20_000, id="after")).message.id)
+        stored.append((await client.send("alice", data=b"x" * 20_000, id="after", create_mailbox=True)).message.id)
     daemon.restart()  # no corruption: everything acknowledged is there
     async with Client(daemon.target) as client:
         assert [m.id for m in (await client.peek("alice", 1000)).messages] == stored
@@ -53,7 +53,7 @@ async def p99_send_ms(client: Client, mailbox: str, count: int) -> float:
     samples = []
     for i in range(count):
         start = time.perf_counter()
-        await client.send(mailbox, "x" * 200)
+        await client.send(mailbox, "x" * 200, create_mailbox=True)
         samples.append(time.perf_counter() - start)
     samples.sort()
     return samples[int(count * 0.99) - 1] * 1e3
@@ -98,6 +98,6 @@ async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) ->
         await ready.wait()
         for start in range(0, 1000, 500):
             await client.send_many([pb.Message(recipient=pb.Address(agent_id=f"box-{i}"), text=f"for {i}")
-                                    for i in range(start, start + 500)])
+                                    for i in range(start, start + 500)], create_mailbox=True)
         await asyncio.wait_for(asyncio.gather(*tasks), 120)
         assert got == {f"box-{i}": f"for {i}" for i in range(1000)}

@@ -45,7 +45,7 @@ async def sender(client: Client, log: Log, stop: asyncio.Event) -> None:
     while not stop.is_set():
         box = "box-d" if i % 2 else "box-s"
         mid = f"m-{i}"
-        sent = await retry(lambda: client.send(box, f"payload {i}", id=mid, sender="load"), stop)
+        sent = await retry(lambda: client.send(box, f"payload {i}", id=mid, sender="load", create_mailbox=True), stop)
         if sent is not None:
             log(kind="sent", box=box, id=mid, seq=sent.message.seq)
         i += 1

@@ -16,6 +16,8 @@ import type { ResolveNameRequest as _fabricd_v1_ResolveNameRequest, ResolveNameR
 import type { ResolveNameResponse as _fabricd_v1_ResolveNameResponse, ResolveNameResponse__Output as _fabricd_v1_ResolveNameResponse__Output } from './fabricd/v1/ResolveNameResponse';
 import type { TouchRequest as _fabricd_v1_TouchRequest, TouchRequest__Output as _fabricd_v1_TouchRequest__Output } from './fabricd/v1/TouchRequest';
 import type { TouchResponse as _fabricd_v1_TouchResponse, TouchResponse__Output as _fabricd_v1_TouchResponse__Output } from './fabricd/v1/TouchResponse';
+import type { UnregisterRequest as _fabricd_v1_UnregisterRequest, UnregisterRequest__Output as _fabricd_v1_UnregisterRequest__Output } from './fabricd/v1/UnregisterRequest';
+import type { UnregisterResponse as _fabricd_v1_UnregisterResponse, UnregisterResponse__Output as _fabricd_v1_UnregisterResponse__Output } from './fabricd/v1/UnregisterResponse';
 import type { WatchMailboxesRequest as _fabricd_v1_WatchMailboxesRequest, WatchMailboxesRequest__Output as _fabricd_v1_WatchMailboxesRequest__Output } from './fabricd/v1/WatchMailboxesRequest';
 import type { WatchMailboxesResponse as _fabricd_v1_WatchMailboxesResponse, WatchMailboxesResponse__Output as _fabricd_v1_WatchMailboxesResponse__Output } from './fabricd/v1/WatchMailboxesResponse';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp';
@@ -45,6 +47,8 @@ export interface ProtoGrpcType {
       ResolveNameResponse: MessageTypeDefinition<_fabricd_v1_ResolveNameResponse, _fabricd_v1_ResolveNameResponse__Output>
       TouchRequest: MessageTypeDefinition<_fabricd_v1_TouchRequest, _fabricd_v1_TouchRequest__Output>
       TouchResponse: MessageTypeDefinition<_fabricd_v1_TouchResponse, _fabricd_v1_TouchResponse__Output>
+      UnregisterRequest: MessageTypeDefinition<_fabricd_v1_UnregisterRequest, _fabricd_v1_UnregisterRequest__Output>
+      UnregisterResponse: MessageTypeDefinition<_fabricd_v1_UnregisterResponse, _fabricd_v1_UnregisterResponse__Output>
       WatchMailboxesRequest: MessageTypeDefinition<_fabricd_v1_WatchMailboxesRequest, _fabricd_v1_WatchMailboxesRequest__Output>
       WatchMailboxesResponse: MessageTypeDefinition<_fabricd_v1_WatchMailboxesResponse, _fabricd_v1_WatchMailboxesResponse__Output>
     }

@@ -32,6 +32,14 @@ try {
 } catch (err) {
   step({ step: 'error', code: err.code, reason: err.reason, agent: err.metadata.agent_id });
 }
+try {
+  await client.send('py-agnet', 'a typo', { sender: 'node-agent' });
+} catch (err) {
+  step({ step: 'typo', code: err.code, reason: err.reason, suggestions: err.metadata.suggestions });
+}
+await client.send('later-agent', 'for when it registers', { sender: 'node-agent', createMailbox: true });
+const gone = await client.unregister('later-agent', { purge: true });
+step({ step: 'unregistered', purged: Number(gone.purged_messages) });
 const left = await client.peek('node-agent');
 step({ step: 'unread', count: Number(left.unread_count) });
 client.close();

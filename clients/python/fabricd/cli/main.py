@@ -9,12 +9,13 @@ MCP bridge.
 from __future__ import annotations
 
 import sys
+import warnings
 
 import click
 from rich.table import Table
 
 from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages
-from fabricd.client import Client
+from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
 
 @cli.command()
@@ -30,23 +31,50 @@ def register(ctx: Context, agent_id: str, session_name: str, capabilities: tuple
     caps = [pb.Capability(name=c.split("=", 1)[0], description=c.split("=", 1)[1] if "=" in c else "")
             for c in capabilities]
     metadata = dict(m.split("=", 1) if "=" in m else (m, "") for m in meta)
-    entry = ctx.run(lambda c: c.register(agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
-                                         metadata=metadata))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AmbiguousNameWarning)
+        entry = ctx.run(lambda c: c.register(agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
+                                             metadata=metadata))
     if ctx.json:
         ctx.emit(entry)
     else:
         ctx.out.print(f"registered {entry.agent_id}" + (f" as {entry.session_name}" if entry.session_name else ""))
+    for warning in caught:
+        if issubclass(warning.category, AmbiguousNameWarning):
+            click.echo(f"fabric: warning: {warning.message}; peers must address it as "
+                       f"{entry.session_name}/<last part of the agent id> or by agent id", err=True)
 
 
 @cli.command()
 @click.argument("agent_id")
 @click.option("--busy/--idle", default=False, help="mark an agent run in progress (or finished)")
+@click.option("--offline", is_flag=True, help="say goodbye: show the agent OFFLINE until it is heard from again")
 @click.pass_obj
-def touch(ctx: Context, agent_id: str, busy: bool) -> None:
+def touch(ctx: Context, agent_id: str, busy: bool, offline: bool) -> None:
     """Send a heartbeat for AGENT_ID."""
-    ctx.run(lambda c: c.touch(agent_id, busy=busy))
-    if not ctx.json:
-        ctx.out.print(f"touched {agent_id}" + (" (busy)" if busy else ""))
+    response = ctx.run(lambda c: c.touch(agent_id, busy=busy, offline=offline))
+    if response.created:
+        similar = ", ".join(response.similar_names)
+        click.echo(f"fabric: {agent_id!r} was not known: created a new mailbox"
+                   + (f" (did you mean {similar}?)" if similar else ""), err=True)
+    if ctx.json:
+        ctx.emit(response)
+    else:
+        ctx.out.print(f"touched {agent_id}" + (" (offline)" if offline else " (busy)" if busy else ""))
+
+
+@cli.command()
+@click.argument("agent_id")
+@click.option("--purge", is_flag=True, help="also delete its unread mail and abort its queued tickets")
+@click.pass_obj
+def unregister(ctx: Context, agent_id: str, purge: bool) -> None:
+    """Remove AGENT_ID's mailbox and directory entry (refused while it holds mail or tickets, unless --purge)."""
+    response = ctx.run(lambda c: c.unregister(agent_id, purge=purge))
+    if ctx.json:
+        ctx.emit(response)
+    else:
+        ctx.out.print(f"unregistered {agent_id}: deleted {response.purged_messages} unread messages, "
+                      f"aborted {response.aborted_tickets} queued tickets")
 
 
 @cli.command("ls")
@@ -94,16 +122,19 @@ def resolve(ctx: Context, name: str) -> None:
 @click.option("--header", "-H", multiple=True, help="KEY=VALUE; repeatable")
 @click.option("--reply-to", multiple=True, help="an agent id replies should go to; repeatable")
 @click.option("--user", is_flag=True, help="mark the message as written by a person")
+@click.option("--create", is_flag=True,
+              help="create TO's mailbox if no agent or mailbox has that name (mail for an agent not registered yet)")
 @click.pass_obj
 def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
-         reply_to: tuple[str, ...], user: bool) -> None:
+         reply_to: tuple[str, ...], user: bool, create: bool) -> None:
     """Send TEXT (or standard input) to TO, an agent id or session name."""
     if text is None:
         text = sys.stdin.read()
     headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
     result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread,
                                       headers=headers, reply_to=reply_to,
-                                      kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT))
+                                      kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT,
+                                      create_mailbox=create))
     if ctx.json:
         ctx.emit(result.message)
     else:

@@ -96,7 +96,8 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     @server.tool()
     async def send_message(to: str, text: str, thread_id: str = "") -> str:
         """Send a message to another agent (by agent id or display name) without waiting for an answer.
-        Use it to inform or hand over; use ask_agent when you need a result back. Returns the message id."""
+        Use it to inform or hand over; use ask_agent when you need a result back. Returns the message id.
+        A name that matches no agent is refused with the closest names: check list_peers and retry."""
         sent = await bridge.call(lambda: client.send(to, text, sender=me, thread_id=thread_id))
         return f"sent {sent.message.id} to {sent.message.recipient.agent_id}"
 
@@ -158,4 +159,4 @@ async def serve(target: str | None, token: str | None, agent_id: str, session_na
             heartbeat.cancel()
             with contextlib.suppress(FabricError):
                 await client.close_queue(agent_id, "the agent's MCP session ended")
-                await client.touch(agent_id, busy=False)
+                await client.touch(agent_id, offline=True)  # goodbye: not LIVE once the session is over

@@ -8,7 +8,7 @@
                 ...
 """
 
-from fabricd.client._client import AddressLike, Client, ClientTls, SendResult, Subscription, address
+from fabricd.client._client import AddressLike, AmbiguousNameWarning, Client, ClientTls, SendResult, Subscription, address
 from fabricd.client._errors import (
     Aborted,
     AlreadyExists,
@@ -32,6 +32,7 @@ __all__ = [
     "Aborted",
     "AddressLike",
     "AgentWork",
+    "AmbiguousNameWarning",
     "AlreadyExists",
     "Client",
     "ClientTls",

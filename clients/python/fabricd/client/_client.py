@@ -6,6 +6,7 @@ import asyncio
 import collections
 import logging
 import os
+import warnings
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,10 @@ from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
 
 log = logging.getLogger("fabricd.client")
+
+
+class AmbiguousNameWarning(UserWarning):
+    """Registered under a session name that other live agents use too: sends to the name alone are refused."""
 
 AddressLike = pb.Address | tuple[str, str] | str
 
@@ -174,10 +179,19 @@ class Client(WorkCalls):
         caps = [c if isinstance(c, pb.Capability) else pb.Capability(name=c) for c in capabilities]
         request = dir_pb.RegisterRequest(agent_id=agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
                                          metadata=dict(metadata or {}))
-        return (await self._call(self.directory.Register, request)).entry
+        response = await self._call(self.directory.Register, request)
+        if response.name_shared_with:
+            warnings.warn(f"session name {response.entry.session_name!r} is now ambiguous: live agents "
+                          f"{', '.join(response.name_shared_with)} use it too", AmbiguousNameWarning, stacklevel=2)
+        return response.entry
 
-    async def touch(self, agent_id: str, *, busy: bool = False) -> None:
-        await self._call(self.directory.Touch, dir_pb.TouchRequest(agent_id=agent_id, busy=busy))
+    async def touch(self, agent_id: str, *, busy: bool = False, offline: bool = False) -> dir_pb.TouchResponse:
+        """Heartbeat (`offline=True`: goodbye). The response says whether the entry was created."""
+        return await self._call(self.directory.Touch, dir_pb.TouchRequest(agent_id=agent_id, busy=busy, offline=offline))
+
+    async def unregister(self, agent_id: str, *, purge: bool = False) -> dir_pb.UnregisterResponse:
+        """Remove a mailbox; with `purge`, even with unread mail or queued tickets (deleted, aborted)."""
+        return await self._call(self.directory.Unregister, dir_pb.UnregisterRequest(agent_id=agent_id, purge=purge))
 
     async def list_mailboxes(self) -> list[pb.MailboxEntry]:
         return list((await self._call(self.directory.ListMailboxes, dir_pb.ListMailboxesRequest())).mailboxes)
@@ -202,31 +216,40 @@ class Client(WorkCalls):
     async def send(self, to: AddressLike, text: str = "", *, sender: AddressLike | None = None, id: str = "",
                    data: bytes = b"", headers: Mapping[str, str] | None = None, thread_id: str = "",
                    reply_to: Iterable[AddressLike] = (), kind: int = pb.MESSAGE_KIND_AGENT,
-                   hops: int = 0) -> SendResult:
-        """Send one message. Concurrent sends from this client share one batched RPC."""
+                   hops: int = 0, create_mailbox: bool = False) -> SendResult:
+        """Send one message. Concurrent sends from this client share one batched RPC.
+
+        A recipient that is neither a registered agent nor an existing mailbox raises
+        NotFound (reason UNKNOWN_RECIPIENT, with suggestions) unless `create_mailbox`.
+        """
         message = pb.Message(id=id, recipient=address(to), sender=address(sender), text=text, data=data,
                              headers=dict(headers or {}), thread_id=thread_id,
                              reply_to=[address(a) for a in reply_to], kind=kind, hops=hops)
-        return await self.send_message(message)
+        return await self.send_message(message, create_mailbox=create_mailbox)
 
-    async def send_message(self, message: pb.Message) -> SendResult:
-        return await self._sends.submit(None, message)
+    async def send_message(self, message: pb.Message, *, create_mailbox: bool = False) -> SendResult:
+        return await self._sends.submit(create_mailbox, message)
 
-    async def _send_batch(self, _key: object, messages: Sequence[pb.Message]) -> list[SendResult | FabricError]:
+    async def _send_batch(self, create_mailbox: object, messages: Sequence[pb.Message]) -> list[SendResult | FabricError]:
+        create = bool(create_mailbox)
         if len(messages) == 1:  # one caller: the plain RPC, errors and all
             try:
-                r = await self._call(self.mailbox.SendMessage, mbx_pb.SendMessageRequest(message=messages[0]))
+                r = await self._call(self.mailbox.SendMessage,
+                                     mbx_pb.SendMessageRequest(message=messages[0], create_mailbox=create))
             except FabricError as exc:
                 return [exc]
             return [SendResult(r.message, r.duplicate)]
-        response = await self._call(self.mailbox.SendMessages, mbx_pb.SendMessagesRequest(messages=messages))
+        response = await self._call(self.mailbox.SendMessages,
+                                    mbx_pb.SendMessagesRequest(messages=messages, create_mailbox=create))
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
-    async def send_many(self, messages: Sequence[pb.Message], *, atomic: bool = False) -> list[SendResult | FabricError]:
+    async def send_many(self, messages: Sequence[pb.Message], *, atomic: bool = False,
+                        create_mailbox: bool = False) -> list[SendResult | FabricError]:
         """One SendMessages RPC; each message gets its result or its exception (not raised)."""
         response = await self._call(self.mailbox.SendMessages,
-                                    mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic))
+                                    mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic,
+                                                               create_mailbox=create_mailbox))
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 

@@ -17,6 +17,7 @@ class MailboxEventType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MAILBOX_EVENT_TYPE_TOUCHED: _ClassVar[MailboxEventType]
     MAILBOX_EVENT_TYPE_BUSY_CHANGED: _ClassVar[MailboxEventType]
     MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: _ClassVar[MailboxEventType]
+    MAILBOX_EVENT_TYPE_UNREGISTERED: _ClassVar[MailboxEventType]
 MAILBOX_EVENT_TYPE_UNSPECIFIED: MailboxEventType
 MAILBOX_EVENT_TYPE_SNAPSHOT: MailboxEventType
 MAILBOX_EVENT_TYPE_CREATED: MailboxEventType
@@ -24,6 +25,7 @@ MAILBOX_EVENT_TYPE_REGISTERED: MailboxEventType
 MAILBOX_EVENT_TYPE_TOUCHED: MailboxEventType
 MAILBOX_EVENT_TYPE_BUSY_CHANGED: MailboxEventType
 MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: MailboxEventType
+MAILBOX_EVENT_TYPE_UNREGISTERED: MailboxEventType
 
 class RegisterRequest(_message.Message):
     __slots__ = ("agent_id", "session_name", "capabilities", "cwd", "metadata")
@@ -47,22 +49,46 @@ class RegisterRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., session_name: _Optional[str] = ..., capabilities: _Optional[_Iterable[_Union[_types_pb2.Capability, _Mapping]]] = ..., cwd: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class RegisterResponse(_message.Message):
-    __slots__ = ("entry",)
+    __slots__ = ("entry", "name_shared_with")
     ENTRY_FIELD_NUMBER: _ClassVar[int]
+    NAME_SHARED_WITH_FIELD_NUMBER: _ClassVar[int]
     entry: _types_pb2.MailboxEntry
-    def __init__(self, entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ...) -> None: ...
+    name_shared_with: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ..., name_shared_with: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class TouchRequest(_message.Message):
-    __slots__ = ("agent_id", "busy")
+    __slots__ = ("agent_id", "busy", "offline")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     BUSY_FIELD_NUMBER: _ClassVar[int]
+    OFFLINE_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     busy: bool
-    def __init__(self, agent_id: _Optional[str] = ..., busy: _Optional[bool] = ...) -> None: ...
+    offline: bool
+    def __init__(self, agent_id: _Optional[str] = ..., busy: _Optional[bool] = ..., offline: _Optional[bool] = ...) -> None: ...
 
 class TouchResponse(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("created", "similar_names")
+    CREATED_FIELD_NUMBER: _ClassVar[int]
+    SIMILAR_NAMES_FIELD_NUMBER: _ClassVar[int]
+    created: bool
+    similar_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, created: _Optional[bool] = ..., similar_names: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class UnregisterRequest(_message.Message):
+    __slots__ = ("agent_id", "purge")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PURGE_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    purge: bool
+    def __init__(self, agent_id: _Optional[str] = ..., purge: _Optional[bool] = ...) -> None: ...
+
+class UnregisterResponse(_message.Message):
+    __slots__ = ("purged_messages", "aborted_tickets")
+    PURGED_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    ABORTED_TICKETS_FIELD_NUMBER: _ClassVar[int]
+    purged_messages: int
+    aborted_tickets: int
+    def __init__(self, purged_messages: _Optional[int] = ..., aborted_tickets: _Optional[int] = ...) -> None: ...
 
 class ListMailboxesRequest(_message.Message):
     __slots__ = ()

@@ -48,6 +48,11 @@ class DirectoryServiceStub:
                 request_serializer=fabricd_dot_v1_dot_directory__service__pb2.TouchRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_directory__service__pb2.TouchResponse.FromString,
                 _registered_method=True)
+        self.Unregister = channel.unary_unary(
+                '/fabricd.v1.DirectoryService/Unregister',
+                request_serializer=fabricd_dot_v1_dot_directory__service__pb2.UnregisterRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_directory__service__pb2.UnregisterResponse.FromString,
+                _registered_method=True)
         self.ListMailboxes = channel.unary_unary(
                 '/fabricd.v1.DirectoryService/ListMailboxes',
                 request_serializer=fabricd_dot_v1_dot_directory__service__pb2.ListMailboxesRequest.SerializeToString,
@@ -74,7 +79,10 @@ class DirectoryServiceServicer:
 
     def Register(self, request, context):
         """Announces a mailbox so that an agent with no mail yet is discoverable.
-        Re-registering updates the entry; an empty capability list clears earlier ones.
+        Re-registering updates the entry; an empty capability list clears earlier ones,
+        an empty session name keeps the one registered before. Registering counts as
+        activity (presence LIVE). A session name that another live agent also uses
+        is accepted, and the response names those agents: the name is now ambiguous.
         Fails with INVALID_ARGUMENT for a bad id, name, capability or metadata.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -83,7 +91,19 @@ class DirectoryServiceServicer:
 
     def Touch(self, request, context):
         """Heartbeat. `busy` marks an agent run in progress; mail is still accepted.
-        Touching an unknown agent creates its entry. INVALID_ARGUMENT for a bad id.
+        `offline` says goodbye: the agent shows OFFLINE at once.
+        Touching an unknown agent creates its entry (the response says so and names
+        the closest registered names, in case it was a typo). INVALID_ARGUMENT for a bad id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Unregister(self, request, context):
+        """Removes a mailbox and its directory entry. FAILED_PRECONDITION
+        (MAILBOX_NOT_EMPTY) while it holds unread mail or queued tickets, unless
+        `purge`, which deletes the mail and aborts the tickets and says how many.
+        NOT_FOUND (NAME_NOT_FOUND) for an unknown agent. The own agent or an admin.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -97,7 +117,9 @@ class DirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ResolveName(self, request, context):
-        """Resolves an agent id, a session name, or `session_name/suffix` (agent id suffix).
+        """Resolves an agent id, a session name, or `session_name/segment`: the agent of
+        that session whose id's last '/'-separated segment is `segment` (or, failing
+        that, whose id ends with it).
         NOT_FOUND for an unknown name; FAILED_PRECONDITION, listing the candidates,
         for an ambiguous one.
         """
@@ -125,6 +147,11 @@ def add_DirectoryServiceServicer_to_server(servicer, server):
                     servicer.Touch,
                     request_deserializer=fabricd_dot_v1_dot_directory__service__pb2.TouchRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_directory__service__pb2.TouchResponse.SerializeToString,
+            ),
+            'Unregister': grpc.unary_unary_rpc_method_handler(
+                    servicer.Unregister,
+                    request_deserializer=fabricd_dot_v1_dot_directory__service__pb2.UnregisterRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_directory__service__pb2.UnregisterResponse.SerializeToString,
             ),
             'ListMailboxes': grpc.unary_unary_rpc_method_handler(
                     servicer.ListMailboxes,
@@ -200,6 +227,33 @@ class DirectoryService:
             '/fabricd.v1.DirectoryService/Touch',
             fabricd_dot_v1_dot_directory__service__pb2.TouchRequest.SerializeToString,
             fabricd_dot_v1_dot_directory__service__pb2.TouchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Unregister(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.DirectoryService/Unregister',
+            fabricd_dot_v1_dot_directory__service__pb2.UnregisterRequest.SerializeToString,
+            fabricd_dot_v1_dot_directory__service__pb2.UnregisterResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -9,10 +9,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class SendMessageRequest(_message.Message):
-    __slots__ = ("message",)
+    __slots__ = ("message", "create_mailbox")
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    CREATE_MAILBOX_FIELD_NUMBER: _ClassVar[int]
     message: _types_pb2.Message
-    def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ...) -> None: ...
+    create_mailbox: bool
+    def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ..., create_mailbox: _Optional[bool] = ...) -> None: ...
 
 class SendMessageResponse(_message.Message):
     __slots__ = ("message", "duplicate")
@@ -23,12 +25,14 @@ class SendMessageResponse(_message.Message):
     def __init__(self, message: _Optional[_Union[_types_pb2.Message, _Mapping]] = ..., duplicate: _Optional[bool] = ...) -> None: ...
 
 class SendMessagesRequest(_message.Message):
-    __slots__ = ("messages", "atomic")
+    __slots__ = ("messages", "atomic", "create_mailbox")
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
     ATOMIC_FIELD_NUMBER: _ClassVar[int]
+    CREATE_MAILBOX_FIELD_NUMBER: _ClassVar[int]
     messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
     atomic: bool
-    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., atomic: _Optional[bool] = ...) -> None: ...
+    create_mailbox: bool
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., atomic: _Optional[bool] = ..., create_mailbox: _Optional[bool] = ...) -> None: ...
 
 class SendMessageResult(_message.Message):
     __slots__ = ("message", "duplicate", "error")

@@ -79,7 +79,9 @@ class MailboxServiceServicer:
 
     def SendMessage(self, request, context):
         """Stores one message. INVALID_ARGUMENT for a bad field, ALREADY_EXISTS when
-        the client id was used for a different body, FAILED_PRECONDITION for an
+        the client id was used for a different body, NOT_FOUND (UNKNOWN_RECIPIENT)
+        for a recipient that is neither a registered agent nor an existing mailbox
+        (unless create_mailbox), FAILED_PRECONDITION for an
         ambiguous recipient name, RESOURCE_EXHAUSTED when the message is over the
         size limit (reason MESSAGE_TOO_LARGE, with the limit) or the store or the
         recipient's mailbox is full.

@@ -150,16 +150,17 @@ class RendezvousServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CancelHead(self, request, context):
-        """Retires `ticket_id` only if it is at the head of `agent_id`'s FIFO;
-        otherwise does nothing and returns cancelled = false.
+        """Retires `ticket_id` only if it is at the head of `agent_id`'s FIFO (an agent
+        id or an unambiguous session name); otherwise does nothing and returns
+        cancelled = false.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def CloseQueue(self, request, context):
-        """Retires every queued ticket of `agent_id` (its session ended): their
-        waiters get ABORTED.
+        """Retires every queued ticket of `agent_id` (an agent id or an unambiguous
+        session name; its session ended): their waiters get ABORTED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -10,6 +10,8 @@ import type { ResolveNameRequest as _fabricd_v1_ResolveNameRequest, ResolveNameR
 import type { ResolveNameResponse as _fabricd_v1_ResolveNameResponse, ResolveNameResponse__Output as _fabricd_v1_ResolveNameResponse__Output } from '../../fabricd/v1/ResolveNameResponse';
 import type { TouchRequest as _fabricd_v1_TouchRequest, TouchRequest__Output as _fabricd_v1_TouchRequest__Output } from '../../fabricd/v1/TouchRequest';
 import type { TouchResponse as _fabricd_v1_TouchResponse, TouchResponse__Output as _fabricd_v1_TouchResponse__Output } from '../../fabricd/v1/TouchResponse';
+import type { UnregisterRequest as _fabricd_v1_UnregisterRequest, UnregisterRequest__Output as _fabricd_v1_UnregisterRequest__Output } from '../../fabricd/v1/UnregisterRequest';
+import type { UnregisterResponse as _fabricd_v1_UnregisterResponse, UnregisterResponse__Output as _fabricd_v1_UnregisterResponse__Output } from '../../fabricd/v1/UnregisterResponse';
 import type { WatchMailboxesRequest as _fabricd_v1_WatchMailboxesRequest, WatchMailboxesRequest__Output as _fabricd_v1_WatchMailboxesRequest__Output } from '../../fabricd/v1/WatchMailboxesRequest';
 import type { WatchMailboxesResponse as _fabricd_v1_WatchMailboxesResponse, WatchMailboxesResponse__Output as _fabricd_v1_WatchMailboxesResponse__Output } from '../../fabricd/v1/WatchMailboxesResponse';
 
@@ -50,6 +52,15 @@ export interface DirectoryServiceClient extends grpc.Client {
   touch(argument: _fabricd_v1_TouchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_TouchResponse__Output>): grpc.ClientUnaryCall;
   touch(argument: _fabricd_v1_TouchRequest, callback: grpc.requestCallback<_fabricd_v1_TouchResponse__Output>): grpc.ClientUnaryCall;
   
+  Unregister(argument: _fabricd_v1_UnregisterRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  Unregister(argument: _fabricd_v1_UnregisterRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  Unregister(argument: _fabricd_v1_UnregisterRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  Unregister(argument: _fabricd_v1_UnregisterRequest, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  unregister(argument: _fabricd_v1_UnregisterRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  unregister(argument: _fabricd_v1_UnregisterRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  unregister(argument: _fabricd_v1_UnregisterRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  unregister(argument: _fabricd_v1_UnregisterRequest, callback: grpc.requestCallback<_fabricd_v1_UnregisterResponse__Output>): grpc.ClientUnaryCall;
+  
   WatchMailboxes(argument: _fabricd_v1_WatchMailboxesRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchMailboxesResponse__Output>;
   WatchMailboxes(argument: _fabricd_v1_WatchMailboxesRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchMailboxesResponse__Output>;
   watchMailboxes(argument: _fabricd_v1_WatchMailboxesRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchMailboxesResponse__Output>;
@@ -66,6 +77,8 @@ export interface DirectoryServiceHandlers extends grpc.UntypedServiceImplementat
   
   Touch: grpc.handleUnaryCall<_fabricd_v1_TouchRequest__Output, _fabricd_v1_TouchResponse>;
   
+  Unregister: grpc.handleUnaryCall<_fabricd_v1_UnregisterRequest__Output, _fabricd_v1_UnregisterResponse>;
+  
   WatchMailboxes: grpc.handleServerStreamingCall<_fabricd_v1_WatchMailboxesRequest__Output, _fabricd_v1_WatchMailboxesResponse>;
   
 }
@@ -75,5 +88,6 @@ export interface DirectoryServiceDefinition extends grpc.ServiceDefinition {
   Register: MethodDefinition<_fabricd_v1_RegisterRequest, _fabricd_v1_RegisterResponse, _fabricd_v1_RegisterRequest__Output, _fabricd_v1_RegisterResponse__Output>
   ResolveName: MethodDefinition<_fabricd_v1_ResolveNameRequest, _fabricd_v1_ResolveNameResponse, _fabricd_v1_ResolveNameRequest__Output, _fabricd_v1_ResolveNameResponse__Output>
   Touch: MethodDefinition<_fabricd_v1_TouchRequest, _fabricd_v1_TouchResponse, _fabricd_v1_TouchRequest__Output, _fabricd_v1_TouchResponse__Output>
+  Unregister: MethodDefinition<_fabricd_v1_UnregisterRequest, _fabricd_v1_UnregisterResponse, _fabricd_v1_UnregisterRequest__Output, _fabricd_v1_UnregisterResponse__Output>
   WatchMailboxes: MethodDefinition<_fabricd_v1_WatchMailboxesRequest, _fabricd_v1_WatchMailboxesResponse, _fabricd_v1_WatchMailboxesRequest__Output, _fabricd_v1_WatchMailboxesResponse__Output>
 }

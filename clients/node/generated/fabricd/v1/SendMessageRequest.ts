@@ -4,8 +4,10 @@ import type { Message as _fabricd_v1_Message, Message__Output as _fabricd_v1_Mes
 
 export interface SendMessageRequest {
   'message'?: (_fabricd_v1_Message | null);
+  'create_mailbox'?: (boolean);
 }
 
 export interface SendMessageRequest__Output {
   'message': (_fabricd_v1_Message__Output | null);
+  'create_mailbox': (boolean);
 }

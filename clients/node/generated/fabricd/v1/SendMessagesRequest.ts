@@ -5,9 +5,11 @@ import type { Message as _fabricd_v1_Message, Message__Output as _fabricd_v1_Mes
 export interface SendMessagesRequest {
   'messages'?: (_fabricd_v1_Message)[];
   'atomic'?: (boolean);
+  'create_mailbox'?: (boolean);
 }
 
 export interface SendMessagesRequest__Output {
   'messages': (_fabricd_v1_Message__Output)[];
   'atomic': (boolean);
+  'create_mailbox': (boolean);
 }

@@ -4,9 +4,11 @@
 export interface TouchRequest {
   'agent_id'?: (string);
   'busy'?: (boolean);
+  'offline'?: (boolean);
 }
 
 export interface TouchRequest__Output {
   'agent_id': (string);
   'busy': (boolean);
+  'offline': (boolean);
 }

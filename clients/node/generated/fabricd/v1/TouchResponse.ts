@@ -2,7 +2,11 @@
 
 
 export interface TouchResponse {
+  'created'?: (boolean);
+  'similar_names'?: (string)[];
 }
 
 export interface TouchResponse__Output {
+  'created': (boolean);
+  'similar_names': (string)[];
 }
