@@ -42,7 +42,7 @@ class Spec:
     flag: str = ""
     """The command-line flag when the derived one (--section-name) does not fit."""
     env: str = ""
-    """The environment variable when the derived one (FABRICD_SECTION_NAME) does not fit."""
+    """The environment variable when the derived one (FABRICD_LIMITS_MAX_UNREAD for limits.max_unread) does not fit."""
     reloadable: bool = False
     """SIGHUP applies a new value without a restart."""
     at_least: float | None = None
@@ -64,7 +64,7 @@ class Section:
     flag_prefix: str | None = None
     """Prefix of the derived flags; None: the table's name and a dash (--outbox-backoff)."""
     env_prefix: str = ""
-    """Prefix of the derived environment variables after FABRICD_; empty: the table's name."""
+    """Prefix of the derived environment variables after FABRICD_; empty: the table's name in capitals."""
 
 
 def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002 - the word users read

@@ -109,9 +109,9 @@ def read_mode(value: Any, spec: Spec) -> int:
         raise ValueError(f"{value!r} is not an octal file mode like \"0660\"")
     mode = int(text, 8)
     if mode > 0o777:
-        raise ValueError("setuid, setgid and sticky bits mean nothing on a socket: use permission bits only (0777 or less)")
+        raise ValueError("setuid, setgid and sticky bits mean nothing on a socket: use permission bits (0777 or less)")
     if mode & 0o002:
-        raise ValueError("the socket may not be world-writable: anyone on the machine could connect and read every mailbox")
+        raise ValueError("the socket may not be world-writable: anyone on the machine could read every mailbox")
     if mode & 0o600 != 0o600:
         raise ValueError("the owner needs read and write (06xx), or the daemon's own user could not connect")
     return mode

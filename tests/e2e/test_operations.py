@@ -1,4 +1,4 @@
-"""Operating fabricd: systemd units, sd_notify, SIGHUP reload, metrics, logs, socket mode (configuration: test_configuration)."""
+"""Operating fabricd: systemd units, sd_notify, SIGHUP reload, metrics, logs, socket mode (see test_configuration)."""
 
 from __future__ import annotations
 
