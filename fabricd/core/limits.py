@@ -1,16 +1,22 @@
-"""Limits every request is checked against. One frozen value, passed down from the config."""
+"""Limits every request is checked against. One frozen value, passed down from the config.
+
+The fields made with `setting` are the daemon's `[limits]` table: their
+defaults, help and bounds are defined here and nowhere else.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from fabricd.core.schema import setting
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_id_chars: int = 256
     """Agent ids, session ids, session names and client message ids: 1 to this many characters."""
-    max_message_bytes: int = 1 << 20
-    """Text, data and headers of one message, in bytes."""
+    max_message_bytes: int = setting(1 << 20, "bytes of one message: text, data and headers", kind="size",
+                                     at_least=1, at_most=256 << 20, reloadable=True)
     max_response_bytes: int = 16 << 20
     """Peek, drain and each Subscribe batch return at most this many bytes of messages (always at least one),
     well inside gRPC's frame limit; a drain never consumes what it cannot return."""
@@ -23,9 +29,10 @@ class Limits:
     max_capabilities: int = 64
     max_metadata_bytes: int = 64 << 10
     """Keys and values of a mailbox's metadata, in bytes."""
-    max_unread: int = 0
-    """Unread messages per mailbox before sends are refused; 0 means no quota."""
-    live_window_s: float = 15 * 60
-    """How long after its last heartbeat an agent still counts as live."""
-    dedupe_window_s: float = 7 * 24 * 3600
-    """How long the id of a consumed message is remembered, so a resend is still a duplicate."""
+    max_unread: int = setting(0, "unread messages per mailbox before sends get RESOURCE_EXHAUSTED; 0 is no quota",
+                              at_least=0, reloadable=True)
+    live_window_s: float = setting(15 * 60.0, "seconds after its last activity an agent counts as live",
+                                   key="live_window", at_least=0, reloadable=True)
+    dedupe_window_s: float = setting(7 * 24 * 3600.0, "seconds a consumed message's id is remembered: "
+                                     "a resend within it is a duplicate", key="dedupe_window", at_least=0,
+                                     reloadable=True)

@@ -23,6 +23,7 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
 from fabricd.core.notify import Notifier
 from fabricd.core.ports import Service, Store, Tx
+from fabricd.core.schema import setting
 
 log = logging.getLogger("fabricd.outbox")
 
@@ -44,14 +45,16 @@ def reply_content(outcome: JobOutcome, agent: Address, content: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    base_s: float = 1.0
-    """The first retry waits about this long; each further one twice as long."""
-    cap_s: float = 300.0
-    """No retry waits longer than this."""
+    """How the delivery loop retries a failed post. The settings are the daemon's `[outbox]` keys."""
+
+    base_s: float = setting(1.0, "seconds before the first retry of a failed post; doubles each time",
+                            key="backoff", at_least=0.001, at_most=86400)
+    cap_s: float = setting(300.0, "the longest wait in seconds between retries (at least outbox.backoff)",
+                           key="backoff_cap", at_least=0.001, at_most=7 * 86400)
     jitter: float = 0.2
     """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
-    max_attempts: int = 0
-    """After this many failed posts a row is dead-lettered; 0 retries forever (the capped back-off)."""
+    max_attempts: int = setting(0, "failed posts before a row is dead-lettered; 0 retries forever with the capped "
+                                   "back-off", at_least=0)
 
     def delay_s(self, attempts: int, rng: random.Random) -> float:
         delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import gc
 import grp
 import logging
@@ -21,7 +20,7 @@ from fabricd.core.notify import Notifier
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
-from fabricd.daemon import logs, systemd
+from fabricd.daemon import logs, settings, systemd
 from fabricd.daemon.config import Config
 from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
@@ -32,14 +31,12 @@ from fabricd.store.lmdb_store import LmdbStore
 
 log = logging.getLogger("fabricd")
 
-RELOADABLE = ("log_level", "limits", "max_causal_depth", "rate_limit", "rate_burst")
-
-
 class App:
     """One running daemon. `reconfigure` returns a fresh Config (file and environment re-read) for SIGHUP."""
 
-    def __init__(self, config: Config, reconfigure: Callable[[], Config] | None = None) -> None:
+    def __init__(self, config: Config, reconfigure: Callable[[], Config] | None = None, failpoint: str = "") -> None:
         self.config = config
+        self._failpoint = failpoint
         self._reconfigure = reconfigure
         self._sd = systemd.Notifier.from_env()
         self._stop = asyncio.Event()
@@ -50,20 +47,20 @@ class App:
     def _wire(self) -> None:
         c = self.config
         clock = time.time_ns
-        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=c.failpoint)
+        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=self._failpoint)
         self.notifier = Notifier()
-        self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive_s)
+        self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
-                                     retention_s=c.ticket_retention_s, keepalive_s=c.keepalive_s)
-        self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive_s,
+                                     retention_s=c.ticket_retention, keepalive_s=c.keepalive)
+        self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive,
                                    rendezvous=self.rendezvous)
-        self.outbox = Outbox(self.store, self.notifier, c.limits, clock, self.mailboxes, c.outbox_retry)
+        self.outbox = Outbox(self.store, self.notifier, c.limits, clock, self.mailboxes, c.outbox.retry)
         self.agent_directory = AgentDirectory(self.store, self.notifier, c.limits, clock, self.outbox,
-                                              max_causal_depth=c.max_causal_depth, keepalive_s=c.keepalive_s)
+                                              max_causal_depth=c.max_causal_depth, keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock)
         self.tokens.load()
-        self.limiter = RateLimiter(c.rate_limit, c.rate_burst)
-        self.guard = Guard(self.tokens, mode=c.auth_tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
+        self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
+        self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
                            ticket=lambda ticket_id: self.store.read(lambda tx: tx.get_ticket(ticket_id)))
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
@@ -110,7 +107,7 @@ class App:
         try:
             tls = Tls.load(c.tls) if c.tls.enabled else None
             self.bound = [bind(self.server, address, tls) for address in c.listen]
-            metrics_at = self.metrics.serve(c.metrics_listen) if c.metrics_listen else ""
+            metrics_at = self.metrics.serve(c.metrics.listen) if c.metrics.listen else ""
         except (ListenError, OSError) as exc:
             await self.store.close()
             raise ListenError(str(exc)) from exc
@@ -129,9 +126,9 @@ class App:
         if metrics_at:
             print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
         self._sd.notify("READY=1", f"STATUS={self._summary()}")
-        background = [asyncio.create_task(self._housekeeping(c.housekeeping_s)),
+        background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
                       asyncio.create_task(self._status_forever())]
-        if c.outbox_loop:
+        if c.outbox.loop:
             background.append(asyncio.create_task(self.outbox.run()))
         watchdog = systemd.watchdog_interval()
         if watchdog:
@@ -144,7 +141,7 @@ class App:
         for task in background:
             task.cancel()
         self.notifier.close()  # ends Subscribe and Watch streams, wakes waiters
-        await self.server.stop(c.grace_s)
+        await self.server.stop(c.grace)
         stats = self.store.stats()
         await self.store.close()  # commits every queued write, then closes LMDB
         self.metrics.close()
@@ -163,12 +160,12 @@ class App:
     def _secure_sockets(self) -> None:
         """Unix sockets get the configured mode (0660 by default) and group: never world-writable."""
         gid = -1
-        if self.config.socket_group:
-            gid = grp.getgrnam(self.config.socket_group).gr_gid
+        if self.config.socket.group:
+            gid = grp.getgrnam(self.config.socket.group).gr_gid
         for address in self.bound:
             if address.startswith("unix:"):
                 path = address[len("unix:") :]
-                os.chmod(path, self.config.socket_mode)
+                os.chmod(path, self.config.socket.mode)
                 if gid != -1:
                     os.chown(path, -1, gid)
 
@@ -188,16 +185,8 @@ class App:
             log.error("reload failed, keeping the running configuration: %s", exc)
             self._sd.notify("READY=1", f"STATUS=reload failed: {exc}")
             return
-        old = self.config
-        skipped = [f.name for f in dataclasses.fields(Config)
-                   if f.name not in RELOADABLE and getattr(old, f.name) != getattr(new, f.name)]
-        logs.setup(new.log_level, new.log_format)
-        for service in self._services():
-            service.limits = new.limits  # type: ignore[attr-defined]
-        self.agent_directory.max_causal_depth = new.max_causal_depth
-        self.limiter.rate, self.limiter.burst = new.rate_limit, new.rate_burst
-        applied = [name for name in RELOADABLE if getattr(old, name) != getattr(new, name)]
-        self.config = dataclasses.replace(new, **{f: getattr(old, f) for f in skipped})
+        self.config, applied, skipped = settings.reload_plan(self.config, new)
+        self.apply_reloadable(self.config)
         message = f"reloaded: applied {', '.join(applied) or 'no changes'}"
         if skipped:
             message += f"; needs a restart to change {', '.join(skipped)}"
@@ -205,6 +194,14 @@ class App:
         else:
             log.info(message)
         self._sd.notify("READY=1", f"STATUS={message}")
+
+    def apply_reloadable(self, c: Config) -> None:
+        """Hand the running services every key whose Spec says `reloadable` (a test checks each one lands)."""
+        logs.setup(c.log_level, c.log_format)
+        for service in self._services():
+            service.limits = c.limits  # type: ignore[attr-defined]
+        self.agent_directory.max_causal_depth = c.max_causal_depth
+        self.limiter.rate, self.limiter.burst = c.auth.rate_limit, c.auth.rate_burst
 
     async def _housekeeping(self, every_s: float) -> None:
         """Forget tickets past their retention and consumed message ids past the dedupe window."""

@@ -1,24 +1,79 @@
-"""The daemon's configuration: one frozen value, built once from file, environment and flags."""
+"""The daemon's configuration: frozen dataclasses that are their own schema.
+
+Each field made with `setting` is one configuration key, and its definition
+here (or in the core's Limits and RetryPolicy, for `[limits]` and `[outbox]`)
+is the only one: its default, help, bounds, whether SIGHUP applies it, its TOML
+key, its environment variable and its flag all come from it
+(fabricd.daemon.settings derives them). The nesting is the TOML file's:
+`Config.socket.mode` is `[socket] mode`, FABRICD_SOCKET_MODE, --socket-mode.
+"""
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
+from fabricd import paths
 from fabricd.core.limits import Limits
 from fabricd.core.outbox import RetryPolicy
+from fabricd.core.schema import section, setting
+
+
+def _default_listen() -> tuple[str, ...]:
+    return (f"unix:{paths.default_socket()}",)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxConfig:
+    """`[outbox]`: the delivery loop and its retries."""
+
+    loop: bool = setting(True, "deliver outbox rows by themselves; off only for tests that drive DrainOutbox")
+    retry: RetryPolicy = section(RetryPolicy, inline=True)
+
+
+@dataclass(frozen=True, slots=True)
+class MetricsConfig:
+    """`[metrics]`: the Prometheus listener."""
+
+    listen: str = setting("", "HOST:PORT of the Prometheus /metrics listener (port 0 picks one); empty is off",
+                          kind="address", shown_default="off")
+
+
+@dataclass(frozen=True, slots=True)
+class SocketConfig:
+    """`[socket]`: permissions of the unix sockets."""
+
+    mode: int = setting(0o660, 'file mode of unix sockets, octal digits in quotes ("0660"): the owner can read '
+                        "and write, others never write", kind="mode")
+    group: str = setting("", "group owning unix sockets (it must exist); empty: the daemon's", kind="group",
+                         shown_default="the daemon's")
+
+
+@dataclass(frozen=True, slots=True)
+class AuthConfig:
+    """`[auth]`: tokens and rate limits."""
+
+    tokens: str = setting("auto", "require tokens: on, off, or auto (on TCP listeners, not on unix sockets)",
+                          choices=("auto", "on", "off"), flag="--auth")
+    rate_limit: float = setting(0.0, "calls per second per token; 0 is unlimited", at_least=0, reloadable=True)
+    rate_burst: int = setting(100, "calls a token may make at once above the rate", at_least=1, reloadable=True)
 
 
 @dataclass(frozen=True, slots=True)
 class TlsConfig:
-    cert: str = ""
-    key: str = ""
-    client_ca: str = ""
-    """With it, clients may present certificates signed by this CA (mutual TLS)."""
-    require_client_cert: bool = False
-    admin_names: tuple[str, ...] = ()
-    """Client certificate names (CN) that act as admin; others act as the agent their CN names."""
+    """`[tls]`: TLS for TCP listeners, and mutual TLS.
+
+    Its environment variables are FABRICD_SERVER_TLS_*: FABRICD_TLS_CA, _CERT
+    and _KEY are the clients' own, and a shell set up for a client must not
+    change what the daemon serves.
+    """
+
+    cert: str = setting("", "PEM certificate for TCP listeners; needs tls.key", kind="file", shown_default="off")
+    key: str = setting("", "PEM private key of tls.cert", kind="file", shown_default="off")
+    client_ca: str = setting("", "PEM CA that signs client certificates (mutual TLS); needs tls.cert",
+                             kind="file", shown_default="off")
+    require_client_cert: bool = setting(False, "refuse clients without a certificate; needs tls.client_ca")
+    admin_names: tuple[str, ...] = setting((), "client certificate names (CN) that act as admin; others act as "
+                                           "the agent their CN names; needs tls.client_ca")
 
     @property
     def enabled(self) -> bool:
@@ -27,71 +82,30 @@ class TlsConfig:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    data_dir: str
-    """The folder holding the LMDB environment and the lock file."""
-    listen: tuple[str, ...]
-    """Addresses to serve on: unix:PATH or HOST:PORT."""
-    map_size: int = 32 << 30
-    """The LMDB map size in bytes: the most the store may hold. Sparse: costs no disk until used."""
-    sync: bool = True
-    """fsync every commit. Off (--no-sync) only for benchmarks: a crash may lose acknowledged writes."""
-    limits: Limits = field(default_factory=Limits)
-    ticket_retention_s: float = 24 * 3600.0
-    """How long answered and aborted rendezvous tickets are kept for a late AwaitReply."""
-    outbox_retry: RetryPolicy = field(default_factory=RetryPolicy)
-    """Back-off and attempts of the outbox's delivery loop."""
-    outbox_loop: bool = True
-    """Run the outbox delivery loop. Off only for tests that drive it with DrainOutbox."""
-    max_causal_depth: int = 8
-    """The agent directory refuses admissions whose causal depth is above this (agents triggering agents)."""
-    housekeeping_s: float = 60.0
-    """Seconds between passes that forget expired tickets and consumed message ids past the dedupe window."""
-    grace_s: float = 10.0
-    """How long shutdown waits for in-flight RPCs before cancelling them."""
-    keepalive_s: float = 15.0
-    """How often an idle stream sends an empty response, so clients can tell it is alive."""
-    log_level: str = "INFO"
-    log_format: str = "auto"
-    metrics_listen: str = ""
-    """HOST:PORT of the Prometheus metrics listener; empty: none."""
-    socket_mode: int = 0o660
-    socket_group: str = ""
-    auth_tokens: str = "auto"
-    """"on", "off", or "auto": tokens are required on TCP listeners but not on unix sockets."""
-    rate_limit: float = 0.0
-    """Calls per second per token (0: unlimited)."""
-    rate_burst: int = 100
-    tls: TlsConfig = field(default_factory=TlsConfig)
-    failpoint: str = ""
-    """Reliability tests only: crash before or after the commit of the first batch that stores a message."""
+    """Everything the daemon is told, loaded once (file, then environment, then flags) and passed down."""
 
-    @classmethod
-    def from_values(cls, v: dict[str, Any]) -> Config:
-        """A Config from resolved settings (fabricd.daemon.settings.resolve)."""
-        return cls(
-            data_dir=os.path.abspath(os.path.expanduser(v["data_dir"])),
-            listen=tuple(v["listen"]),
-            map_size=v["map_size"],
-            sync=v["sync"],
-            limits=Limits(max_message_bytes=v["limits.max_message_bytes"], max_unread=v["limits.max_unread"],
-                          live_window_s=v["limits.live_window"], dedupe_window_s=v["limits.dedupe_window"]),
-            housekeeping_s=v["housekeeping_interval"],
-            ticket_retention_s=v["ticket_retention"],
-            outbox_retry=RetryPolicy(base_s=v["outbox.backoff"], cap_s=v["outbox.backoff_cap"],
-                                     max_attempts=v["outbox.max_attempts"]),
-            outbox_loop=v["outbox.loop"],
-            max_causal_depth=v["max_causal_depth"],
-            grace_s=v["grace"],
-            keepalive_s=v["keepalive"],
-            log_level=v["log_level"],
-            log_format=v["log_format"],
-            metrics_listen=v["metrics.listen"],
-            socket_mode=v["socket.mode"],
-            socket_group=v["socket.group"],
-            auth_tokens=v["auth.tokens"],
-            rate_limit=v["auth.rate_limit"],
-            rate_burst=v["auth.rate_burst"],
-            tls=TlsConfig(cert=v["tls.cert"], key=v["tls.key"], client_ca=v["tls.client_ca"],
-                          require_client_cert=v["tls.require_client_cert"], admin_names=v["tls.admin_names"]),
-            failpoint=v["testing.failpoint"],
-        )
+    data_dir: str = setting(help="the LMDB store and its lock file", kind="path", factory=paths.default_data_dir,
+                            shown_default="$XDG_STATE_HOME/fabricd/data (~/.local/state/fabricd/data)")
+    listen: tuple[str, ...] = setting(help="addresses to serve on: unix:PATH or HOST:PORT (port 0 picks a free "
+                                      "port and prints it)", kind="listen", factory=_default_listen,
+                                      shown_default="unix:~/.local/state/fabricd/fabricd.sock")
+    map_size: int = setting(32 << 30, "the most the store may hold; sparse, costs no disk until used", kind="size",
+                            at_least=1 << 20, at_most=1 << 46)
+    sync: bool = setting(True, "fsync every commit; off only for benchmarks: a crash may lose acknowledged writes")
+    log_level: str = setting("INFO", "DEBUG logs one line per call", kind="level", reloadable=True)
+    log_format: str = setting("auto", "auto logs JSON lines when stderr is not a terminal", choices=(
+        "auto", "json", "text"))
+    grace: float = setting(10.0, "seconds shutdown waits for calls in flight", at_least=0, at_most=3600)
+    keepalive: float = setting(15.0, "seconds between keepalives on idle streams", at_least=0.01, at_most=3600)
+    ticket_retention: float = setting(86400.0, "seconds answered rendezvous tickets are kept for a late "
+                                      "AwaitReply", at_least=0)
+    max_causal_depth: int = setting(8, "the agent directory refuses admissions deeper than this (agents "
+                                    "triggering agents)", at_least=0, at_most=10_000, reloadable=True)
+    housekeeping_interval: float = setting(60.0, "seconds between passes that forget expired tickets and old "
+                                           "consumed ids", at_least=0.01, at_most=86400)
+    limits: Limits = section(Limits, flag_prefix="")
+    outbox: OutboxConfig = section(OutboxConfig)
+    metrics: MetricsConfig = section(MetricsConfig)
+    socket: SocketConfig = section(SocketConfig)
+    auth: AuthConfig = section(AuthConfig, flag_prefix="")
+    tls: TlsConfig = section(TlsConfig, env_prefix="SERVER_TLS")

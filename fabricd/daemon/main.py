@@ -19,6 +19,7 @@ from fabricd.store.lmdb_store import StoreError
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="fabricd", description="The fabricd messaging daemon.")
+    p.add_argument("--version", action="version", version=f"fabricd {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the daemon until SIGTERM or SIGINT (SIGHUP reloads)")
     settings.add_flags(serve)
@@ -32,7 +33,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def load(args: argparse.Namespace) -> Config:
-    return Config.from_values(settings.resolve(args).values)
+    return settings.resolve(args).config
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,12 +48,13 @@ def main(argv: list[str] | None = None) -> int:
             print(settings.describe(settings.resolve(args)), end="")
             return 0
         config = load(args)
+        failpoint = settings.testing_failpoint()
     except settings.ConfigError as exc:
         print(f"fabricd: configuration: {exc}", file=sys.stderr)
         return 2
     logs.setup(config.log_level, config.log_format)
     try:
-        asyncio.run(App(config, reconfigure=lambda: load(args)).run())
+        asyncio.run(App(config, reconfigure=lambda: load(args), failpoint=failpoint).run())
     except (StoreError, ListenError) as exc:
         print(f"fabricd: {exc}", file=sys.stderr)
         return 2

@@ -1,197 +1,132 @@
-"""Every configuration key: its type, default and help, and how a value is found.
+"""Every configuration key, derived from the Config dataclasses, and how a value is found.
 
-A value comes from the TOML file (--config or $FABRICD_CONFIG), then the
-environment ($FABRICD_<KEY>, dots as underscores: FABRICD_LIMITS_MAX_UNREAD),
-then a command-line flag; the last one found wins. Unknown keys and bad values
-stop the daemon with a message naming the key and where the value came from.
+The keys are the `setting` fields of fabricd.daemon.config.Config (and of the
+core's Limits and RetryPolicy it nests): `KEYS` walks them once, deriving each
+key's TOML name, environment variable and flag. A value comes from the TOML
+file (--config or $FABRICD_CONFIG), then the environment (FABRICD_<KEY>, dots
+as underscores: FABRICD_LIMITS_MAX_UNREAD), then a command-line flag; the last
+one found wins. Every problem (an unknown key or FABRICD_ variable, a bad value,
+keys that contradict each other) is collected, and the daemon stops naming each
+key and where its value came from.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import difflib
+import functools
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from fabricd import paths
+from fabricd.core.schema import SECTION, SPEC, Spec
+from fabricd.daemon import checks
+from fabricd.daemon.config import Config
+
+OTHER_VARIABLES = {
+    "FABRICD_CONFIG": "the daemon's configuration file",
+    "FABRICD_TARGET": "clients: the daemon's address",
+    "FABRICD_TOKEN": "clients: the access token",
+    "FABRICD_TLS_CA": "clients: the CA that signs the daemon's certificate",
+    "FABRICD_TLS_CERT": "clients: the client certificate (mutual TLS)",
+    "FABRICD_TLS_KEY": "clients: the client certificate's private key",
+    "FABRICD_TEST_FAILPOINT": "reliability tests only: crash or stall the writer at a named point",
+}
+"""FABRICD_ variables that are not daemon settings, and so are not reported as unknown."""
+
+FAILPOINTS = ("before-commit", "after-commit", "stall")
+TYPE_KINDS = {"int": "int", "float": "float", "bool": "bool", "str": "str", "tuple[str, ...]": "list"}
 
 
 class ConfigError(Exception):
-    """A configuration key is unknown or its value is bad."""
+    """Configuration keys are unknown or their values are bad; one line per problem."""
 
-
-def parse_size(value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if not isinstance(value, str):
-        raise ValueError("expected a size like 512M, 32G or 1048576")
-    text = value.strip().lower().removesuffix("ib").removesuffix("b")
-    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-    try:
-        number = float(text[:-1]) * units[text[-1]] if text and text[-1] in units else int(text)
-    except (ValueError, KeyError):
-        raise ValueError(f"{value!r} is not a size like 512M, 32G or 1048576") from None
-    if number < 0:
-        raise ValueError("a size may not be negative")
-    return int(number)
-
-
-def parse_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in {"1", "true", "yes", "on"}:
-        return True
-    if text in {"0", "false", "no", "off"}:
-        return False
-    raise ValueError(f"{value!r} is not true or false")
-
-
-def parse_int(minimum: int = 0) -> Callable[[Any], int]:
-    def parse(value: Any) -> int:
-        if isinstance(value, bool):
-            raise ValueError("expected a whole number")
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{value!r} is not a whole number") from None
-        if number < minimum:
-            raise ValueError(f"{number} is below the minimum of {minimum}")
-        return number
-
-    return parse
-
-
-def parse_float(value: Any) -> float:
-    if isinstance(value, bool):
-        raise ValueError("expected a number of seconds")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{value!r} is not a number") from None
-    if number < 0:
-        raise ValueError("may not be negative")
-    return number
-
-
-def parse_str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not a string")
-    return value
-
-
-def parse_list(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return tuple(v.strip() for v in value.split(",") if v.strip())
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise ValueError(f"{value!r} is not a list of strings")
-
-
-def parse_choice(*choices: str) -> Callable[[Any], str]:
-    def parse(value: Any) -> str:
-        text = str(value).strip().lower()
-        if text not in choices:
-            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
-        return text
-
-    return parse
-
-
-def parse_mode(value: Any) -> int:
-    try:
-        mode = int(str(value), 8)
-    except ValueError:
-        raise ValueError(f"{value!r} is not an octal file mode like 0660") from None
-    if mode & 0o002:
-        raise ValueError("the socket may not be world-writable")
-    return mode
-
-
-def parse_level(value: Any) -> str:
-    text = str(value).strip().upper()
-    if text not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-        raise ValueError(f"{value!r} is not a log level (DEBUG, INFO, WARNING, ERROR)")
-    return text
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(problems[0] if len(problems) == 1 else
+                         f"{len(problems)} problems:\n  " + "\n  ".join(problems))
 
 
 @dataclass(frozen=True, slots=True)
-class Setting:
+class Key:
+    """One configuration key, as derived from its dataclass field."""
+
     key: str
-    parse: Callable[[Any], Any]
+    """The dotted TOML key: limits.max_unread."""
+    path: tuple[str, ...]
+    """Attribute names from Config down to the field: ("limits", "max_unread")."""
+    spec: Spec
+    kind: str
+    env: str
+    flag: str
     default: Callable[[], Any]
-    help: str
-    flag: str | None = None
-    reloadable: bool = False
-    show: Callable[[Any], str] = repr
+
+    @property
+    def table(self) -> str:
+        return self.key.rpartition(".")[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.rpartition(".")[2]
+
+    def read(self, value: Any) -> Any:
+        """The raw value checked by its kind's reader and the Spec's bounds; ValueError says why not."""
+        parsed = checks.READERS[self.kind](value, self.spec)
+        checks.bounds(parsed, self.spec, self.show)
+        return parsed
+
+    def show(self, value: Any) -> str:
+        """A value as people write it: 32G, 0660, on, none."""
+        if self.kind == "size":
+            for unit, size in reversed(checks.SIZE_UNITS.items()):
+                if value >= size and value % size == 0:
+                    return f"{value // size}{unit.upper()}"
+            return str(value)
+        if self.kind == "mode":
+            return f"{value:04o}"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, tuple):
+            return ", ".join(value) or "none"
+        if isinstance(value, float):
+            return f"{value:g}"
+        return str(value) if value != "" else "none"
+
+    def shown_default(self) -> str:
+        return self.spec.shown_default or self.show(self.default())
 
 
 def _const(value: Any) -> Callable[[], Any]:
     return lambda: value
 
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting("data_dir", parse_str, paths.default_data_dir, "folder of the LMDB store and its lock file", "--data-dir"),
-    Setting("listen", parse_list, lambda: (f"unix:{paths.default_socket()}",),
-            "addresses to serve on: unix:PATH or HOST:PORT", "--listen"),
-    Setting("map_size", parse_size, _const(32 << 30), "the most the store may hold (sparse)", "--map-size"),
-    Setting("sync", parse_bool, _const(True), "fsync every commit; off only for benchmarks", "--sync"),
-    Setting("log_level", parse_level, _const("INFO"), "DEBUG logs one line per call", "--log-level", reloadable=True),
-    Setting("log_format", parse_choice("auto", "json", "text"), _const("auto"),
-            "auto: JSON when stderr is not a terminal", "--log-format"),
-    Setting("grace", parse_float, _const(10.0), "seconds shutdown waits for calls in flight", "--grace"),
-    Setting("keepalive", parse_float, _const(15.0), "seconds between keepalives on idle streams", "--keepalive"),
-    Setting("ticket_retention", parse_float, _const(86400.0), "seconds answered tickets are kept",
-            "--ticket-retention"),
-    Setting("max_causal_depth", parse_int(0), _const(8), "deeper admissions are refused", "--max-causal-depth",
-            reloadable=True),
-    Setting("limits.max_message_bytes", parse_size, _const(1 << 20), "text + data + headers of one message",
-            "--max-message-bytes", reloadable=True),
-    Setting("limits.max_unread", parse_int(0), _const(0), "unread messages per mailbox; 0 is no quota",
-            "--max-unread", reloadable=True),
-    Setting("limits.live_window", parse_float, _const(900.0), "seconds after a heartbeat an agent is live",
-            "--live-window", reloadable=True),
-    Setting("limits.dedupe_window", parse_float, _const(7 * 86400.0),
-            "seconds a consumed message's id is remembered (a resend within it is a duplicate)", "--dedupe-window",
-            reloadable=True),
-    Setting("housekeeping_interval", parse_float, _const(60.0),
-            "seconds between passes that forget expired tickets and old consumed ids", "--housekeeping-interval"),
-    Setting("outbox.max_attempts", parse_int(0), _const(0),
-            "failed posts before a row is dead-lettered; 0 retries forever with the capped back-off",
-            "--outbox-max-attempts"),
-    Setting("outbox.backoff", parse_float, _const(1.0), "seconds before the first retry; doubles each time",
-            "--outbox-backoff"),
-    Setting("outbox.backoff_cap", parse_float, _const(300.0), "longest wait between retries", "--outbox-backoff-cap"),
-    Setting("outbox.loop", parse_bool, _const(True), "deliver outbox rows by themselves", "--outbox-loop"),
-    Setting("metrics.listen", parse_str, _const(""), "HOST:PORT for Prometheus metrics; empty is off",
-            "--metrics-listen"),
-    Setting("socket.mode", parse_mode, _const(0o660), "file mode of unix sockets", "--socket-mode", show=oct),
-    Setting("socket.group", parse_str, _const(""), "group owning unix sockets (empty: the daemon's)",
-            "--socket-group"),
-    Setting("auth.tokens", parse_choice("auto", "on", "off"), _const("auto"),
-            "require tokens: auto means on TCP listeners, not on unix sockets", "--auth"),
-    Setting("auth.rate_limit", parse_float, _const(0.0), "calls per second per token; 0 is unlimited",
-            "--rate-limit", reloadable=True),
-    Setting("auth.rate_burst", parse_int(1), _const(100), "calls a token may make at once above the rate",
-            "--rate-burst", reloadable=True),
-    Setting("testing.failpoint", parse_choice("", "before-commit", "after-commit", "stall"), _const(""),
-            "reliability tests only: crash at the first batch storing a message", "--failpoint"),
-    Setting("tls.cert", parse_str, _const(""), "PEM certificate for TCP listeners", "--tls-cert"),
-    Setting("tls.key", parse_str, _const(""), "PEM private key for TCP listeners", "--tls-key"),
-    Setting("tls.client_ca", parse_str, _const(""), "PEM CA that signs client certificates (mutual TLS)",
-            "--tls-client-ca"),
-    Setting("tls.require_client_cert", parse_bool, _const(False), "refuse clients without a certificate",
-            "--tls-require-client-cert"),
-    Setting("tls.admin_names", parse_list, _const(()), "client certificate names that act as admin",
-            "--tls-admin-names"),
-)
-BY_KEY = {s.key: s for s in SETTINGS}
+def _walk(cls: type, table: str, path: tuple[str, ...], flag_prefix: str, env_prefix: str) -> Iterator[Key]:
+    for f in dataclasses.fields(cls):
+        if SECTION in f.metadata:
+            section = f.metadata[SECTION]
+            if section.inline:
+                yield from _walk(f.default_factory, table, (*path, f.name), flag_prefix, env_prefix)
+                continue
+            name = section.key or f.name
+            flags = f"{name.replace('_', '-')}-" if section.flag_prefix is None else section.flag_prefix
+            yield from _walk(f.default_factory, f"{table}.{name}" if table else name, (*path, f.name), flags,
+                             f"{section.env_prefix or name.upper()}_")
+        elif SPEC in f.metadata:
+            spec: Spec = f.metadata[SPEC]
+            name = spec.key or f.name
+            default = f.default_factory if f.default is dataclasses.MISSING else _const(f.default)
+            yield Key(key=f"{table}.{name}" if table else name, path=(*path, f.name), spec=spec,
+                      kind=spec.kind or ("choice" if spec.choices else TYPE_KINDS[str(f.type)]),
+                      env=spec.env or f"FABRICD_{env_prefix}{name.upper()}",
+                      flag=spec.flag or f"--{flag_prefix}{name.replace('_', '-')}", default=default)
 
 
-def env_name(key: str) -> str:
-    return "FABRICD_" + key.upper().replace(".", "_")
+KEYS: tuple[Key, ...] = tuple(_walk(Config, "", (), "", ""))
+BY_KEY = {k.key: k for k in KEYS}
+BY_ENV = {k.env: k for k in KEYS}
 
 
 def flag_dest(key: str) -> str:
@@ -199,46 +134,57 @@ def flag_dest(key: str) -> str:
 
 
 def add_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per setting; unset flags stay None so the file and environment show through."""
+    """One flag per key; unset flags stay None so the file and environment show through."""
     parser.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
-    for s in SETTINGS:
-        if s.flag is None:
-            continue
-        dest = flag_dest(s.key)
-        default = s.default()
-        shown = (oct(default) if s.show is oct else ", ".join(default) if isinstance(default, tuple)
-                 else ("on" if default else "off") if isinstance(default, bool) else (default if default != "" else "none"))
-        text = f"{s.help} [{s.key}; default {shown}]".replace("%", "%%")
-        if s.parse is parse_bool:
-            parser.add_argument(s.flag, dest=dest, action=argparse.BooleanOptionalAction, default=None, help=text)
-        elif s.parse is parse_list:
-            parser.add_argument(s.flag, dest=dest, action="append", default=None, metavar="VALUE",
+    for k in KEYS:
+        text = f"{k.spec.help} [{k.key}; default {k.shown_default()}]".replace("%", "%%")
+        if k.kind == "bool":
+            parser.add_argument(k.flag, dest=flag_dest(k.key), action=argparse.BooleanOptionalAction, default=None,
+                                help=text)
+        elif k.kind in ("list", "listen"):
+            parser.add_argument(k.flag, dest=flag_dest(k.key), action="append", default=None, metavar="VALUE",
                                 help=text + " (repeatable)")
         else:
-            parser.add_argument(s.flag, dest=dest, default=None, metavar="VALUE", help=text)
+            parser.add_argument(k.flag, dest=flag_dest(k.key), default=None, metavar="VALUE", help=text)
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in table.items():
-        full = f"{prefix}{key}"
         if isinstance(value, dict):
-            out.update(_flatten(value, full + "."))
+            out.update(_flatten(value, f"{prefix}{key}."))
         else:
-            out[full] = value
+            out[f"{prefix}{key}"] = value
     return out
+
+
+def _closest(name: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """Every FABRICD_ variable that is neither a setting nor one of OTHER_VARIABLES, with the closest name."""
+    known = sorted([*BY_ENV, *OTHER_VARIABLES])
+    return [f"unknown environment variable {name}{_closest(name, known)}" for name in sorted(environ)
+            if name.startswith("FABRICD_") and name not in BY_ENV and name not in OTHER_VARIABLES]
 
 
 @dataclass(frozen=True, slots=True)
 class Resolved:
+    """Every key's checked value and where it came from ("default", "file PATH", "env NAME", "flag --x")."""
+
     values: dict[str, Any]
     sources: dict[str, str]
 
+    @property
+    def config(self) -> Config:
+        return build(self.values)
+
 
 def resolve(args: argparse.Namespace | None, environ: Mapping[str, str] = os.environ) -> Resolved:
-    """Defaults, then the file, then the environment, then flags; each value parsed and checked."""
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
+    """Defaults, then the file, then the environment, then flags; raises ConfigError naming every problem."""
+    problems: list[str] = []
     raw: list[tuple[str, Any, str]] = []
     path = (getattr(args, "config", None) if args is not None else None) or environ.get("FABRICD_CONFIG")
     if path:
@@ -246,54 +192,116 @@ def resolve(args: argparse.Namespace | None, environ: Mapping[str, str] = os.env
             with open(path, "rb") as f:
                 table = tomllib.load(f)
         except OSError as exc:
-            raise ConfigError(f"cannot read the configuration file {path}: {exc.strerror}") from None
+            raise ConfigError([f"cannot read the configuration file {path}: {exc.strerror}"]) from None
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path} is not valid TOML: {exc}") from None
+            raise ConfigError([f"{path} is not valid TOML: {exc}"]) from None
         for key, value in _flatten(table).items():
-            if key not in BY_KEY:
-                known = ", ".join(sorted(BY_KEY))
-                raise ConfigError(f"unknown key {key!r} in {path}; known keys: {known}")
-            raw.append((key, value, f"file {path}"))
-    for s in SETTINGS:
-        name = env_name(s.key)
-        if name in environ:
-            raw.append((s.key, environ[name], f"env {name}"))
+            if key in BY_KEY:
+                raw.append((key, value, f"file {path}"))
+            else:
+                problems.append(f"unknown key {key!r} in {path}{_closest(key, list(BY_KEY))}")
+    problems += unknown_variables(environ)
+    raw += [(k.key, environ[k.env], f"env {k.env}") for k in KEYS if k.env in environ]
     if args is not None:
-        for s in SETTINGS:
-            value = getattr(args, flag_dest(s.key), None)
+        for k in KEYS:
+            value = getattr(args, flag_dest(k.key), None)
             if value is not None:
-                raw.append((s.key, value, f"flag {s.flag}"))
-    for s in SETTINGS:
-        values[s.key] = s.default()
-        sources[s.key] = "default"
+                raw.append((k.key, value, f"flag {k.flag}"))
+    values = {k.key: k.default() for k in KEYS}
+    sources = dict.fromkeys(BY_KEY, "default")
+    failed = set()
     for key, value, source in raw:
         try:
-            values[key] = BY_KEY[key].parse(value)
+            values[key] = BY_KEY[key].read(value)
+            sources[key] = source
         except ValueError as exc:
-            raise ConfigError(f"{key} = {value!r} ({source}): {exc}") from None
-        sources[key] = source
+            problems.append(f"{key} = {value!r} ({source}): {exc}")
+            failed.add(key)
+
+    def at(key: str) -> str:
+        return f"{key} = {BY_KEY[key].show(values[key])} ({sources[key]})"
+
+    problems += [text for keys, text in checks.combinations(values, at) if failed.isdisjoint(keys)]
+    if problems:
+        raise ConfigError(problems)
     return Resolved(values, sources)
 
 
+def build(values: Mapping[str, Any]) -> Config:
+    """The Config holding these values (one per key); what is not a key keeps its dataclass default."""
+    tree: dict[str, Any] = {}
+    for k in KEYS:
+        node = tree
+        for name in k.path[:-1]:
+            node = node.setdefault(name, {})
+        node[k.path[-1]] = values[k.key]
+
+    def make(cls: type, branch: dict[str, Any]) -> Any:
+        return cls(**{f.name: make(f.default_factory, branch[f.name]) if SECTION in f.metadata else branch[f.name]
+                      for f in dataclasses.fields(cls) if f.name in branch})
+
+    return make(Config, tree)
+
+
+def values_of(config: Config) -> dict[str, Any]:
+    return {k.key: functools.reduce(getattr, k.path, config) for k in KEYS}
+
+
+def reload_plan(old: Config, new: Config) -> tuple[Config, list[str], list[str]]:
+    """What SIGHUP does: the config to run with, the reloadable keys that changed, and those that need a restart."""
+    before, after = values_of(old), values_of(new)
+    changed = [k for k in KEYS if before[k.key] != after[k.key]]
+    applied = [k.key for k in changed if k.spec.reloadable]
+    kept = [k.key for k in changed if not k.spec.reloadable]
+    return build({**after, **{key: before[key] for key in kept}}), applied, kept
+
+
+def testing_failpoint(environ: Mapping[str, str] = os.environ) -> str:
+    """$FABRICD_TEST_FAILPOINT: reliability tests only, never a setting; read once, at startup."""
+    point = environ.get("FABRICD_TEST_FAILPOINT", "")
+    if point and point not in FAILPOINTS:
+        raise ConfigError([f"FABRICD_TEST_FAILPOINT = {point!r} is not one of {', '.join(FAILPOINTS)}"])
+    return point
+
+
+def toml_value(k: Key, value: Any) -> str:
+    if k.kind in ("mode", "size"):
+        return toml_string(k.show(value))  # "0660", "32G": read back by the same reader
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return "[" + ", ".join(toml_string(v) for v in value) + "]"
+    if isinstance(value, str):
+        return toml_string(value)
+    return repr(value)
+
+
+def toml_string(text: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    escaped = "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F else "\\" + c if c in '"\\' else c
+                      for c in text)
+    return f'"{escaped}"'
+
+
 def describe(resolved: Resolved) -> str:
-    """The effective configuration as TOML, each value with where it came from."""
-    lines = []
-    table = ""
-    for s in SETTINGS:
-        section, _, name = s.key.rpartition(".")
-        if section != table:
-            lines.append(f"\n[{section}]")
-            table = section
-        value = resolved.values[s.key]
-        if s.show is oct:
-            text = f'"{value:04o}"'
-        elif isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, tuple):
-            text = "[" + ", ".join(f'"{v}"' for v in value) + "]"
-        elif isinstance(value, str):
-            text = f'"{value}"'
-        else:
-            text = repr(value)
-        lines.append(f"{name} = {text}  # {resolved.sources[s.key]}: {s.help}")
+    """The effective configuration as TOML, each value with where it came from and what it means."""
+    lines: list[str] = []
+    tables = [""] + list(dict.fromkeys(k.table for k in KEYS if k.table))  # top-level keys before any [table]
+    for table in tables:
+        if table:
+            lines.append(f"\n[{table}]")
+        for k in KEYS:
+            if k.table == table:
+                lines.append(f"{k.name} = {toml_value(k, resolved.values[k.key])}  "
+                             f"# {resolved.sources[k.key]}: {k.spec.help}")
     return "\n".join(lines).strip() + "\n"
+
+
+def markdown_table() -> str:
+    """README's configuration table, one row per key."""
+    rows = ["| key | flag | environment | default | SIGHUP | meaning |", "| --- | --- | --- | --- | --- | --- |"]
+    for k in KEYS:
+        flag = k.flag if k.kind != "bool" else f"{k.flag}, --no-{k.flag[2:]}"
+        rows.append(f"| `{k.key}` | `{flag}` | `{k.env}` | {k.shown_default().replace('|', '/')} | "
+                    f"{'applies' if k.spec.reloadable else 'restart'} | {k.spec.help.replace('|', '/')} |")
+    return "\n".join(rows) + "\n"

@@ -9,14 +9,13 @@ from fabricd.client import Client, Unavailable
 
 @pytest.mark.parametrize(("point", "stored_before_crash"), [("before-commit", False), ("after-commit", True)])
 async def test_a_resend_after_a_writer_crash_gives_exactly_one_message(make_daemon, point, stored_before_crash) -> None:  # noqa: ANN001
-    daemon = make_daemon("--failpoint", point)
+    daemon = make_daemon(env={"FABRICD_TEST_FAILPOINT": point})
     daemon.start()
     async with Client(daemon.target) as client:
         with pytest.raises(Unavailable):  # the daemon died before answering
             await client.send("alice", "important", id="only-once", create_mailbox=True)
     assert daemon.proc.wait(30) == 86
-    daemon.args.remove("--failpoint")
-    daemon.args.remove(point)
+    daemon.env = None  # the restarted daemon runs without the failpoint
     daemon.start()
     async with Client(daemon.target) as client:
         before = (await client.peek("alice")).unread_count
