@@ -95,10 +95,14 @@ def lock(path: str, modes: Modes | None = None) -> int:
             f"another fabricd (pid {holder or 'unknown'}) is already serving {path}; "
             "stop it, or use another --data-dir"
         ) from None
-    if not existed and modes is not None:
-        modes.apply(lock_path)
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    try:
+        if not existed and modes is not None:
+            modes.apply(lock_path)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError(explain(path, exc)) from None
     return fd
 
 
