@@ -36,34 +36,51 @@ def digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
 
 
+def mint(scope: str, agent_id: str, label: str, limits: Limits, now_ns: int) -> tuple[bytes, Token, str]:
+    """A new token: (the digest it is stored under, the token, the secret shown once)."""
+    if scope not in (ADMIN, AGENT):
+        raise InvalidArgument(f"scope must be {ADMIN!r} or {AGENT!r}", reason="INVALID_FIELD", field="scope")
+    if scope == AGENT:
+        validate.agent_id(agent_id, limits)
+    elif agent_id:
+        raise InvalidArgument("an admin token names no agent", reason="INVALID_FIELD", field="agent_id")
+    validate.text_field(label, "label", limits, required=False)
+    secret = PREFIX + secrets.token_urlsafe(32)
+    key = digest(secret)
+    return key, Token(key.hex()[:16], scope, agent_id, label, now_ns), secret
+
+
 class Tokens:
-    """The token registry; verification is served from memory, kept in step with every write."""
+    """The token registry; verification is served from memory, kept in step with every write.
+
+    A token unknown to memory is looked up in the store once: `fabricd token
+    issue` may have written it from another process while the daemon runs.
+    """
 
     def __init__(self, store: Store, limits: Limits, clock: Callable[[], int]) -> None:
         self._store = store
         self.limits = limits
         self._clock = clock
         self._by_digest: dict[bytes, Token] = {}
+        self.on_revoke: list[Callable[[str], None]] = []
+        """Called with a token_id once its revocation is committed (the guard ends its streams)."""
 
     def load(self) -> None:
         self._by_digest = dict(self._store.read(lambda tx: tx.tokens()))
 
     def verify(self, secret: str) -> Token | None:
         """The live token for `secret`, or None (unknown or revoked)."""
-        token = self._by_digest.get(digest(secret))
-        return token if token is not None and not token.revoke_ns else None
+        key = digest(secret)
+        token = self._by_digest.get(key)
+        if token is None:
+            token = self._store.read(lambda tx: tx.get_token(key))
+            if token is None:
+                return None
+            self._by_digest[key] = token
+        return token if not token.revoke_ns else None
 
     async def issue(self, scope: str, agent_id: str = "", label: str = "") -> tuple[Token, str]:
-        if scope not in (ADMIN, AGENT):
-            raise InvalidArgument(f"scope must be {ADMIN!r} or {AGENT!r}", reason="INVALID_FIELD", field="scope")
-        if scope == AGENT:
-            validate.agent_id(agent_id, self.limits)
-        elif agent_id:
-            raise InvalidArgument("an admin token names no agent", reason="INVALID_FIELD", field="agent_id")
-        validate.text_field(label, "label", self.limits, required=False)
-        secret = PREFIX + secrets.token_urlsafe(32)
-        key = digest(secret)
-        token = Token(key.hex()[:16], scope, agent_id, label, self._clock())
+        key, token, secret = mint(scope, agent_id, label, self.limits, self._clock())
 
         def apply(tx: Tx) -> None:
             tx.put_token(key, token)
@@ -82,10 +99,16 @@ class Tokens:
             key, token = found
             token.revoke_ns = self._clock()
             tx.put_token(key, token)
-            tx.after_commit(self._by_digest.__setitem__, key, token)
+            tx.after_commit(self._revoked, key, token)
             return True
 
         return await self._store.write(apply)
 
+    def _revoked(self, key: bytes, token: Token) -> None:
+        self._by_digest[key] = token
+        for hook in self.on_revoke:
+            hook(token.token_id)
+
     def list(self) -> list[Token]:
-        return sorted(self._by_digest.values(), key=lambda t: t.create_ns)
+        """Every token in the store (those issued by `fabricd token issue` included)."""
+        return sorted((t for _, t in self._store.read(lambda tx: tx.tokens())), key=lambda t: t.create_ns)

@@ -102,8 +102,26 @@ def capabilities(values: tuple[Capability, ...], limits: Limits) -> tuple[Capabi
     return values
 
 
+RESERVED_HEADER_PREFIX = "fabricd-"
+"""Headers the daemon sets (fabricd-ticket-id, fabricd-requester, fabricd-outbox-key, ...); clients may not."""
+
+
+def reserved(msg: Message) -> None:
+    """INVALID_ARGUMENT (RESERVED_FIELD) for a field only the daemon sets: a forged task must not pass for a real one."""
+    if msg.ticket_id:
+        raise InvalidArgument("message.ticket_id is set by the daemon when it delivers a rendezvous ticket; "
+                              "leave it empty (to ask, use Ask or EnqueueTicket)",
+                              reason="RESERVED_FIELD", field="message.ticket_id")
+    for key in msg.headers:
+        if key.lower().startswith(RESERVED_HEADER_PREFIX):
+            raise InvalidArgument(f"header {key!r}: headers starting with {RESERVED_HEADER_PREFIX!r} are set by "
+                                  "the daemon only; rename it", reason="RESERVED_FIELD", field="message.headers",
+                                  header=key)
+
+
 def message(msg: Message, limits: Limits) -> Message:
-    """Check a message as a client sent it (server-assigned fields are ignored)."""
+    """Check a message as a client sent it (server-assigned seq and send_time are ignored; reserved fields refused)."""
+    reserved(msg)
     if msg.id:
         text_field(msg.id, "message.id", limits, required=False)
     text_field(msg.recipient.agent_id, "message.recipient.agent_id", limits, required=True)

@@ -47,7 +47,8 @@ class App:
     def _wire(self) -> None:
         c = self.config
         clock = time.time_ns
-        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=self._failpoint)
+        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=self._failpoint,
+                               group=c.socket.group)
         self.notifier = Notifier()
         self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
@@ -66,7 +67,8 @@ class App:
         self.store.on_commit = self.metrics.observe_commit
         self.started = time.time_ns()
         core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
-                    outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens)
+                    outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
+                    backup=self.store.copy_to, backup_dir=c.data_dir)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
                                                 observe=self.metrics.observe_call)
 
@@ -80,6 +82,7 @@ class App:
         return Status(
             version=__version__, start_time_ns=self.started, data_dir=self.config.data_dir,
             listen_addresses=tuple(self.bound), map_size_bytes=stats.map_size, map_used_bytes=stats.map_used,
+            map_free_bytes=stats.free_bytes,
             commits=stats.commits, writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(),
             open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows)
@@ -95,7 +98,8 @@ class App:
         unread, dead = self.store.read(read)
         return Snapshot(messages_stored=self.mailboxes.stored, unread=unread, open_streams=s.open_streams,
                         outbox_pending=s.outbox_pending, outbox_dead_letters=dead, map_used_bytes=s.map_used_bytes,
-                        map_size_bytes=s.map_size_bytes, queued_tickets=s.queued_tickets)
+                        map_size_bytes=s.map_size_bytes, queued_tickets=s.queued_tickets,
+                        map_free_bytes=s.map_free_bytes)
 
     # -- life
 

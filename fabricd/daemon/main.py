@@ -1,4 +1,4 @@
-"""The `fabricd` command: serve, print the effective configuration, print or install the systemd unit."""
+"""The `fabricd` command: serve; back up, restore and compact a store; issue a token; configuration; systemd unit."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import sys
 from fabricd import __version__
 from fabricd.daemon import logs, settings, units
 from fabricd.daemon.app import App
+from fabricd.core.errors import FabricError
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
+from fabricd.store import maintenance
 from fabricd.store.lmdb_store import StoreError
 
 
@@ -29,7 +31,57 @@ def parser() -> argparse.ArgumentParser:
     unit.add_argument("--user", action="store_true", help="the user unit (systemctl --user)")
     unit.add_argument("--install", action="store_true", help="write it to the unit folder and reload systemd")
     sub.add_parser("version", help="print the version")
+    backup = _store_command(sub, "backup", "write a consistent, compacted copy of the store to a file (the daemon "
+                            "may run); never copy data.mdb by hand")
+    backup.add_argument("--to", required=True, metavar="FILE", help="the backup file to write")
+    restore = _store_command(sub, "restore", "make a backup the store of a data folder (no daemon may serve it)")
+    restore.add_argument("--from", dest="source", required=True, metavar="FILE", help="a file `fabricd backup` wrote")
+    restore.add_argument("--force", action="store_true", help="replace the store of a non-empty folder")
+    _store_command(sub, "compact", "give the store's free pages back to the disk (stop the daemon first)")
+    token = _store_command(sub, "token", "issue an access token straight into the store (the daemon may run)")
+    token.add_argument("action", choices=["issue"], help="issue: print a new token once")
+    token.add_argument("--admin", action="store_true", help="a token that may do everything")
+    token.add_argument("--agent", default="", metavar="NAME", help="a token that acts as this agent only")
+    token.add_argument("--label", default="", help="a note to tell tokens apart")
     return p
+
+
+def _store_command(sub: argparse._SubParsersAction, name: str, text: str) -> argparse.ArgumentParser:
+    """A subcommand on a data folder: --data-dir and the settings it needs, resolved like `serve` does."""
+    cmd = sub.add_parser(name, help=text, description=text)
+    cmd.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
+    for key in ("data_dir", "map_size", "socket.group"):
+        s = settings.BY_KEY[key]
+        cmd.add_argument(s.flag, dest=settings.flag_dest(key), default=None, metavar="VALUE",
+                         help=f"{s.spec.help} [{key}]".replace("%", "%%"))
+    return cmd
+
+
+def store_command(args: argparse.Namespace, config: Config) -> int:
+    """Run backup, restore, compact or token issue; a refusal is one line on stderr and exit 2."""
+    path = config.data_dir
+    if args.command == "backup":
+        size = maintenance.backup(path, args.to)
+        print(f"backed up {path} to {args.to} ({size} bytes); restore it with "
+              f"`fabricd restore --from {args.to} --data-dir NEW_FOLDER`")
+    elif args.command == "restore":
+        maintenance.restore(args.source, path, force=args.force, group=config.socket.group)
+        print(f"restored {args.source} into {path}; start the daemon on it")
+    elif args.command == "compact":
+        before, after = maintenance.compact(path)
+        print(f"compacted {path}: {before} bytes -> {after} bytes")
+    else:
+        if args.admin == bool(args.agent):
+            print("fabricd token issue: pass exactly one of --admin and --agent NAME", file=sys.stderr)
+            return 2
+        issued = maintenance.issue_token(path, "admin" if args.admin else "agent", args.agent, args.label,
+                                         map_size=config.map_size, group=config.socket.group)
+        print(issued.secret)
+        where = (f"the running daemon (pid {issued.daemon_pid}) accepts it now" if issued.daemon_pid
+                 else "the daemon accepts it once started")
+        print(f"token id {issued.token.token_id}: keep the token secret, it is not shown again; {where}",
+              file=sys.stderr)
+    return 0
 
 
 def load(args: argparse.Namespace) -> Config:
@@ -52,6 +104,15 @@ def main(argv: list[str] | None = None) -> int:
     except settings.ConfigError as exc:
         print(f"fabricd: configuration: {exc}", file=sys.stderr)
         return 2
+    if args.command != "serve":
+        try:
+            return store_command(args, config)
+        except StoreError as exc:
+            print(f"fabricd {args.command}: {exc}", file=sys.stderr)
+            return 2
+        except FabricError as exc:  # a bad token request (agent name)
+            print(f"fabricd {args.command}: {exc.message}", file=sys.stderr)
+            return 2
     logs.setup(config.log_level, config.log_format)
     try:
         asyncio.run(App(config, reconfigure=lambda: load(args), failpoint=failpoint).run())

@@ -1,10 +1,15 @@
-"""fabricd.v1.AdminService: the daemon's status for operators and tests."""
+"""fabricd.v1.AdminService: the daemon's status, its tokens, and backups for operators."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from fabricd.core.errors import Unavailable
 from fabricd.core.tokens import ADMIN, AGENT, Token, Tokens
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import admin_service_pb2 as pb
@@ -28,8 +33,10 @@ class Status:
     open_waits: int
     outbox_pending: int
     outbox_rows: int
+    map_free_bytes: int = 0
 
 
+CHUNK = 1 << 20
 _SCOPES = {pb.TOKEN_SCOPE_ADMIN: ADMIN, pb.TOKEN_SCOPE_AGENT: AGENT}
 
 
@@ -43,9 +50,34 @@ def token_out(t: Token) -> pb.TokenInfo:
 
 
 class AdminServicer(pb_grpc.AdminServiceServicer):
-    def __init__(self, status: Callable[[], Status], tokens: Tokens) -> None:
+    def __init__(self, status: Callable[[], Status], tokens: Tokens,
+                 backup: Callable[[int], None] | None = None, backup_dir: str = "") -> None:
         self._status = status
         self._tokens = tokens
+        self._backup = backup
+        self._backup_dir = backup_dir
+
+    @mapped
+    async def BackupStore(self, request, context):  # noqa: ANN001, ANN201, N802
+        if self._backup is None:
+            raise Unavailable("this daemon cannot take backups", reason="BACKUP_UNAVAILABLE")
+        loop = asyncio.get_running_loop()
+        # Staged whole first, so a slow reader never holds LMDB's read snapshot (and the file's growth) open;
+        # unlinked at once, so nothing is left behind if the daemon dies mid-stream.
+        with tempfile.TemporaryFile(dir=self._backup_dir or None, prefix=".backup-") as staged:
+            await loop.run_in_executor(None, self._backup, staged.fileno())
+            total = os.fstat(staged.fileno()).st_size
+            digest = hashlib.sha256()
+            offset = 0
+            while True:
+                data = await loop.run_in_executor(None, os.pread, staged.fileno(), CHUNK, offset)
+                digest.update(data)
+                last = offset + len(data) >= total
+                yield pb.BackupStoreResponse(data=data, offset=offset, total_bytes=total,
+                                             sha256=digest.hexdigest() if last else "")
+                offset += len(data)
+                if last:
+                    return
 
     @mapped
     async def IssueToken(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -78,6 +110,7 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             open_waits=s.open_waits,
             outbox_pending=s.outbox_pending,
             outbox_rows=s.outbox_rows,
+            map_free_bytes=s.map_free_bytes,
         )
         out.start_time.FromNanoseconds(s.start_time_ns)
         return out

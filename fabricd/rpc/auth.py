@@ -7,13 +7,17 @@ Every fabricd.v1 call passes the guard before its servicer runs:
   2. rate-limit the token;
   3. check the call against POLICIES: an agent identity may act only as its
      own agent; admin and trusted local callers may do everything.
-Refusals are UNAUTHENTICATED (no or bad token) or PERMISSION_DENIED (out of
-scope), before anything runs, so a refused call changes nothing. Tokens are
-never logged: only their public token_id.
+Refusals are UNAUTHENTICATED (no or bad token, a certificate without a
+usable name) or PERMISSION_DENIED (out of scope), before anything runs, so a
+refused call changes nothing. An agent identity always has a non-empty
+agent id: the empty id matches nothing (a human's ticket has no source agent).
+Revoking a token ends the calls it has open (streams included) at once, with
+UNAUTHENTICATED. Tokens are never logged: only their public token_id.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -56,7 +60,7 @@ def own(field: str) -> Callable[[object, Identity, Guard], None]:
     """The request's `field` must name the caller's own agent."""
 
     def check(request: object, identity: Identity, guard: Guard) -> None:
-        if getattr(request, field) != identity.agent_id:
+        if not identity.agent_id or getattr(request, field) != identity.agent_id:
             raise _deny(identity, f"act on agent {getattr(request, field)!r} ({field})")
 
     return check
@@ -97,7 +101,7 @@ def ask_as_self(request: object, identity: Identity, guard: Guard) -> None:
 
 def own_ticket(request: object, identity: Identity, guard: Guard) -> None:
     ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
-    if ticket is not None and identity.agent_id in (ticket.source_agent, ticket.target):
+    if ticket is not None and identity.agent_id and identity.agent_id in (ticket.source_agent, ticket.target):
         return
     if ticket is None:
         return  # the servicer answers NOT_FOUND; nothing to protect
@@ -105,10 +109,10 @@ def own_ticket(request: object, identity: Identity, guard: Guard) -> None:
 
 
 def cancel_own(request: object, identity: Identity, guard: Guard) -> None:
-    if request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
+    if identity.agent_id and request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
         return
     ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
-    if ticket is None or ticket.source_agent != identity.agent_id:
+    if ticket is None or not identity.agent_id or ticket.source_agent != identity.agent_id:
         raise _deny(identity, "cancel a ticket it did not ask")
 
 
@@ -161,6 +165,21 @@ class RateLimiter:
         return (1 - tokens) / self.rate
 
 
+class OpenCall:
+    """A call made with a token: its task, and whether it is running our code (safe to cancel) or gRPC's."""
+
+    __slots__ = ("task", "inside", "revoked")
+
+    def __init__(self, task: asyncio.Task[object]) -> None:
+        self.task = task
+        self.inside = True
+        self.revoked = False
+
+
+def _revoked() -> Unauthenticated:
+    return Unauthenticated("the token of this call was revoked", reason="TOKEN_REVOKED")
+
+
 class Guard:
     """Identifies and authorizes each call (see the module docstring)."""
 
@@ -171,6 +190,32 @@ class Guard:
         self.admin_names = admin_names
         self.limiter = limiter or RateLimiter(0, 1)
         self._ticket = ticket
+        self._calls: dict[str, set[OpenCall]] = {}
+        """Open calls by token_id, ended when the token is revoked."""
+        tokens.on_revoke.append(self.end_calls)
+
+    def end_calls(self, token_id: str) -> None:
+        """End every call open with `token_id` (UNAUTHENTICATED; see GuardInterceptor)."""
+        for call in self._calls.pop(token_id, ()):
+            call.revoked = True
+            if call.inside:  # waiting in our code: cancel it there. Else it stops when gRPC hands it back.
+                call.task.cancel()
+
+    def track(self, identity: Identity) -> OpenCall | None:
+        """Register the running call of a token-bearing identity, so revoking the token can end it."""
+        task = asyncio.current_task()
+        if not identity.token_id or identity.token_id.startswith("cert:") or task is None:
+            return None
+        call = OpenCall(task)
+        self._calls.setdefault(identity.token_id, set()).add(call)
+        return call
+
+    def untrack(self, identity: Identity, call: OpenCall | None) -> None:
+        calls = self._calls.get(identity.token_id) if call is not None else None
+        if calls is not None:
+            calls.discard(call)
+            if not calls:
+                del self._calls[identity.token_id]
 
     def ticket(self, ticket_id: str) -> object:
         return self._ticket(ticket_id) if self._ticket and ticket_id else None
@@ -187,8 +232,12 @@ class Guard:
             return Identity(token.scope, token.agent_id, token.token_id)
         auth = context.auth_context() or {}
         names = auth.get("x509_common_name") or []
-        if names:
-            name = names[0].decode()
+        if names or auth.get("x509_pem_cert"):
+            name = names[0].decode(errors="replace").strip() if names else ""
+            if not name or not name.isprintable():
+                raise Unauthenticated("the client certificate has no usable common name (CN), so it names no "
+                                      "agent; issue it with CN=<agent id>, or use a token",
+                                      reason="CERTIFICATE_WITHOUT_NAME")
             return Identity("admin", "", f"cert:{name}") if name in self.admin_names else Identity(
                 "agent", name, f"cert:{name}")
         peer = context.peer() or ""
@@ -206,6 +255,8 @@ class Guard:
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
         if identity.trusted:
             return identity
+        if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
+            raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
         POLICIES.get(method, admin_only)(request, identity, self)
         return identity
 
@@ -244,6 +295,14 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 log.debug("call", extra={"method": method, "code": name, "ms": round(elapsed * 1e3, 3),
                                          "peer": context.peer(), "identity": str(identity or "-")})
 
+        async def ended_by_revocation(context: grpc.aio.ServicerContext) -> None:
+            """The call's token was revoked while it ran: take back the cancel and end it UNAUTHENTICATED."""
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            context.set_code(grpc.StatusCode.UNAUTHENTICATED)
+            await errors.abort(context, _revoked())
+
         async def admit(raw: bytes, context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
             """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
             try:
@@ -261,11 +320,22 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             async def unary(raw, context):  # noqa: ANN001, ANN202
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
+                call = guard.track(identity)
                 try:
                     response = await inner(request, context)
+                except asyncio.CancelledError:
+                    revoked = call is not None and call.revoked
+                    if revoked:
+                        context.set_code(grpc.StatusCode.UNAUTHENTICATED)
+                    finish(context, started, identity, True)
+                    if not revoked:
+                        raise
+                    await ended_by_revocation(context)
                 except BaseException:
                     finish(context, started, identity, True)
                     raise
+                finally:
+                    guard.untrack(identity, call)
                 finish(context, started, identity, False)
                 return response
 
@@ -276,12 +346,30 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             async def stream(raw, context):  # noqa: ANN001, ANN202
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
+                call = guard.track(identity)
+                items = inner_stream(request, context).__aiter__()
                 failed = True
                 try:
-                    async for item in inner_stream(request, context):
+                    while True:
+                        try:
+                            item = await items.__anext__()
+                        except StopAsyncIteration:
+                            break
+                        if call is not None:
+                            call.inside = False  # gRPC sends it: a cancel now would land in gRPC's code
                         yield item
+                        if call is not None:
+                            call.inside = True
+                            if call.revoked:
+                                raise asyncio.CancelledError
                     failed = False
+                except asyncio.CancelledError:
+                    if call is None or not call.revoked:
+                        raise
+                    await items.aclose()
+                    await ended_by_revocation(context)
                 finally:
+                    guard.untrack(identity, call)
                     finish(context, started, identity, failed)
 
             return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)

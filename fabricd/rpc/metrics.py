@@ -28,6 +28,7 @@ class Snapshot:
     map_used_bytes: int
     map_size_bytes: int
     queued_tickets: int
+    map_free_bytes: int = 0
     extra: dict[str, int] = field(default_factory=dict)
 
 
@@ -53,6 +54,8 @@ class _SnapshotCollector(Collector):
             ("fabricd_outbox_dead_letters", "Outbox rows dead-lettered", s.outbox_dead_letters),
             ("fabricd_map_used_bytes", "LMDB map in use", s.map_used_bytes),
             ("fabricd_map_size_bytes", "LMDB map size", s.map_size_bytes),
+            ("fabricd_map_free_bytes", "Bytes of the used map no data holds (reused by writes; "
+             "`fabricd compact` returns them to the disk)", s.map_free_bytes),
             ("fabricd_queued_tickets", "Rendezvous tickets queued", s.queued_tickets),
         ):
             yield GaugeMetricFamily(name, help_text, value=value)

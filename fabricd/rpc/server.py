@@ -63,6 +63,10 @@ class Core:
     agent_directory: AgentDirectory
     status: Callable[[], Status]
     tokens: Tokens
+    backup: Callable[[int], None] | None = None
+    """Writes a consistent copy of the store to a file descriptor (blocking)."""
+    backup_dir: str = ""
+    """Where the backup is staged: an unlinked file on the store's own disk."""
 
 
 class ListenError(Exception):
@@ -84,10 +88,20 @@ class Tls:
             except OSError as exc:
                 raise ListenError(f"cannot read {path}: {exc.strerror}") from None
 
+        if config.client_ca and not config.require_client_cert:
+            # grpcio's Python server can only require and verify client certificates or never ask for
+            # them (GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE): a CA alone would silently ignore them.
+            raise ListenError("tls.client_ca is set without tls.require_client_cert: the daemon cannot ask for an "
+                              "optional client certificate, so certificates would be ignored. Set "
+                              "tls.require_client_cert = true (--tls-require-client-cert) to identify clients by "
+                              "certificate, or remove tls.client_ca and give clients tokens")
+        if config.require_client_cert and not config.client_ca:
+            raise ListenError("tls.require_client_cert is set without tls.client_ca: set tls.client_ca "
+                              "(--tls-client-ca) to the PEM CA that signs the client certificates")
         ca = read(config.client_ca) if config.client_ca else None
         credentials = grpc.ssl_server_credentials(
             [(read(config.key), read(config.cert))], root_certificates=ca,
-            require_client_auth=bool(ca and config.require_client_cert))
+            require_client_auth=bool(ca))
         return cls(credentials)
 
 
@@ -114,7 +128,7 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)
-    admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens), server)
+    admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, reflection.SERVICE_NAME, health.SERVICE_NAME), server)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import fcntl
 import logging
 import os
 import queue
@@ -33,7 +32,8 @@ from typing import Any, TypeVar
 import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
-from fabricd.store import keys
+from fabricd.store import folder, keys
+from fabricd.store.folder import StoreError
 from fabricd.store.tx import Databases, LmdbTx
 
 T = TypeVar("T")
@@ -44,10 +44,6 @@ MAX_BATCH = 4096
 _STOP = object()
 
 
-class StoreError(Exception):
-    """The store cannot be opened: another daemon holds it, or its schema is foreign."""
-
-
 @dataclass(frozen=True, slots=True)
 class StoreStats:
     map_size: int
@@ -56,6 +52,8 @@ class StoreStats:
     batched_writes: int
     """Writes that succeeded (a refused or failed write does not count)."""
     last_batch: int
+    free_bytes: int = 0
+    """Bytes inside map_used that no database holds: pages LMDB will reuse (see `free_bytes`)."""
 
 
 DISK_FULL_BYTES = 1 << 20
@@ -90,49 +88,26 @@ def _translate(exc: BaseException, path: str = ".") -> BaseException:
 class LmdbStore:
     """Implements fabricd.core.ports.Store over one LMDB environment in `path`."""
 
-    def __init__(self, path: str, *, map_size: int, sync: bool = True, failpoint: str = "") -> None:
-        os.makedirs(path, exist_ok=True)
+    def __init__(self, path: str, *, map_size: int, sync: bool = True, failpoint: str = "",
+                 group: str = "") -> None:
+        modes = folder.Modes.for_group(group)
+        folder.prepare(path, modes)
         self.path = path
-        self._lock_fd = _lock_directory(path)
+        self._lock_fd = folder.lock(path, modes)
         try:
-            self._env = lmdb.open(
-                path,
-                map_size=map_size,
-                max_dbs=32,
-                sync=sync,
-                metasync=sync,
-                max_spare_txns=8,
-                max_readers=1024,
-            )
+            new = not os.path.exists(os.path.join(path, "data.mdb"))
+            self._env = lmdb.open(path, map_size=map_size, max_dbs=MAX_DBS, sync=sync, metasync=sync,
+                                  max_spare_txns=8, max_readers=1024, mode=modes.file)
+            if new:  # LMDB created them with mode & ~umask: make them exactly what we want
+                for name in ("data.mdb", "lock.mdb"):
+                    modes.apply(os.path.join(path, name))
             self._env.reader_check()  # clear slots left by a killed process
             with self._env.begin(write=True) as txn:
-                self._dbs = Databases(
-                    meta=self._env.open_db(b"meta", txn=txn),
-                    entries=self._env.open_db(b"entries", txn=txn),
-                    names=self._env.open_db(b"names", txn=txn),
-                    revisions=self._env.open_db(b"revisions", txn=txn),
-                    messages=self._env.open_db(b"messages", txn=txn),
-                    ids=self._env.open_db(b"ids", txn=txn),
-                    tickets=self._env.open_db(b"tickets", txn=txn),
-                    queues=self._env.open_db(b"queues", txn=txn),
-                    finished=self._env.open_db(b"finished", txn=txn),
-                    outbox=self._env.open_db(b"outbox", txn=txn),
-                    due=self._env.open_db(b"due", txn=txn),
-                    **{name: self._env.open_db(name.encode(), txn=txn) for name in (
-                        "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-                        "ad_repairs", "tokens")},
-                )
-                raw = txn.get(keys.SCHEMA, db=self._dbs.meta)
-                if raw is None:
-                    txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=self._dbs.meta)
-                elif keys.read_u64(raw) != SCHEMA_VERSION:
-                    raise StoreError(
-                        f"{path} holds schema version {keys.read_u64(raw)}; this fabricd reads version "
-                        f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
-                    )
-        except lmdb.Error as exc:
+                self._dbs = open_databases(self._env, txn)
+                check_schema(path, txn, self._dbs, create=True)
+        except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
-            raise StoreError(f"cannot open the store in {path}: {exc}") from exc
+            raise StoreError(folder.explain(path, exc)) from exc
         except BaseException:
             os.close(self._lock_fd)
             raise
@@ -202,13 +177,27 @@ class LmdbStore:
     def stats(self) -> StoreStats:
         info = self._env.info()
         stat = self._env.stat()
+        with self._env.begin(buffers=False) as txn:
+            free = free_bytes(self._env, txn, self._dbs)
         return StoreStats(
             map_size=info["map_size"],
             map_used=(info["last_pgno"] + 1) * stat["psize"],
             commits=self.commits,
             batched_writes=self.batched_writes,
             last_batch=self.last_batch,
+            free_bytes=free,
         )
+
+    def copy_to(self, fd: int) -> None:
+        """Write a consistent, compacted copy of the store to `fd` (blocking: call it in a thread).
+
+        LMDB copies from one read snapshot while the writer goes on; the snapshot
+        pins the pages it reads, so the file may grow a little during a long copy.
+        """
+        try:
+            self._env.copyfd(fd, compact=True)
+        except (lmdb.Error, OSError) as exc:
+            raise _translate(exc, self.path) from exc
 
     # -- the writer
 
@@ -318,21 +307,43 @@ class LmdbStore:
                 fut.set_exception(err)
 
 
-def _lock_directory(path: str) -> int:
-    """Hold an exclusive lock on the data directory for the daemon's life."""
-    lock_path = os.path.join(path, "fabricd.lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        try:
-            holder = os.read(fd, 64).decode(errors="replace").strip()
-        finally:
-            os.close(fd)
+MAX_DBS = 32
+NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "outbox",
+         "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
+         "ad_repairs", "tokens")
+
+
+def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
+    """The named databases of a store (created in a write `txn` when missing)."""
+    return Databases(**{name: env.open_db(name.encode(), txn=txn, create=create) for name in NAMES})
+
+
+def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> None:
+    """StoreError unless the store is of this fabricd's schema; a new store gets it when `create`."""
+    raw = txn.get(keys.SCHEMA, db=dbs.meta)
+    if raw is None and create:
+        txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=dbs.meta)
+    elif raw is None:
+        raise StoreError(f"{path} holds no fabricd store (no schema version)")
+    elif keys.read_u64(raw) != SCHEMA_VERSION:
         raise StoreError(
-            f"another fabricd (pid {holder or 'unknown'}) is already serving {path}; "
-            "stop it, or start this one with another --data-dir"
-        ) from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    return fd
+            f"{path} holds schema version {keys.read_u64(raw)}; this fabricd reads version "
+            f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
+        )
+
+
+def free_bytes(env: lmdb.Environment, txn: lmdb.Transaction, dbs: Databases) -> int:
+    """Bytes of the used map that no database holds: freed pages waiting for reuse, as of `txn`.
+
+    py-lmdb does not expose LMDB's free list, so this counts the other way:
+    pages used (last_pgno + 1) less the two meta pages and every database's
+    branch, leaf and overflow pages. What remains is the free list and the
+    pages it sits on; it falls as writes reuse them and `fabricd compact`
+    gives them back to the disk.
+    """
+    stat = env.stat()
+    held = 2 + stat["branch_pages"] + stat["leaf_pages"] + stat["overflow_pages"]
+    for name in NAMES:
+        s = txn.stat(getattr(dbs, name))
+        held += s["branch_pages"] + s["leaf_pages"] + s["overflow_pages"]
+    return max(0, env.info()["last_pgno"] + 1 - held) * stat["psize"]

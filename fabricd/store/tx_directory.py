@@ -137,6 +137,10 @@ class DirectoryRecords:
     def put_token(self, key: bytes, token: Token) -> None:
         self._txn.put(key, records.encode_token(token), db=self._dbs.tokens)
 
+    def get_token(self, key: bytes) -> Token | None:
+        raw = self._txn.get(key, db=self._dbs.tokens)
+        return records.decode_token(raw) if raw is not None else None
+
     def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
         for key, token in self.tokens():
             if token.token_id == token_id:

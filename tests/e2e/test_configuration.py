@@ -107,7 +107,7 @@ def test_client_variables_are_not_reported_and_do_not_configure_the_daemon(tmp_p
     ("max_causal_depth = 2.5\n", (), {}, ["max_causal_depth = 2.5 (file ", "whole number"]),
     ('map_size = "512K"\n', (), {}, ["map_size = '512K' (file ", "smallest allowed is 1M"]),
     ("[auth]\nrate_burst = 0\n", (), {}, ["auth.rate_burst = 0 (file ", "smallest allowed is 1"]),
-    ("[outbox]\nmax_attempts = 0\n", (), {}, ["outbox.max_attempts = 0 (file "]),
+    ("[outbox]\nmax_attempts = -1\n", (), {}, ["outbox.max_attempts = -1 (file ", "smallest allowed is 0"]),
     ("[outbox]\nbackoff = 0\n", (), {}, ["outbox.backoff = 0 (file ", "smallest allowed is 0.001"]),
     ('grace = "soon"\n', (), {}, ["grace = 'soon' (file "]),
     ("", (), {"FABRICD_SYNC": "maybe"}, ["(env FABRICD_SYNC)", "not true or false"]),

@@ -93,6 +93,7 @@ CALLS = [
     Call("admin", "IssueToken", lambda s: adm.IssueTokenRequest(scope=adm.TOKEN_SCOPE_AGENT, agent_id="x"), "admin"),
     Call("admin", "RevokeToken", lambda s: adm.RevokeTokenRequest(token_id="nope"), "admin"),
     Call("admin", "ListTokens", lambda s: adm.ListTokensRequest(), "admin"),
+    Call("admin", "BackupStore", lambda s: adm.BackupStoreRequest(), "admin", stream=True),
     # Last: it may remove alice's mailbox.
     Call("directory", "Unregister", lambda s: dr.UnregisterRequest(agent_id=ALICE), "own"),
 ]

@@ -2,6 +2,8 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { AdminServiceClient as _fabricd_v1_AdminServiceClient, AdminServiceDefinition as _fabricd_v1_AdminServiceDefinition } from './fabricd/v1/AdminService';
+import type { BackupStoreRequest as _fabricd_v1_BackupStoreRequest, BackupStoreRequest__Output as _fabricd_v1_BackupStoreRequest__Output } from './fabricd/v1/BackupStoreRequest';
+import type { BackupStoreResponse as _fabricd_v1_BackupStoreResponse, BackupStoreResponse__Output as _fabricd_v1_BackupStoreResponse__Output } from './fabricd/v1/BackupStoreResponse';
 import type { GetStatusRequest as _fabricd_v1_GetStatusRequest, GetStatusRequest__Output as _fabricd_v1_GetStatusRequest__Output } from './fabricd/v1/GetStatusRequest';
 import type { GetStatusResponse as _fabricd_v1_GetStatusResponse, GetStatusResponse__Output as _fabricd_v1_GetStatusResponse__Output } from './fabricd/v1/GetStatusResponse';
 import type { IssueTokenRequest as _fabricd_v1_IssueTokenRequest, IssueTokenRequest__Output as _fabricd_v1_IssueTokenRequest__Output } from './fabricd/v1/IssueTokenRequest';
@@ -21,6 +23,8 @@ export interface ProtoGrpcType {
   fabricd: {
     v1: {
       AdminService: SubtypeConstructor<typeof grpc.Client, _fabricd_v1_AdminServiceClient> & { service: _fabricd_v1_AdminServiceDefinition }
+      BackupStoreRequest: MessageTypeDefinition<_fabricd_v1_BackupStoreRequest, _fabricd_v1_BackupStoreRequest__Output>
+      BackupStoreResponse: MessageTypeDefinition<_fabricd_v1_BackupStoreResponse, _fabricd_v1_BackupStoreResponse__Output>
       GetStatusRequest: MessageTypeDefinition<_fabricd_v1_GetStatusRequest, _fabricd_v1_GetStatusRequest__Output>
       GetStatusResponse: MessageTypeDefinition<_fabricd_v1_GetStatusResponse, _fabricd_v1_GetStatusResponse__Output>
       IssueTokenRequest: MessageTypeDefinition<_fabricd_v1_IssueTokenRequest, _fabricd_v1_IssueTokenRequest__Output>

@@ -1,14 +1,20 @@
-"""`fabric` commands for operators: status, tokens, and the MCP bridge."""
+"""`fabric` commands for operators: status, tokens, backups, and the MCP bridge."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sys
 
 import click
+import grpc
 from rich.table import Table
 
 from fabricd.cli.app import Context, age, cli
+from fabricd.client import Client
+from fabricd.client._errors import from_rpc_error
+from fabricd.v1 import admin_service_pb2 as adm
 
 @cli.command()
 @click.pass_obj
@@ -23,7 +29,8 @@ def status(ctx: Context) -> None:
     rows = [
         ("version", s.version), ("uptime", uptime), ("data dir", s.data_dir),
         ("listening on", ", ".join(s.listen_addresses)),
-        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%)"),
+        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%), "
+                  f"{s.map_free_bytes / 2**20:.1f} MiB of it free for reuse"),
         ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
         ("outbox", f"{s.outbox_pending} pending of {s.outbox_rows} rows"),
         ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
@@ -100,3 +107,49 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     except ImportError:
         raise click.ClickException("the MCP bridge needs the mcp SDK: pip install 'fabricd[mcp]'") from None
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
+
+
+@cli.command()
+@click.option("--to", "dest", required=True, type=click.Path(dir_okay=False, writable=True),
+              help="the backup file to write (restore it with `fabricd restore --from FILE`)")
+@click.pass_obj
+def backup(ctx: Context, dest: str) -> None:
+    """Take a consistent backup of the daemon's store over the network (admin only).
+
+    The daemon copies its store while it keeps serving and streams the copy;
+    the file is written beside DEST, checked against the daemon's size and
+    SHA-256, and only then renamed to DEST.
+    """
+    partial = dest + ".partial"
+
+    async def fetch(client: Client) -> int:
+        digest, written, total, expected = hashlib.sha256(), 0, -1, ""
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            try:
+                async for chunk in client.admin.BackupStore(adm.BackupStoreRequest()):
+                    if chunk.offset != written:
+                        raise click.ClickException(f"the daemon sent bytes at {chunk.offset}, expected {written}")
+                    os.write(fd, chunk.data)
+                    digest.update(chunk.data)
+                    written += len(chunk.data)
+                    total, expected = chunk.total_bytes, chunk.sha256 or expected
+            except grpc.RpcError as exc:
+                raise from_rpc_error(exc) from None
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if written != total or digest.hexdigest() != expected:
+            raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
+                                       "differs); nothing was written to " + dest)
+        os.replace(partial, dest)
+        return written
+
+    try:
+        size = ctx.run(fetch)
+    except BaseException:
+        if os.path.exists(partial):
+            os.unlink(partial)
+        raise
+    click.echo(json.dumps({"file": dest, "bytes": size}) if ctx.json else
+               f"backed up to {dest} ({size} bytes); restore it with `fabricd restore --from {dest} --data-dir DIR`")

@@ -55,6 +55,11 @@ class AdminServiceStub:
                 request_serializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.FromString,
                 _registered_method=True)
+        self.BackupStore = channel.unary_stream(
+                '/fabricd.v1.AdminService/BackupStore',
+                request_serializer=fabricd_dot_v1_dot_admin__service__pb2.BackupStoreRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_admin__service__pb2.BackupStoreResponse.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -93,6 +98,18 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def BackupStore(self, request, context):
+        """Streams a consistent, compacted copy of the store (an LMDB data file,
+        what `fabricd backup` writes) while the daemon keeps serving: the daemon
+        copies it to an unlinked temporary file in its data folder, then sends it
+        in chunks of at most 1 MiB. The last chunk carries the SHA-256 of the
+        whole file. Admin only. RESOURCE_EXHAUSTED (DISK_FULL) when the data
+        folder has no room for the copy. Restore the file with `fabricd restore`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -115,6 +132,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
                     servicer.ListTokens,
                     request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.SerializeToString,
+            ),
+            'BackupStore': grpc.unary_stream_rpc_method_handler(
+                    servicer.BackupStore,
+                    request_deserializer=fabricd_dot_v1_dot_admin__service__pb2.BackupStoreRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_admin__service__pb2.BackupStoreResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -226,6 +248,33 @@ class AdminService:
             '/fabricd.v1.AdminService/ListTokens',
             fabricd_dot_v1_dot_admin__service__pb2.ListTokensRequest.SerializeToString,
             fabricd_dot_v1_dot_admin__service__pb2.ListTokensResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def BackupStore(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/fabricd.v1.AdminService/BackupStore',
+            fabricd_dot_v1_dot_admin__service__pb2.BackupStoreRequest.SerializeToString,
+            fabricd_dot_v1_dot_admin__service__pb2.BackupStoreResponse.FromString,
             options,
             channel_credentials,
             insecure,

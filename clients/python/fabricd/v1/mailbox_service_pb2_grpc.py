@@ -84,7 +84,9 @@ class MailboxServiceServicer:
         (unless create_mailbox), FAILED_PRECONDITION for an
         ambiguous recipient name, RESOURCE_EXHAUSTED when the message is over the
         size limit (reason MESSAGE_TOO_LARGE, with the limit) or the store or the
-        recipient's mailbox is full.
+        recipient's mailbox is full. INVALID_ARGUMENT (reason RESERVED_FIELD) for
+        a message carrying a field only the daemon sets: ticket_id, or a header
+        starting with "fabricd-".
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

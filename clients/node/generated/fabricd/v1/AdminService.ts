@@ -2,6 +2,8 @@
 
 import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
+import type { BackupStoreRequest as _fabricd_v1_BackupStoreRequest, BackupStoreRequest__Output as _fabricd_v1_BackupStoreRequest__Output } from '../../fabricd/v1/BackupStoreRequest';
+import type { BackupStoreResponse as _fabricd_v1_BackupStoreResponse, BackupStoreResponse__Output as _fabricd_v1_BackupStoreResponse__Output } from '../../fabricd/v1/BackupStoreResponse';
 import type { GetStatusRequest as _fabricd_v1_GetStatusRequest, GetStatusRequest__Output as _fabricd_v1_GetStatusRequest__Output } from '../../fabricd/v1/GetStatusRequest';
 import type { GetStatusResponse as _fabricd_v1_GetStatusResponse, GetStatusResponse__Output as _fabricd_v1_GetStatusResponse__Output } from '../../fabricd/v1/GetStatusResponse';
 import type { IssueTokenRequest as _fabricd_v1_IssueTokenRequest, IssueTokenRequest__Output as _fabricd_v1_IssueTokenRequest__Output } from '../../fabricd/v1/IssueTokenRequest';
@@ -12,6 +14,11 @@ import type { RevokeTokenRequest as _fabricd_v1_RevokeTokenRequest, RevokeTokenR
 import type { RevokeTokenResponse as _fabricd_v1_RevokeTokenResponse, RevokeTokenResponse__Output as _fabricd_v1_RevokeTokenResponse__Output } from '../../fabricd/v1/RevokeTokenResponse';
 
 export interface AdminServiceClient extends grpc.Client {
+  BackupStore(argument: _fabricd_v1_BackupStoreRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_BackupStoreResponse__Output>;
+  BackupStore(argument: _fabricd_v1_BackupStoreRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_BackupStoreResponse__Output>;
+  backupStore(argument: _fabricd_v1_BackupStoreRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_BackupStoreResponse__Output>;
+  backupStore(argument: _fabricd_v1_BackupStoreRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_BackupStoreResponse__Output>;
+  
   GetStatus(argument: _fabricd_v1_GetStatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_GetStatusResponse__Output>): grpc.ClientUnaryCall;
   GetStatus(argument: _fabricd_v1_GetStatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_fabricd_v1_GetStatusResponse__Output>): grpc.ClientUnaryCall;
   GetStatus(argument: _fabricd_v1_GetStatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_GetStatusResponse__Output>): grpc.ClientUnaryCall;
@@ -51,6 +58,8 @@ export interface AdminServiceClient extends grpc.Client {
 }
 
 export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation {
+  BackupStore: grpc.handleServerStreamingCall<_fabricd_v1_BackupStoreRequest__Output, _fabricd_v1_BackupStoreResponse>;
+  
   GetStatus: grpc.handleUnaryCall<_fabricd_v1_GetStatusRequest__Output, _fabricd_v1_GetStatusResponse>;
   
   IssueToken: grpc.handleUnaryCall<_fabricd_v1_IssueTokenRequest__Output, _fabricd_v1_IssueTokenResponse>;
@@ -62,6 +71,7 @@ export interface AdminServiceHandlers extends grpc.UntypedServiceImplementation 
 }
 
 export interface AdminServiceDefinition extends grpc.ServiceDefinition {
+  BackupStore: MethodDefinition<_fabricd_v1_BackupStoreRequest, _fabricd_v1_BackupStoreResponse, _fabricd_v1_BackupStoreRequest__Output, _fabricd_v1_BackupStoreResponse__Output>
   GetStatus: MethodDefinition<_fabricd_v1_GetStatusRequest, _fabricd_v1_GetStatusResponse, _fabricd_v1_GetStatusRequest__Output, _fabricd_v1_GetStatusResponse__Output>
   IssueToken: MethodDefinition<_fabricd_v1_IssueTokenRequest, _fabricd_v1_IssueTokenResponse, _fabricd_v1_IssueTokenRequest__Output, _fabricd_v1_IssueTokenResponse__Output>
   ListTokens: MethodDefinition<_fabricd_v1_ListTokensRequest, _fabricd_v1_ListTokensResponse, _fabricd_v1_ListTokensRequest__Output, _fabricd_v1_ListTokensResponse__Output>

@@ -19,6 +19,7 @@ export interface GetStatusResponse {
   'open_waits'?: (number);
   'outbox_pending'?: (number | string | Long);
   'outbox_rows'?: (number | string | Long);
+  'map_free_bytes'?: (number | string | Long);
 }
 
 export interface GetStatusResponse__Output {
@@ -37,4 +38,5 @@ export interface GetStatusResponse__Output {
   'open_waits': (number);
   'outbox_pending': (string);
   'outbox_rows': (string);
+  'map_free_bytes': (string);
 }

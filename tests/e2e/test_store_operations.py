@@ -1,0 +1,291 @@
+"""Operators' work on a store: backup under load, restore, compact, the first token, permissions, open errors."""
+
+from __future__ import annotations
+
+import asyncio
+import grp
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from fabricd.client import Client, Unauthenticated
+from fabricd.v1 import admin_service_pb2 as adm
+from tests.conftest import ROOT
+
+AGENT = "keeper"
+
+
+def fabricd(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "fabricd.daemon.main", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+async def send_until(client: Client, stop: asyncio.Event, acked: list[str]) -> None:
+    """Send to AGENT until `stop`, recording each id the daemon acknowledged, in order."""
+    i = 0
+    while not stop.is_set():
+        acked.append((await client.send(AGENT, f"message {i}", data=b"z" * 2000)).message.id)
+        i += 1
+
+
+async def all_ids(client: Client) -> list[str]:
+    ids: list[str] = []
+    while True:  # peek pages by draining a copy would consume; the restored store is ours to consume
+        batch = (await client.drain(AGENT, 1000)).messages
+        if not batch:
+            return ids
+        ids.extend(m.id for m in batch)
+
+
+async def assert_restored_holds(make_daemon, backup_file: str, tmp_path, acked_before: list[str],  # noqa: ANN001
+                                acked: list[str]) -> None:
+    target = str(tmp_path / "restored")
+    result = fabricd("restore", "--from", backup_file, "--data-dir", target)
+    assert result.returncode == 0, result.stderr
+    restored = make_daemon(data_dir=target).start()
+    async with Client(restored.target) as client:
+        ids = await all_ids(client)
+    assert ids[: len(acked_before)] == acked_before  # every message acknowledged before the backup, in order
+    assert ids == acked[: len(ids)]  # and nothing the daemon did not acknowledge
+    restored.stop()
+
+
+async def test_backup_under_write_load_restores_every_acknowledged_message(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    backup_file = str(tmp_path / "store.backup")
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        acked: list[str] = []
+        stop = asyncio.Event()
+        writer = asyncio.create_task(send_until(client, stop, acked))
+        while len(acked) < 300:
+            await asyncio.sleep(0.01)
+        acked_before = list(acked)
+        result = await asyncio.to_thread(fabricd, "backup", "--data-dir", daemon.data_dir, "--to", backup_file)
+        stop.set()
+        await writer
+    assert result.returncode == 0, result.stderr
+    assert len(acked) > len(acked_before)  # the daemon kept writing during the backup
+    assert stat.S_IMODE(os.stat(backup_file).st_mode) == 0o600
+    daemon.stop()  # the restored daemon takes its socket
+    await assert_restored_holds(make_daemon, backup_file, tmp_path, acked_before, acked)
+
+
+async def test_backup_store_rpc_streams_a_restorable_copy_under_load(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    backup_file = str(tmp_path / "remote.backup")
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        acked: list[str] = []
+        stop = asyncio.Event()
+        writer = asyncio.create_task(send_until(client, stop, acked))
+        while len(acked) < 300:
+            await asyncio.sleep(0.01)
+        acked_before = list(acked)
+        env = dict(os.environ, FABRICD_TARGET=daemon.target)
+        result = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "fabricd.cli.main", "backup", "--to",
+                                                          backup_file], capture_output=True, text=True, env=env,
+                                         timeout=120)
+        stop.set()
+        await writer
+        chunks = [c async for c in client.admin.BackupStore(adm.BackupStoreRequest())]
+    assert result.returncode == 0, result.stderr
+    assert chunks[-1].sha256 and sum(len(c.data) for c in chunks) == chunks[-1].total_bytes
+    assert not [n for n in os.listdir(daemon.data_dir) if "backup" in n]  # the staged copy is gone
+    daemon.stop()  # the restored daemon takes its socket
+    await assert_restored_holds(make_daemon, backup_file, tmp_path, acked_before, acked)
+
+
+async def test_restore_refuses_a_served_folder_and_a_non_empty_one_without_force(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    backup_file = str(tmp_path / "b")
+    assert fabricd("backup", "--data-dir", daemon.data_dir, "--to", backup_file).returncode == 0
+    served = fabricd("restore", "--from", backup_file, "--data-dir", daemon.data_dir, "--force")
+    assert served.returncode == 2 and "already serving" in served.stderr and "Traceback" not in served.stderr
+    daemon.stop()
+    busy = fabricd("restore", "--from", backup_file, "--data-dir", daemon.data_dir)
+    assert busy.returncode == 2 and "not empty" in busy.stderr and "--force" in busy.stderr
+    assert fabricd("restore", "--from", backup_file, "--data-dir", daemon.data_dir, "--force").returncode == 0
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a store" * 1000)
+    bad = fabricd("restore", "--from", str(junk), "--data-dir", str(tmp_path / "new"))
+    assert bad.returncode == 2 and "not a fabricd backup" in bad.stderr
+    assert not (tmp_path / "new" / "data.mdb").exists()
+
+
+async def test_consumed_mail_shows_as_free_bytes_and_compact_returns_them_to_the_disk(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        for _ in range(20):
+            await client.send_many([client_message(AGENT, "x" * 50_000) for _ in range(20)])
+        full = await client.status()
+        await all_ids(client)  # consume everything
+        await client.send(AGENT, "one more commit, so the freed pages are counted")
+        drained = await client.status()
+    assert drained.map_free_bytes > full.map_free_bytes + 10_000_000  # the metric grows when mail is consumed
+    refused = fabricd("compact", "--data-dir", daemon.data_dir)
+    assert refused.returncode == 2 and "already serving" in refused.stderr
+    daemon.stop()
+    result = fabricd("compact", "--data-dir", daemon.data_dir)
+    assert result.returncode == 0, result.stderr
+    assert os.path.getsize(os.path.join(daemon.data_dir, "data.mdb")) < 5_000_000
+    daemon.start()
+    async with Client(daemon.target) as client:
+        assert [m.text for m in (await client.peek(AGENT)).messages] == [
+            "one more commit, so the freed pages are counted"]
+        assert (await client.status()).map_free_bytes < 1_000_000
+
+
+def client_message(to: str, text: str):  # noqa: ANN201
+    from fabricd.v1 import types_pb2 as pb
+
+    return pb.Message(recipient=pb.Address(agent_id=to), text=text)
+
+
+async def test_token_issue_on_a_new_store_gives_the_first_admin_token(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    data = str(tmp_path / "fresh")
+    result = fabricd("token", "issue", "--data-dir", data, "--admin", "--label", "first")
+    assert result.returncode == 0, result.stderr
+    token = result.stdout.strip()
+    assert token.startswith("fdt_") and "not shown again" in result.stderr
+    daemon = make_daemon("--auth", "on", data_dir=data).start()
+    async with Client(daemon.target) as anonymous:
+        with pytest.raises(Unauthenticated):
+            await anonymous.status()
+    async with Client(daemon.target, token=token) as admin:
+        assert [t.label for t in await admin.list_tokens()] == ["first"]
+
+
+async def test_token_issue_while_the_daemon_runs_is_accepted_at_once(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0").start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:  # unix socket, tokens auto: no token needed
+        await local.register("worker")
+        await local.register(AGENT)
+        acked: list[str] = []
+        stop = asyncio.Event()
+        writer = asyncio.create_task(send_until(local, stop, acked))  # the daemon's writer is busy meanwhile
+        result = await asyncio.to_thread(fabricd, "token", "issue", "--data-dir", daemon.data_dir, "--agent", "worker")
+        stop.set()
+        await writer
+        assert result.returncode == 0, result.stderr
+        assert f"pid {daemon.proc.pid}" in result.stderr
+        async with Client(f"127.0.0.1:{port}", token=result.stdout.strip()) as worker:
+            await worker.touch("worker")
+        assert await all_ids(local) == acked  # the daemon's writes went on around the token's
+        assert [t.agent_id for t in await local.list_tokens()] == ["worker"]
+
+
+def test_token_issue_needs_one_scope() -> None:
+    result = fabricd("token", "issue", "--data-dir", "/nonexistent/never")
+    assert result.returncode == 2 and "exactly one of --admin and --agent" in result.stderr
+
+
+# -- the data folder
+
+
+def mode(path: str) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+async def test_a_new_data_folder_is_private(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon(data_dir=str(tmp_path / "private")).start()
+    assert mode(daemon.data_dir) == 0o700
+    for name in ("data.mdb", "lock.mdb", "fabricd.lock"):
+        assert mode(os.path.join(daemon.data_dir, name)) == 0o600, name
+
+
+async def test_a_socket_group_makes_the_folder_readable_by_that_group(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    group = next(g for g in grp.getgrall() if g.gr_gid != os.getgid())
+    daemon = make_daemon("--socket-group", group.gr_name, data_dir=str(tmp_path / "shared")).start()
+    assert mode(daemon.data_dir) == 0o750 and os.stat(daemon.data_dir).st_gid == group.gr_gid
+    for name in ("data.mdb", "lock.mdb", "fabricd.lock"):
+        path = os.path.join(daemon.data_dir, name)
+        assert mode(path) == 0o640 and os.stat(path).st_gid == group.gr_gid, name
+
+
+async def test_an_existing_world_readable_folder_is_kept_and_warned_about(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    folder = tmp_path / "open"
+    folder.mkdir(mode=0o755)
+    os.chmod(folder, 0o755)
+    daemon = make_daemon(data_dir=str(folder)).start()
+    daemon.stop()
+    assert mode(str(folder)) == 0o755
+    assert any("readable by every local user" in line for line in daemon.output)
+
+
+# -- stores that cannot be opened: one line, exit 2, no traceback
+
+
+@pytest.fixture
+def mount(tmp_path):  # noqa: ANN001, ANN201
+    """Mount a small tmpfs (root only); unmounted afterwards."""
+    mounted: list[str] = []
+
+    def make(name: str, options: str) -> str:
+        point = tmp_path / name
+        point.mkdir()
+        result = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(point)], capture_output=True,
+                                text=True)
+        if result.returncode != 0:
+            pytest.skip(f"cannot mount a tmpfs here (needs root): {result.stderr.strip()}")
+        mounted.append(str(point))
+        return str(point)
+
+    yield make
+    for point in mounted:
+        subprocess.run(["umount", "-l", point], check=False)
+
+
+def serve_once(data_dir: str, *prefix: str) -> subprocess.CompletedProcess[str]:
+    sock = os.path.join("/tmp", f"fd-open-{os.getpid()}.sock")
+    return subprocess.run([*prefix, sys.executable, "-m", "fabricd.daemon.main", "serve", "--data-dir", data_dir,
+                           "--listen", f"unix:{sock}"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+
+
+def assert_one_line(result: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    for word in words:
+        assert word in result.stderr, result.stderr
+
+
+def test_a_read_only_file_system_is_one_line_and_exit_2(mount, make_daemon) -> None:  # noqa: ANN001
+    assert_one_line(serve_once(os.path.join(mount("ro", "ro,size=1m"), "data")), "read-only file system")
+    existing = mount("was-rw", "size=8m")
+    daemon = make_daemon("--map-size", "4M", data_dir=os.path.join(existing, "data")).start()
+    daemon.stop()
+    subprocess.run(["mount", "-o", "remount,ro", existing], check=True)
+    assert_one_line(serve_once(os.path.join(existing, "data")), "read-only file system", "Remount")
+
+
+def test_a_new_store_on_a_full_disk_is_one_line_and_exit_2(mount) -> None:  # noqa: ANN001
+    disk = mount("full", "size=1m")
+    with open(os.path.join(disk, "filler"), "wb", buffering=0) as f:
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+        except OSError:
+            pass
+    assert_one_line(serve_once(os.path.join(disk, "data")), "no space left", "Free some space")
+
+
+def test_a_read_only_folder_is_one_line_and_exit_2(tmp_path) -> None:  # noqa: ANN001
+    """As root chmod does not stop writes, so the daemon runs as nobody (setpriv) on a folder nobody cannot write."""
+    if os.geteuid() != 0:
+        folder = tmp_path / "locked"
+        folder.mkdir(mode=0o500)
+        assert_one_line(serve_once(str(folder / "data")), "permission denied", "write access")
+        return
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    os.chmod(tmp_path, 0o755)
+    os.chmod(folder, 0o555)
+    prefix = ("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+    if subprocess.run([*prefix, sys.executable, "-c", "import fabricd"], cwd=ROOT, capture_output=True).returncode:
+        pytest.skip("the user nobody cannot run this checkout's Python")
+    assert_one_line(serve_once(str(folder / "data"), *prefix), "permission denied", "write access")
