@@ -1,0 +1,65 @@
+"""Every example in examples/ runs as its README says, against a throwaway daemon, and ends by itself."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def run(daemon, *command: str, timeout: float = 120) -> str:  # noqa: ANN001
+    env = dict(os.environ, FABRICD_TARGET=daemon.target,
+               PATH=f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{command} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def test_every_example_is_run_by_a_test() -> None:
+    tested = {"two_agents.py", "supervisor.py", "node_agent.mjs", "ask_node_agent.py", "mcp/try_config.py",
+              "mcp/mcp.json", "README.md"}
+    present = {str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    assert present == tested
+
+
+def test_two_agents_exchange_mail_and_an_ask(daemon) -> None:  # noqa: ANN001
+    out = run(daemon, sys.executable, "examples/two_agents.py")
+    assert "alice read: 'please review PR 12' from example-bob" in out
+    assert "bob got the answer: 'looks safe to me'" in out
+
+
+def test_a_supervisor_sees_the_queues_fill_and_drain(daemon) -> None:  # noqa: ANN001
+    out = run(daemon, sys.executable, "examples/supervisor.py")
+    answers = sorted(line for line in out.splitlines() if line.startswith("answer:"))
+    assert answers == sorted(f"answer: example-worker-{w} did: task {i}" for w in (1, 2) for i in range(2))
+    assert any(" 2 queued " in line for line in out.splitlines())  # a queue was seen with both tasks in it
+
+
+def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
+    node = shutil.which("node")
+    if node is None or not (ROOT / "clients/node/node_modules/@grpc").is_dir():
+        pytest.fail("node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    env = dict(os.environ, FABRICD_TARGET=daemon.target)
+    agent = subprocess.Popen([node, "examples/node_agent.mjs", "--count", "3"], cwd=ROOT, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out = run(daemon, sys.executable, "examples/ask_node_agent.py")
+        node_out, node_err = agent.communicate(timeout=60)
+    finally:
+        agent.kill()
+    assert agent.returncode == 0, node_err
+    assert "asked '40 2': the sum of 40 2 is 42" in out
+    assert node_out.count("answered ") == 3
+
+
+def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:  # noqa: ANN001
+    out = run(daemon, sys.executable, "examples/mcp/try_config.py")
+    assert "tools: ask_agent, list_peers, read_inbox, reply_to_task, send_message, show_queue" in out
+    assert "ask_agent: use a context manager" in out
