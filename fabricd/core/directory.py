@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from fabricd.core import validate
 from fabricd.core.errors import FailedPrecondition, NotFound
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Tx
 
 DIRECTORY = ("directory",)
-"""Notifier key for directory changes."""
+"""ChangeNotifier key for directory changes."""
 
 
-def mark_changed(tx: Tx, entry: MailboxEntry, change: Change, notifier: Notifier) -> None:
+def mark_changed(tx: Tx, entry: MailboxEntry, change: Change, notifier: ChangeNotifier) -> None:
     tx.put_entry(entry, change)
     tx.after_commit(notifier.notify, DIRECTORY)
 

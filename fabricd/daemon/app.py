@@ -17,7 +17,7 @@ from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import RowState
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
@@ -41,7 +41,7 @@ class App:
     def __init__(self, config: Config, reconfigure: Callable[[], Config] | None = None) -> None:
         self.config = config
         self._reconfigure = reconfigure
-        self._sd = systemd.Notifier.from_env()
+        self._sd = systemd.SystemdNotifier.from_env()
         self._stop = asyncio.Event()
         self.bound: list[str] = []
 
@@ -51,7 +51,7 @@ class App:
         c = self.config
         clock = time.time_ns
         self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=c.failpoint)
-        self.notifier = Notifier()
+        self.notifier = ChangeNotifier()
         self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive_s)
         self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive_s)
         self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
