@@ -67,7 +67,8 @@ class SyncClient:
                 except StopAsyncIteration:
                     return
         finally:
-            self._run(_close(stream))
+            if not self._loop.is_closed():  # else close() already closed the channel, and the stream with it
+                self._run(_close(stream))
 
     @property
     def client(self) -> Client:
