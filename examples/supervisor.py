@@ -51,7 +51,7 @@ async def main() -> None:
         for task in watchers:
             task.cancel()
         for name in WORKERS:
-            assert not await client.queue(name), "every task was answered"
+            assert not await client.get_queue(name), "every task was answered"
             await client.unregister(name)
 
 

@@ -100,3 +100,13 @@ def test_buf_breaking_would_catch_a_renamed_field(tmp_path) -> None:  # noqa: AN
                              str(ROOT / "api" / "fabricd-v1-released.binpb")], cwd=tmp_path, capture_output=True,
                             text=True)
     assert result.returncode != 0 and "thread_id" in result.stdout + result.stderr
+
+
+def test_no_two_daemon_classes_share_a_name() -> None:
+    """A class name says what it is: two `Request`s or two `Notifier`s in different modules read as one."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted(DAEMON.rglob("*.py")):
+        for node in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(node, ast.ClassDef):
+                seen.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}

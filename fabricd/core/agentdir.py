@@ -17,7 +17,7 @@ from fabricd.core.ids import IdMint
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address
 from fabricd.core.outbox import Outbox
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Store, Tx
 
 AGENT_DIRECTORY = ("agent-directory",)
@@ -77,7 +77,9 @@ PENDING, SETTLED = 1, 2
 
 
 @dataclass(slots=True)
-class Request:
+class WorkRequest:
+    """Work admitted to an agent (fabricd.v1.Request): pending until settled, then maybe a notification owed."""
+
     request_id: str
     agent_id: str
     thread_id: str
@@ -148,8 +150,8 @@ def host_unavailable(availability: str) -> bool:
 class AgentDirectory(Service):
     """The agent-directory contract over a Store."""
 
-    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int], outbox: Outbox, *,
-                 max_causal_depth: int = 8, keepalive_s: float = 15.0, history: int = 1024) -> None:
+    def __init__(self, store: Store, notifier: ChangeNotifier, limits: Limits, clock: Callable[[], int],
+                 outbox: Outbox, *, max_causal_depth: int = 8, keepalive_s: float = 15.0, history: int = 1024) -> None:
         super().__init__(store, notifier, limits, clock, keepalive_s)
         self._outbox = outbox
         self._mint = IdMint()
@@ -282,15 +284,15 @@ class AgentDirectory(Service):
         return ""
 
     def _admit_in(self, tx: Tx, data: DirectoryData, agent_id: str, thread_id: str, submission: Submission,
-                  repair: RepairInfo | None = None) -> Request:
+                  repair: RepairInfo | None = None) -> WorkRequest:
         if not thread_id:
             title = " ".join(submission.text.split())[:80] or "New thread"
             thread_id = self._new_thread(tx, agent_id, title, "conversation", 0, submission.contexts).thread_id
         now = self._clock()
         if not submission.create_ns:
             submission = replace(submission, create_ns=now)
-        request = Request(self._new_id("req"), agent_id, thread_id, submission, PENDING, admit_ns=now, repair=repair,
-                          seq=tx.next_sequence("agent-request"))
+        request = WorkRequest(self._new_id("req"), agent_id, thread_id, submission, PENDING, admit_ns=now,
+                              repair=repair, seq=tx.next_sequence("agent-request"))
         tx.put_request(request)
         data.pending += 1
         if submission.source_kind == NOTIFICATION:
@@ -327,7 +329,7 @@ class AgentDirectory(Service):
 
         return await self._store.write(apply)
 
-    def _settle_in(self, tx: Tx, request: Request, interactive: bool, notify: bool, data: DirectoryData) -> None:
+    def _settle_in(self, tx: Tx, request: WorkRequest, interactive: bool, notify: bool, data: DirectoryData) -> None:
         request.state = SETTLED
         request.settle_ns = self._clock()
         request.interactive = interactive
@@ -344,17 +346,17 @@ class AgentDirectory(Service):
         if response:
             self._deliver_settlement(tx, request, response)
 
-    def _deliver_settlement(self, tx: Tx, request: Request, response: str) -> None:
+    def _deliver_settlement(self, tx: Tx, request: WorkRequest, response: str) -> None:
         """Leave the settlement in the `response` agent's mailbox, through the outbox (retried, exactly once)."""
         text = (f"---\nrequestId: {request.request_id}\nagentId: {request.agent_id}\nthreadId: {request.thread_id}\n"
                 f"state: settled\n---\n\n{request.submission.text}")
         self._outbox.enqueue_in(tx, f"outbox:{request.request_id}:settlement:0", Address(response),
                                 Address(request.agent_id), request.request_id, text)
 
-    async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> Request:
+    async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest:
         validate.text_field(request_id, "request_id", self.limits, required=True)
 
-        def apply(tx: Tx) -> Request:
+        def apply(tx: Tx) -> WorkRequest:
             request = self._request(tx, request_id)
             if thread_id and request.thread_id != thread_id:
                 raise FailedPrecondition(f"thread {thread_id!r} does not hold request {request_id!r} "
@@ -369,7 +371,7 @@ class AgentDirectory(Service):
 
         return await self._store.write(apply)
 
-    def _request(self, tx: Tx, request_id: str) -> Request:
+    def _request(self, tx: Tx, request_id: str) -> WorkRequest:
         request = tx.get_request(request_id)
         if request is None:
             raise NotFound(f"no request {request_id!r}", reason="REQUEST_NOT_FOUND", request_id=request_id)
@@ -390,7 +392,7 @@ class AgentDirectory(Service):
 
         await self._store.write(apply)
 
-    def list_requests(self, which: int, page_size: int, page_token: str) -> tuple[list[Request], str]:
+    def list_requests(self, which: int, page_size: int, page_token: str) -> tuple[list[WorkRequest], str]:
         if which not in (0, FILTER_PENDING, FILTER_NOTIFICATIONS, FILTER_ALL):
             raise InvalidArgument(f"filter {which} is unknown", reason="INVALID_FIELD", field="filter")
         size = validate.limit(page_size, self.limits)

@@ -11,7 +11,7 @@ from fabricd.core import validate
 from fabricd.core.errors import FailedPrecondition, NotFound
 from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Store, Tx
 
 if TYPE_CHECKING:
@@ -19,10 +19,10 @@ if TYPE_CHECKING:
     from fabricd.core.rendezvous import Rendezvous
 
 DIRECTORY = ("directory",)
-"""Notifier key for directory changes."""
+"""ChangeNotifier key for directory changes."""
 
 
-def mark_changed(tx: Tx, entry: MailboxEntry, change: Change, notifier: Notifier) -> None:
+def mark_changed(tx: Tx, entry: MailboxEntry, change: Change, notifier: ChangeNotifier) -> None:
     tx.put_entry(entry, change)
     tx.after_commit(notifier.notify, DIRECTORY)
 
@@ -125,7 +125,7 @@ class Directory(Service):
     tickets in the same transaction), so `rendezvous` is passed in.
     """
 
-    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int],
+    def __init__(self, store: Store, notifier: ChangeNotifier, limits: Limits, clock: Callable[[], int],
                  keepalive_s: float = 15.0, *, rendezvous: Rendezvous | None = None) -> None:
         super().__init__(store, notifier, limits, clock, keepalive_s)
         self._rendezvous = rendezvous

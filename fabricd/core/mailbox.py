@@ -11,7 +11,7 @@ from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Res
 from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, Change, Envelope, IdRecord, MailboxEntry, Message, Sent
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Store, Tx
 
 
@@ -54,7 +54,7 @@ def _same_recipient(tx: Tx, name: str, agent_id: str) -> bool:
 class Mailboxes(Service):
     """The mailbox contract over a Store."""
 
-    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int],
+    def __init__(self, store: Store, notifier: ChangeNotifier, limits: Limits, clock: Callable[[], int],
                  keepalive_s: float = 15.0) -> None:
         super().__init__(store, notifier, limits, clock, keepalive_s)
         self._mint = IdMint()

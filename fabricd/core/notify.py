@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Hashable
 
 
-class Notifier:
+class ChangeNotifier:
     """Per-key change counters with waiters. Use from the event loop thread only."""
 
     def __init__(self) -> None:

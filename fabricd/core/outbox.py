@@ -21,14 +21,14 @@ from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Store, Tx
 from fabricd.core.schema import setting
 
 log = logging.getLogger("fabricd.outbox")
 
 OUTBOX = ("outbox",)
-"""Notifier key: rows became due (a fan-out, a retry)."""
+"""ChangeNotifier key: rows became due (a fan-out, a retry)."""
 PAGE = 64
 MAX_KEY_BYTES = 400
 
@@ -74,7 +74,7 @@ class Outbox(Service):
     def __init__(
         self,
         store: Store,
-        notifier: Notifier,
+        notifier: ChangeNotifier,
         limits: Limits,
         clock: Callable[[], int],
         mailboxes: Mailboxes,

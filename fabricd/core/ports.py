@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from fabricd.core.notify import Notifier
+    from fabricd.core.notify import ChangeNotifier
 
 from fabricd.core.limits import Limits
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
@@ -158,7 +158,7 @@ class Service:
     `limits` is public so that a reload (SIGHUP) can swap it in place.
     """
 
-    def __init__(self, store: Store, notifier: Notifier, limits: Limits, clock: Callable[[], int],
+    def __init__(self, store: Store, notifier: ChangeNotifier, limits: Limits, clock: Callable[[], int],
                  keepalive_s: float = 15.0) -> None:
         self._store = store
         self._notifier = notifier

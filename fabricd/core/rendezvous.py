@@ -19,7 +19,7 @@ from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, I
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketSourceKind, TicketState
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.ports import Service, Store, Tx
 
 MAX_QUEUE_SCAN = 100_000
@@ -34,7 +34,7 @@ def queue_key(agent_id: str) -> tuple[str, str]:
 
 
 @dataclass(frozen=True, slots=True)
-class Request:
+class TicketRequest:
     """What an asker sends: the fields of Ask and EnqueueTicket."""
 
     target: str
@@ -60,7 +60,7 @@ class Rendezvous(Service):
     def __init__(
         self,
         store: Store,
-        notifier: Notifier,
+        notifier: ChangeNotifier,
         limits: Limits,
         clock: Callable[[], int],
         mailboxes: Mailboxes,
@@ -76,7 +76,7 @@ class Rendezvous(Service):
 
     # -- checks
 
-    def _check(self, request: Request) -> Request:
+    def _check(self, request: TicketRequest) -> TicketRequest:
         limits = self.limits
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
@@ -115,7 +115,7 @@ class Rendezvous(Service):
         tx.after_commit(self._notifier.notify, ticket_key(ticket.ticket_id))
         tx.after_commit(self._notifier.notify, queue_key(ticket.target))
 
-    def _enqueue_in(self, tx: Tx, request: Request) -> tuple[Ticket, int]:
+    def _enqueue_in(self, tx: Tx, request: TicketRequest) -> tuple[Ticket, int]:
         entry = resolve_name(tx, request.target)
         if entry is None:
             raise NotFound(
@@ -175,7 +175,7 @@ class Rendezvous(Service):
 
     # -- the contract
 
-    async def enqueue(self, request: Request) -> tuple[Ticket, int]:
+    async def enqueue(self, request: TicketRequest) -> tuple[Ticket, int]:
         self._check(request)
         return await self._store.write(lambda tx: self._enqueue_in(tx, request))
 
@@ -217,7 +217,7 @@ class Rendezvous(Service):
         finally:
             self.open_waits -= 1
 
-    async def ask(self, request: Request, timeout_s: float | None) -> tuple[str, str]:
+    async def ask(self, request: TicketRequest, timeout_s: float | None) -> tuple[str, str]:
         """Enqueue, then wait; a timeout or a dropped caller retires the ticket."""
         self._timeout(timeout_s)
         ticket, _ = await self.enqueue(request)

@@ -16,7 +16,7 @@ from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import RowState
-from fabricd.core.notify import Notifier
+from fabricd.core.notify import ChangeNotifier
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
@@ -38,7 +38,7 @@ class App:
         self.config = config
         self._failpoint = failpoint
         self._reconfigure = reconfigure
-        self._sd = systemd.Notifier.from_env()
+        self._sd = systemd.SystemdNotifier.from_env()
         self._stop = asyncio.Event()
         self.bound: list[str] = []
 
@@ -49,7 +49,7 @@ class App:
         clock = time.time_ns
         self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=self._failpoint,
                                group=c.socket.group)
-        self.notifier = Notifier()
+        self.notifier = ChangeNotifier()
         self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
                                      retention_s=c.ticket_retention, keepalive_s=c.keepalive)

@@ -6,14 +6,16 @@ import os
 import socket
 
 
-class Notifier:
+class SystemdNotifier:
+    """Tells systemd the daemon's state (READY=1, STATUS=..., WATCHDOG=1) over $NOTIFY_SOCKET; a no-op without it."""
+
     def __init__(self, address: str | None) -> None:
         self._address = address
         if address and address.startswith("@"):
             self._address = "\0" + address[1:]
 
     @classmethod
-    def from_env(cls, environ: dict[str, str] | os._Environ[str] = os.environ) -> Notifier:
+    def from_env(cls, environ: dict[str, str] | os._Environ[str] = os.environ) -> SystemdNotifier:
         return cls(environ.get("NOTIFY_SOCKET") or None)
 
     @property

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fabricd import wire
-from fabricd.core.rendezvous import Rendezvous, Request
+from fabricd.core.rendezvous import Rendezvous, TicketRequest
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
@@ -13,8 +13,8 @@ from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 _DEADLINE_MARGIN_S = 0.02
 
 
-def _request(r) -> Request:  # noqa: ANN001
-    return Request(
+def _request(r) -> TicketRequest:  # noqa: ANN001
+    return TicketRequest(
         target=r.target,
         task=r.task,
         requester=r.requester,

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
@@ -17,6 +16,7 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
+from fabricd.rpc import reflection
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard, GuardInterceptor
@@ -131,7 +131,7 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection((*SERVICE_NAMES, reflection.SERVICE_NAME, health.SERVICE_NAME), server)
+    reflection.enable(server, (*SERVICE_NAMES, health.SERVICE_NAME))
     return server, health_servicer
 
 

@@ -120,12 +120,12 @@ def decode_row(raw: bytes) -> OutboxRow:
                      seq=seq)
 
 
-def encode_request(request) -> bytes:  # noqa: ANN001 - an agentdir.Request
+def encode_request(request) -> bytes:  # noqa: ANN001 - an agentdir.WorkRequest
     return request.seq.to_bytes(8, "big") + wire.to_pb(request, ad_pb.Request).SerializeToString()
 
 
 def decode_request(raw: bytes):  # noqa: ANN201
-    request = wire.from_pb(ad_pb.Request.FromString(raw[8:]), agentdir.Request)
+    request = wire.from_pb(ad_pb.Request.FromString(raw[8:]), agentdir.WorkRequest)
     request.seq = int.from_bytes(raw[:8], "big")
     return request
 

@@ -87,12 +87,12 @@ class DirectoryRecords:
                         out.append(wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread))
         return out
 
-    def get_request(self, request_id: str) -> agentdir.Request | None:
+    def get_request(self, request_id: str) -> agentdir.WorkRequest | None:
         raw = self._txn.get(keys.h(request_id), db=self._dbs.ad_requests)
         return records.decode_request(raw) if raw is not None else None
 
     @staticmethod
-    def _lists_of(request: agentdir.Request | None) -> set[int]:
+    def _lists_of(request: agentdir.WorkRequest | None) -> set[int]:
         if request is None:
             return set()
         lists = {agentdir.FILTER_ALL}
@@ -102,7 +102,7 @@ class DirectoryRecords:
             lists.add(agentdir.FILTER_NOTIFICATIONS)
         return lists
 
-    def put_request(self, request: agentdir.Request) -> None:
+    def put_request(self, request: agentdir.WorkRequest) -> None:
         txn, db = self._txn, self._dbs.ad_lists
         before = self._lists_of(self.get_request(request.request_id))
         after = self._lists_of(request)
@@ -112,7 +112,7 @@ class DirectoryRecords:
             txn.put(keys.listed(which, request.seq, request.request_id), b"", db=db)
         txn.put(keys.h(request.request_id), records.encode_request(request), db=self._dbs.ad_requests)
 
-    def requests(self, which: int, after_seq: int, limit: int) -> list[agentdir.Request]:
+    def requests(self, which: int, after_seq: int, limit: int) -> list[agentdir.WorkRequest]:
         out = []
         prefix = bytes((which,))
         with self._txn.cursor(db=self._dbs.ad_lists) as cur:

@@ -11,7 +11,7 @@ from fabricd.v1 import agent_directory_service_pb2 as ad
 
 
 async def seq(client: Client) -> int:
-    return (await client.directory_data()).sequence
+    return (await client.get_directory_data()).sequence
 
 
 async def test_initialize_creates_the_default_agent_and_thread_idempotently(client: Client) -> None:
@@ -23,7 +23,7 @@ async def test_initialize_creates_the_default_agent_and_thread_idempotently(clie
     assert await seq(client) == s  # unchanged call, no change
     updated = await client.initialize("be brief", '{"model": "m"}')
     assert updated.agent.instructions == "be brief" and await seq(client) == s + 1
-    data = await client.directory_data()
+    data = await client.get_directory_data()
     assert data.default_agent.instructions == "be brief" and data.initial_thread.thread_id == first.thread.thread_id
 
 
@@ -62,14 +62,14 @@ async def test_each_refusal_is_an_answer_with_a_reason_and_changes_nothing(clien
         (dict(agent_id=agent.agent_id, submission=ad.Submission(text="x", related="req-none")), "related"),
         (dict(agent_id=agent.agent_id, submission=ad.Submission(text="x", root="req-none")), "root"),
     ]
-    before = await client.directory_data()
+    before = await client.get_directory_data()
     for kwargs, reason in cases:
         agent_id = kwargs.pop("agent_id")
         submission = kwargs.pop("submission")
         admission = await client.admit(agent_id, submission, **kwargs)
         assert not admission.accepted and reason in admission.reason, (reason, admission.reason)
         assert not admission.request_id
-    assert await client.directory_data() == before
+    assert await client.get_directory_data() == before
     assert (await client.admit(agent.agent_id, ad.Submission(text="x", causal_depth=8))).accepted
     assert (await client.admit(agent.agent_id, ad.Submission(text="x", retry_of=ok.request_id))).accepted
     await client.advertise("{}", '{"status": "available"}')
@@ -80,16 +80,16 @@ async def test_ordinary_and_notification_counts_follow_admit_settle_and_notifica
     agent = await client.create_agent("worker")
     ordinary = await client.admit(agent.agent_id, ad.Submission(text="do it", source_kind="user"))
     note = await client.admit(agent.agent_id, ad.Submission(text="fyi", source_kind="notification"))
-    data = await client.directory_data()
+    data = await client.get_directory_data()
     assert (data.pending, data.ordinary_pending, data.notification_pending) == (2, 1, 1)
     await client.settle(ordinary.request_id, thread_id=ordinary.thread_id, notify=True)
-    data = await client.directory_data()
+    data = await client.get_directory_data()
     assert (data.pending, data.ordinary_pending, data.notification_pending, data.notifications) == (1, 0, 1, 1)
     owed = await client.list_requests(ad.REQUEST_FILTER_NOTIFICATIONS)
     assert [r.request_id for r in owed.requests] == [ordinary.request_id]
-    await client.notification_sent(ordinary.request_id)
+    await client.mark_notification_sent(ordinary.request_id)
     await client.settle(note.request_id)
-    data = await client.directory_data()
+    data = await client.get_directory_data()
     assert (data.pending, data.ordinary_pending, data.notification_pending, data.notifications) == (0, 0, 0, 0)
     assert (await client.list_requests(ad.REQUEST_FILTER_NOTIFICATIONS)).requests == []
     (first, second) = (await client.list_requests(ad.REQUEST_FILTER_ALL)).requests
@@ -111,7 +111,7 @@ async def test_settling_twice_unknown_or_in_the_wrong_thread(client: Client) -> 
     with pytest.raises(NotFound):
         await client.settle("req-none")
     with pytest.raises(NotFound):
-        await client.notification_sent("req-none")
+        await client.mark_notification_sent("req-none")
 
 
 async def test_reconcile_repair_by_key_and_generation(client: Client) -> None:
@@ -130,7 +130,7 @@ async def test_reconcile_repair_by_key_and_generation(client: Client) -> None:
     assert requests[newer].repair.generation == 2 and requests[first].repair.configuration == '{"x":1}'
     with pytest.raises(FailedPrecondition):
         await client.reconcile_repair("disk-1", 1, "stale")
-    data = await client.directory_data()
+    data = await client.get_directory_data()
     assert data.pending == 1
 
 
@@ -140,7 +140,7 @@ async def test_sequence_moves_once_per_change_and_never_on_reads(client: Client)
     thread = await client.create_thread(agent.agent_id)
     admitted = await client.admit(agent.agent_id, ad.Submission(text="x"), thread_id=thread.thread_id)
     await client.settle(admitted.request_id, notify=True)
-    await client.notification_sent(admitted.request_id)
+    await client.mark_notification_sent(admitted.request_id)
     await client.advertise("p", "a")
     assert await seq(client) == s + 6
     await client.list_agents()
@@ -148,7 +148,7 @@ async def test_sequence_moves_once_per_change_and_never_on_reads(client: Client)
     await client.list_threads(agent.agent_id)
     await client.list_requests()
     await client.advertise("p", "a")  # unchanged: not a change
-    await client.notification_sent(admitted.request_id)  # already sent: not a change
+    await client.mark_notification_sent(admitted.request_id)  # already sent: not a change
     await client.admit("agent-none", ad.Submission(text="x"))  # refused: not a change
     assert await seq(client) == s + 6
 
@@ -160,7 +160,7 @@ async def test_50_concurrent_admits_make_50_requests_and_50_sequence_steps(clien
     assert all(a.accepted for a in admissions)
     assert len({a.request_id for a in admissions}) == 50
     assert await seq(client) == s + 50
-    assert (await client.directory_data()).pending == 50
+    assert (await client.get_directory_data()).pending == 50
 
 
 async def test_list_requests_pages(client: Client) -> None:
@@ -185,7 +185,7 @@ async def test_a_settlement_naming_a_response_agent_reaches_its_mailbox_once(cli
         async for message in inbox:
             assert admitted.request_id in message.text and "summarise" in message.text
             break
-    while (await client.status()).outbox_pending:
+    while (await client.get_status()).outbox_pending:
         await asyncio.sleep(0.01)
     assert (await client.peek("parent-agent")).unread_count == 0
 
@@ -216,10 +216,10 @@ async def test_the_directory_survives_a_restart(daemon) -> None:  # noqa: ANN001
         agent = await client.create_agent("worker")
         admitted = await client.admit(agent.agent_id, ad.Submission(text="x", source_kind="notification"))
         await client.advertise("profiles", "available")
-        before = await client.directory_data()
+        before = await client.get_directory_data()
     daemon.restart()
     async with Client(daemon.target) as client:
-        assert await client.directory_data() == before
+        assert await client.get_directory_data() == before
         assert [a.name for a in await client.list_agents()] == ["default", "worker"]
         assert (await client.list_requests(ad.REQUEST_FILTER_PENDING)).requests[0].request_id == admitted.request_id
         assert (await client.initialize("i", "s")).agent.agent_id == init.agent.agent_id

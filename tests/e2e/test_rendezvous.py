@@ -48,7 +48,7 @@ async def test_fifo_order_and_replies_go_to_the_head(client: Client) -> None:
     t2 = await client.enqueue("worker", "second", source_agent="b")
     t3 = await client.enqueue("worker", "third")
     assert (t1.position, t2.position, t3.position) == (0, 1, 2)
-    queue = await client.queue("worker")
+    queue = await client.get_queue("worker")
     assert [q.ticket_id for q in queue] == [t1.ticket_id, t2.ticket_id, t3.ticket_id]
     assert [q.position for q in queue] == [0, 1, 2]
     assert [q.requester for q in queue] == ["a", "b", "human"]
@@ -57,7 +57,7 @@ async def test_fifo_order_and_replies_go_to_the_head(client: Client) -> None:
     assert await client.reply("worker", "r2") == t2.ticket_id
     assert await client.await_reply(t1.ticket_id) == "r1"
     assert await client.await_reply(t2.ticket_id) == "r2"
-    assert [q.ticket_id for q in await client.queue("worker")] == [t3.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("worker")] == [t3.ticket_id]
 
 
 async def test_reply_by_ticket_id_out_of_order(client: Client) -> None:
@@ -66,7 +66,7 @@ async def test_reply_by_ticket_id_out_of_order(client: Client) -> None:
     t2 = await client.enqueue("worker", "second")
     assert await client.reply("worker", "answer two", ticket_id=t2.ticket_id) == t2.ticket_id
     assert await client.await_reply(t2.ticket_id) == "answer two"
-    queue = await client.queue("worker")
+    queue = await client.get_queue("worker")
     assert [(q.ticket_id, q.position) for q in queue] == [(t1.ticket_id, 0)]
 
 
@@ -106,7 +106,7 @@ async def test_reply_with_nothing_queued_is_failed_precondition(client: Client) 
     t = await client.enqueue("idle", "a task")
     with pytest.raises(FailedPrecondition):
         await client.reply("someone-else", "wrong agent", ticket_id=t.ticket_id)
-    assert [q.ticket_id for q in await client.queue("idle")] == [t.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("idle")] == [t.ticket_id]
 
 
 async def test_cancel_head_retires_only_the_head(client: Client) -> None:
@@ -114,20 +114,20 @@ async def test_cancel_head_retires_only_the_head(client: Client) -> None:
     t1 = await client.enqueue("worker", "first")
     t2 = await client.enqueue("worker", "second")
     assert await client.cancel_head("worker", t2.ticket_id) is False
-    assert [q.ticket_id for q in await client.queue("worker")] == [t1.ticket_id, t2.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("worker")] == [t1.ticket_id, t2.ticket_id]
     assert await client.cancel_head("worker", t1.ticket_id) is True
     assert await client.cancel_head("worker", t1.ticket_id) is False  # idempotent
     with pytest.raises(Aborted) as err:
         await client.await_reply(t1.ticket_id)
     assert "reply channel closed before a result was rendered" in err.value.message
-    assert [q.ticket_id for q in await client.queue("worker")] == [t2.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("worker")] == [t2.ticket_id]
 
 
 async def test_timeout_retires_the_ticket_and_the_queue_advances(client: Client) -> None:
     await client.register("worker")
     with pytest.raises(DeadlineExceeded):
         await client.ask("worker", "too slow", timeout=0.2)
-    assert await client.queue("worker") == []
+    assert await client.get_queue("worker") == []
     assert (await client.peek("worker")).unread_count == 0  # the unread task was withdrawn
     with pytest.raises(FailedPrecondition):
         await client.reply("worker", "late answer")
@@ -138,7 +138,7 @@ async def test_a_timed_out_ticket_behind_the_head_leaves_the_queue_too(client: C
     head = await client.enqueue("worker", "head")
     with pytest.raises(DeadlineExceeded):
         await client.ask("worker", "behind the head", timeout=0.2)
-    assert [q.ticket_id for q in await client.queue("worker")] == [head.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("worker")] == [head.ticket_id]
     assert [m.ticket_id for m in (await client.peek("worker")).messages] == [head.ticket_id]
 
 
@@ -165,12 +165,12 @@ async def test_await_reply_timeout_keeps_the_ticket_and_many_awaiters_get_the_re
     t = await client.enqueue("worker", "task")
     with pytest.raises(DeadlineExceeded):
         await client.await_reply(t.ticket_id, timeout=0.1)
-    assert [q.ticket_id for q in await client.queue("worker")] == [t.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("worker")] == [t.ticket_id]
     waiters = [asyncio.create_task(client.await_reply(t.ticket_id, timeout=30)) for _ in range(5)]
-    status = await client.status()
+    status = await client.get_status()
     while status.open_waits < 5:  # wait until all five are parked on the ticket
         await asyncio.sleep(0)
-        status = await client.status()
+        status = await client.get_status()
     await client.reply("worker", "for everyone")
     assert await asyncio.gather(*waiters) == ["for everyone"] * 5
 
@@ -241,14 +241,14 @@ async def test_unknown_targets_tickets_and_bad_input(client: Client) -> None:
     assert raw.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     with pytest.raises(InvalidArgument):
         await client.ask("worker", "t", timeout=-1)
-    assert await client.queue("worker") == []
+    assert await client.get_queue("worker") == []
 
 
 async def test_no_waiter_is_left_behind_after_1000_asks(client: Client) -> None:
     await client.register("worker")
     rng = random.Random(7)
     answered = 0
-    baseline = (await client.status()).waiters  # the daemon's own loops (the outbox's) wait too
+    baseline = (await client.get_status()).waiters  # the daemon's own loops (the outbox's) wait too
 
     async def serve() -> None:
         nonlocal answered
@@ -275,10 +275,10 @@ async def test_no_waiter_is_left_behind_after_1000_asks(client: Client) -> None:
     serving.cancel()
     assert outcomes.count("ok") == answered > 0
     assert outcomes.count("timeout") > 0
-    status = await client.status()
+    status = await client.get_status()
     while status.open_streams:  # the cancelled subscription's stream closes on the server side
         await asyncio.sleep(0.01)
-        status = await client.status()
+        status = await client.get_status()
     assert (status.open_waits, status.waiters - baseline, status.queued_tickets) == (0, 0, 0)
 
 
@@ -291,7 +291,7 @@ async def test_tickets_and_uncollected_results_survive_a_restart(daemon) -> None
     daemon.restart()
     async with Client(daemon.target) as client:
         assert await client.await_reply(t1.ticket_id, timeout=5) == "kept for you"
-        assert [q.ticket_id for q in await client.queue("worker")] == [t2.ticket_id]
+        assert [q.ticket_id for q in await client.get_queue("worker")] == [t2.ticket_id]
         waiting = asyncio.create_task(client.await_reply(t2.ticket_id, timeout=30))
         await client.reply("worker", "after the restart")
         assert await waiting == "after the restart"
@@ -316,6 +316,6 @@ async def test_shutdown_during_ask_is_unavailable_with_the_ticket_to_reattach(da
 async def test_reply_and_queue_accept_the_targets_session_name(client: Client) -> None:
     await client.register("agent-5150", session_name="reviewer")
     t = await client.enqueue("reviewer", "look at this")
-    assert [q.ticket_id for q in await client.queue("reviewer")] == [t.ticket_id]
+    assert [q.ticket_id for q in await client.get_queue("reviewer")] == [t.ticket_id]
     assert await client.reply("reviewer", "looked") == t.ticket_id
     assert await client.await_reply(t.ticket_id) == "looked"

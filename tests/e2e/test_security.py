@@ -147,7 +147,7 @@ async def secured(make_daemon):  # noqa: ANN001, ANN201
 
 async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_changes_nothing(secured) -> None:  # noqa: ANN001
     daemon, tcp, local, state = secured
-    before = await local.status()
+    before = await local.get_status()
     for who, expected in (("", "UNAUTHENTICATED"), ("fdt_not-a-token", "UNAUTHENTICATED"),
                           (state["revoked"], "UNAUTHENTICATED"), (state["mallory"], None)):
         async with Client(tcp, token=who) as client:
@@ -159,7 +159,7 @@ async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_chan
                     assert code not in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED), call.method
                 else:
                     assert code == grpc.StatusCode.PERMISSION_DENIED, (call.method, code)
-    after = await local.status()
+    after = await local.get_status()
     assert after.writes == before.writes  # no refused call wrote anything
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -32,3 +33,32 @@ def test_sync_client_sends_reads_subscribes_and_asks(daemon) -> None:  # noqa: A
         thread.start()
         assert client.ask("alice", "a question", timeout=30) == "answered"
         thread.join(30)
+
+
+def test_sync_watch_streams_are_iterators_that_end_when_the_loop_is_left(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+        client.enqueue("alice", "review PR 12")
+        first = next(iter(client.watch_mailboxes()))
+        assert first.snapshot_complete and "alice" in {e.entry.agent_id for e in first.events}
+        for tickets in client.watch_queue("alice"):
+            assert [t.task for t in tickets] == ["review PR 12"]
+            break
+        for response in client.watch_directory_data():
+            assert response.data.sequence == client.get_directory_data().sequence
+            break
+
+        deadline = time.monotonic() + 30
+        while client.get_status().open_streams:  # each left loop cancelled its call: the daemon sees them go
+            assert time.monotonic() < deadline, "streams left open after their loops ended"
+            time.sleep(0.02)
+
+
+def test_old_names_still_work_on_the_sync_client_with_a_deprecation_warning(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+        with pytest.warns(DeprecationWarning, match=r"queue\(\) is deprecated: call get_queue\(\)") as caught:
+            assert client.queue("alice") == []
+        assert caught[0].filename == __file__  # the warning points at the caller's line
+        with pytest.warns(DeprecationWarning, match="call get_status"):
+            assert client.status().version == client.get_status().version

@@ -22,7 +22,7 @@ async def quiet(client: Client, baseline_waiters: int, timeout: float = 30.0) ->
     """Wait until no stream is open, no Ask or AwaitReply waits, and only the daemon's own waiters remain."""
 
     async def check() -> bool:
-        s = await client.status()
+        s = await client.get_status()
         return (s.open_streams, s.open_waits, s.waiters) == (0, 0, baseline_waiters)
 
     await eventually(check, timeout, "no open streams, waits or waiters")

@@ -91,7 +91,7 @@ async def test_kill_9_under_load_loses_and_duplicates_nothing(daemon, tmp_path, 
 
         # outbox: every reply key delivered exactly once.
         async def delivered_all() -> bool:
-            return (await client.status()).outbox_pending == 0
+            return (await client.get_status()).outbox_pending == 0
 
         await eventually(delivered_all, 60, "outbox drained")
         posted: Counter[str] = Counter()

@@ -20,7 +20,7 @@ from fabricd.v1 import admin_service_pb2 as adm
 @click.pass_obj
 def status(ctx: Context) -> None:
     """Show the daemon's version, uptime, data folder, store use and counts."""
-    s = ctx.run(lambda c: c.status())
+    s = ctx.run(lambda c: c.get_status())
     if ctx.json:
         ctx.emit(s)
         return

@@ -138,7 +138,7 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     async def show_queue(agent: str = "") -> str:
         """Show the requests waiting for an agent (default: you), oldest first, with who asked and how long
         ago. Use it to see your backlog, or how busy a peer is before asking it."""
-        tickets = await bridge.call(lambda: client.queue(agent or me))
+        tickets = await bridge.call(lambda: client.get_queue(agent or me))
         now = time.time()
         return json.dumps([{"position": t.position, "ticket_id": t.ticket_id, "requester": t.requester,
                             "waiting_seconds": round(now - t.enqueue_time.seconds), "task": t.task}

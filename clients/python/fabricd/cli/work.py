@@ -53,7 +53,7 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str) -> No
 @click.pass_obj
 def queue(ctx: Context, agent_id: str) -> None:
     """Show the requests waiting for AGENT_ID, head first."""
-    tickets = ctx.run(lambda c: c.queue(agent_id))
+    tickets = ctx.run(lambda c: c.get_queue(agent_id))
     if ctx.json:
         for t in tickets:
             ctx.emit(t)
@@ -210,7 +210,7 @@ def requests(ctx: Context, which: str, limit: int) -> None:
         table.add_row(r.request_id, r.agent_id, r.thread_id, state, r.submission.source_kind or "-",
                       age(r.admit_time), text[:50] + ("…" if len(text) > 50 else ""))
     ctx.out.print(table)
-    data = ctx.run(lambda c: c.directory_data())
+    data = ctx.run(lambda c: c.get_directory_data())
     ctx.out.print(f"[dim]{data.pending} pending ({data.ordinary_pending} ordinary, {data.notification_pending} "
                   f"notification), {data.notifications} notifications owed, sequence {data.sequence}[/]")
 

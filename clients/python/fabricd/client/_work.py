@@ -5,7 +5,9 @@ A mixin of Client: it uses the stubs and `_call` that Client sets up.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+import functools
+import warnings
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from typing import Any
 
 import grpc
@@ -15,6 +17,20 @@ from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
+
+
+def renamed(method: Callable[..., Coroutine[Any, Any, Any]], old: str) -> Callable[..., Coroutine[Any, Any, Any]]:
+    """`method` under its old name: it still works, with a DeprecationWarning naming the new one."""
+
+    @functools.wraps(method)  # keeps the signature (via __wrapped__) for IDEs and the sync twin
+    async def alias(self: Any, *args: Any, **kwargs: Any) -> Any:
+        warnings.warn(f"{old}() is deprecated: call {method.__name__}()", DeprecationWarning, stacklevel=2)
+        return await method(self, *args, **kwargs)
+
+    alias.__name__ = alias.__qualname__ = old
+    alias.__doc__ = f"Deprecated: the old name of `{method.__name__}`."
+    alias.deprecated_for = method.__name__  # type: ignore[attr-defined]
+    return alias
 
 
 class WorkCalls:
@@ -75,7 +91,8 @@ class WorkCalls:
         request = rv_pb.CloseQueueRequest(agent_id=agent_id, reason=reason)
         return (await self._call(self.rendezvous.CloseQueue, request)).aborted
 
-    async def queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
+    async def get_queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
+        """The tickets waiting for `agent_id`, head (position 0) first."""
         return list((await self._call(self.rendezvous.GetQueue, rv_pb.GetQueueRequest(agent_id=agent_id))).tickets)
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
@@ -154,7 +171,8 @@ class WorkCalls:
                                       notify=notify)
         return (await self._call(self.agent_directory.Settle, request)).request
 
-    async def notification_sent(self, request_id: str) -> None:
+    async def mark_notification_sent(self, request_id: str) -> None:
+        """Record that the notification owed for a settled request went out."""
         await self._call(self.agent_directory.NotificationSent, ad_pb.NotificationSentRequest(request_id=request_id))
 
     async def list_requests(self, which: int = ad_pb.REQUEST_FILTER_ALL, *, page_size: int = 0,
@@ -171,7 +189,7 @@ class WorkCalls:
         request = ad_pb.ReconcileRepairRequest(key=key, generation=generation, text=text, **fields)
         return (await self._call(self.agent_directory.ReconcileRepair, request)).request_id
 
-    async def directory_data(self) -> ad_pb.DirectoryData:
+    async def get_directory_data(self) -> ad_pb.DirectoryData:
         return (await self._call(self.agent_directory.GetDirectoryData, ad_pb.GetDirectoryDataRequest())).data
 
     async def watch_directory_data(self) -> AsyncIterator[ad_pb.WatchDirectoryDataResponse]:
@@ -188,7 +206,7 @@ class WorkCalls:
 
     # -- AdminService
 
-    async def status(self) -> admin_pb.GetStatusResponse:
+    async def get_status(self) -> admin_pb.GetStatusResponse:
         return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
 
     async def issue_token(self, *, agent_id: str = "", admin: bool = False,
@@ -203,3 +221,10 @@ class WorkCalls:
 
     async def list_tokens(self) -> list[admin_pb.TokenInfo]:
         return list((await self._call(self.admin.ListTokens, admin_pb.ListTokensRequest())).tokens)
+
+    # -- Old names (deprecated): reads are get_*/list_*/watch_*, actions are verbs.
+
+    queue = renamed(get_queue, "queue")
+    notification_sent = renamed(mark_notification_sent, "notification_sent")
+    directory_data = renamed(get_directory_data, "directory_data")
+    status = renamed(get_status, "status")
