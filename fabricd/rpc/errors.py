@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import uuid
 from collections.abc import Callable
 
 import grpc
@@ -73,15 +74,19 @@ async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> N
 
 
 def _internal(method: str, context: grpc.aio.ServicerContext, request: object) -> errors.FabricError:
+    """Log an unexpected error with the stack under a fresh incident id, and the error the caller gets."""
     fields = {f.name: v for f, v in request.ListFields() if f.name in _CONTEXT_FIELDS} if hasattr(
         request, "ListFields") else {}
-    log.exception("unexpected error in %s", method, extra={"method": method, "peer": context.peer(), **fields})
-    err = errors.FabricError(f"internal error in {method}; the daemon log has the details", reason="INTERNAL")
-    return err
+    incident = uuid.uuid4().hex[:16]
+    log.exception("unexpected error in %s (incident %s)", method, incident,
+                  extra={"method": method, "peer": context.peer(), "incident_id": incident, **fields})
+    return errors.FabricError(f"internal error in {method} (incident {incident}); the daemon log has the details "
+                              "under that id", reason="INTERNAL", incident_id=incident)
 
 
 async def _abort_internal(context: grpc.aio.ServicerContext, err: errors.FabricError) -> None:
-    status = status_pb2.Status(code=grpc.StatusCode.INTERNAL.value[0], message=err.message)
+    status = status_of(err)
+    status.code = grpc.StatusCode.INTERNAL.value[0]
     await context.abort(
         grpc.StatusCode.INTERNAL, err.message, trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),)
     )

@@ -1,0 +1,102 @@
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from typing import ClassVar as _ClassVar
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ERROR_REASON_UNSPECIFIED: _ClassVar[ErrorReason]
+    MISSING_FIELD: _ClassVar[ErrorReason]
+    FIELD_TOO_LONG: _ClassVar[ErrorReason]
+    FIELD_TOO_LARGE: _ClassVar[ErrorReason]
+    INVALID_CHARACTERS: _ClassVar[ErrorReason]
+    INVALID_FIELD: _ClassVar[ErrorReason]
+    DUPLICATE_ITEM: _ClassVar[ErrorReason]
+    TOO_MANY_ITEMS: _ClassVar[ErrorReason]
+    LIMIT_OUT_OF_RANGE: _ClassVar[ErrorReason]
+    BATCH_SIZE: _ClassVar[ErrorReason]
+    INVALID_PAGE_TOKEN: _ClassVar[ErrorReason]
+    RESERVED_FIELD: _ClassVar[ErrorReason]
+    MALFORMED_REQUEST: _ClassVar[ErrorReason]
+    INVALID_PAYLOAD: _ClassVar[ErrorReason]
+    UNKNOWN_RECIPIENT: _ClassVar[ErrorReason]
+    NAME_NOT_FOUND: _ClassVar[ErrorReason]
+    AMBIGUOUS_NAME: _ClassVar[ErrorReason]
+    UNKNOWN_TARGET: _ClassVar[ErrorReason]
+    MESSAGE_ID_REUSED: _ClassVar[ErrorReason]
+    MESSAGE_TOO_LARGE: _ClassVar[ErrorReason]
+    MAILBOX_FULL: _ClassVar[ErrorReason]
+    MAILBOX_NOT_EMPTY: _ClassVar[ErrorReason]
+    NO_PENDING_REQUEST: _ClassVar[ErrorReason]
+    TICKET_NOT_FOUND: _ClassVar[ErrorReason]
+    TICKET_ABORTED: _ClassVar[ErrorReason]
+    REPLY_TIMEOUT: _ClassVar[ErrorReason]
+    AGENT_NAME_TAKEN: _ClassVar[ErrorReason]
+    NAME_TAKEN: _ClassVar[ErrorReason]
+    AGENT_NOT_FOUND: _ClassVar[ErrorReason]
+    REQUEST_NOT_FOUND: _ClassVar[ErrorReason]
+    WRONG_THREAD: _ClassVar[ErrorReason]
+    NOT_INITIALIZED: _ClassVar[ErrorReason]
+    STALE_GENERATION: _ClassVar[ErrorReason]
+    MISSING_TOKEN: _ClassVar[ErrorReason]
+    BAD_TOKEN: _ClassVar[ErrorReason]
+    TOKEN_REVOKED: _ClassVar[ErrorReason]
+    CERTIFICATE_WITHOUT_NAME: _ClassVar[ErrorReason]
+    NO_IDENTITY: _ClassVar[ErrorReason]
+    OUT_OF_SCOPE: _ClassVar[ErrorReason]
+    RATE_LIMITED: _ClassVar[ErrorReason]
+    STORE_FULL: _ClassVar[ErrorReason]
+    DISK_FULL: _ClassVar[ErrorReason]
+    STORE_IO_ERROR: _ClassVar[ErrorReason]
+    SHUTTING_DOWN: _ClassVar[ErrorReason]
+    BACKUP_UNAVAILABLE: _ClassVar[ErrorReason]
+    NOT_READY: _ClassVar[ErrorReason]
+    INTERNAL: _ClassVar[ErrorReason]
+ERROR_REASON_UNSPECIFIED: ErrorReason
+MISSING_FIELD: ErrorReason
+FIELD_TOO_LONG: ErrorReason
+FIELD_TOO_LARGE: ErrorReason
+INVALID_CHARACTERS: ErrorReason
+INVALID_FIELD: ErrorReason
+DUPLICATE_ITEM: ErrorReason
+TOO_MANY_ITEMS: ErrorReason
+LIMIT_OUT_OF_RANGE: ErrorReason
+BATCH_SIZE: ErrorReason
+INVALID_PAGE_TOKEN: ErrorReason
+RESERVED_FIELD: ErrorReason
+MALFORMED_REQUEST: ErrorReason
+INVALID_PAYLOAD: ErrorReason
+UNKNOWN_RECIPIENT: ErrorReason
+NAME_NOT_FOUND: ErrorReason
+AMBIGUOUS_NAME: ErrorReason
+UNKNOWN_TARGET: ErrorReason
+MESSAGE_ID_REUSED: ErrorReason
+MESSAGE_TOO_LARGE: ErrorReason
+MAILBOX_FULL: ErrorReason
+MAILBOX_NOT_EMPTY: ErrorReason
+NO_PENDING_REQUEST: ErrorReason
+TICKET_NOT_FOUND: ErrorReason
+TICKET_ABORTED: ErrorReason
+REPLY_TIMEOUT: ErrorReason
+AGENT_NAME_TAKEN: ErrorReason
+NAME_TAKEN: ErrorReason
+AGENT_NOT_FOUND: ErrorReason
+REQUEST_NOT_FOUND: ErrorReason
+WRONG_THREAD: ErrorReason
+NOT_INITIALIZED: ErrorReason
+STALE_GENERATION: ErrorReason
+MISSING_TOKEN: ErrorReason
+BAD_TOKEN: ErrorReason
+TOKEN_REVOKED: ErrorReason
+CERTIFICATE_WITHOUT_NAME: ErrorReason
+NO_IDENTITY: ErrorReason
+OUT_OF_SCOPE: ErrorReason
+RATE_LIMITED: ErrorReason
+STORE_FULL: ErrorReason
+DISK_FULL: ErrorReason
+STORE_IO_ERROR: ErrorReason
+SHUTTING_DOWN: ErrorReason
+BACKUP_UNAVAILABLE: ErrorReason
+NOT_READY: ErrorReason
+INTERNAL: ErrorReason
