@@ -51,4 +51,5 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
             yield pb.WatchMailboxesResponse(
                 events=[pb.MailboxEvent(type=wire.change_out(c), entry=self._out(e)) for c, e in batch.changes],
                 snapshot_complete=batch.snapshot_complete,
+                keepalive=not batch.changes and not batch.snapshot_complete,
             )

@@ -10,6 +10,9 @@ from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 
 
+KEEPALIVE = pb.SubscribeResponse(keepalive=True)
+
+
 class MailboxServicer(pb_grpc.MailboxServiceServicer):
     def __init__(self, mailboxes: Mailboxes) -> None:
         self._mailboxes = mailboxes
@@ -48,7 +51,7 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
     @mapped
     async def Subscribe(self, request, context):  # noqa: ANN001, ANN201, N802
         async for batch in self._mailboxes.subscribe(request.agent_id):
-            yield wire.messages_response(pb.SubscribeResponse, batch)
+            yield wire.messages_response(pb.SubscribeResponse, batch) if batch else KEEPALIVE
 
     @mapped
     async def AckMessages(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -10,7 +10,9 @@ import grpc
 import pytest
 
 from fabricd.client import AlreadyExists, Client, FailedPrecondition, InvalidArgument, NotFound, ResourceExhausted
+from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
 AGENTS = ("alice", "bob", "shared", "inbox", "big", "q", "quiet", "x")
@@ -296,7 +298,7 @@ async def test_subscription_acks_what_was_handled_when_closed(client: Client) ->
     assert [m.text for m in remaining.messages] == [f"m{i}" for i in range(5, 10)]
 
 
-async def test_subscribe_keepalive_is_an_empty_batch(make_daemon) -> None:  # noqa: ANN001
+async def test_every_stream_marks_its_keepalives_the_same_way(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--keepalive", "0.05").start()
     async with Client(daemon.target) as client:
         for name in AGENTS:
@@ -304,7 +306,19 @@ async def test_subscribe_keepalive_is_an_empty_batch(make_daemon) -> None:  # no
         call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="quiet"))
         response = await call.read()
         call.cancel()
-        assert list(response.messages) == []
+        assert list(response.messages) == [] and response.keepalive
+        watch = client.directory.WatchMailboxes(dir_pb.WatchMailboxesRequest())
+        snapshot = await watch.read()
+        while not snapshot.snapshot_complete:
+            snapshot = await watch.read()
+        assert not snapshot.keepalive
+        response = await watch.read()
+        watch.cancel()
+        assert list(response.events) == [] and response.keepalive
+        queue = client.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id="quiet"))
+        assert not (await queue.read()).keepalive  # the snapshot
+        assert (await queue.read()).keepalive
+        queue.cancel()
 
 
 async def test_subscribe_to_a_bad_agent_id_is_invalid_argument(client: Client) -> None:

@@ -125,9 +125,11 @@ class MailboxEvent(_message.Message):
     def __init__(self, type: _Optional[_Union[MailboxEventType, str]] = ..., entry: _Optional[_Union[_types_pb2.MailboxEntry, _Mapping]] = ...) -> None: ...
 
 class WatchMailboxesResponse(_message.Message):
-    __slots__ = ("events", "snapshot_complete")
+    __slots__ = ("events", "snapshot_complete", "keepalive")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     SNAPSHOT_COMPLETE_FIELD_NUMBER: _ClassVar[int]
+    KEEPALIVE_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[MailboxEvent]
     snapshot_complete: bool
-    def __init__(self, events: _Optional[_Iterable[_Union[MailboxEvent, _Mapping]]] = ..., snapshot_complete: _Optional[bool] = ...) -> None: ...
+    keepalive: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[MailboxEvent, _Mapping]]] = ..., snapshot_complete: _Optional[bool] = ..., keepalive: _Optional[bool] = ...) -> None: ...

@@ -129,7 +129,7 @@ class DirectoryServiceServicer:
 
     def WatchMailboxes(self, request, context):
         """The current set of mailboxes (events of type SNAPSHOT), then every change.
-        A response with no events is a keepalive.
+        A response with `keepalive` set (and no events) is a keepalive.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

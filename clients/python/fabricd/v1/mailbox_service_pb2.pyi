@@ -89,10 +89,12 @@ class SubscribeRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
 
 class SubscribeResponse(_message.Message):
-    __slots__ = ("messages",)
+    __slots__ = ("messages", "keepalive")
     MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    KEEPALIVE_FIELD_NUMBER: _ClassVar[int]
     messages: _containers.RepeatedCompositeFieldContainer[_types_pb2.Message]
-    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ...) -> None: ...
+    keepalive: bool
+    def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., keepalive: _Optional[bool] = ...) -> None: ...
 
 class AckMessagesRequest(_message.Message):
     __slots__ = ("agent_id", "message_ids")

@@ -122,7 +122,7 @@ class MailboxServiceServicer:
     def Subscribe(self, request, context):
         """Every unread message oldest first, then new ones as they commit. Delivered
         messages stay unread until acknowledged with AckMessages; a new Subscribe
-        gets unacknowledged ones again. A response with no messages is a keepalive.
+        gets unacknowledged ones again. A response with `keepalive` set (and no messages) is a keepalive.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -4,8 +4,10 @@ import type { Message as _fabricd_v1_Message, Message__Output as _fabricd_v1_Mes
 
 export interface SubscribeResponse {
   'messages'?: (_fabricd_v1_Message)[];
+  'keepalive'?: (boolean);
 }
 
 export interface SubscribeResponse__Output {
   'messages': (_fabricd_v1_Message__Output)[];
+  'keepalive': (boolean);
 }

@@ -5,9 +5,11 @@ import type { MailboxEvent as _fabricd_v1_MailboxEvent, MailboxEvent__Output as 
 export interface WatchMailboxesResponse {
   'events'?: (_fabricd_v1_MailboxEvent)[];
   'snapshot_complete'?: (boolean);
+  'keepalive'?: (boolean);
 }
 
 export interface WatchMailboxesResponse__Output {
   'events': (_fabricd_v1_MailboxEvent__Output)[];
   'snapshot_complete': (boolean);
+  'keepalive': (boolean);
 }
