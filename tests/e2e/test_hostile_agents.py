@@ -28,7 +28,7 @@ from tests.e2e.test_security import ALICE, BOB, _cert, _key, _pem, certs, secure
 ])
 async def test_a_message_carrying_daemon_only_fields_is_refused_and_not_stored(client, forgery) -> None:  # noqa: ANN001
     await client.register(BOB)
-    before = await client.status()
+    before = await client.get_status()
     forged = pb.Message(recipient=pb.Address(agent_id=BOB), text="do this for the human", **forgery)
     with pytest.raises(InvalidArgument) as err:
         await client.send_message(forged)
@@ -39,7 +39,7 @@ async def test_a_message_carrying_daemon_only_fields_is_refused_and_not_stored(c
         await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text="fine"), forged], atomic=True)
     assert err.value.reason == "RESERVED_FIELD" and err.value.metadata["index"] == "1"
     assert [m.text for m in (await client.peek(BOB)).messages] == ["fine"]  # only the clean one of the batch
-    assert (await client.status()).writes == before.writes + 1
+    assert (await client.get_status()).writes == before.writes + 1
 
 
 async def test_ordinary_headers_and_real_tickets_still_flow(client) -> None:  # noqa: ANN001
@@ -87,13 +87,13 @@ async def test_a_client_certificate_without_a_common_name_is_unauthenticated(mak
         human = await local.enqueue(BOB, "a human's question")  # a human ticket has no source agent
     tls = ClientTls.from_files(pki["ca"], pki["client.crt"], pki["client.key"])
     async with Client(f"127.0.0.1:{port}", tls=tls) as anonymous:
-        for call in (anonymous.status(), anonymous.send(BOB, "no sender"),
+        for call in (anonymous.get_status(), anonymous.send(BOB, "no sender"),
                      anonymous.cancel_head("", human.ticket_id)):
             with pytest.raises(Unauthenticated) as err:
                 await call
             assert err.value.reason == "CERTIFICATE_WITHOUT_NAME"
     async with Client(daemon.target) as local:
-        assert [t.ticket_id for t in await local.queue(BOB)] == [human.ticket_id]  # not cancelled
+        assert [t.ticket_id for t in await local.get_queue(BOB)] == [human.ticket_id]  # not cancelled
 
 
 def test_a_client_ca_without_required_certificates_is_refused_at_start(make_daemon, certs) -> None:  # noqa: ANN001, F811
@@ -118,7 +118,7 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
             timeout={"seconds": 60})))
         await subscribe.read()
         await watch.read()
-        while (await local.status()).open_waits < 1:
+        while (await local.get_status()).open_waits < 1:
             await asyncio.sleep(0.01)
         assert await local.revoke_token(issued.info.token_id)
 
@@ -136,7 +136,7 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
         stuck.cancel()
     async with Client(tcp, token=state["mallory"]) as mallory:  # other tokens' calls are untouched
-        await mallory.status()
+        await mallory.get_status()
 
     async def retired() -> None:  # the ended Ask retires its ticket, in a write that follows the call's end
         async for queue in local.watch_queue(BOB):

@@ -122,10 +122,10 @@ async def test_consumed_mail_shows_as_free_bytes_and_compact_returns_them_to_the
         await client.register(AGENT)
         for _ in range(20):
             await client.send_many([client_message(AGENT, "x" * 50_000) for _ in range(20)])
-        full = await client.status()
+        full = await client.get_status()
         await all_ids(client)  # consume everything
         await client.send(AGENT, "one more commit, so the freed pages are counted")
-        drained = await client.status()
+        drained = await client.get_status()
     assert drained.map_free_bytes > full.map_free_bytes + 10_000_000  # the metric grows when mail is consumed
     refused = fabricd("compact", "--data-dir", daemon.data_dir)
     assert refused.returncode == 2 and "already serving" in refused.stderr
@@ -137,7 +137,7 @@ async def test_consumed_mail_shows_as_free_bytes_and_compact_returns_them_to_the
     async with Client(daemon.target) as client:
         assert [m.text for m in (await client.peek(AGENT)).messages] == [
             "one more commit, so the freed pages are counted"]
-        assert (await client.status()).map_free_bytes < 1_000_000
+        assert (await client.get_status()).map_free_bytes < 1_000_000
 
 
 def client_message(to: str, text: str):  # noqa: ANN201
@@ -155,7 +155,7 @@ async def test_token_issue_on_a_new_store_gives_the_first_admin_token(make_daemo
     daemon = make_daemon("--auth", "on", data_dir=data).start()
     async with Client(daemon.target) as anonymous:
         with pytest.raises(Unauthenticated):
-            await anonymous.status()
+            await anonymous.get_status()
     async with Client(daemon.target, token=token) as admin:
         assert [t.label for t in await admin.list_tokens()] == ["first"]
 
