@@ -21,7 +21,8 @@ def calls(body: str, method: str) -> float:
 
 
 @pytest.mark.parametrize("by_ticket", [True, False], ids=["reply-by-ticket", "reply-to-head"])
-async def test_a_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(make_daemon, by_ticket) -> None:  # noqa: ANN001
+async def test_a_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(
+        make_daemon, by_ticket: bool) -> None:  # noqa: ANN001
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     metrics = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     async with Client(daemon.target) as asker, Client(daemon.target) as worker:
