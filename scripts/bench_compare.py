@@ -59,8 +59,14 @@ def measure(tree: str, workload: str, quick: bool) -> dict[str, float]:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+MIN_ROUNDS = 3
+"""Fewer rounds give no verdict: one or two rounds agree by chance too often."""
+
+
 def verdict(figure: str, ratios: list[float]) -> str:
-    """"better" or "worse" when every round moved the same way, else "within noise"."""
+    """"better" or "worse" when every one of at least MIN_ROUNDS rounds moved the same way."""
+    if len(ratios) < MIN_ROUNDS:
+        return f"(no verdict under {MIN_ROUNDS} rounds)"
     if all(r > 1 for r in ratios) or all(r < 1 for r in ratios):
         return "better" if (ratios[0] < 1) == figure.endswith(LOWER_IS_BETTER) else "worse"
     return "within noise"

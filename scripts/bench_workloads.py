@@ -73,7 +73,9 @@ async def batch_rate(client: Client, batches: int, size: int = 100, in_flight: i
 
     async def caller() -> None:
         for _ in range(batches // in_flight):
-            await stub.SendMessages(request)
+            response = await stub.SendMessages(request)
+            if response.results[0].HasField("error"):  # refusals come back per message: do not time them
+                raise SystemExit(f"send_batch_100: refused: {response.results[0].error.message}")
 
     start = time.perf_counter()
     await asyncio.gather(*(caller() for _ in range(in_flight)))
@@ -193,6 +195,10 @@ async def outbox_rate(client: Client, settlements: int, fan: int, prefix: str, c
     return settlements * fan / (time.perf_counter() - start)
 
 
+RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch", "sub", "lat"]
+"""The mailboxes the workloads send to; each arm's daemon gets them registered before it is measured."""
+
+
 class Tree:
     """One source tree's daemons (durable, and --no-sync when asked for), started on first use."""
 
@@ -210,6 +216,8 @@ class Tree:
             client = Client(daemon.target)
             self._daemons[nosync] = (daemon, client)
             await client.wait_ready()
+            for name in RECIPIENTS:  # mail to an unregistered name is refused (UNKNOWN_RECIPIENT)
+                await client.register(name)
             await send_rate(client, 8, 256)  # warm up
         return self._daemons[nosync][1]
 

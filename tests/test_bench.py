@@ -70,8 +70,9 @@ def test_ratios_are_paired_per_round_and_judged_by_which_way_is_better() -> None
                                      "rounds": 3, "verdict": "better"}
     assert rows["ask_1x1_p50_ms"]["ratio"] == 0.8 and rows["ask_1x1_p50_ms"]["verdict"] == "better"
     assert rows["ask_16x4"]["verdict"] == "within noise"
-    assert bench_compare.verdict("latency_p50_ms", [1.1, 1.2]) == "worse"
-    assert bench_compare.verdict("send_64_callers", [0.9, 0.95]) == "worse"
+    assert bench_compare.verdict("latency_p50_ms", [1.1, 1.2, 1.05]) == "worse"
+    assert bench_compare.verdict("send_64_callers", [0.9, 0.95, 0.97]) == "worse"
+    assert bench_compare.verdict("send_64_callers", [1.5, 1.4]) == "(no verdict under 3 rounds)"
     assert "send_1_caller" in bench_compare.table(rows, "main")
 
 
