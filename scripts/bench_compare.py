@@ -1,6 +1,7 @@
 """`scripts/bench --compare REV`: this tree against REV, interleaved in one run, as ratios with their spread.
 
-REV is checked out into a temporary git worktree. Every measurement is its own
+REV (and, with `--after REV2`, REV2 in place of this working tree) is checked
+out into a temporary git worktree. Every measurement is its own
 process running this tree's workload code against one arm's client library and
 daemon (both from that arm's tree), on a fresh daemon. Per round, each workload
 runs once per arm, back to back, the order alternating between rounds (A B,
@@ -88,8 +89,8 @@ def summary(before: list[dict[str, float]], after: list[dict[str, float]]) -> di
     return rows
 
 
-def table(rows: dict[str, dict[str, object]], before: str) -> str:
-    lines = [f"before = {before}, after = this working tree; ratio = after/before per round: median [min, max]",
+def table(rows: dict[str, dict[str, object]], before: str, after: str = "this working tree") -> str:
+    lines = [f"before = {before}, after = {after}; ratio = after/before per round: median [min, max]",
              f"{'figure':24}{'before':>12}{'after':>12}{'ratio':>8}  {'spread':16}  verdict"]
     for name, r in rows.items():
         spec = ",.3f" if precise(name) else ",.0f"
@@ -99,10 +100,21 @@ def table(rows: dict[str, dict[str, object]], before: str) -> str:
     return "\n".join(lines)
 
 
-def compare(rev: str, workloads: list[str], rounds: int, quick: bool) -> dict[str, object]:
-    """Run `workloads` for both arms, `rounds` times, interleaved; print the table, return the figures."""
+def compare(rev: str, workloads: list[str], rounds: int, quick: bool, after: str | None = None) -> dict[str, object]:
+    """Run `workloads` for both arms, `rounds` times, interleaved; print the table, return the figures.
+
+    The after arm is this working tree, or the commit `after` (checked out like `rev`).
+    """
     folder, commit = checkout(rev)
     trees = {"before": folder, "after": ROOT}
+    after_name = "this working tree"
+    if after is not None:
+        try:
+            trees["after"], after_commit = checkout(after)
+        except BaseException:
+            remove(folder)
+            raise
+        after_name = f"{after} ({after_commit[:10]})"
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     try:
         for n in range(rounds):
@@ -115,7 +127,9 @@ def compare(rev: str, workloads: list[str], rounds: int, quick: bool) -> dict[st
             for arm, figs in figures.items():
                 runs[arm].append(derive(figs))
     finally:
-        remove(folder)
+        for tree in {folder, trees["after"]} - {ROOT}:
+            remove(tree)
     rows = summary(runs["before"], runs["after"])
-    print(table(rows, f"{rev} ({commit[:10]})"), flush=True)
-    return {"before": commit, "after": "working tree", "rounds": rounds, "quick": quick, "figures": rows}
+    print(table(rows, f"{rev} ({commit[:10]})", after_name), flush=True)
+    return {"before": commit, "after": after_commit if after is not None else "working tree", "rounds": rounds,
+            "quick": quick, "figures": rows}

@@ -92,6 +92,8 @@ def test_compare_checks_out_a_revision_in_a_temporary_worktree_and_removes_it() 
 @pytest.mark.parametrize("args, message", [
     (["--compare", "no-such-revision-here"], "is not a commit"),
     (["--only", "send_1,nope"], "unknown workload nope"),
+    (["--after", "HEAD"], "--after goes with --compare"),
+    (["--compare", "HEAD", "--after", "no-such-revision-here"], "is not a commit"),
 ])
 def test_bench_refuses_a_bad_revision_or_workload_before_measuring_anything(args, message) -> None:  # noqa: ANN001
     result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench"), *args], capture_output=True, text=True,
