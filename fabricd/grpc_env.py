@@ -5,8 +5,9 @@ older iomgr path is faster: a bare unary round trip 0.54 -> 0.40 ms, a stream
 push 0.25 -> 0.11 ms, one fabricd send -10% and client CPU -20% (issue 15).
 The switch is the GRPC_EXPERIMENTS environment variable, which grpc reads once
 while `import grpc` loads its core: setting it any later does nothing. So the
-daemon, the `fabric` CLI and the client package call `apply()` before their
-first grpc import.
+`fabricd` package's __init__ calls `apply()`: whatever a program imports from
+fabricd (the daemon's entry points, the `fabric` CLI, the client, the stubs),
+it runs before any fabricd module imports grpc.
 
 A user's own GRPC_EXPERIMENTS wins: an experiment it names (on or off) is left
 as it says; ours are appended for the others. Nothing is changed when grpc is

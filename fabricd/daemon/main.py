@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from fabricd import grpc_env
-
-grpc_env.apply()  # first: grpc reads GRPC_EXPERIMENTS once, when the imports below load it
-
 import argparse
 import asyncio
 import os

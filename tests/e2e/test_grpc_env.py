@@ -43,6 +43,14 @@ def test_nothing_is_set_once_grpc_is_imported_because_it_would_not_take_effect()
     assert grpc_env.apply(environ) is False and environ == {}
 
 
+def test_importing_fabricd_alone_sets_the_experiments_and_loads_no_grpc() -> None:
+    """Every entry point (daemon, CLI, client, stubs) imports the fabricd package first."""
+    env = {k: v for k, v in os.environ.items() if k != "GRPC_EXPERIMENTS"}
+    program = "import fabricd, os, sys; print('grpc' in sys.modules, os.environ.get('GRPC_EXPERIMENTS'))"
+    result = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["False", grpc_env.merged(None)], result.stderr
+
+
 def test_the_installed_grpcio_is_a_measured_version_and_the_pin_allows_only_those() -> None:
     assert grpc_env.grpcio_version() == tuple(int(x) for x in grpc.__version__.split(".")[:2])
     assert grpc_env.grpcio_version() in grpc_env.MEASURED
@@ -56,7 +64,7 @@ def test_the_installed_grpcio_is_a_measured_version_and_the_pin_allows_only_thos
 async def _one_call_and_output(make_daemon, grpc_experiments: str) -> str:  # noqa: ANN001
     daemon = make_daemon(env={**TRACE, "GRPC_EXPERIMENTS": grpc_experiments}).start()
     async with Client(daemon.target) as client:
-        await client.status()
+        await client.list_mailboxes()
     daemon.stop()
     return "".join(daemon.output)
 
@@ -78,7 +86,7 @@ from fabricd.client import Client
 
 async def main():
     async with Client(sys.argv[1]) as client:
-        await client.status()
+        await client.list_mailboxes()
 
 asyncio.run(main())
 """

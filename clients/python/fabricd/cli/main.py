@@ -8,10 +8,6 @@ MCP bridge.
 
 from __future__ import annotations
 
-from fabricd import grpc_env
-
-grpc_env.apply()  # first: grpc reads GRPC_EXPERIMENTS once, when the imports below load it
-
 import sys
 
 import click

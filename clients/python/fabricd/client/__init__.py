@@ -8,11 +8,6 @@
                 ...
 """
 
-from fabricd import grpc_env
-
-# Before grpc loads (the imports below): a user's own GRPC_EXPERIMENTS wins, see fabricd/grpc_env.py.
-grpc_env.apply()
-
 from fabricd.client._client import AddressLike, Client, ClientTls, SendResult, Subscription, address
 from fabricd.client._errors import (
     Aborted,
