@@ -60,7 +60,8 @@ async def bench_fabricd(target: str) -> dict[str, float]:
 
     out: dict[str, float] = {}
     async with Client(target) as client:
-        await client.register("responder")
+        for name in ("responder", "b1", "b64", "bb", "lat"):  # mail to an unregistered name is refused
+            await client.register(name)
 
         async def consume(box: str, total: int) -> float:
             async def run() -> None:

@@ -54,6 +54,7 @@ class SendResult:
 
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+_REPLIED_KEPT = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +144,9 @@ class Client(WorkCalls):
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
             self._send_batch, max_batch=max_batch, size_of=lambda m: m.ByteSize(), max_bytes=8 << 20)
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
+        # Task messages this client's replies consumed, so subscriptions do not ack them again
+        # (an AckMessages on the next ask's critical path). Bounded: a miss only costs that ack.
+        self._replied: dict[str, None] = {}
 
     async def __aenter__(self) -> Client:
         return self
@@ -272,6 +276,18 @@ class Client(WorkCalls):
         await self.ack(agent_id, ids)
         return [True] * len(ids)
 
+    def _consumed(self, message_id: str) -> None:
+        self._replied[message_id] = None
+        if len(self._replied) > _REPLIED_KEPT:
+            del self._replied[next(iter(self._replied))]
+
+    def _needs_ack(self, message_id: str) -> bool:
+        """False for a task message a reply from this client already consumed (asked once, then forgotten)."""
+        if message_id in self._replied:
+            del self._replied[message_id]
+            return False
+        return True
+
     def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
         """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""
         return Subscription(self, agent_id, auto_ack=auto_ack)
@@ -282,9 +298,11 @@ class Subscription:
 
     With `auto_ack` (the default) a message counts as handled when the caller
     asks for the next one, or when the subscription closes; handled messages are
-    acknowledged in batches. A message handed out but not handled before a
-    crash is delivered again by the next Subscribe. Across reconnects within
-    one Subscription, nothing is handed out twice and nothing is skipped.
+    acknowledged in batches, except a task message this client's `reply`
+    already answered: the Reply consumed it. A message handed out but not
+    handled before a crash is delivered again by the next Subscribe. Across
+    reconnects within one Subscription, nothing is handed out twice and
+    nothing is skipped.
     """
 
     def __init__(self, client: Client, agent_id: str, *, auto_ack: bool = True, ack_batch: int = 256,
@@ -314,7 +332,7 @@ class Subscription:
 
     async def __anext__(self) -> pb.Message:
         if self._handed is not None and self._auto_ack:
-            self._to_ack.append(self._handed.id)
+            self._handled(self._handed)
             self._handed = None
         while not self._buffer:
             if self._closed:
@@ -327,6 +345,10 @@ class Subscription:
         message = self._buffer.popleft()
         self._handed = message
         return message
+
+    def _handled(self, message: pb.Message) -> None:
+        if self._client._needs_ack(message.id):  # a task message our Reply consumed is read already
+            self._to_ack.append(message.id)
 
     async def ack(self, *messages: pb.Message | str) -> None:
         """Acknowledge handled messages by hand (with auto_ack=False)."""
@@ -386,7 +408,7 @@ class Subscription:
             return
         self._closed = True
         if self._handed is not None and self._auto_ack:
-            self._to_ack.append(self._handed.id)
+            self._handled(self._handed)
             self._handed = None
         if self._call is not None:
             self._call.cancel()

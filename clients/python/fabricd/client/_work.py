@@ -42,6 +42,9 @@ class WorkCalls:
     async def _call(self, rpc: Any, request: Any, timeout: float | None = None) -> Any:
         raise NotImplementedError
 
+    def _consumed(self, message_id: str) -> None:
+        raise NotImplementedError
+
     # -- RendezvousService
 
     @staticmethod
@@ -81,7 +84,9 @@ class WorkCalls:
     async def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
         """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id."""
         request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id)
-        return (await self._call(self.rendezvous.Reply, request)).ticket_id
+        answered = (await self._call(self.rendezvous.Reply, request)).ticket_id
+        self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
+        return answered
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)

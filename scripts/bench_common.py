@@ -1,0 +1,58 @@
+"""What scripts/bench shares before it may import fabricd: the workloads' names, what the figures mean,
+and how to run one source tree's fabricd (stdlib only).
+
+    python scripts/bench_common.py TREE serve ...    `fabricd serve ...` of that tree's code
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+
+WORKLOADS = ("send_1", "send_64", "batch_100", "client_64", "subscribe", "latency", "ask_1x1", "ask_16x4",
+             "outbox_wide", "outbox_many", "send_64_nosync")
+"""The workloads of bench_workloads.WORKLOADS, in the order a full run takes them."""
+LOWER_IS_BETTER = ("_ms",)
+"""Figures ending so are times; every other figure is a rate or a ratio where higher is better."""
+
+
+def derive(figures: dict[str, float]) -> dict[str, float]:
+    """Add the figures computed from others measured in the same run."""
+    if figures.get("send_64_callers") and figures.get("send_64_callers_nosync"):
+        figures["durable_vs_nosync"] = figures["send_64_callers"] / figures["send_64_callers_nosync"]
+    return figures
+
+
+def precise(name: str) -> bool:
+    """Times and ratios keep three decimals; rates are whole numbers."""
+    return name.endswith(LOWER_IS_BETTER) or name.endswith("nosync") or name.startswith("durable")
+
+
+def rounded(figures: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 3 if precise(k) else 0) for k, v in figures.items()}
+
+
+def use_tree(root: str) -> None:
+    """Import fabricd (daemon, stubs, client) from the tree `root`, before anything imports it or grpc.
+
+    The editable install's finder comes after sys.path, so the tree found first wins; the stubs,
+    the client and the CLI live in the tree's clients/python/fabricd (setuptools package-dir mapping).
+    """
+    sys.path.insert(0, root)
+    import fabricd
+
+    if not fabricd.__file__ or not fabricd.__file__.startswith(os.path.join(root, "")):
+        raise SystemExit(f"fabricd was already imported from {fabricd.__file__}, not from {root}")
+    fabricd.__path__.append(os.path.join(root, "clients", "python", "fabricd"))
+
+
+def daemon_main() -> None:
+    """`python -m fabricd.daemon.main ARGS` of the tree given as first argument."""
+    root = os.path.abspath(sys.argv.pop(1))
+    use_tree(root)
+    runpy.run_module("fabricd.daemon.main", run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    daemon_main()
