@@ -18,7 +18,8 @@ def interceptor_and_lookups():  # noqa: ANN201
         lookups.append(details.method)
         return None if details.method.endswith("/Nope") else inner
 
-    interceptor = GuardInterceptor(Guard(tokens=None))  # type: ignore[arg-type] - no call is admitted here
+    tokens = SimpleNamespace(on_revoke=[])  # no call is admitted here: the guard needs no real tokens
+    interceptor = GuardInterceptor(Guard(tokens=tokens))  # type: ignore[arg-type]
     return interceptor, lookups, continuation, inner
 
 
