@@ -10,7 +10,7 @@ import asyncio
 import functools
 import inspect
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from fabricd.client._client import Client, Subscription
@@ -60,9 +60,14 @@ class SyncClient:
 
         return blocking
 
-    def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Iterator[pb.Message]:
-        """Yield messages as they arrive; acks what was handled when the loop moves on or stops."""
-        sub: Subscription = self._client.subscribe(agent_id, auto_ack=auto_ack)
+    def subscribe(self, agent_id: str, *, auto_ack: bool = True, wait: float = 30.0,
+                  on_wait: Callable[[str], None] | None = None) -> Iterator[pb.Message]:
+        """Yield messages as they arrive; acks what was handled when the loop moves on or stops.
+
+        Without a daemon it says "waiting for fabricd at ..." (`on_wait`, default a
+        log warning) and raises Unavailable after `wait` seconds (0: wait forever).
+        """
+        sub: Subscription = self._client.subscribe(agent_id, auto_ack=auto_ack, wait=wait, on_wait=on_wait)
         try:
             while True:
                 try:
