@@ -72,7 +72,7 @@ class Context:
             target = self.client.target if self.client is not None else self.target
             message = f"cannot reach fabricd at {target}"
             exc.metadata.setdefault("grpc_message", exc.message)
-        if exc.code == grpc.StatusCode.UNAVAILABLE:
+        if exc.code == grpc.StatusCode.UNAVAILABLE and exc.reason == "UNAVAILABLE":
             where = self.client.tried if self.client is not None else self.target
             hint = f"is fabricd running? tried {where}; start it with `fabricd serve` (or pass --target)"
         if exc.reason == "UNAUTHENTICATED" and not hint:

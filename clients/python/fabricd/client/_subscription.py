@@ -148,8 +148,8 @@ class Subscription:
             self._on_wait(f"found fabricd at {self._client.target}")
         if self._wait and now - self._outage_since >= self._wait:
             error = self._client._error(exc)
-            raise Unavailable(f"fabricd did not answer within {self._wait:g}s at {self._client.tried}; is it "
-                              "running? start it with `fabricd serve`", reason="NOT_READY",
+            raise Unavailable(f"fabricd did not answer within {self._wait:g}s at {self._client.tried}: is it "
+                              "running? (start it with `fabricd serve`)", reason="NOT_READY",
                               metadata={**error.metadata, "target": self._client.target,
                                         "wait_seconds": f"{self._wait:g}", "last_error": error.message}) from None
 

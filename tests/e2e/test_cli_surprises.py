@@ -1,0 +1,154 @@
+"""The `fabric` CLI never leaves a newcomer guessing: it says what it waits for, and errors say what to do."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import queue
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from fabricd.client import SyncClient, Unavailable
+from tests.e2e.test_cli import fabric
+
+FABRIC = [sys.executable, "-m", "fabricd.cli.main"]
+
+
+class Running:
+    """A `fabric` process whose stderr is read line by line as it comes."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen([*FABRIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def next_line(self, timeout: float = 30) -> str:
+        line = self.lines.get(timeout=timeout)
+        assert line is not None, "fabric exited"
+        return line
+
+    def finish(self, timeout: float = 60) -> tuple[int, str]:
+        assert self.proc.stdout is not None
+        out = self.proc.stdout.read()
+        return self.proc.wait(timeout), out
+
+
+def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(sock_dir) -> None:  # noqa: ANN001
+    target = f"unix:{sock_dir}/none.sock"
+    tail = Running("--target", target, "tail", "alice", "--wait", "1")
+    assert tail.next_line() == f"fabric: waiting for fabricd at {target} (giving up after 1s)"
+    code, _ = tail.finish()
+    rest = list(iter(tail.lines.get, None))
+    assert code == 1
+    assert rest == [f"fabric: fabricd did not answer within 1s at {target}: is it running? (start it with "
+                    "`fabricd serve`) [NOT_READY]"]
+
+
+def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon()
+    tail = Running("--target", daemon.target, "tail", "alice", "-n", "1", "--wait", "0")
+    assert tail.next_line() == f"fabric: waiting for fabricd at {daemon.target}"  # --wait 0: no giving up
+    daemon.start()
+    assert tail.next_line() == f"fabric: connected to fabricd at {daemon.target}"
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+        client.send("alice", "you were waited for", sender="bob")
+    code, out = tail.finish()
+    assert code == 0 and "you were waited for" in out
+
+
+def test_sync_subscribe_without_a_daemon_says_so_and_raises_after_wait(sock_dir) -> None:  # noqa: ANN001
+    heard: list[str] = []
+    with SyncClient(f"unix:{sock_dir}/none.sock") as client:
+        with pytest.raises(Unavailable) as caught:
+            next(client.subscribe("alice", wait=0.5, on_wait=heard.append))
+    assert heard == [f"waiting for fabricd at unix:{sock_dir}/none.sock (giving up after 0.5s)"]
+    assert caught.value.reason == "NOT_READY" and "is it running?" in caught.value.message
+
+
+def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:  # noqa: ANN001
+    leader, follower = pty.openpty()
+    try:
+        result = subprocess.run([*FABRIC, "--target", daemon.target, "send", "bob"], stdin=follower,
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert result.returncode == 2
+    assert "no TEXT: give it as an argument, with --file PATH, or pipe it in" in result.stderr
+
+
+def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "bob").returncode == 0
+    note = tmp_path / "note.md"
+    note.write_text("line one\nline two\n")
+    assert fabric(daemon, "send", "bob", "--file", str(note), "--from", "alice").returncode == 0
+    peeked = json.loads(fabric(daemon, "peek", "bob", "--json").stdout.splitlines()[0])
+    assert peeked["text"] == "line one\nline two\n"
+    both = fabric(daemon, "send", "bob", "text", "--file", str(note))
+    assert both.returncode == 2 and "give TEXT or --file, not both" in both.stderr
+
+
+def test_version_and_json_after_the_command(daemon) -> None:  # noqa: ANN001
+    from fabricd import __version__
+
+    version = subprocess.run([*FABRIC, "--version"], capture_output=True, text=True, timeout=60)
+    assert version.returncode == 0 and version.stdout.startswith(f"fabric {__version__}")
+    assert fabric(daemon, "register", "alice").returncode == 0
+    after = [json.loads(line) for line in fabric(daemon, "ls", "--json").stdout.splitlines()]
+    before = [json.loads(line) for line in fabric(daemon, "--json", "ls").stdout.splitlines()]
+    assert [e["agent_id"] for e in after] == [e["agent_id"] for e in before] == ["alice"]
+
+
+def test_json_output_has_numbers_as_numbers_and_zero_values(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice").returncode == 0
+    entry = json.loads(fabric(daemon, "ls", "--json").stdout)
+    assert entry["unread_count"] == 0  # present, and a number
+    status = json.loads(fabric(daemon, "status", "--json").stdout)
+    assert status["mailboxes"] == 1 and isinstance(status["map_size_bytes"], int)
+
+
+def test_json_errors_are_one_object_on_stderr(daemon) -> None:  # noqa: ANN001
+    result = fabric(daemon, "resolve", "nobody", "--json")
+    assert result.returncode == 1 and result.stdout == ""
+    error = json.loads(result.stderr)
+    assert error["code"] == "NOT_FOUND" and error["reason"] == "NAME_NOT_FOUND"
+    assert "nobody" in error["message"] and isinstance(error["metadata"], dict)
+    usage = subprocess.run([*FABRIC, "--json", "send"], capture_output=True, text=True, timeout=60)
+    assert usage.returncode == 2 and json.loads(usage.stderr)["code"] == "USAGE"
+
+
+def test_a_bare_socket_path_is_a_target(daemon) -> None:  # noqa: ANN001
+    result = subprocess.run([*FABRIC, "--target", daemon.socket, "ls"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_host_without_a_port_names_the_port_instead_of_dialling_443() -> None:
+    result = subprocess.run([*FABRIC, "--target", "fabric.example.com", "ls"], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 1
+    assert "fabric.example.com:7077" in result.stderr and "[BAD_TARGET]" in result.stderr
+
+
+def test_a_missing_token_tells_the_cli_user_about_token_and_fabricd_token(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0").start()
+    port = daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1]
+    env = {k: v for k, v in os.environ.items() if k != "FABRICD_TOKEN"}
+    result = subprocess.run([*FABRIC, "--target", f"127.0.0.1:{port}", "ls"], capture_output=True, text=True,
+                            timeout=60, env=env)
+    assert result.returncode == 1
+    assert "[MISSING_TOKEN]" in result.stderr
+    assert "pass --token TOKEN or set FABRICD_TOKEN" in result.stderr
+    bad = subprocess.run([*FABRIC, "--target", f"127.0.0.1:{port}", "ls"], capture_output=True, text=True,
+                         timeout=60, env={**env, "FABRICD_TOKEN": "fdt_nonsense"})
+    assert "[BAD_TOKEN]" in bad.stderr and "--token or $FABRICD_TOKEN" in bad.stderr
