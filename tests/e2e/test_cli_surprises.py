@@ -6,6 +6,7 @@ import json
 import os
 import pty
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -152,3 +153,35 @@ def test_a_missing_token_tells_the_cli_user_about_token_and_fabricd_token(make_d
     bad = subprocess.run([*FABRIC, "--target", f"127.0.0.1:{port}", "ls"], capture_output=True, text=True,
                          timeout=60, env={**env, "FABRICD_TOKEN": "fdt_nonsense"})
     assert "[BAD_TOKEN]" in bad.stderr and "--token or $FABRICD_TOKEN" in bad.stderr
+
+
+def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("worker")
+        client.enqueue("worker", "the first task", source_agent="early")
+        asking = Running("--target", daemon.target, "ask", "worker", "the second task", "--from", "planner")
+        first = asking.next_line()
+        assert first.startswith("fabric: asked worker: ticket ") and first.endswith(
+            "is at position 1 in worker's queue (1 ahead)")
+        ticket_id = first.split()[4]
+        assert [t.ticket_id for t in client.queue("worker")][1] == ticket_id
+        client.reply("worker", "done")  # the head is answered: ours moves up
+        assert asking.next_line() == (f"fabric: ticket {ticket_id} is at the head of worker's queue: "
+                                      "waiting for the answer")
+        asking.proc.send_signal(signal.SIGINT)
+        assert asking.next_line() == f"fabric: withdrew ticket {ticket_id} from worker's queue"
+        code, out = asking.finish()
+        assert code == 130 and out == ""
+        assert client.queue("worker") == []
+        assert ticket_id not in [m.ticket_id for m in client.peek("worker").messages]  # withdrawn from the inbox too
+
+
+def test_ask_prints_the_answer_on_stdout_and_its_progress_on_stderr(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("worker")
+        asking = Running("--target", daemon.target, "ask", "worker", "count", "--from", "planner")
+        line = asking.next_line()
+        assert line.endswith("is at the head of worker's queue: waiting for the answer")
+        client.reply("worker", "42")
+        code, out = asking.finish()
+        assert code == 0 and out == "42\n"
