@@ -84,7 +84,8 @@ class App:
             listen_addresses=tuple(self.bound), map_size_bytes=stats.map_size, map_used_bytes=stats.map_used,
             commits=stats.commits, writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(),
-            open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows)
+            open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
+            auth_tokens=self.config.auth_tokens)
 
     def _snapshot(self) -> Snapshot:
         s = self.status()

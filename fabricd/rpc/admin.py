@@ -28,6 +28,7 @@ class Status:
     open_waits: int
     outbox_pending: int
     outbox_rows: int
+    auth_tokens: str = ""
 
 
 _SCOPES = {pb.TOKEN_SCOPE_ADMIN: ADMIN, pb.TOKEN_SCOPE_AGENT: AGENT}
@@ -78,6 +79,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             open_waits=s.open_waits,
             outbox_pending=s.outbox_pending,
             outbox_rows=s.outbox_rows,
+            auth_tokens=s.auth_tokens,
         )
         out.start_time.FromNanoseconds(s.start_time_ns)
+        out.current_time.GetCurrentTime()
         return out

@@ -122,6 +122,11 @@ class Client(WorkCalls):
         self._acks: Coalescer[str, bool] = Coalescer(self._ack_batch, max_batch=1000)
 
     @property
+    def discovered(self) -> bool:
+        """True when the target was found by socket discovery (no target and no $FABRICD_TARGET given)."""
+        return self._resolved.discovered
+
+    @property
     def tried(self) -> str:
         """The sockets discovery looked at and what it found (or the given target): for messages."""
         return self._resolved.describe()

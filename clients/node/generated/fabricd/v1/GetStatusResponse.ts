@@ -19,6 +19,8 @@ export interface GetStatusResponse {
   'open_waits'?: (number);
   'outbox_pending'?: (number | string | Long);
   'outbox_rows'?: (number | string | Long);
+  'current_time'?: (_google_protobuf_Timestamp | null);
+  'auth_tokens'?: (string);
 }
 
 export interface GetStatusResponse__Output {
@@ -37,4 +39,6 @@ export interface GetStatusResponse__Output {
   'open_waits': (number);
   'outbox_pending': (string);
   'outbox_rows': (string);
+  'current_time': (_google_protobuf_Timestamp__Output | null);
+  'auth_tokens': (string);
 }
