@@ -185,3 +185,44 @@ def test_ask_prints_the_answer_on_stdout_and_its_progress_on_stderr(daemon) -> N
         client.reply("worker", "42")
         code, out = asking.finish()
         assert code == 0 and out == "42\n"
+
+
+def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:  # noqa: ANN001
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([*FABRIC, "--target", daemon.target, "mcp", "--agent", "tty-agent"], stdin=follower,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("fabric: fabric mcp speaks the Model Context Protocol on standard input and output")
+    finally:
+        proc.kill()
+        proc.wait(30)
+        os.close(leader)
+        os.close(follower)
+
+
+def test_the_mcp_bridge_without_the_sdk_says_how_to_install_it_from_the_checkout(daemon) -> None:  # noqa: ANN001
+    hide = "import sys; sys.modules['mcp'] = None; from fabricd.cli.main import main; main(sys.argv[1:])"
+    result = subprocess.run([sys.executable, "-c", hide, "--target", daemon.target, "mcp", "--agent", "a"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert "pip install -e '" in result.stderr and "[mcp]'" in result.stderr
+
+
+def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> None:
+    import re
+
+    from tests.conftest import ROOT
+
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        documented = re.findall(r"_FABRIC_COMPLETE=(\w+_source) fabric", f.read())
+    assert sorted(documented) == ["bash_source", "fish_source", "zsh_source"]
+    for mode in documented:
+        script = subprocess.run(FABRIC, capture_output=True, text=True, timeout=60,
+                                env={**os.environ, "_FABRIC_COMPLETE": mode})
+        assert script.returncode == 0 and "_fabric_completion" in script.stdout, (mode, script.stderr)
+    completed = subprocess.run(FABRIC, capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "_FABRIC_COMPLETE": "bash_complete", "COMP_WORDS": "fabric do",
+                                    "COMP_CWORD": "1"})
+    assert completed.stdout.split() == ["plain,doctor"]

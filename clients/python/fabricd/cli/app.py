@@ -17,7 +17,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from rich.console import Console
 
 from fabricd import __version__
-from fabricd.client import Client, FabricError
+from fabricd.client import Client, FabricError, _target
 from fabricd.v1 import types_pb2 as pb
 
 PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[/]", pb.PRESENCE_OFFLINE: "[dim]offline[/]"}
@@ -73,7 +73,7 @@ class Context:
             message = f"cannot reach fabricd at {target}"
             exc.metadata.setdefault("grpc_message", exc.message)
         if exc.code == grpc.StatusCode.UNAVAILABLE and exc.reason == "UNAVAILABLE":
-            where = self.client.tried if self.client is not None else self.target
+            where = self.client.tried if self.client is not None else _target.resolve(self.target).describe()
             hint = f"is fabricd running? tried {where}; start it with `fabricd serve` (or pass --target)"
         if exc.reason == "UNAUTHENTICATED" and not hint:
             hint = HINTS["MISSING_TOKEN"]
