@@ -106,3 +106,36 @@ def test_with_no_daemon_the_hint_names_every_socket_tried(home) -> None:  # noqa
     for socket in (os.path.join(folders["rt"], "fabricd.sock"),
                    os.path.join(folders["state"], "fabricd", "fabricd.sock"), system_socket):
         assert f"unix:{socket} (no such file)" in hint
+
+
+def test_a_subscription_started_before_the_daemon_finds_it_on_another_socket(home, monkeypatch) -> None:  # noqa: ANN001
+    from fabricd.client import _target
+
+    env, folders, system_socket = home
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("FABRICD_TARGET", raising=False)
+    monkeypatch.setattr(_target, "SYSTEM_SOCKET", system_socket)
+    heard: list[str] = []
+    socket = os.path.join(folders["rt"], "fabricd.sock")
+    argv = exec_start("fabricd-user.service", {"%S": folders["state"], "%t": folders["rt"]})
+    with SyncClient() as client:  # nothing runs yet: it dials `fabricd serve`'s default socket
+        assert client.target == f"unix:{os.path.join(folders['state'], 'fabricd', 'fabricd.sock')}"
+        daemon = UnitDaemon(argv, env)
+
+        def start_on_first_wait(text: str) -> None:  # the daemon comes up once the client says it waits
+            heard.append(text)
+            if daemon.proc is None:
+                daemon.start()
+                with SyncClient(f"unix:{socket}") as other:
+                    other.register("alice")
+                    other.send("alice", "found you", sender="bob")
+
+        inbox = client.subscribe("alice", wait=60, on_wait=start_on_first_wait)
+        try:
+            assert next(inbox).text == "found you"
+        finally:
+            inbox.close()
+            daemon.stop()
+    assert heard[0].startswith("waiting for fabricd at unix:")
+    assert f"found fabricd at unix:{socket}" in heard

@@ -1,9 +1,11 @@
 """`fabric`: talk to a running fabricd from a shell.
 
-Every command takes --target (or $FABRICD_TARGET), --token (or $FABRICD_TOKEN)
-and --json for machine output. This module holds presence and mail; work.py
-the rendezvous, outbox and agent directory; admin.py status, tokens and the
-MCP bridge.
+Every command takes --target (or $FABRICD_TARGET; else the daemon's socket is
+found, see fabricd.client._target), --token (or $FABRICD_TOKEN) and --json for
+machine output. This module holds presence and mail; ask.py the ask with its
+progress; work.py the rest of the rendezvous, the outbox and the agent
+directory; admin.py status, tokens and the MCP bridge; doctor.py and watch.py
+the checks and the live view.
 """
 
 from __future__ import annotations

@@ -102,8 +102,9 @@ class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
 class Client(WorkCalls):
     """A connection to one fabricd. Use `async with Client(target) as client:`.
 
-    `target` is `unix:PATH` or `HOST:PORT`; default $FABRICD_TARGET, else the
-    daemon's default socket. `token` (default $FABRICD_TOKEN) is sent with every
+    `target` is `unix:PATH`, a socket path or `HOST:PORT`; default $FABRICD_TARGET,
+    else the first socket that answers of the user unit's, `fabricd serve`'s and
+    the system unit's (see `_target`; `tried` says what was looked at). `token` (default $FABRICD_TOKEN) is sent with every
     call; `tls` (default from $FABRICD_TLS_CA/_CERT/_KEY) makes the channel TLS.
     """
 
