@@ -15,8 +15,16 @@ export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
 type AddressLike = string | { agent_id: string; session_id?: string };
 interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string }
+export declare const SYSTEM_SOCKET: string;
+export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
+export declare function discoverTarget(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): { target: string; tried: string[] };
+export declare function normalizeTarget(target: string): string;
 export declare class Client {
-  constructor(target?: string, options?: { token?: string });
+  constructor(target?: string, options?: { token?: string; systemSocket?: string });
+  /** The address dialled. */
+  target: string;
+  /** The sockets discovery looked at (empty when a target was given). */
+  tried: string[];
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
   touch(agentId: string, options?: { busy?: boolean; offline?: boolean }): Promise<TouchResponse__Output>;
   unregister(agentId: string, options?: { purge?: boolean }): Promise<UnregisterResponse__Output>;

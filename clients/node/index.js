@@ -2,6 +2,8 @@
 // Every call returns a promise; Subscribe and the Watch streams are async iterators.
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -73,16 +75,65 @@ export class FabricError extends Error {
   }
 }
 
+/** The system unit's socket (fabricd/daemon/units/fabricd.service). */
+export const SYSTEM_SOCKET = '/run/fabricd/fabricd.sock';
+
+/**
+ * The sockets a client with no target tries, in order, as the Python client does: the user unit's
+ * ($XDG_RUNTIME_DIR/fabricd.sock), `fabricd serve`'s default (the state folder), the system unit's.
+ */
+export function candidateSockets(env = process.env, { systemSocket = SYSTEM_SOCKET } = {}) {
+  const runtime = env.XDG_RUNTIME_DIR || (process.getuid ? `/run/user/${process.getuid()}` : '');
+  return [...new Set([runtime && path.join(runtime, 'fabricd.sock'), serveSocket(env), systemSocket].filter(Boolean))];
+}
+
+/** `fabricd serve`'s default socket (fabricd/paths.py): in $RUNTIME_DIRECTORY, else the state folder. */
+function serveSocket(env) {
+  if (env.RUNTIME_DIRECTORY) return path.join(env.RUNTIME_DIRECTORY.split(':')[0], 'fabricd.sock');
+  const state = env.STATE_DIRECTORY ? env.STATE_DIRECTORY.split(':')[0]
+    : path.join(env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), '.local', 'state'), 'fabricd');
+  return path.join(state, 'fabricd.sock');
+}
+
+const isSocket = (p) => { try { return fs.statSync(p).isSocket(); } catch { return false; } };
+
+/** `{target, tried}`: the first candidate socket that exists, else `fabricd serve`'s default. */
+export function discoverTarget(env = process.env, options = {}) {
+  const tried = candidateSockets(env, options);
+  const found = tried.find(isSocket) ?? serveSocket(env);
+  return { target: `unix:${found}`, tried };
+}
+
+/** A target as gRPC wants it: a bare path is a unix socket; a host without a port is refused. */
+export function normalizeTarget(target) {
+  if (/^(unix|unix-abstract|dns|ipv4|ipv6|vsock|xds):/.test(target)) return target;
+  if (/^(\/|\.\.?\/|~)/.test(target) || target.endsWith('.sock')) {
+    return `unix:${path.resolve(target.replace(/^~(?=\/)/, os.homedir()))}`;
+  }
+  if (/^(\[[^\]]+\]|[^:/\s]+):\d{1,5}$/.test(target)) return target;
+  const host = target.replace(/:$/, '');
+  throw new Error(`target '${target}' has no port, and fabricd has no default TCP port: give the port of the `
+    + `daemon's --listen HOST:PORT, e.g. ${host}:7077, or unix:PATH for a socket`);
+}
+
 const duration = (ms) => (ms == null ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 const address = (a) => (a == null ? undefined : typeof a === 'string' ? { agent_id: a } : a);
 
 export class Client {
   /**
-   * @param {string} [target] unix:PATH or HOST:PORT (default $FABRICD_TARGET)
-   * @param {{token?: string}} [options] token: sent as "authorization: Bearer ..." (default $FABRICD_TOKEN)
+   * @param {string} [target] unix:PATH, a socket path or HOST:PORT (default $FABRICD_TARGET, else the first
+   *   socket found of candidateSockets(): the user unit's, `fabricd serve`'s, the system unit's)
+   * @param {{token?: string, systemSocket?: string}} [options] token: sent as "authorization: Bearer ..."
+   *   (default $FABRICD_TOKEN); systemSocket: where the system unit's socket is (tests)
    */
-  constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN } = {}) {
-    if (!target) throw new Error('no daemon address: pass one or set FABRICD_TARGET (unix:PATH or HOST:PORT)');
+  constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN, systemSocket } = {}) {
+    if (target) {
+      target = normalizeTarget(target);
+      this.tried = [];
+    } else {
+      ({ target, tried: this.tried } = discoverTarget(process.env, { systemSocket }));
+    }
+    this.target = target;
     const credentials = grpc.credentials.createInsecure();
     this.directory = new api.DirectoryService(target, credentials);
     this.mailbox = new api.MailboxService(target, credentials);
@@ -91,6 +142,18 @@ export class Client {
     this.agentDirectory = new api.AgentDirectoryService(target, credentials);
     this.admin = new api.AdminService(target, credentials);
     this.token = token;
+  }
+
+  /** A failed call as a FabricError; an unreachable daemon's error names the sockets looked at. */
+  error(err) {
+    const error = new FabricError(err);
+    if (error.code === 'UNAVAILABLE') {
+      const where = this.tried.length ? this.tried.map((p) => `unix:${p}`).join(', ') : this.target;
+      error.metadata.tried ??= where;
+      error.message = `cannot reach fabricd (tried ${where}): is it running? start it with \`fabricd serve\``
+        + ` (${error.message})`;
+    }
+    return error;
   }
 
   metadata() {
@@ -102,7 +165,7 @@ export class Client {
   call(stub, method, request, options = {}) {
     return new Promise((resolve, reject) => {
       stub[method](request, this.metadata(), options, (err, response) =>
-        err ? reject(new FabricError(err)) : resolve(response));
+        err ? reject(this.error(err)) : resolve(response));
     });
   }
 
@@ -112,7 +175,7 @@ export class Client {
       for await (const response of call) yield response;
     } catch (err) {
       if (err.code === grpc.status.CANCELLED) return;
-      throw new FabricError(err);
+      throw this.error(err);
     } finally {
       call.cancel();
     }

@@ -85,7 +85,8 @@ class App:
             map_free_bytes=stats.free_bytes,
             commits=stats.commits, writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(),
-            open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows)
+            open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
+            auth_tokens=self.config.auth.tokens)
 
     def _snapshot(self) -> Snapshot:
         s = self.status()

@@ -34,6 +34,7 @@ class Status:
     outbox_pending: int
     outbox_rows: int
     map_free_bytes: int = 0
+    auth_tokens: str = ""
 
 
 CHUNK = 1 << 20
@@ -111,6 +112,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             outbox_pending=s.outbox_pending,
             outbox_rows=s.outbox_rows,
             map_free_bytes=s.map_free_bytes,
+            auth_tokens=s.auth_tokens,
         )
         out.start_time.FromNanoseconds(s.start_time_ns)
+        out.current_time.GetCurrentTime()
         return out

@@ -21,7 +21,7 @@ def test_register_send_ls_peek_drain_round_trip(daemon) -> None:  # noqa: ANN001
     table = fabric(daemon, "ls")
     assert "alice" in table.stdout and "reviewer" in table.stdout and "review" in table.stdout
     rows = [json.loads(line) for line in fabric(daemon, "--json", "ls").stdout.splitlines()]
-    assert rows[0]["agent_id"] == "alice" and rows[0]["unread_count"] == "2"
+    assert rows[0]["agent_id"] == "alice" and rows[0]["unread_count"] == 2
 
     peeked = [json.loads(line) for line in fabric(daemon, "--json", "peek", "alice").stdout.splitlines()]
     assert [m["text"] for m in peeked] == ["please review", "from stdin"]
@@ -63,7 +63,7 @@ def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
     assert "no requests waiting" in fabric(daemon, "queue", "worker").stdout
     status = fabric(daemon, "status")
     assert status.returncode == 0 and daemon.data_dir in status.stdout and "mailboxes" in status.stdout
-    assert json.loads(fabric(daemon, "--json", "status").stdout)["mailboxes"] == "1"
+    assert json.loads(fabric(daemon, "--json", "status").stdout)["mailboxes"] == 1
 
 
 def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001

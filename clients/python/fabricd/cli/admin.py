@@ -11,6 +11,7 @@ import click
 import grpc
 from rich.table import Table
 
+import fabricd
 from fabricd.cli.app import Context, age, cli
 from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
@@ -100,12 +101,19 @@ def token_ls(ctx: Context) -> None:
 @click.option("--name", "session_name", default="", help="a display name peers can address (default: none)")
 @click.pass_obj
 def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
-    """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT."""
+    """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT.
+
+    A coding agent starts it from its MCP configuration (see README); it reads
+    JSON-RPC on standard input, so run by hand in a terminal it only waits.
+    """
     try:
         from fabricd.cli import mcp_bridge
         import mcp as _sdk  # noqa: F401
     except ImportError:
-        raise click.ClickException("the MCP bridge needs the mcp SDK: pip install 'fabricd[mcp]'") from None
+        raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
+    if sys.stdin.isatty():
+        ctx.note("fabric mcp speaks the Model Context Protocol on standard input and output: start it from a coding "
+                 "agent's MCP configuration (see README); waiting for an MCP client on this terminal (Ctrl-C ends)")
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 
@@ -153,3 +161,11 @@ def backup(ctx: Context, dest: str) -> None:
         raise
     click.echo(json.dumps({"file": dest, "bytes": size}) if ctx.json else
                f"backed up to {dest} ({size} bytes); restore it with `fabricd restore --from {dest} --data-dir DIR`")
+
+
+def _install_mcp() -> str:
+    """How to install the `mcp` extra: fabricd is not on a package index, so from the checkout this runs from."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(fabricd.__file__)))
+    if os.path.exists(os.path.join(root, "pyproject.toml")):
+        return f"{sys.executable} -m pip install -e '{root}[mcp]'"
+    return f"{sys.executable} -m pip install 'mcp>=2.3,<3'"

@@ -7,55 +7,144 @@ import json
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from importlib import metadata
+from typing import Any, NoReturn
 
 import click
+import grpc
 from google.protobuf import json_format
+from google.protobuf.descriptor import FieldDescriptor
 from rich.console import Console
 
-from fabricd import paths
-from fabricd.client import Client, FabricError
+from fabricd import __version__
+from fabricd.client import Client, FabricError, _target
 from fabricd.v1 import types_pb2 as pb
 
 PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[/]", pb.PRESENCE_OFFLINE: "[dim]offline[/]"}
 
 
+HINTS = {
+    "MISSING_TOKEN": "this listener needs a token: pass --token TOKEN or set FABRICD_TOKEN (an admin issues one with "
+                     "`fabric token issue --agent ID` on the daemon's unix socket)",
+    "BAD_TOKEN": "the token given with --token or $FABRICD_TOKEN is unknown or revoked: ask an admin for a new one "
+                 "(`fabric token issue`)",
+    "BAD_TARGET": "set --target or $FABRICD_TARGET to unix:PATH, a socket path, or HOST:PORT",
+}
+
+
 class Context:
-    def __init__(self, target: str, as_json: bool, token: str | None = None) -> None:
-        self.target = target
+    def __init__(self, target: str | None, as_json: bool, token: str | None = None) -> None:
+        self.target = target  # None: discover the socket (see fabricd.client._target)
         self.token = token
         self.json = as_json
         # Piped output is not cut to 80 columns: a wide virtual terminal keeps whole values.
         self.out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 4096)
+        self.err = Console(stderr=True, soft_wrap=True, highlight=False)
+        self.client: Client | None = None
+
+    def connect(self) -> Client:
+        """A client for this command's target (a bad target raises InvalidArgument, BAD_TARGET)."""
+        self.client = Client(self.target, token=self.token)
+        return self.client
 
     def run(self, fn: Callable[[Client], Awaitable[Any]]) -> Any:
         async def go() -> Any:
-            async with Client(self.target, token=self.token) as client:
+            async with self.connect() as client:
                 return await fn(client)
 
-        try:
-            return asyncio.run(go())
-        except FabricError as exc:
-            click.echo(f"fabric: {exc.message} [{exc.reason}]", err=True)
-            if exc.reason in {"UNAVAILABLE"}:
-                click.echo(f"fabric: is fabricd running at {self.target}? (start it with `fabricd serve`)", err=True)
-            sys.exit(1)
-        except KeyboardInterrupt:
-            sys.exit(130)
+        return self.run_plain(go)
 
     def run_plain(self, fn: Callable[[], Awaitable[Any]]) -> Any:
-        """Run a coroutine that makes its own client; daemon errors end it like any command's."""
+        """Run a coroutine; daemon errors end it with one line (or one JSON object) on stderr and exit 1."""
         try:
             return asyncio.run(fn())
         except FabricError as exc:
-            click.echo(f"fabric: {exc.message} [{exc.reason}]", err=True)
-            sys.exit(1)
+            self.fail(exc)
         except KeyboardInterrupt:
             sys.exit(130)
 
+    def fail(self, exc: FabricError, status: int = 1) -> NoReturn:
+        """Report a daemon (or target) error and exit: what went wrong, its reason, and what to do."""
+        hint = HINTS.get(exc.reason)
+        message = exc.message
+        if exc.code == grpc.StatusCode.UNAVAILABLE and exc.reason == "UNAVAILABLE":
+            # gRPC's own words ("failed to connect to all addresses; last error: ...") stay in the metadata.
+            target = self.client.target if self.client is not None else self.target
+            message = f"cannot reach fabricd at {target}"
+            exc.metadata.setdefault("grpc_message", exc.message)
+        if exc.code == grpc.StatusCode.UNAVAILABLE and exc.reason == "UNAVAILABLE":
+            where = self.client.tried if self.client is not None else _target.resolve(self.target).describe()
+            hint = f"is fabricd running? tried {where}; start it with `fabricd serve` (or pass --target)"
+        if exc.reason == "UNAUTHENTICATED" and not hint:
+            hint = HINTS["MISSING_TOKEN"]
+        if self.json:
+            out = {"code": exc.code.name, "reason": exc.reason, "message": message, "metadata": exc.metadata}
+            click.echo(json.dumps({**out, **({"hint": hint} if hint else {})}, ensure_ascii=False), err=True)
+        else:
+            click.echo(f"fabric: {message} [{exc.reason}]", err=True)
+            if hint:
+                click.echo(f"fabric: {hint}", err=True)
+        sys.exit(status)
+
+    def note(self, text: str) -> None:
+        """A progress line for a person, on stderr (never mixed into output a script reads)."""
+        if self.json:
+            click.echo(json.dumps({"event": "note", "message": text}, ensure_ascii=False), err=True)
+        else:
+            click.echo(f"fabric: {text}", err=True)
+
     def emit(self, message: Any) -> None:
         """One protobuf message as a JSON line."""
-        click.echo(json.dumps(json_format.MessageToDict(message, preserving_proto_field_name=True), ensure_ascii=False))
+        click.echo(json.dumps(to_json(message), ensure_ascii=False))
+
+
+_INT64 = {FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64}
+
+
+def to_json(message: Any) -> dict[str, Any]:
+    """A message as JSON: every field, zero values included, and 64-bit integers as numbers (not strings)."""
+    out = json_format.MessageToDict(message, preserving_proto_field_name=True,
+                                    always_print_fields_with_no_presence=True)
+    _numbers(message.DESCRIPTOR, out)
+    return out
+
+
+def _numbers(descriptor: Any, value: dict[str, Any]) -> None:
+    for field in descriptor.fields:
+        if field.name not in value:
+            continue
+        v = value[field.name]
+        if field.cpp_type in _INT64:
+            value[field.name] = [int(x) for x in v] if isinstance(v, list) else int(v)
+        elif field.message_type is not None and field.message_type.GetOptions().map_entry:
+            inner = field.message_type.fields_by_name["value"]
+            if inner.cpp_type in _INT64:
+                value[field.name] = {k: int(x) for k, x in v.items()}
+            elif inner.message_type is not None:
+                for x in v.values():
+                    _numbers(inner.message_type, x)
+        elif field.message_type is not None and not field.message_type.full_name.startswith("google.protobuf."):
+            for x in v if isinstance(v, list) else [v]:
+                if isinstance(x, dict):
+                    _numbers(field.message_type, x)
+
+
+def text_argument(text: str | None, path: str | None, name: str) -> str:
+    """The text of a command: the argument, else --file, else piped standard input; never a silent wait on a terminal."""
+    if text is not None and path is not None:
+        raise click.UsageError(f"give {name} or --file, not both")
+    if text is not None:
+        return text
+    if path is not None and path != "-":
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--file") from None
+    if sys.stdin is None or sys.stdin.isatty():
+        raise click.UsageError(f"no {name}: give it as an argument, with --file PATH, or pipe it in "
+                               f"(standard input is a terminal, so nothing would arrive)")
+    return sys.stdin.read()
 
 
 def age(ts: Any) -> str:
@@ -82,13 +171,42 @@ def print_messages(ctx: Context, messages: Any) -> None:
                       markup=True, highlight=False)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _json_flag(click_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        click_ctx.find_object(Context).json = True
+
+
+class Command(click.Command):
+    """A `fabric` command: also takes --json after its name (`fabric ls --json`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(click.Option(["--json"], is_flag=True, expose_value=False, callback=_json_flag,
+                                        help="machine output: one JSON object per line"))
+
+
+class Group(click.Group):
+    command_class = Command
+    group_class = type  # subgroups are Groups too, so their commands take --json as well
+
+
+def client_version() -> str:
+    try:
+        return metadata.version("fabricd")
+    except metadata.PackageNotFoundError:
+        return __version__
+
+
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(client_version(), "--version", "-V", prog_name="fabric",
+                      message="%(prog)s %(version)s (the fabricd client; `fabric doctor` shows the daemon's)")
 @click.option("--target", envvar="FABRICD_TARGET", default=None, show_envvar=True,
-              help="daemon address: unix:PATH or HOST:PORT (default: the daemon's default socket)")
+              help="daemon address: unix:PATH, a socket path, or HOST:PORT (default: the first socket found of "
+                   "$XDG_RUNTIME_DIR/fabricd.sock, ~/.local/state/fabricd/fabricd.sock, /run/fabricd/fabricd.sock)")
 @click.option("--token", envvar="FABRICD_TOKEN", default=None, show_envvar=True,
               help="access token (needed on TCP listeners; TLS files come from $FABRICD_TLS_CA/_CERT/_KEY)")
 @click.option("--json", "as_json", is_flag=True, help="machine output: one JSON object per line")
 @click.pass_context
 def cli(click_ctx: click.Context, target: str | None, token: str | None, as_json: bool) -> None:
     """Talk to a fabricd daemon: presence, mailboxes, rendezvous, outbox and the agent directory."""
-    click_ctx.obj = Context(target or paths.default_target(), as_json, token)
+    click_ctx.obj = Context(target, as_json, token)

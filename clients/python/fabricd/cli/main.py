@@ -1,20 +1,24 @@
 """`fabric`: talk to a running fabricd from a shell.
 
-Every command takes --target (or $FABRICD_TARGET), --token (or $FABRICD_TOKEN)
-and --json for machine output. This module holds presence and mail; work.py
-the rendezvous, outbox and agent directory; admin.py status, tokens and the
-MCP bridge.
+Every command takes --target (or $FABRICD_TARGET; else the daemon's socket is
+found, see fabricd.client._target), --token (or $FABRICD_TOKEN) and --json for
+machine output. This module holds presence and mail; ask.py the ask with its
+progress; work.py the rest of the rendezvous, the outbox and the agent
+directory; admin.py status, tokens and the MCP bridge; doctor.py and watch.py
+the checks and the live view.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import warnings
 
 import click
 from rich.table import Table
 
-from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages
+from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages, text_argument
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
 
@@ -124,12 +128,13 @@ def resolve(ctx: Context, name: str) -> None:
 @click.option("--user", is_flag=True, help="mark the message as written by a person")
 @click.option("--create", is_flag=True,
               help="create TO's mailbox if no agent or mailbox has that name (mail for an agent not registered yet)")
+@click.option("--file", "-f", "path", type=click.Path(dir_okay=False, allow_dash=True),
+              help="send the text of this file ('-' for standard input)")
 @click.pass_obj
 def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
-         reply_to: tuple[str, ...], user: bool, create: bool) -> None:
-    """Send TEXT (or standard input) to TO, an agent id or session name."""
-    if text is None:
-        text = sys.stdin.read()
+         reply_to: tuple[str, ...], user: bool, create: bool, path: str | None) -> None:
+    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name."""
+    text = text_argument(text, path, "TEXT")
     headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
     result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread,
                                       headers=headers, reply_to=reply_to,
@@ -170,13 +175,15 @@ def drain(ctx: Context, agent_id: str, limit: int) -> None:
 @click.argument("agent_id")
 @click.option("--ack", is_flag=True, help="consume what is shown (default: leave it unread)")
 @click.option("--count", "-n", default=0, help="stop after this many messages")
+@click.option("--wait", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="seconds to keep trying while fabricd cannot be reached (0: forever, for services)")
 @click.pass_obj
-def tail(ctx: Context, agent_id: str, ack: bool, count: int) -> None:
+def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> None:
     """Follow the inbox of AGENT_ID: unread mail, then new mail as it arrives."""
 
     async def follow(client: Client) -> None:
         shown = 0
-        async with client.subscribe(agent_id, auto_ack=ack) as inbox:
+        async with client.subscribe(agent_id, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
                 print_messages(ctx, [message])
                 shown += 1
@@ -186,11 +193,25 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int) -> None:
     ctx.run(follow)
 
 
-from fabricd.cli import admin, work  # noqa: E402, F401 - their commands join the group
+from fabricd.cli import admin, ask, doctor, watch, work  # noqa: E402, F401 - their commands join the group
 
 
-def main() -> None:
-    cli(prog_name="fabric")
+def main(args: list[str] | None = None) -> None:
+    """`fabric`: usage errors too come as one JSON object on stderr when --json is anywhere on the line."""
+    argv = sys.argv[1:] if args is None else args
+    try:
+        status = cli.main(argv, prog_name="fabric", standalone_mode=False)  # an int after --help or --version
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except click.ClickException as exc:
+        if "--json" in argv[: argv.index("--") if "--" in argv else len(argv)]:
+            reason = re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).upper()  # NoSuchOption: NO_SUCH_OPTION
+            click.echo(json.dumps({"code": "USAGE", "reason": reason, "message": exc.format_message(),
+                                   "metadata": {}}), err=True)
+            sys.exit(exc.exit_code)
+        exc.show()
+        sys.exit(exc.exit_code)
+    sys.exit(status if isinstance(status, int) else 0)
 
 
 if __name__ == "__main__":

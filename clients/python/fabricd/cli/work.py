@@ -1,4 +1,4 @@
-"""`fabric` commands for work between agents: ask, reply and queue; the outbox; the agent directory."""
+"""`fabric` commands for work between agents: reply and queue (ask.py: ask); the outbox; the agent directory."""
 
 from __future__ import annotations
 
@@ -9,38 +9,18 @@ import time
 import click
 from rich.table import Table
 
-from fabricd.cli.app import Context, age, cli
-
-@cli.command()
-@click.argument("target")
-@click.argument("task", required=False)
-@click.option("--timeout", type=float, default=None, help="seconds to wait (default: until answered)")
-@click.option("--from", "source_agent", default="", envvar="FABRIC_AGENT", help="the asking agent id ($FABRIC_AGENT)")
-@click.option("--requester", default="", help="a display label for who asks")
-@click.option("--conversation", default="", help="a conversation id")
-@click.pass_obj
-def ask(ctx: Context, target: str, task: str | None, timeout: float | None, source_agent: str, requester: str,
-        conversation: str) -> None:
-    """Ask TARGET to do TASK (or standard input) and wait for its reply."""
-    if task is None:
-        task = sys.stdin.read()
-    result = ctx.run(lambda c: c.ask(target, task, timeout=timeout, source_agent=source_agent or None,
-                                     requester=requester, conversation_id=conversation))
-    if ctx.json:
-        click.echo(json.dumps({"result": result}, ensure_ascii=False))
-    else:
-        click.echo(result)
-
+from fabricd.cli.app import Context, age, cli, text_argument
 
 @cli.command()
 @click.argument("agent_id")
 @click.argument("result", required=False)
 @click.option("--ticket", "ticket_id", default="", help="answer this ticket (default: the head of the queue)")
+@click.option("--file", "-f", "path", type=click.Path(dir_okay=False, allow_dash=True),
+              help="the result is the text of this file ('-' for standard input)")
 @click.pass_obj
-def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str) -> None:
-    """As AGENT_ID, answer the request at the head of its queue with RESULT (or standard input)."""
-    if result is None:
-        result = sys.stdin.read()
+def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path: str | None) -> None:
+    """As AGENT_ID, answer the request at the head of its queue with RESULT (or --file PATH, or piped input)."""
+    result = text_argument(result, path, "RESULT")
     answered = ctx.run(lambda c: c.reply(agent_id, result, ticket_id=ticket_id))
     if ctx.json:
         click.echo(json.dumps({"ticket_id": answered}))

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import os
 import warnings
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
-from fabricd import paths
+from fabricd.client import _target
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
+from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
@@ -53,7 +53,6 @@ class SendResult:
     """True when this id was already stored with this body: nothing new was stored."""
 
 
-_RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
 _REPLIED_KEPT = 4096
 
 
@@ -111,35 +110,21 @@ class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
 class Client(WorkCalls):
     """A connection to one fabricd. Use `async with Client(target) as client:`.
 
-    `target` is `unix:PATH` or `HOST:PORT`; default $FABRICD_TARGET, else the
-    daemon's default socket. `token` (default $FABRICD_TOKEN) is sent with every
+    `target` is `unix:PATH`, a socket path or `HOST:PORT`; default $FABRICD_TARGET,
+    else the first socket that answers of the user unit's, `fabricd serve`'s and
+    the system unit's (see `_target`; `tried` says what was looked at). `token` (default $FABRICD_TOKEN) is sent with every
     call; `tls` (default from $FABRICD_TLS_CA/_CERT/_KEY) makes the channel TLS.
     """
 
     def __init__(self, target: str | None = None, *, token: str | None = None, tls: ClientTls | None = None,
                  max_batch: int = 500) -> None:
-        self.target = target or paths.default_target()
+        self._resolved = _target.resolve(target)
+        self.target = self._resolved.target
         token = token if token is not None else os.environ.get("FABRICD_TOKEN", "")
-        tls = tls if tls is not None else ClientTls.from_env()
-        options = [
-            ("grpc.max_receive_message_length", 64 << 20),
-            ("grpc.max_send_message_length", 64 << 20),
-            ("grpc.keepalive_time_ms", 30_000),
-        ]
-        interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
-        if tls is not None:
-            credentials = grpc.ssl_channel_credentials(root_certificates=tls.ca, private_key=tls.key,
-                                                       certificate_chain=tls.cert)
-            self._channel = grpc.aio.secure_channel(self.target, credentials, options=options,
-                                                    interceptors=interceptors)
-        else:
-            self._channel = grpc.aio.insecure_channel(self.target, options=options, interceptors=interceptors)
-        self.directory = dir_grpc.DirectoryServiceStub(self._channel)
-        self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
-        self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
-        self.admin = admin_grpc.AdminServiceStub(self._channel)
-        self.outbox = ob_grpc.OutboxServiceStub(self._channel)
-        self.agent_directory = ad_grpc.AgentDirectoryServiceStub(self._channel)
+        self._tls = tls if tls is not None else ClientTls.from_env()
+        self._interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
+        self._old_channels: list[grpc.aio.Channel] = []
+        self._open(self.target)
         # Batches stay far below gRPC's 64 MiB frame however large the messages are.
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
             self._send_batch, max_batch=max_batch, size_of=lambda m: m.ByteSize(), max_bytes=8 << 20)
@@ -147,6 +132,64 @@ class Client(WorkCalls):
         # Task messages this client's replies consumed, so subscriptions do not ack them again
         # (an AckMessages on the next ask's critical path). Bounded: a miss only costs that ack.
         self._replied: dict[str, None] = {}
+
+    @property
+    def discovered(self) -> bool:
+        """True when the target was found by socket discovery (no target and no $FABRICD_TARGET given)."""
+        return self._resolved.discovered
+
+    @property
+    def tried(self) -> str:
+        """The sockets discovery looked at and what it found (or the given target): for messages."""
+        return self._resolved.describe()
+
+    def _open(self, target: str) -> None:
+        options = [
+            ("grpc.max_receive_message_length", 64 << 20),
+            ("grpc.max_send_message_length", 64 << 20),
+            ("grpc.keepalive_time_ms", 30_000),
+            # gRPC's reconnect back-off grows to 120 s; a daemon that comes back is seen within 5 s.
+            ("grpc.max_reconnect_backoff_ms", 5_000),
+        ]
+        if self._tls is not None:
+            credentials = grpc.ssl_channel_credentials(root_certificates=self._tls.ca, private_key=self._tls.key,
+                                                       certificate_chain=self._tls.cert)
+            self._channel = grpc.aio.secure_channel(target, credentials, options=options,
+                                                    interceptors=self._interceptors)
+        else:
+            self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=self._interceptors)
+        self.directory = dir_grpc.DirectoryServiceStub(self._channel)
+        self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
+        self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
+        self.admin = admin_grpc.AdminServiceStub(self._channel)
+        self.outbox = ob_grpc.OutboxServiceStub(self._channel)
+        self.agent_directory = ad_grpc.AgentDirectoryServiceStub(self._channel)
+
+    def rediscover(self) -> bool:
+        """Look for the daemon's socket again (only when none was given); True when it moved elsewhere.
+
+        A client started before its daemon dials the state-folder socket; when the
+        daemon then comes up on another candidate (the user unit's, say), calls go there.
+        """
+        if not self._resolved.discovered:
+            return False
+        found = _target.discover()
+        if found.target == self.target or not any(c.state == "accepts connections" for c in found.tried):
+            self._resolved = _target.Resolved(self.target, found.tried)
+            return False
+        log.info("fabricd found at %s (was %s)", found.target, self.target)
+        self._old_channels.append(self._channel)
+        self._resolved = found
+        self.target = found.target
+        self._open(self.target)
+        return True
+
+    def _error(self, exc: grpc.RpcError) -> FabricError:
+        """A failed call as a client exception; an unreachable daemon's names where it was looked for."""
+        error = from_rpc_error(exc)
+        if isinstance(error, Unavailable) and self._resolved.discovered:
+            error.metadata.setdefault("tried", self.tried)
+        return error
 
     async def __aenter__(self) -> Client:
         return self
@@ -160,7 +203,8 @@ class Client(WorkCalls):
             await asyncio.wait_for(asyncio.gather(self._sends.drain(), self._acks.drain()), timeout)
         except TimeoutError:
             log.warning("closing with calls still in flight after %gs: they fail as cancelled", timeout)
-        await self._channel.close()
+        for channel in [*self._old_channels, self._channel]:
+            await channel.close()
 
     async def wait_ready(self, timeout: float = 10.0) -> None:
         """Wait until the daemon accepts connections."""
@@ -174,7 +218,7 @@ class Client(WorkCalls):
         try:
             return await rpc(request, timeout=timeout)
         except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
+            raise self._error(exc) from None
 
     # -- DirectoryService
 
@@ -211,7 +255,7 @@ class Client(WorkCalls):
                 if response.events or response.snapshot_complete:
                     yield response
         except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
+            raise self._error(exc) from None
         finally:
             call.cancel()
 
@@ -288,135 +332,12 @@ class Client(WorkCalls):
             return False
         return True
 
-    def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Subscription:
-        """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`."""
-        return Subscription(self, agent_id, auto_ack=auto_ack)
+    def subscribe(self, agent_id: str, *, auto_ack: bool = True, wait: float = 30.0,
+                  on_wait: Callable[[str], None] | None = None) -> Subscription:
+        """Follow a mailbox: `async with client.subscribe(me) as inbox: async for msg in inbox: ...`.
 
-
-class Subscription:
-    """Unread mail, then new mail as it arrives, surviving dropped connections.
-
-    With `auto_ack` (the default) a message counts as handled when the caller
-    asks for the next one, or when the subscription closes; handled messages are
-    acknowledged in batches, except a task message this client's `reply`
-    already answered: the Reply consumed it. A message handed out but not
-    handled before a crash is delivered again by the next Subscribe. Across
-    reconnects within one Subscription, nothing is handed out twice and
-    nothing is skipped.
-    """
-
-    def __init__(self, client: Client, agent_id: str, *, auto_ack: bool = True, ack_batch: int = 256,
-                 max_backoff: float = 2.0) -> None:
-        self._client = client
-        self.agent_id = agent_id
-        self._auto_ack = auto_ack
-        self._ack_batch = ack_batch
-        self._max_backoff = max_backoff
-        self._buffer: collections.deque[pb.Message] = collections.deque()
-        self._call: Any = None
-        self._last_seq = 0
-        self._handed: pb.Message | None = None
-        self._to_ack: list[str] = []
-        self._ack_tasks: set[asyncio.Task[None]] = set()
-        self._closed = False
-        self.reconnects = 0
-
-    async def __aenter__(self) -> Subscription:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-    def __aiter__(self) -> Subscription:
-        return self
-
-    async def __anext__(self) -> pb.Message:
-        if self._handed is not None and self._auto_ack:
-            self._handled(self._handed)
-            self._handed = None
-        while not self._buffer:
-            if self._closed:
-                raise StopAsyncIteration
-            if self._to_ack:
-                self._flush_acks()
-            await self._fill()
-        if len(self._to_ack) >= self._ack_batch:
-            self._flush_acks()
-        message = self._buffer.popleft()
-        self._handed = message
-        return message
-
-    def _handled(self, message: pb.Message) -> None:
-        if self._client._needs_ack(message.id):  # a task message our Reply consumed is read already
-            self._to_ack.append(message.id)
-
-    async def ack(self, *messages: pb.Message | str) -> None:
-        """Acknowledge handled messages by hand (with auto_ack=False)."""
-        self._to_ack.extend(m if isinstance(m, str) else m.id for m in messages)
-        self._flush_acks()
-
-    def _flush_acks(self) -> None:
-        ids, self._to_ack = self._to_ack, []
-        task = asyncio.get_running_loop().create_task(self._send_acks(ids))
-        self._ack_tasks.add(task)
-        task.add_done_callback(self._ack_tasks.discard)
-
-    async def _send_acks(self, ids: list[str]) -> None:
-        for start in range(0, len(ids), 1000):
-            chunk = ids[start : start + 1000]
-            try:
-                await self._client.ack(self.agent_id, chunk)
-            except FabricError as exc:  # kept: retried with the next flush
-                log.debug("ack of %d messages failed, will retry: %s", len(chunk), exc)
-                self._to_ack.extend(chunk)
-
-    async def _fill(self) -> None:
-        backoff = 0.05
-        while True:
-            if self._call is None:
-                self._call = self._client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=self.agent_id))
-            try:
-                response = await self._call.read()
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None and task.cancelling():
-                    raise  # we are being cancelled (a timeout around __anext__, say): the call goes with us
-                self._call = None  # the call was cancelled by an earlier interrupted read: subscribe again
-                continue
-            except grpc.RpcError as exc:
-                self._call = None
-                if exc.code() not in _RETRYABLE or self._closed:
-                    raise from_rpc_error(exc) from None
-            else:
-                if response is grpc.aio.EOF:  # the daemon ended the stream (shutdown): resubscribe
-                    self._call = None
-                else:
-                    fresh = [m for m in response.messages if m.seq > self._last_seq]
-                    if fresh:
-                        self._last_seq = fresh[-1].seq
-                        self._buffer.extend(fresh)
-                    return
-            if self._closed:
-                return
-            self.reconnects += 1
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, self._max_backoff)
-
-    async def close(self) -> None:
-        """Ack what was handled, then end the stream."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._handed is not None and self._auto_ack:
-            self._handled(self._handed)
-            self._handed = None
-        if self._call is not None:
-            self._call.cancel()
-            self._call = None
-        for _ in range(3):
-            if self._to_ack:
-                self._flush_acks()
-            if self._ack_tasks:
-                await asyncio.gather(*list(self._ack_tasks), return_exceptions=True)
-            if not self._to_ack:
-                break
+        While the daemon cannot be reached the subscription says so (`on_wait`,
+        default a log warning) and retries; after `wait` seconds without it, it
+        raises Unavailable (NOT_READY). `wait=0` retries forever (services).
+        """
+        return Subscription(self, agent_id, auto_ack=auto_ack, wait=wait, on_wait=on_wait)

@@ -143,12 +143,18 @@ class SyncClient:
     def ack_one(self, agent_id: str, message_id: str) -> bool:
         return self._run(self._client.ack_one(agent_id, message_id))
 
-    def subscribe(self, agent_id: str, *, auto_ack: bool = True) -> Iterator[pb.Message]:
-        """Yield messages as they arrive; acks what was handled when the loop moves on or stops."""
-        return self._iterate(self._run(self._subscription(agent_id, auto_ack)))
+    def subscribe(self, agent_id: str, *, auto_ack: bool = True, wait: float = 30.0,
+                  on_wait: Callable[[str], None] | None = None) -> Iterator[pb.Message]:
+        """Yield messages as they arrive; acks what was handled when the loop moves on or stops.
 
-    async def _subscription(self, agent_id: str, auto_ack: bool) -> Subscription:
-        return self._client.subscribe(agent_id, auto_ack=auto_ack)  # made on the loop, where it runs
+        Without a daemon it says "waiting for fabricd at ..." (`on_wait`, default a
+        log warning) and raises Unavailable after `wait` seconds (0: wait forever).
+        """
+        return self._iterate(self._run(self._subscription(agent_id, auto_ack, wait, on_wait)))
+
+    async def _subscription(self, agent_id: str, auto_ack: bool, wait: float,
+                            on_wait: Callable[[str], None] | None) -> Subscription:
+        return self._client.subscribe(agent_id, auto_ack=auto_ack, wait=wait, on_wait=on_wait)  # made on the loop
 
     # -- RendezvousService
 
@@ -247,6 +253,12 @@ class SyncClient:
 
     def watch_directory_data(self) -> Iterator[ad_pb.WatchDirectoryDataResponse]:
         return self._iterate(self._client.watch_directory_data())
+
+    def rediscover(self) -> bool:
+        return self._run(self._rediscover())
+
+    async def _rediscover(self) -> bool:
+        return self._client.rediscover()  # on the loop: a new channel belongs to it
 
     # -- AdminService
 

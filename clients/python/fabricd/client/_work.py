@@ -12,7 +12,7 @@ from typing import Any
 
 import grpc
 
-from fabricd.client._errors import from_rpc_error
+from fabricd.client._errors import FabricError
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
@@ -43,6 +43,9 @@ class WorkCalls:
         raise NotImplementedError
 
     def _consumed(self, message_id: str) -> None:
+        raise NotImplementedError
+
+    def _error(self, exc: grpc.RpcError) -> FabricError:
         raise NotImplementedError
 
     # -- RendezvousService
@@ -108,7 +111,7 @@ class WorkCalls:
                 if not response.keepalive:
                     yield list(response.tickets)
         except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
+            raise self._error(exc) from None
         finally:
             call.cancel()
 
@@ -205,7 +208,7 @@ class WorkCalls:
                 if not response.keepalive:
                     yield response
         except grpc.RpcError as exc:
-            raise from_rpc_error(exc) from None
+            raise self._error(exc) from None
         finally:
             call.cancel()
 

@@ -80,7 +80,7 @@ class GetStatusRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetStatusResponse(_message.Message):
-    __slots__ = ("version", "start_time", "data_dir", "listen_addresses", "map_size_bytes", "map_used_bytes", "commits", "writes", "mailboxes", "queued_tickets", "open_streams", "waiters", "open_waits", "outbox_pending", "outbox_rows", "map_free_bytes")
+    __slots__ = ("version", "start_time", "data_dir", "listen_addresses", "map_size_bytes", "map_used_bytes", "commits", "writes", "mailboxes", "queued_tickets", "open_streams", "waiters", "open_waits", "outbox_pending", "outbox_rows", "map_free_bytes", "current_time", "auth_tokens")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     DATA_DIR_FIELD_NUMBER: _ClassVar[int]
@@ -97,6 +97,8 @@ class GetStatusResponse(_message.Message):
     OUTBOX_PENDING_FIELD_NUMBER: _ClassVar[int]
     OUTBOX_ROWS_FIELD_NUMBER: _ClassVar[int]
     MAP_FREE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_TIME_FIELD_NUMBER: _ClassVar[int]
+    AUTH_TOKENS_FIELD_NUMBER: _ClassVar[int]
     version: str
     start_time: _timestamp_pb2.Timestamp
     data_dir: str
@@ -113,7 +115,9 @@ class GetStatusResponse(_message.Message):
     outbox_pending: int
     outbox_rows: int
     map_free_bytes: int
-    def __init__(self, version: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., data_dir: _Optional[str] = ..., listen_addresses: _Optional[_Iterable[str]] = ..., map_size_bytes: _Optional[int] = ..., map_used_bytes: _Optional[int] = ..., commits: _Optional[int] = ..., writes: _Optional[int] = ..., mailboxes: _Optional[int] = ..., queued_tickets: _Optional[int] = ..., open_streams: _Optional[int] = ..., waiters: _Optional[int] = ..., open_waits: _Optional[int] = ..., outbox_pending: _Optional[int] = ..., outbox_rows: _Optional[int] = ..., map_free_bytes: _Optional[int] = ...) -> None: ...
+    current_time: _timestamp_pb2.Timestamp
+    auth_tokens: str
+    def __init__(self, version: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., data_dir: _Optional[str] = ..., listen_addresses: _Optional[_Iterable[str]] = ..., map_size_bytes: _Optional[int] = ..., map_used_bytes: _Optional[int] = ..., commits: _Optional[int] = ..., writes: _Optional[int] = ..., mailboxes: _Optional[int] = ..., queued_tickets: _Optional[int] = ..., open_streams: _Optional[int] = ..., waiters: _Optional[int] = ..., open_waits: _Optional[int] = ..., outbox_pending: _Optional[int] = ..., outbox_rows: _Optional[int] = ..., map_free_bytes: _Optional[int] = ..., current_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., auth_tokens: _Optional[str] = ...) -> None: ...
 
 class BackupStoreRequest(_message.Message):
     __slots__ = ()

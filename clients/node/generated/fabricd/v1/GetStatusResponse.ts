@@ -20,6 +20,8 @@ export interface GetStatusResponse {
   'outbox_pending'?: (number | string | Long);
   'outbox_rows'?: (number | string | Long);
   'map_free_bytes'?: (number | string | Long);
+  'current_time'?: (_google_protobuf_Timestamp | null);
+  'auth_tokens'?: (string);
 }
 
 export interface GetStatusResponse__Output {
@@ -39,4 +41,6 @@ export interface GetStatusResponse__Output {
   'outbox_pending': (string);
   'outbox_rows': (string);
   'map_free_bytes': (string);
+  'current_time': (_google_protobuf_Timestamp__Output | null);
+  'auth_tokens': (string);
 }

@@ -1,0 +1,182 @@
+"""Subscription: a mailbox followed across dropped connections, acked in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from fabricd.client._errors import FabricError, Unavailable
+from fabricd.v1 import mailbox_service_pb2 as mbx_pb
+from fabricd.v1 import types_pb2 as pb
+
+if TYPE_CHECKING:
+    from fabricd.client._client import Client
+
+log = logging.getLogger("fabricd.client")
+
+_RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+
+
+class Subscription:
+    """Unread mail, then new mail as it arrives, surviving dropped connections.
+
+    With `auto_ack` (the default) a message counts as handled when the caller
+    asks for the next one, or when the subscription closes; handled messages are
+    acknowledged in batches. A message handed out but not handled before a
+    crash is delivered again by the next Subscribe. Across reconnects within
+    one Subscription, nothing is handed out twice and nothing is skipped.
+
+    When the daemon cannot be reached, `on_wait` hears "waiting for fabricd at
+    ..." at once and "connected to fabricd at ..." when it answers again; after
+    `wait` seconds of trying (0: forever) the iteration raises Unavailable.
+    """
+
+    def __init__(self, client: Client, agent_id: str, *, auto_ack: bool = True, ack_batch: int = 256,
+                 max_backoff: float = 2.0, wait: float = 30.0, on_wait: Callable[[str], None] | None = None) -> None:
+        self._client = client
+        self.agent_id = agent_id
+        self._auto_ack = auto_ack
+        self._ack_batch = ack_batch
+        self._max_backoff = max_backoff
+        self._buffer: collections.deque[pb.Message] = collections.deque()
+        self._call: Any = None
+        self._last_seq = 0
+        self._handed: pb.Message | None = None
+        self._to_ack: list[str] = []
+        self._ack_tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.reconnects = 0
+        self._wait = wait
+        self._on_wait = on_wait or (lambda text: log.warning("%s", text))
+        self._outage_since: float | None = None
+
+    async def __aenter__(self) -> Subscription:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> pb.Message:
+        if self._handed is not None and self._auto_ack:
+            self._handled(self._handed)
+            self._handed = None
+        while not self._buffer:
+            if self._closed:
+                raise StopAsyncIteration
+            if self._to_ack:
+                self._flush_acks()
+            await self._fill()
+        if len(self._to_ack) >= self._ack_batch:
+            self._flush_acks()
+        message = self._buffer.popleft()
+        self._handed = message
+        return message
+
+    async def ack(self, *messages: pb.Message | str) -> None:
+        """Acknowledge handled messages by hand (with auto_ack=False)."""
+        self._to_ack.extend(m if isinstance(m, str) else m.id for m in messages)
+        self._flush_acks()
+
+    def _flush_acks(self) -> None:
+        ids, self._to_ack = self._to_ack, []
+        task = asyncio.get_running_loop().create_task(self._send_acks(ids))
+        self._ack_tasks.add(task)
+        task.add_done_callback(self._ack_tasks.discard)
+
+    async def _send_acks(self, ids: list[str]) -> None:
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start : start + 1000]
+            try:
+                await self._client.ack(self.agent_id, chunk)
+            except FabricError as exc:  # kept: retried with the next flush
+                log.debug("ack of %d messages failed, will retry: %s", len(chunk), exc)
+                self._to_ack.extend(chunk)
+
+    async def _fill(self) -> None:
+        backoff = 0.05
+        while True:
+            try:
+                if self._call is None:
+                    self._call = self._client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=self.agent_id))
+                    await self._call.wait_for_connection()
+                    self._reached()
+                response = await self._call.read()
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # we are being cancelled (a timeout around __anext__, say): the call goes with us
+                self._call = None  # the call was cancelled by an earlier interrupted read: subscribe again
+                continue
+            except grpc.RpcError as exc:
+                self._call = None
+                if exc.code() not in _RETRYABLE or self._closed:
+                    raise self._client._error(exc) from None
+                self._unreachable(exc)
+            else:
+                if response is grpc.aio.EOF:  # the daemon ended the stream (shutdown): resubscribe
+                    self._call = None
+                else:
+                    self._reached()
+                    fresh = [m for m in response.messages if m.seq > self._last_seq]
+                    if fresh:
+                        self._last_seq = fresh[-1].seq
+                        self._buffer.extend(fresh)
+                    return
+            if self._closed:
+                return
+            self.reconnects += 1
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, self._max_backoff)
+
+    def _unreachable(self, exc: grpc.RpcError) -> None:
+        """Say at once that we wait; look for the socket again; give up after `wait` seconds."""
+        now = time.monotonic()
+        if self._outage_since is None:
+            self._outage_since = now
+            self._on_wait(f"waiting for fabricd at {self._client.tried}"
+                          + (f" (giving up after {self._wait:g}s)" if self._wait else ""))
+        if self._client.rediscover():
+            self._on_wait(f"found fabricd at {self._client.target}")
+        if self._wait and now - self._outage_since >= self._wait:
+            error = self._client._error(exc)
+            raise Unavailable(f"fabricd did not answer within {self._wait:g}s at {self._client.tried}: is it "
+                              "running? (start it with `fabricd serve`)", reason="NOT_READY",
+                              metadata={**error.metadata, "target": self._client.target,
+                                        "wait_seconds": f"{self._wait:g}", "last_error": error.message}) from None
+
+    def _reached(self) -> None:
+        if self._outage_since is not None:
+            self._outage_since = None
+            self._on_wait(f"connected to fabricd at {self._client.target}")
+
+    def _handled(self, message: pb.Message) -> None:
+        if self._client._needs_ack(message.id):  # a task message our Reply consumed is read already
+            self._to_ack.append(message.id)
+
+    async def close(self) -> None:
+        """Ack what was handled, then end the stream."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._handed is not None and self._auto_ack:
+            self._handled(self._handed)
+            self._handed = None
+        if self._call is not None:
+            self._call.cancel()
+            self._call = None
+        for _ in range(3):
+            if self._to_ack:
+                self._flush_acks()
+            if self._ack_tasks:
+                await asyncio.gather(*list(self._ack_tasks), return_exceptions=True)
+            if not self._to_ack:
+                break

@@ -1,0 +1,59 @@
+"""`fabric watch`: mailboxes, queues and recent activity, live; bounded modes for scripts; Ctrl-C ends it cleanly."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+from fabricd.client import SyncClient
+from tests.e2e.test_cli import fabric
+from tests.e2e.test_cli_surprises import Running
+
+
+def test_watch_once_shows_mailboxes_presence_unread_and_queue_positions(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("worker", session_name="builder")
+        client.register("alice")
+        client.send("alice", "hello", sender="worker")
+        first = client.enqueue("worker", "count the files", source_agent="planner").ticket_id
+        second = client.enqueue("worker", "lint the repo", source_agent="alice").ticket_id
+    shown = fabric(daemon, "watch", "--once")
+    assert shown.returncode == 0, shown.stderr
+    boxes, queues = shown.stdout.split("\nqueues\n")
+    rows = {line.split()[0]: line.split() for line in boxes.splitlines() if line.strip()}
+    assert rows["alice"][1:5] == ["-", "live", "1", "0"]  # name, presence, unread, queued
+    assert rows["worker"][1:5] == ["builder", "live", "2", "2"]
+    queue = [line.split() for line in queues.split("recent activity")[0].splitlines()[1:] if line.strip()]
+    assert [(q[1], q[2], q[3]) for q in queue] == [("0", first, "planner"), ("1", second, "alice")]
+    snapshot = json.loads(fabric(daemon, "watch", "--once", "--json").stdout)
+    assert [t["position"] for t in snapshot["queues"]["worker"]] == [0, 1]
+    assert {m["agent_id"]: m["unread_count"] for m in snapshot["mailboxes"]} == {"alice": 1, "worker": 2}
+
+
+def test_watch_lists_deliveries_tickets_and_registrations_as_they_happen(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("worker")
+        client.register("alice")
+        watching = Running("--target", daemon.target, "watch", "--events", "4")
+        assert watching.next_line() == "fabric: watching 2 mailboxes and their queues (Ctrl-C to stop)"
+        client.send("alice", "hello", sender="worker")
+        ticket = client.enqueue("worker", "count the files", source_agent="planner").ticket_id
+        client.register("carol")
+        code, out = watching.finish()
+    assert code == 0
+    recent = out.split("recent activity\n", 1)[1].splitlines()
+    assert sorted(line.split(" ", 1)[1] for line in recent) == sorted([
+        "1 new message for alice", "1 new message for worker", "carol registered",
+        f"ticket {ticket} queued for worker by planner"])
+
+
+def test_ctrl_c_ends_watch_cleanly_with_the_last_view(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+    watching = Running("--target", daemon.target, "watch")
+    assert watching.next_line().startswith("fabric: watching 1 mailboxes")
+    watching.proc.send_signal(signal.SIGINT)
+    code, out = watching.finish()
+    rest = list(iter(watching.lines.get, None))
+    assert code == 0 and rest == []  # no traceback, no "Aborted!"
+    assert "alice" in out and "recent activity" in out
