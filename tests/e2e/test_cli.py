@@ -99,3 +99,42 @@ def test_agent_directory_commands(daemon) -> None:  # noqa: ANN001
     assert refused.returncode == 1 and "causal depth 9" in refused.stderr
     assert fabric(daemon, "settle", request_id, "--notify").stdout.strip() == f"settled {request_id}"
     assert request_id in fabric(daemon, "requests", "--filter", "notifications").stdout
+
+
+def test_a_typo_in_a_recipient_is_refused_with_the_closest_name_and_creates_nothing(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "agent-7f3a", "--name", "reviewer").returncode == 0
+    typo = fabric(daemon, "send", "revewer", "please review", "--from", "planner")
+    assert typo.returncode == 1 and "did you mean 'reviewer'?" in typo.stderr and "[UNKNOWN_RECIPIENT]" in typo.stderr
+    assert [json.loads(line)["agent_id"] for line in fabric(daemon, "--json", "ls").stdout.splitlines()] == [
+        "agent-7f3a"]
+    created = fabric(daemon, "send", "newcomer", "welcome", "--create")
+    assert created.returncode == 0 and "to newcomer #1" in created.stdout
+    touched = fabric(daemon, "touch", "reviwer")
+    assert touched.returncode == 0 and "created a new mailbox (did you mean reviewer?)" in touched.stderr
+
+
+def test_register_warns_when_a_live_agent_already_uses_the_name(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "a-1", "--name", "builder").stderr == ""
+    second = fabric(daemon, "register", "a-2", "--name", "builder")
+    assert second.returncode == 0 and "'builder' is now ambiguous" in second.stderr and "a-1" in second.stderr
+
+
+def test_unregister_refuses_a_mailbox_with_mail_unless_purged(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "temp").returncode == 0
+    assert fabric(daemon, "send", "temp", "hi").returncode == 0
+    refused = fabric(daemon, "unregister", "temp")
+    assert refused.returncode == 1 and "[MAILBOX_NOT_EMPTY]" in refused.stderr and "--purge" in refused.stderr
+    purged = fabric(daemon, "unregister", "temp", "--purge")
+    assert purged.returncode == 0 and "deleted 1 unread messages" in purged.stdout
+    assert fabric(daemon, "--json", "ls").stdout == ""
+
+
+def test_reply_wait_answers_a_request_that_arrives_later(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice", "--name", "reviewer").returncode == 0
+    nothing = fabric(daemon, "reply", "reviewer", "too early", "--wait", "0.2")
+    assert nothing.returncode == 1 and "no request for reviewer arrived within 0.2s" in nothing.stderr
+    replier = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "reply",
+                                "reviewer", "yes, merge it", "--wait", "30"], stdout=subprocess.PIPE, text=True)
+    asked = fabric(daemon, "ask", "reviewer", "is PR 12 safe?", "--from", "bob", "--timeout", "30")
+    assert replier.wait(30) == 0
+    assert asked.returncode == 0 and asked.stdout.strip() == "yes, merge it"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 import time
@@ -10,6 +11,7 @@ import click
 from rich.table import Table
 
 from fabricd.cli.app import Context, age, cli, text_argument
+from fabricd.client import Client
 
 @cli.command()
 @click.argument("agent_id")
@@ -17,15 +19,33 @@ from fabricd.cli.app import Context, age, cli, text_argument
 @click.option("--ticket", "ticket_id", default="", help="answer this ticket (default: the head of the queue)")
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, allow_dash=True),
               help="the result is the text of this file ('-' for standard input)")
+@click.option("--wait", "wait_s", default=0.0, show_default=True,
+              help="seconds to wait for a request to arrive when none is queued (0: answer now or fail)")
 @click.pass_obj
-def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path: str | None) -> None:
+def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path: str | None, wait_s: float) -> None:
     """As AGENT_ID, answer the request at the head of its queue with RESULT (or --file PATH, or piped input)."""
     result = text_argument(result, path, "RESULT")
-    answered = ctx.run(lambda c: c.reply(agent_id, result, ticket_id=ticket_id))
+
+    async def answer(client: Client) -> str:
+        if wait_s > 0:
+            try:
+                await asyncio.wait_for(_queued(client, agent_id, ticket_id), wait_s)
+            except TimeoutError:
+                raise click.ClickException(f"no request for {agent_id} arrived within {wait_s:g}s") from None
+        return await client.reply(agent_id, result, ticket_id=ticket_id)
+
+    answered = ctx.run(answer)
     if ctx.json:
         click.echo(json.dumps({"ticket_id": answered}))
     else:
         ctx.out.print(f"answered ticket {answered}")
+
+
+async def _queued(client: Client, agent_id: str, ticket_id: str) -> None:
+    """Return once `agent_id`'s queue holds a request (`ticket_id`, when given)."""
+    async for tickets in client.watch_queue(agent_id):
+        if any(not ticket_id or t.ticket_id == ticket_id for t in tickets):
+            return
 
 
 @cli.command()
