@@ -43,6 +43,25 @@ def test_core_imports_no_grpc_lmdb_or_protobuf() -> None:
 
 def test_only_the_store_imports_lmdb() -> None:
     assert modules_importing("lmdb") == {"store"}
+    for path in (DAEMON / "store").rglob("*.py"):
+        if "lmdb" in imports_of(path):
+            assert path.parent.name == "lmdb", f"{path.relative_to(ROOT)} imports lmdb outside store/lmdb/"
+
+
+def test_rpc_and_daemon_see_the_store_only_through_the_port() -> None:
+    """rpc imports no store at all; the daemon reaches a backend only through open_store."""
+    for path in (DAEMON / "rpc").rglob("*.py"):
+        bad = {n for n in imports_of(path) if n.startswith("fabricd.store") or n.split(".")[0] == "lmdb"}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
+    app = imports_of(DAEMON / "daemon" / "app.py")
+    assert {n for n in app if n.startswith("fabricd.store")} == {"fabricd.store"}
+
+
+def test_the_core_services_use_the_port_not_the_key_value_scripts() -> None:
+    """Only fabricd.core.kv (the scripts for key-value backends) knows RecordTx; the services see ports."""
+    for path in (DAEMON / "core").glob("*.py"):
+        bad = {n for n in imports_of(path) if n.startswith("fabricd.core.kv")}
+        assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 
 def test_only_the_rpc_layer_imports_grpc() -> None:

@@ -17,16 +17,25 @@ def _base32(value: int, chars: int) -> str:
     return "".join([_PAIRS[(value >> shift) & 1023] for shift in range(5 * chars - 10, -1, -10)])
 
 
+NODE_BITS = 16
+
+
 class IdMint:
-    """Mints 26-character ULID-style ids: 50 bits of milliseconds, then 80 bits that only grow.
+    """Mints 26-character ULID-style ids: 50 bits of milliseconds, 16 bits of node, then 64 bits that only grow.
 
     Ids minted by one mint sort in minting order, also within one millisecond and
     when the clock steps back; ids from a restarted daemon sort after the old
-    ones while the clock moves forward. The first 22 characters are cached per
-    millisecond, so a mint in a busy millisecond formats 4 characters.
+    ones while the clock moves forward. The node (the store's node id: 0 for a
+    store one process owns, a number the database hands out to each node
+    sharing it) keeps two nodes from ever minting the same id in the same
+    millisecond. The first 22 characters are cached per millisecond, so a mint
+    in a busy millisecond formats 4 characters.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, node: int = 0) -> None:
+        if not 0 <= node < 1 << NODE_BITS:
+            raise ValueError(f"node id {node} is not in 0..{(1 << NODE_BITS) - 1}")
+        self._node = node << 44  # the top 16 of the 60 bits after the milliseconds
         self._lock = threading.Lock()
         self._last_ms = -1
         self._high = 0  # the upper 60 of the 80 growing bits
@@ -38,8 +47,8 @@ class IdMint:
         with self._lock:
             if ms > self._last_ms:
                 self._last_ms = ms
-                rand = int.from_bytes(os.urandom(10), "big") >> 1  # leave room to grow within the ms
-                self._high, self._low = rand >> 20, rand & 0xFFFFF
+                rand = int.from_bytes(os.urandom(8), "big") >> 1  # 63 bits: room to grow within the ms
+                self._high, self._low = self._node | rand >> 20, rand & 0xFFFFF
                 self._prefix = _base32(ms, 10) + _base32(self._high, 12)
             else:
                 self._low += 1

@@ -1,4 +1,4 @@
-"""Wake-ups for streams: a version per key, and waiters that sleep until it moves.
+"""Wake-ups for streams: a version per key, and waiters that sleep until it moves (the in-process Wakeups).
 
 A waiter reads the version, reads storage, then waits for the version to move;
 a change that lands between the read and the wait is never missed. Nothing is
@@ -12,20 +12,21 @@ import asyncio
 from collections.abc import Hashable
 
 
-class ChangeNotifier:
-    """Per-key change counters with waiters. Use from the event loop thread only."""
+class LocalWakeups:
+    """Implements fabricd.core.ports.Wakeups in one process. Use from the event loop thread only."""
 
     def __init__(self) -> None:
         self._versions: dict[Hashable, int] = {}
         self._waiters: dict[Hashable, set[asyncio.Future[None]]] = {}
         self._closed = False
+        self._epoch = 0
 
     @property
     def closed(self) -> bool:
         return self._closed
 
     def version(self, key: Hashable) -> int:
-        return self._versions.get(key, 0)
+        return self._versions.get(key, 0) + self._epoch
 
     def notify(self, key: Hashable) -> None:
         self._versions[key] = self._versions.get(key, 0) + 1
@@ -37,7 +38,7 @@ class ChangeNotifier:
 
     async def wait(self, key: Hashable, seen: int, timeout: float | None) -> bool:
         """Wait until the version of `key` differs from `seen`; False on timeout or close."""
-        if self._versions.get(key, 0) != seen:
+        if self._versions.get(key, 0) + self._epoch != seen:
             return True
         if self._closed:
             return False
@@ -54,6 +55,16 @@ class ChangeNotifier:
                 if not waiters:
                     del self._waiters[key]
         return not self._closed
+
+    def wake_all(self) -> None:
+        """Move every key's version and wake every waiter (after a lost LISTEN connection, wake-ups
+        may have been lost: each waiter re-reads storage, and one between its read and its wait
+        sees the version moved)."""
+        self._epoch += 1
+        for key in list(self._waiters):
+            for fut in self._waiters.pop(key):
+                if not fut.done():
+                    fut.set_result(None)
 
     def waiter_count(self) -> int:
         return sum(len(w) for w in self._waiters.values())

@@ -7,6 +7,11 @@ post again) or the message and its receipt, never both and never neither. A
 failed post is retried with exponential back-off and jitter, forever by
 default; with a `max_attempts` limit configured, a row that reaches it is
 dead-lettered until an operator retries it.
+
+Every backend keeps this true: the LMDB and memory backends run
+fabricd.core.kv.outbox in one transaction per page of rows; PostgreSQL claims
+rows with FOR UPDATE SKIP LOCKED and posts each with its receipt in the same
+transaction, so several nodes deliver each row once.
 """
 
 from __future__ import annotations
@@ -14,21 +19,19 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fabricd.core import validate
 from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.core.limits import Limits
-from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
-from fabricd.core.notify import ChangeNotifier
-from fabricd.core.ports import Service, Store, Tx
+from fabricd.core.ports import Service, Store
 from fabricd.core.schema import setting
 
 log = logging.getLogger("fabricd.outbox")
 
-OUTBOX = ("outbox",)
-"""ChangeNotifier key: rows became due (a fan-out, a retry)."""
+OUTBOX = "outbox"
+"""Wake-up key: rows became due (a fan-out, a retry)."""
 PAGE = 64
 MAX_KEY_BYTES = 400
 
@@ -68,23 +71,48 @@ class DrainResult:
     more: bool
 
 
+def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> OutboxRow:
+    """A new reply row, due now."""
+    return OutboxRow(key=key, state=RowState.PENDING, recipient=recipient, sender=sender, job_id=job_id,
+                     content=content, next_attempt_ns=now, create_ns=now)
+
+
+def message_of(row: OutboxRow) -> Message:
+    """The message a row posts: its id is the row's key, so a replayed post is a duplicate, never a second copy."""
+    return Message(
+        id=row.key,
+        sender=row.sender,
+        recipient=row.recipient,
+        text=row.content,
+        headers={"fabricd-outbox-key": row.key, "fabricd-job-id": row.job_id},
+        kind=MessageKind.AGENT,
+    )
+
+
+def failed(row: OutboxRow, exc: FabricError, now: int, policy: RetryPolicy, rng: random.Random) -> OutboxRow:
+    """The row after a refused post: retried after a back-off, or dead-lettered at `max_attempts`."""
+    attempts = row.attempts + 1
+    error = f"{exc.reason}: {exc.message}"
+    if policy.max_attempts and attempts >= policy.max_attempts:
+        log.warning("outbox row %s dead-lettered after %d attempts: %s", row.key, attempts, error)
+        return replace(row, state=RowState.DEAD_LETTER, attempts=attempts, last_error=error)
+    return replace(row, attempts=attempts, last_error=error,
+                   next_attempt_ns=now + int(policy.delay_s(attempts, rng) * 1e9))
+
+
+def delivered(row: OutboxRow, now: int, seq: int) -> OutboxRow:
+    """The receipt that replaces a posted row: where the message went, without its content."""
+    return replace(row, state=RowState.DELIVERED, attempts=row.attempts + 1, deliver_ns=now, seq=seq, content="",
+                   last_error="")
+
+
 class Outbox(Service):
     """The outbox contract over a Store, with the delivery loop the daemon runs."""
 
-    def __init__(
-        self,
-        store: Store,
-        notifier: ChangeNotifier,
-        limits: Limits,
-        clock: Callable[[], int],
-        mailboxes: Mailboxes,
-        policy: RetryPolicy = RetryPolicy(),
-        rng: random.Random | None = None,
-    ) -> None:
-        super().__init__(store, notifier, limits, clock)
-        self._mailboxes = mailboxes
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int],
+                 policy: RetryPolicy = RetryPolicy()) -> None:
+        super().__init__(store, limits, clock)
         self._policy = policy
-        self._rng = rng or random.Random()
 
     # -- fan-out
 
@@ -112,16 +140,6 @@ class Outbox(Service):
         validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
                               what="content and reply header")
 
-    def enqueue_in(self, tx: Tx, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> bool:
-        """Queue one reply in `tx`, due now; False when the key is known (a replay)."""
-        if tx.get_outbox_row(key) is not None:
-            return False  # pending, dead-lettered or delivered already
-        now = self._clock()
-        tx.put_outbox_row(OutboxRow(key=key, state=RowState.PENDING, recipient=recipient, sender=sender,
-                                    job_id=job_id, content=content, next_attempt_ns=now, create_ns=now))
-        tx.after_commit(self._notifier.notify, OUTBOX)
-        return True
-
     async def fan_out(self, job: SettledJob, content: str) -> tuple[list[str], int]:
         """Write one row per reply-to address; returns the keys and how many rows were new."""
         self._check(job, content)
@@ -130,89 +148,41 @@ class Outbox(Service):
             return [], 0
         text = reply_content(JobOutcome(job.outcome), job.agent, content)
         keys = [reply_key(mail.key, i) for i in range(len(mail.reply_to))]
-
-        def apply(tx: Tx) -> int:
-            return sum(self.enqueue_in(tx, key, address, job.agent, job.job_id, text)
-                       for key, address in zip(keys, mail.reply_to, strict=True))
-
-        return keys, await self._store.write(apply)
+        now = self._clock()
+        rows = [new_row(now, key, address, job.agent, job.job_id, text)
+                for key, address in zip(keys, mail.reply_to, strict=True)]
+        return keys, await self._store.outbox.add(rows)
 
     # -- delivery
 
-    def _post_in(self, tx: Tx, row: OutboxRow, now: int) -> bool:
-        """Post one row; on failure schedule its retry. Returns whether it was delivered."""
-        message = Message(
-            id=row.key,
-            sender=row.sender,
-            recipient=row.recipient,
-            text=row.content,
-            headers={"fabricd-outbox-key": row.key, "fabricd-job-id": row.job_id},
-            kind=MessageKind.AGENT,
-        )
-        try:
-            sent = self._mailboxes.store_in(tx, message, b"")
-        except FabricError as exc:  # raised before anything is written: the row alone changes
-            row.attempts += 1
-            row.last_error = f"{exc.reason}: {exc.message}"
-            if self._policy.max_attempts and row.attempts >= self._policy.max_attempts:
-                row.state = RowState.DEAD_LETTER
-                log.warning("outbox row %s dead-lettered after %d attempts: %s", row.key, row.attempts, row.last_error)
-            else:
-                row.next_attempt_ns = now + int(self._policy.delay_s(row.attempts, self._rng) * 1e9)
-            tx.put_outbox_row(row)
-            return False
-        row.state = RowState.DELIVERED
-        row.attempts += 1
-        row.deliver_ns = now
-        row.seq = sent.message.seq
-        row.content = ""
-        row.last_error = ""
-        tx.put_outbox_row(row)  # the receipt replaces the row in the same transaction
-        return True
-
     async def drain_once(self) -> DrainResult:
         """Post every due row of one page (up to 64)."""
-        due = self._store.read(lambda tx: tx.next_outbox_due())
-        if due is None or due > self._clock():
-            return DrainResult(0, 0, more=False)  # nothing due: no write, no fsync
-
-        def apply(tx: Tx) -> DrainResult:
-            now = self._clock()
-            rows = tx.due_outbox_rows(now, PAGE + 1)
-            posted = failed = 0
-            for row in rows[:PAGE]:
-                if self._post_in(tx, row, now):
-                    posted += 1
-                else:
-                    failed += 1
-            return DrainResult(posted, failed, more=len(rows) > PAGE)
-
-        return await self._store.write(apply)
+        return await self._store.outbox.deliver_due(PAGE, self._policy, self.limits.max_unread)
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""
-        notifier = self._notifier
-        while not notifier.closed:
-            seen = notifier.version(OUTBOX)
+        wakeups = self._wakeups
+        while not wakeups.closed:
+            seen = wakeups.version(OUTBOX)
             try:
                 result = await self.drain_once()
+                due = None if result.more else await self._store.outbox.next_due()
             except FabricError as exc:  # the store is full or closing: try again later
                 log.warning("outbox delivery paused: %s", exc.message)
-                result = DrainResult(0, 0, more=False)
+                result, due = DrainResult(0, 0, more=False), None
             if result.more:
                 continue
-            due = self._store.read(lambda tx: tx.next_outbox_due())
             wait = idle_s if due is None else max(0.0, (due - self._clock()) / 1e9)
             if wait > 0:
-                await notifier.wait(OUTBOX, seen, min(wait, idle_s))
+                await wakeups.wait(OUTBOX, seen, min(wait, idle_s))
 
     # -- operators
 
-    def list(self, limit: int, after_key: str, state: int) -> tuple[list[OutboxRow], str]:
+    async def list(self, limit: int, after_key: str, state: int) -> tuple[list[OutboxRow], str]:
         limit = validate.limit(limit, self.limits)
         if state not in RowState._value2member_map_:
             raise InvalidArgument(f"state {state} is unknown", reason="INVALID_FIELD", field="state")
-        rows = self._store.read(lambda tx: tx.outbox_rows(after_key, limit + 1, RowState(state)))
+        rows = await self._store.outbox.rows(after_key, limit + 1, RowState(state))
         more = len(rows) > limit
         rows = rows[:limit]
         return rows, rows[-1].key if more and rows else ""
@@ -220,47 +190,7 @@ class Outbox(Service):
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         for i, key in enumerate(keys):
             validate.text_field(key, f"keys[{i}]", Limits(max_id_chars=MAX_KEY_BYTES + 32), required=True)
-
-        def apply(tx: Tx) -> int:
-            now = self._clock()
-            if keys:
-                rows = [row for row in (tx.get_outbox_row(k) for k in keys) if row is not None]
-            else:
-                rows = []
-                after = ""
-                while True:
-                    page = tx.outbox_rows(after, 1000, RowState.DEAD_LETTER)
-                    rows.extend(page)
-                    if len(page) < 1000:
-                        break
-                    after = page[-1].key
-            retried = 0
-            for row in rows:
-                if row.state != RowState.DEAD_LETTER:
-                    continue
-                row.state = RowState.PENDING
-                row.attempts = 0
-                row.next_attempt_ns = now
-                tx.put_outbox_row(row)
-                retried += 1
-            if retried:
-                tx.after_commit(self._notifier.notify, OUTBOX)
-            return retried
-
-        return await self._store.write(apply)
+        return await self._store.outbox.retry_dead_letters(keys)
 
     async def prune_receipts(self, before_ns: int) -> int:
-        def apply(tx: Tx) -> int:
-            pruned = 0
-            after = ""
-            while True:
-                page = tx.outbox_rows(after, 1000, RowState.DELIVERED)
-                for row in page:
-                    if row.deliver_ns < before_ns:
-                        tx.delete_outbox_row(row.key)
-                        pruned += 1
-                if len(page) < 1000:
-                    return pruned
-                after = page[-1].key
-
-        return await self._store.write(apply)
+        return await self._store.outbox.prune_receipts(before_ns)

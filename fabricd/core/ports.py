@@ -1,155 +1,282 @@
-"""What the core needs from storage. The store implements these; tests may fake them.
+"""What the core needs from storage and from wake-ups: one narrow, typed port per contract.
 
-A `Tx` is one transaction's view. Entries handed out by `get_entry` are cached
-for the transaction: the core mutates them and calls `put_entry`, and the
-store writes each dirty entry once when the transaction's work is done.
+A backend implements `Store`: six per-contract ports (like nats-server's
+StreamStore/ConsumerStore or etcd's Backend) and its lifecycle. Every method is
+async; a write returns once it is durable. Each write is an OPERATION, run
+atomically by the backend (LMDB: one function handed to its single writer and
+group-committed; PostgreSQL: one statement or one short transaction). An
+operation may be re-run after a serialization failure or a lost connection, so
+implementations never mutate the caller's objects or the services' counters:
+they return what they stored.
+
+The rules an operation applies (who may be refused and why, the exactly-once
+argument of the outbox) are the core's: the embedded backends run the same
+transaction scripts (`fabricd.core.kv`), any other backend must keep them, and
+the unit tests in tests/core pin them against the in-memory backend.
+
+Wake-ups have their own port (`Wakeups`): the backend calls `notify` after a
+commit; streams and waiters read a version, read storage, then wait. A wake-up
+is a hint: waiters always re-read storage, so a lost one delays, never loses.
+
+Ids: sequences (mailbox seq, ticket order, directory revisions and sequences)
+are the store's; minted message and agent-directory ids carry the store's
+`node_id` (see fabricd.core.ids), so nodes sharing a database never mint the
+same id.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from fabricd.core.errors import FabricError
+from fabricd.core.limits import Limits
+from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
 
 if TYPE_CHECKING:
-    from fabricd.core.notify import ChangeNotifier
+    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
+    from fabricd.core.agentdir import WorkRequest
+    from fabricd.core.outbox import DrainResult, RetryPolicy
+    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.tokens import Token
 
-from fabricd.core.limits import Limits
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
-
-T = TypeVar("T")
+WakeKey = str
+"""A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""
 
 
-class Tx(Protocol):
-    # -- directory
-    def get_entry(self, agent_id: str) -> MailboxEntry | None: ...
+class Wakeups(Protocol):
+    """Per-key change versions with waiters (in process: fabricd.core.notify.LocalWakeups)."""
 
-    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
-        """Store an entry. With a `change`, the entry gets the next directory revision."""
+    @property
+    def closed(self) -> bool: ...
 
-    def entries(self) -> Iterator[MailboxEntry]: ...
+    def version(self, key: WakeKey) -> int: ...
 
-    def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
+    def notify(self, key: WakeKey) -> None:
+        """Move the version of `key` and wake its waiters (the store calls it after a commit)."""
 
-    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
-        """Entries whose revision is above `revision`, in revision order; a deleted entry
-        comes back as a bare MailboxEntry with change UNREGISTERED."""
+    async def wait(self, key: WakeKey, seen: int, timeout: float | None) -> bool:
+        """Wait until the version of `key` differs from `seen`; False on timeout or close."""
 
-    def delete_entry(self, agent_id: str) -> None:
-        """Remove an entry (its messages must be gone) and record its removal as the next revision."""
+    def wake_all(self) -> None:
+        """Wake every local waiter of every key (a lost LISTEN connection calls it: wake-ups may be lost)."""
 
-    def revision(self) -> int: ...
+    def waiter_count(self) -> int: ...
 
-    # -- messages
-    def get_id(self, message_id: str) -> IdRecord | None: ...
+    def close(self) -> None: ...
 
-    def put_message(self, message: Message, digest: bytes) -> bytes:
-        """Store an unread message; return its stored encoding."""
 
-    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
-        """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
-        `max_bytes` of them (but always one, if any) when max_bytes is set."""
+# -- per-contract ports
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
-        """Consume one unread message; False when it was not unread."""
 
-    def purge_unread(self, agent_id: str) -> int:
-        """Delete every unread message of a mailbox and forget its id; the number deleted."""
+class DirectoryPort(Protocol):
+    async def get(self, agent_id: str) -> MailboxEntry | None: ...
 
-    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
-        """Forget the ids of consumed messages sent before `sent_before_ns`, `limit` records a call."""
+    async def resolve(self, name: str) -> MailboxEntry | None:
+        """An agent id, a session name, or `session/segment` (fabricd.core.kv.directory.resolve_name rules)."""
 
-    # -- rendezvous tickets
-    def next_sequence(self, name: str) -> int:
-        """The next value of a named daemon-wide counter (1, 2, ...)."""
+    async def entries(self) -> list[MailboxEntry]:
+        """Every entry, by agent id."""
 
-    def get_ticket(self, ticket_id: str) -> Ticket | None: ...
+    async def snapshot(self) -> tuple[int, list[MailboxEntry]]:
+        """The directory revision and every entry as of it, by agent id."""
 
-    def put_ticket(self, ticket: Ticket) -> None:
-        """Store a ticket; a QUEUED one is in its target's FIFO, any other is not."""
+    async def changes_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        """Entries changed after `revision`, in revision order; a removal is a bare entry with change UNREGISTERED."""
 
-    def queue(self, target: str, limit: int) -> list[Ticket]:
-        """The FIFO of `target`, head first."""
+    async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
+                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+        """Create or update an entry; returns it and the other entries under its session name."""
 
-    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
-        """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
+    async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
+        """A heartbeat; returns the entry, whether it was created, and (if so) similar known names."""
 
-    def delete_ticket(self, ticket_id: str) -> None: ...
+    async def unregister(self, name: str, purge: bool) -> tuple[int, int]:
+        """Remove a mailbox (refused while it holds mail or tickets unless `purge`): (messages, tickets) deleted."""
 
-    # -- outbox
-    def get_outbox_row(self, key: str) -> OutboxRow | None: ...
 
-    def put_outbox_row(self, row: OutboxRow) -> None:
-        """Store a row; a PENDING row is due at its next_attempt_ns, any other is not."""
+class MailboxPort(Protocol):
+    async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
+                     max_unread: int) -> list[Sent | FabricError]:
+        """Store validated messages with their digests (b"" for none), each idempotent on its id.
 
-    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
-        """PENDING rows due by `now_ns`, earliest first."""
-
-    def next_outbox_due(self) -> int | None:
-        """When the earliest PENDING row is due; None when none is."""
-
-    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
-        """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
-
-    def delete_outbox_row(self, key: str) -> None: ...
-
-    # -- agent directory (types from fabricd.core.agentdir)
-    def get_directory_data(self) -> Any: ...
-
-    def put_directory_data(self, data: Any, keep_history: int) -> None:
-        """Store the data and remember it as of its sequence (the last `keep_history` sequences are kept)."""
-
-    def directory_history(self, after_sequence: int, limit: int) -> list[Any]: ...
-
-    def get_agent(self, agent_id: str) -> Any: ...
-
-    def agent_named(self, name: str) -> Any: ...
-
-    def put_agent(self, agent: Any) -> None: ...
-
-    def agents(self) -> list[Any]: ...
-
-    def get_thread(self, thread_id: str) -> Any: ...
-
-    def put_thread(self, thread: Any) -> None: ...
-
-    def threads_of(self, agent_id: str) -> list[Any]: ...
-
-    def get_request(self, request_id: str) -> Any: ...
-
-    def put_request(self, request: Any) -> None:
-        """Store a request; its state and notification flags decide the lists it is in."""
-
-    def requests(self, which: int, after_seq: int, limit: int) -> list[Any]:
-        """Requests of a filter (pending, notifications, all) in admission order after `after_seq`."""
-
-    def get_repair(self, key: str) -> tuple[int, str] | None: ...
-
-    def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
-
-    # -- access tokens (fabricd.core.tokens.Token)
-    def put_token(self, key: bytes, token: Any) -> None: ...
-
-    def get_token(self, key: bytes) -> Any | None: ...
-
-    def token_by_id(self, token_id: str) -> tuple[bytes, Any] | None: ...
-
-    def tokens(self) -> list[tuple[bytes, Any]]: ...
-
-    # -- effects
-    def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:
-        """Run `callback(*args)` once this work is durable (never if it fails).
-
-        The same callback with the same arguments runs once per transaction, so a
-        batch of 100 messages to one mailbox wakes its subscribers once.
+        One result per item: the stored message (a new object: the caller's is
+        left alone), the earlier one it duplicates, or its refusal. With
+        `atomic`, the first refusal is raised (naming its index) and nothing is stored.
         """
+
+    async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]: ...
+
+    async def peek(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+        """The oldest unread messages and the unread count."""
+
+    async def drain(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+        """Consume the oldest unread messages; returns them and how many remain."""
+
+    async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        """Consume messages by id; the number that were unread (acking twice counts once)."""
+
+    async def forget_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        """Forget ids of consumed messages sent before `sent_before_ns`; b"" once the whole table is done."""
+
+    async def unread_counts(self) -> list[tuple[str, int]]:
+        """(agent id, unread) of every mailbox holding mail."""
+
+
+class RendezvousPort(Protocol):
+    async def enqueue(self, request: TicketRequest, max_unread: int) -> tuple[Ticket, int]:
+        """Queue a ticket (and its task message) for the resolved target; returns it and its position."""
+
+    async def get(self, ticket_id: str) -> Ticket | None: ...
+
+    async def target(self, name: str) -> str:
+        """The agent a queue name means (an agent id, or an unambiguous session name)."""
+
+    async def queue(self, agent_id: str) -> list[Ticket]:
+        """The FIFO of an agent id, head first."""
+
+    async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
+        """Answer the named ticket, or the head when `ticket_id` is empty; returns the ticket answered."""
+
+    async def retire(self, ticket_id: str, reason: str) -> bool:
+        """Abort a queued ticket; False when it was no longer queued."""
+
+    async def cancel_head(self, agent_id: str, ticket_id: str) -> bool: ...
+
+    async def close_queue(self, agent_id: str, reason: str) -> int: ...
+
+    async def prune(self, finished_before_ns: int, limit: int) -> int:
+        """Forget answered and aborted tickets that finished before the given time."""
+
+    async def queued_count(self) -> int: ...
+
+
+class OutboxPort(Protocol):
+    async def add(self, rows: Sequence[OutboxRow]) -> int:
+        """Queue PENDING rows whose key is new (a replay adds nothing); the number added."""
+
+    async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
+        """Claim up to `limit` due rows and post each, message and receipt in one transaction."""
+
+    async def next_due(self) -> int | None: ...
+
+    async def rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]: ...
+
+    async def retry_dead_letters(self, keys: Sequence[str]) -> int:
+        """Make dead-lettered rows due now (all of them when `keys` is empty)."""
+
+    async def prune_receipts(self, delivered_before_ns: int) -> int: ...
+
+    async def counts(self) -> tuple[int, int, int]:
+        """(pending rows, all rows with receipts, dead letters)."""
+
+
+class AgentDirectoryPort(Protocol):
+    """Each write moves DirectoryData.sequence once and keeps the data in a bounded history."""
+
+    async def data(self) -> DirectoryData: ...
+
+    async def history(self, after_sequence: int, limit: int) -> tuple[list[DirectoryData], DirectoryData]:
+        """The kept data after a sequence, and the data now, from one snapshot."""
+
+    async def initialize(self, instructions: str, settings: str) -> tuple[Agent, Thread]: ...
+
+    async def create_agent(self, name: str, description: str, instructions: str, settings: str) -> Agent: ...
+
+    async def get_agent(self, agent_id: str) -> Agent | None: ...
+
+    async def agents(self) -> list[Agent]: ...
+
+    async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
+                            contexts: tuple[str, ...]) -> Thread: ...
+
+    async def threads_of(self, agent_id: str) -> list[Thread] | None:
+        """None when the agent is unknown."""
+
+    async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
+                    max_causal_depth: int) -> Admission: ...
+
+    async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest: ...
+
+    async def notification_sent(self, request_id: str) -> None: ...
+
+    async def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]: ...
+
+    async def advertise(self, profiles: str, availability: str) -> None: ...
+
+    async def reconcile_repair(self, repair: RepairInfo, text: str, publication: str, create_ns: int) -> str: ...
+
+
+class TokenPort(Protocol):
+    async def add(self, key: bytes, token: Token) -> None: ...
+
+    async def get(self, key: bytes) -> Token | None: ...
+
+    async def revoke(self, token_id: str, now_ns: int) -> tuple[bytes, Token] | None:
+        """Mark a live token revoked; returns it, or None when unknown or revoked already."""
+
+    async def all(self) -> list[tuple[bytes, Token]]: ...
+
+
+# -- the store
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    """What GetStatus and the metrics report of a store (sizes are 0 where a backend has none)."""
+
+    location: str
+    commits: int
+    writes: int
+    """Writes that succeeded (a refused or failed write does not count)."""
+    last_batch: int
+    messages_stored: int = 0
+    """Messages committed since the store opened."""
+    size_bytes: int = 0
+    used_bytes: int = 0
+    free_bytes: int = 0
 
 
 class Store(Protocol):
-    async def write(self, fn: Callable[[Tx], T]) -> T:
-        """Run `fn` in the single writer's next transaction; return once it is durable."""
+    """A backend: the six ports, and its lifecycle."""
 
-    def read(self, fn: Callable[[Tx], T]) -> T:
-        """Run `fn` in a short read transaction."""
+    directory: DirectoryPort
+    mailboxes: MailboxPort
+    rendezvous: RendezvousPort
+    outbox: OutboxPort
+    agent_directory: AgentDirectoryPort
+    tokens: TokenPort
+    wakeups: Wakeups
+    node_id: int
+    """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
+    on_commit: Callable[[int, float], None] | None
+    """Called with (writes in the batch, seconds) after each commit (for metrics)."""
+    backup_to: Callable[[int], None] | None
+    """Write a consistent copy of the store to a file descriptor (blocking: run it in a thread); None when
+    the backend has its own tools for that (a database)."""
+
+    async def start(self) -> None:
+        """Start serving writes (the writer thread, the pool, the LISTEN connection)."""
+
+    async def close(self) -> None:
+        """Commit every queued write, then release the backend."""
+
+    def stats(self) -> StoreStats: ...
+
+    async def counts(self) -> tuple[int, int]:
+        """(mailboxes, queued tickets), for GetStatus."""
+
+    # Synchronous reads for the access guard, which checks calls without awaiting today. A backend
+    # without quick synchronous reads answers None; the guard must become async before such a backend
+    # can serve tokens issued elsewhere or ticket checks.
+
+    def ticket_now(self, ticket_id: str) -> Ticket | None: ...
+
+    def token_now(self, key: bytes) -> Token | None: ...
+
+    def making_progress(self, stall_s: float) -> bool:
+        """False when a write has waited on the backend for longer than `stall_s` (the watchdog asks)."""
 
 
 class Service:
@@ -158,10 +285,9 @@ class Service:
     `limits` is public so that a reload (SIGHUP) can swap it in place.
     """
 
-    def __init__(self, store: Store, notifier: ChangeNotifier, limits: Limits, clock: Callable[[], int],
-                 keepalive_s: float = 15.0) -> None:
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], keepalive_s: float = 15.0) -> None:
         self._store = store
-        self._notifier = notifier
+        self._wakeups = store.wakeups
         self.limits = limits
         self._clock = clock
         self._keepalive_s = keepalive_s

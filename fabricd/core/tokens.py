@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from fabricd.core import validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
-from fabricd.core.ports import Store, Tx
+from fabricd.core.ports import Store
 
 ADMIN, AGENT = "admin", "agent"
 PREFIX = "fdt_"
 
 
-@dataclass(slots=True, eq=False)  # hashed by identity: it rides in after-commit callbacks
+@dataclass(slots=True, eq=False)
 class Token:
     token_id: str
     """A public handle: the first 16 hex digits of the hash. Safe to log and show."""
@@ -53,27 +53,31 @@ def mint(scope: str, agent_id: str, label: str, limits: Limits, now_ns: int) -> 
 class Tokens:
     """The token registry; verification is served from memory, kept in step with every write.
 
-    A token unknown to memory is looked up in the store once: `fabricd token
-    issue` may have written it from another process while the daemon runs.
+    A token unknown to memory is looked up once through `lookup` (a quick
+    synchronous read, where the backend has one): `fabricd token issue` may have
+    written it from another process while the daemon runs. The guard checks
+    tokens synchronously today, hence the hook; `refresh` re-reads them all.
     """
 
-    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int]) -> None:
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int],
+                 lookup: Callable[[bytes], Token | None] | None = None) -> None:
         self._store = store
         self.limits = limits
         self._clock = clock
+        self._lookup = lookup
         self._by_digest: dict[bytes, Token] = {}
         self.on_revoke: list[Callable[[str], None]] = []
         """Called with a token_id once its revocation is committed (the guard ends its streams)."""
 
-    def load(self) -> None:
-        self._by_digest = dict(self._store.read(lambda tx: tx.tokens()))
+    async def refresh(self) -> None:
+        self._by_digest = dict(await self._store.tokens.all())
 
     def verify(self, secret: str) -> Token | None:
         """The live token for `secret`, or None (unknown or revoked)."""
         key = digest(secret)
         token = self._by_digest.get(key)
         if token is None:
-            token = self._store.read(lambda tx: tx.get_token(key))
+            token = self._lookup(key) if self._lookup is not None else None
             if token is None:
                 return None
             self._by_digest[key] = token
@@ -81,34 +85,21 @@ class Tokens:
 
     async def issue(self, scope: str, agent_id: str = "", label: str = "") -> tuple[Token, str]:
         key, token, secret = mint(scope, agent_id, label, self.limits, self._clock())
-
-        def apply(tx: Tx) -> None:
-            tx.put_token(key, token)
-            tx.after_commit(self._by_digest.__setitem__, key, token)
-
-        await self._store.write(apply)
+        await self._store.tokens.add(key, token)
+        self._by_digest[key] = token
         return token, secret
 
     async def revoke(self, token_id: str) -> bool:
         validate.text_field(token_id, "token_id", self.limits, required=True)
-
-        def apply(tx: Tx) -> bool:
-            found = tx.token_by_id(token_id)
-            if found is None or found[1].revoke_ns:
-                return False
-            key, token = found
-            token.revoke_ns = self._clock()
-            tx.put_token(key, token)
-            tx.after_commit(self._revoked, key, token)
-            return True
-
-        return await self._store.write(apply)
-
-    def _revoked(self, key: bytes, token: Token) -> None:
+        revoked = await self._store.tokens.revoke(token_id, self._clock())
+        if revoked is None:
+            return False
+        key, token = revoked
         self._by_digest[key] = token
         for hook in self.on_revoke:
             hook(token.token_id)
+        return True
 
-    def list(self) -> list[Token]:
+    async def list(self) -> list[Token]:
         """Every token in the store (those issued by `fabricd token issue` included)."""
-        return sorted((t for _, t in self._store.read(lambda tx: tx.tokens())), key=lambda t: t.create_ns)
+        return sorted((t for _, t in await self._store.tokens.all()), key=lambda t: t.create_ns)

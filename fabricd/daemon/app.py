@@ -15,8 +15,7 @@ from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
-from fabricd.core.model import RowState
-from fabricd.core.notify import ChangeNotifier
+from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
@@ -27,7 +26,7 @@ from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
 from fabricd.rpc.metrics import Metrics, Snapshot
 from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_serving
-from fabricd.store.lmdb_store import LmdbStore
+from fabricd.store import open_store
 
 log = logging.getLogger("fabricd")
 
@@ -47,68 +46,66 @@ class App:
     def _wire(self) -> None:
         c = self.config
         clock = time.time_ns
-        self.store = LmdbStore(c.data_dir, map_size=c.map_size, sync=c.sync, failpoint=self._failpoint,
-                               group=c.socket.group)
-        self.notifier = ChangeNotifier()
-        self.mailboxes = Mailboxes(self.store, self.notifier, c.limits, clock, c.keepalive)
-        self.rendezvous = Rendezvous(self.store, self.notifier, c.limits, clock, self.mailboxes,
-                                     retention_s=c.ticket_retention, keepalive_s=c.keepalive)
-        self.directory = Directory(self.store, self.notifier, c.limits, clock, c.keepalive,
-                                   rendezvous=self.rendezvous)
-        self.outbox = Outbox(self.store, self.notifier, c.limits, clock, self.mailboxes, c.outbox.retry)
-        self.agent_directory = AgentDirectory(self.store, self.notifier, c.limits, clock, self.outbox,
-                                              max_causal_depth=c.max_causal_depth, keepalive_s=c.keepalive)
-        self.tokens = Tokens(self.store, c.limits, clock)
-        self.tokens.load()
+        self.notifier = LocalWakeups()
+        self.store = open_store(c.data_dir, wakeups=self.notifier, clock=clock, map_size=c.map_size, sync=c.sync,
+                                failpoint=self._failpoint, group=c.socket.group)
+        self.mailboxes = Mailboxes(self.store, c.limits, clock, c.keepalive)
+        self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
+                                     keepalive_s=c.keepalive)
+        self.directory = Directory(self.store, c.limits, clock, c.keepalive)
+        self.outbox = Outbox(self.store, c.limits, clock, c.outbox.retry)
+        self.agent_directory = AgentDirectory(self.store, c.limits, clock, max_causal_depth=c.max_causal_depth,
+                                              keepalive_s=c.keepalive)
+        self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
-                           ticket=lambda ticket_id: self.store.read(lambda tx: tx.get_ticket(ticket_id)))
+                           ticket=self.store.ticket_now)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.started = time.time_ns()
         core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
-                    backup=self.store.copy_to, backup_dir=c.data_dir)
+                    backup=self.store.backup_to, backup_dir=c.data_dir)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
                                                 observe=self.metrics.observe_call)
 
     def _services(self) -> tuple[object, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens)
 
-    def status(self) -> Status:
+    async def status(self) -> Status:
         stats = self.store.stats()
-        mailbox_count, queued, (pending, rows) = self.store.read(
-            lambda tx: (tx.mailbox_count(), tx.queued_tickets(), tx.outbox_counts()))
+        mailbox_count, queued = await self.store.counts()
+        pending, rows, _ = await self.store.outbox.counts()
         return Status(
             version=__version__, start_time_ns=self.started, data_dir=self.config.data_dir,
-            listen_addresses=tuple(self.bound), map_size_bytes=stats.map_size, map_used_bytes=stats.map_used,
+            listen_addresses=tuple(self.bound), map_size_bytes=stats.size_bytes, map_used_bytes=stats.used_bytes,
             map_free_bytes=stats.free_bytes,
-            commits=stats.commits, writes=stats.batched_writes, mailboxes=mailbox_count, queued_tickets=queued,
+            commits=stats.commits, writes=stats.writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(),
             open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
             auth_tokens=self.config.auth.tokens)
 
+    async def _snapshot_now(self) -> Snapshot:
+        stats = self.store.stats()
+        _, queued = await self.store.counts()
+        pending, _, dead = await self.store.outbox.counts()
+        unread = await self.store.mailboxes.unread_counts()
+        return Snapshot(messages_stored=stats.messages_stored, unread=unread, open_streams=Gauges.open_streams,
+                        outbox_pending=pending, outbox_dead_letters=dead, map_used_bytes=stats.used_bytes,
+                        map_size_bytes=stats.size_bytes, queued_tickets=queued, map_free_bytes=stats.free_bytes)
+
     def _snapshot(self) -> Snapshot:
-        s = self.status()
-
-        def read(tx):  # noqa: ANN001, ANN202
-            unread = [(e.agent_id, e.unread_count) for e in tx.entries() if e.unread_count]
-            dead = len(tx.outbox_rows("", 1_000_000, RowState.DEAD_LETTER))
-            return unread, dead
-
-        unread, dead = self.store.read(read)
-        return Snapshot(messages_stored=self.mailboxes.stored, unread=unread, open_streams=s.open_streams,
-                        outbox_pending=s.outbox_pending, outbox_dead_letters=dead, map_used_bytes=s.map_used_bytes,
-                        map_size_bytes=s.map_size_bytes, queued_tickets=s.queued_tickets,
-                        map_free_bytes=s.map_free_bytes)
+        """For the metrics server's thread: the snapshot is read on the event loop, where the store lives."""
+        return asyncio.run_coroutine_threadsafe(self._snapshot_now(), self._loop).result(timeout=30)
 
     # -- life
 
     async def run(self) -> None:
         c = self.config
         self._wire()
-        loop = asyncio.get_running_loop()
-        self.store.start(loop)
+        loop = self._loop = asyncio.get_running_loop()
+        await self.store.start()
+        await self.tokens.refresh()
         try:
             tls = Tls.load(c.tls) if c.tls.enabled else None
             self.bound = [bind(self.server, address, tls) for address in c.listen]
@@ -130,7 +127,7 @@ class App:
             print(f"fabricd {__version__} serving {c.data_dir} on {address}", flush=True)
         if metrics_at:
             print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
-        self._sd.notify("READY=1", f"STATUS={self._summary()}")
+        self._sd.notify("READY=1", f"STATUS={await self._summary()}")
         background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
                       asyncio.create_task(self._status_forever())]
         if c.outbox.loop:
@@ -148,9 +145,9 @@ class App:
         self.notifier.close()  # ends Subscribe and Watch streams, wakes waiters
         await self.server.stop(c.grace)
         stats = self.store.stats()
-        await self.store.close()  # commits every queued write, then closes LMDB
+        await self.store.close()  # commits every queued write, then closes the backend
         self.metrics.close()
-        log.info("committed %d writes in %d commits", stats.batched_writes, stats.commits)
+        log.info("committed %d writes in %d commits", stats.writes, stats.commits)
         for address in self.bound:
             if address.startswith("unix:"):
                 try:
@@ -174,8 +171,8 @@ class App:
                 if gid != -1:
                     os.chown(path, -1, gid)
 
-    def _summary(self) -> str:
-        s = self.status()
+    async def _summary(self) -> str:
+        s = await self.status()
         return (f"serving {s.mailboxes} mailboxes, {s.queued_tickets} queued tickets, "
                 f"{s.outbox_pending} outbox rows pending, {s.open_streams} streams")
 
@@ -222,7 +219,7 @@ class App:
     async def _status_forever(self, every_s: float = 30.0) -> None:
         while True:
             await asyncio.sleep(every_s)
-            self._sd.notify(f"STATUS={self._summary()}")
+            self._sd.notify(f"STATUS={await self._summary()}")
 
     async def _watchdog(self, interval_s: float) -> None:
         """WATCHDOG=1 at half the interval, only while the writer keeps committing."""

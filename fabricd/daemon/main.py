@@ -15,8 +15,8 @@ from fabricd.daemon.app import App
 from fabricd.core.errors import FabricError
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
-from fabricd.store import maintenance
-from fabricd.store.lmdb_store import StoreError
+from fabricd.store.lmdb import maintenance
+from fabricd.store.lmdb.engine import StoreError
 
 
 def parser() -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from fabricd.core.errors import Unavailable
@@ -51,7 +51,7 @@ def token_out(t: Token) -> pb.TokenInfo:
 
 
 class AdminServicer(pb_grpc.AdminServiceServicer):
-    def __init__(self, status: Callable[[], Status], tokens: Tokens,
+    def __init__(self, status: Callable[[], Awaitable[Status]], tokens: Tokens,
                  backup: Callable[[int], None] | None = None, backup_dir: str = "") -> None:
         self._status = status
         self._tokens = tokens
@@ -91,11 +91,11 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
 
     @mapped
     async def ListTokens(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListTokensResponse(tokens=[token_out(t) for t in self._tokens.list()])
+        return pb.ListTokensResponse(tokens=[token_out(t) for t in await self._tokens.list()])
 
     @mapped
     async def GetStatus(self, request, context):  # noqa: ANN001, ANN201, N802
-        s = self._status()
+        s = await self._status()
         out = pb.GetStatusResponse(
             version=s.version,
             data_dir=s.data_dir,

@@ -29,11 +29,11 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def GetAgent(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.GetAgentResponse(agent=wire.to_pb(self._dir.get_agent(request.agent_id), pb.Agent))
+        return pb.GetAgentResponse(agent=wire.to_pb(await self._dir.get_agent(request.agent_id), pb.Agent))
 
     @mapped
     async def ListAgents(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListAgentsResponse(agents=[wire.to_pb(a, pb.Agent) for a in self._dir.list_agents()])
+        return pb.ListAgentsResponse(agents=[wire.to_pb(a, pb.Agent) for a in await self._dir.list_agents()])
 
     @mapped
     async def CreateThread(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -43,7 +43,7 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def ListThreads(self, request, context):  # noqa: ANN001, ANN201, N802
-        threads = self._dir.list_threads(request.agent_id)
+        threads = await self._dir.list_threads(request.agent_id)
         return pb.ListThreadsResponse(threads=[wire.to_pb(t, pb.Thread) for t in threads])
 
     @mapped
@@ -65,7 +65,7 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def ListRequests(self, request, context):  # noqa: ANN001, ANN201, N802
-        requests, token = self._dir.list_requests(request.filter, request.page_size, request.page_token)
+        requests, token = await self._dir.list_requests(request.filter, request.page_size, request.page_token)
         return pb.ListRequestsResponse(requests=[wire.to_pb(r, pb.Request) for r in requests], next_page_token=token)
 
     @mapped
@@ -84,7 +84,7 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def GetDirectoryData(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.GetDirectoryDataResponse(data=wire.to_pb(self._dir.data(), pb.DirectoryData))
+        return pb.GetDirectoryDataResponse(data=wire.to_pb(await self._dir.data(), pb.DirectoryData))
 
     @mapped
     async def WatchDirectoryData(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -39,11 +39,11 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
 
     @mapped
     async def ListMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListMailboxesResponse(mailboxes=[self._out(e) for e in self._directory.list()])
+        return pb.ListMailboxesResponse(mailboxes=[self._out(e) for e in await self._directory.list()])
 
     @mapped
     async def ResolveName(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ResolveNameResponse(entry=self._out(self._directory.resolve(request.name)))
+        return pb.ResolveNameResponse(entry=self._out(await self._directory.resolve(request.name)))
 
     @mapped
     async def WatchMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -36,7 +36,7 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        messages, unread = self._mailboxes.peek(request.agent_id, request.limit)
+        messages, unread = await self._mailboxes.peek(request.agent_id, request.limit)
         response = wire.messages_response(pb.PeekMessagesResponse, messages)
         response.unread_count = unread
         return response

@@ -28,7 +28,7 @@ class OutboxServicer(pb_grpc.OutboxServiceServicer):
 
     @mapped
     async def ListOutbox(self, request, context):  # noqa: ANN001, ANN201, N802
-        rows, next_key = self._outbox.list(request.limit, request.after_key, request.state)
+        rows, next_key = await self._outbox.list(request.limit, request.after_key, request.state)
         return pb.ListOutboxResponse(rows=[wire.row_out(r) for r in rows], next_after_key=next_key)
 
     @mapped

@@ -67,7 +67,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def GetQueue(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.GetQueueResponse(tickets=wire.queue_out(self._rv.queue(request.agent_id)))
+        return pb.GetQueueResponse(tickets=wire.queue_out(await self._rv.queue(request.agent_id)))
 
     @mapped
     async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802

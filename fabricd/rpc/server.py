@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -61,7 +61,7 @@ class Core:
     rendezvous: Rendezvous
     outbox: Outbox
     agent_directory: AgentDirectory
-    status: Callable[[], Status]
+    status: Callable[[], Awaitable[Status]]
     tokens: Tokens
     backup: Callable[[int], None] | None = None
     """Writes a consistent copy of the store to a file descriptor (blocking)."""

@@ -1,1 +1,32 @@
-"""The only code that imports lmdb: key codec, records, transactions and the single writer."""
+"""Backends behind the core's store port (fabricd.core.ports.Store).
+
+- lmdb/: the embedded default, one data folder, one process (group-committed single writer).
+- memory/: the reference backend for unit tests of the core; nothing survives the process.
+
+`open_store` is the daemon's only way in: it picks a backend from the location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fabricd.core.kv.store import KvStore
+from fabricd.core.ports import Store, Wakeups
+
+
+def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map_size: int = 1 << 30,
+               sync: bool = True, failpoint: str = "", group: str = "") -> Store:
+    """The store at `location`: `memory:` for the in-memory backend, otherwise an LMDB data folder.
+
+    Raises fabricd.store.lmdb.folder.StoreError (one line, for people) when the folder cannot be opened.
+    """
+    if location == "memory:":
+        from fabricd.store.memory import MemoryEngine
+
+        return KvStore(MemoryEngine(wakeups), wakeups, clock)
+    if "://" in location:
+        raise ValueError(f"store {location!r}: this fabricd keeps its store in a data folder (no database URLs yet)")
+    from fabricd.store.lmdb.engine import LmdbEngine
+
+    engine = LmdbEngine(location, map_size=map_size, wakeups=wakeups, sync=sync, failpoint=failpoint, group=group)
+    return KvStore(engine, wakeups, clock, node_id=0)  # one process owns the folder (it holds the lock)

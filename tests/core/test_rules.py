@@ -11,7 +11,7 @@ from fabricd.core.errors import InvalidArgument, ResourceExhausted
 from fabricd.core.ids import IdMint, message_digest
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, MailboxEntry, Message, Presence, presence
-from fabricd.core.notify import ChangeNotifier
+from fabricd.core.notify import LocalWakeups
 
 MINUTE = 60 * 10**9
 
@@ -75,14 +75,14 @@ def test_message_size_counts_text_data_and_headers() -> None:
 
 
 async def test_notifier_never_misses_a_change_between_read_and_wait() -> None:
-    n = ChangeNotifier()
+    n = LocalWakeups()
     seen = n.version("k")
     n.notify("k")  # lands after the read, before the wait
     assert await n.wait("k", seen, timeout=5)
 
 
 async def test_notifier_wakes_waiters_and_times_out() -> None:
-    n = ChangeNotifier()
+    n = LocalWakeups()
     waiter = asyncio.ensure_future(n.wait("k", n.version("k"), timeout=5))
     await asyncio.sleep(0)
     assert n.waiter_count() == 1

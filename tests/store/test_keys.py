@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fabricd.core.ids import IdMint
-from fabricd.store import keys
+from fabricd.store.lmdb import keys
 
 
 def test_minted_ids_key_in_minting_order_and_other_ids_are_hashed() -> None:

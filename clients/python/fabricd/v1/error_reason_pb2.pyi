@@ -53,6 +53,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BACKUP_UNAVAILABLE: _ClassVar[ErrorReason]
     NOT_READY: _ClassVar[ErrorReason]
     INTERNAL: _ClassVar[ErrorReason]
+    BAD_TARGET: _ClassVar[ErrorReason]
+    STREAM_ENDED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -100,3 +102,5 @@ SHUTTING_DOWN: ErrorReason
 BACKUP_UNAVAILABLE: ErrorReason
 NOT_READY: ErrorReason
 INTERNAL: ErrorReason
+BAD_TARGET: ErrorReason
+STREAM_ENDED: ErrorReason

@@ -28,10 +28,10 @@ import lmdb
 
 from fabricd.core.limits import Limits
 from fabricd.core.tokens import Token, mint
-from fabricd.store import folder
-from fabricd.store.folder import StoreError
-from fabricd.store.lmdb_store import MAX_DBS, LmdbStore, check_schema, open_databases
-from fabricd.store.tx import LmdbTx
+from fabricd.store.lmdb import folder
+from fabricd.store.lmdb.folder import StoreError
+from fabricd.store.lmdb.engine import MAX_DBS, LmdbEngine, check_schema, open_databases
+from fabricd.store.lmdb.tx import LmdbTx
 
 DATA, LOCK = "data.mdb", "lock.mdb"
 
@@ -143,7 +143,7 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
     key, token, secret = mint(scope, agent_id, label, limits or Limits(), time.time_ns())
     pid = folder.holder(path)
     if pid is None:  # no daemon: open the store as it would (a new one is created, private)
-        store = LmdbStore(path, map_size=map_size, group=group)
+        store = LmdbEngine(path, map_size=map_size, group=group)
         try:
             with store._env.begin(write=True) as txn:  # noqa: SLF001 - the writer thread is not running
                 LmdbTx(txn, store._dbs).put_token(key, token)  # noqa: SLF001

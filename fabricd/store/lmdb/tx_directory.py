@@ -7,7 +7,7 @@ from typing import Any
 from fabricd import wire
 from fabricd.core import agentdir
 from fabricd.core.tokens import Token
-from fabricd.store import keys, records
+from fabricd.store.lmdb import keys, records
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 

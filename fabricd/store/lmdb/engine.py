@@ -1,4 +1,6 @@
-"""The LMDB environment, its single writer (group commit) and short read transactions.
+"""The LMDB engine: the environment, its single writer (group commit) and short read transactions.
+
+It runs the core's transaction scripts (fabricd.core.kv) for the store port.
 
 All writes go through one writer thread. Callers queue a function; when the
 writer is idle it takes every function waiting, runs each in its own nested
@@ -32,9 +34,10 @@ from typing import Any, TypeVar
 import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
-from fabricd.store import folder, keys
-from fabricd.store.folder import StoreError
-from fabricd.store.tx import Databases, LmdbTx
+from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.lmdb import folder, keys
+from fabricd.store.lmdb.folder import StoreError
+from fabricd.store.lmdb.tx import Databases, LmdbTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
@@ -42,18 +45,6 @@ log = logging.getLogger("fabricd.store")
 SCHEMA_VERSION = 2  # 2: server-minted message ids are keyed in time order
 MAX_BATCH = 4096
 _STOP = object()
-
-
-@dataclass(frozen=True, slots=True)
-class StoreStats:
-    map_size: int
-    map_used: int
-    commits: int
-    batched_writes: int
-    """Writes that succeeded (a refused or failed write does not count)."""
-    last_batch: int
-    free_bytes: int = 0
-    """Bytes inside map_used that no database holds: pages LMDB will reuse (see `free_bytes`)."""
 
 
 DISK_FULL_BYTES = 1 << 20
@@ -85,11 +76,17 @@ def _translate(exc: BaseException, path: str = ".") -> BaseException:
     return exc
 
 
-class LmdbStore:
-    """Implements fabricd.core.ports.Store over one LMDB environment in `path`."""
+class LmdbEngine:
+    """Implements fabricd.core.kv.tx.Engine over one LMDB environment in `path`.
 
-    def __init__(self, path: str, *, map_size: int, sync: bool = True, failpoint: str = "",
-                 group: str = "") -> None:
+    Reads run inline on the event loop thread: a read transaction here takes
+    microseconds (no I/O once pages are mapped), far less than a hop to a
+    thread, and py-lmdb would make a second thread wait for the GIL anyway
+    (see the module docstring). They never span an await.
+    """
+
+    def __init__(self, path: str, *, map_size: int, wakeups: Wakeups | None = None, sync: bool = True,
+                 failpoint: str = "", group: str = "") -> None:
         modes = folder.Modes.for_group(group)
         folder.prepare(path, modes)
         self.path = path
@@ -121,6 +118,8 @@ class LmdbStore:
         self._applied = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._wakeups = wakeups
+        self.messages_stored = 0
         self.commits = 0
         self.batched_writes = 0
         self.last_batch = 0
@@ -131,8 +130,8 @@ class LmdbStore:
 
     # -- lifecycle
 
-    def start(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        self._loop = loop or asyncio.get_running_loop()
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._idle = asyncio.Event()
         self._idle.set()
         # The writer needs the GIL back right after each fsync; don't make it wait 5 ms for it.
@@ -166,7 +165,11 @@ class LmdbStore:
             self._loop.call_soon(self._flush)
         return await fut
 
-    def read(self, fn: Callable[[LmdbTx], T]) -> T:
+    async def read(self, fn: Callable[[LmdbTx], T]) -> T:
+        with self._env.begin(buffers=False) as txn:
+            return fn(LmdbTx(txn, self._dbs))
+
+    def read_now(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
             return fn(LmdbTx(txn, self._dbs))
 
@@ -180,11 +183,13 @@ class LmdbStore:
         with self._env.begin(buffers=False) as txn:
             free = free_bytes(self._env, txn, self._dbs)
         return StoreStats(
-            map_size=info["map_size"],
-            map_used=(info["last_pgno"] + 1) * stat["psize"],
+            location=self.path,
             commits=self.commits,
-            batched_writes=self.batched_writes,
+            writes=self.batched_writes,
             last_batch=self.last_batch,
+            messages_stored=self.messages_stored,
+            size_bytes=info["map_size"],
+            used_bytes=(info["last_pgno"] + 1) * stat["psize"],
             free_bytes=free,
         )
 
@@ -256,7 +261,7 @@ class LmdbStore:
                     tx.flush()
                     child.commit()
                     stored_messages += tx.stored_messages
-                    outcomes.append((fut, result, None, tx.callbacks))
+                    outcomes.append((fut, result, None, tx.woken))
                 except BaseException as exc:  # one caller's failure aborts only its own work
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
@@ -270,6 +275,7 @@ class LmdbStore:
                 time.sleep(3600)  # a disk that stopped answering
             if any(err is None for _, _, err, _ in outcomes):
                 txn.commit()
+                self.messages_stored += stored_messages
             else:
                 txn.abort()
             if stored and self._failpoint == "after-commit":
@@ -286,18 +292,17 @@ class LmdbStore:
             self.on_commit(len(batch), time.perf_counter() - started)
         return outcomes
 
-    @staticmethod
-    def _resolve(outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
-        done: set[tuple[Callable[..., None], tuple[Any, ...]]] = set()
-        for _, _, _, callbacks in outcomes:
-            for key in callbacks:
-                if key in done:
-                    continue
-                done.add(key)
+    def _resolve(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
+        """Wake each key once per batch (before answering: a sender's reply finds its subscribers woken)."""
+        if self._wakeups is not None:
+            woken: dict[str, None] = {}
+            for _, _, _, keys_ in outcomes:
+                woken.update(keys_)
+            for key in woken:
                 try:
-                    key[0](*key[1])
+                    self._wakeups.notify(key)
                 except Exception:  # a listener's bug must not lose the caller's answer
-                    log.exception("after-commit callback failed")
+                    log.exception("wake-up failed")
         for fut, result, err, _ in outcomes:
             if fut.done():  # the caller went away (cancelled); its write stands
                 continue

@@ -1,15 +1,15 @@
-"""One transaction's view of the store: the core's Tx port on an lmdb.Transaction."""
+"""One transaction's view of the store: the core's RecordTx (fabricd.core.kv.tx) on an lmdb.Transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import lmdb
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store import keys, records
-from fabricd.store.tx_directory import DirectoryRecords
+from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb.tx_directory import DirectoryRecords
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +37,9 @@ class Databases:
 
 
 class LmdbTx(DirectoryRecords):
-    """Implements fabricd.core.ports.Tx. Entries are cached and written once by flush()."""
+    """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
-    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "callbacks", "stored_messages")
+    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "woken", "stored_messages")
 
     def __init__(self, txn: lmdb.Transaction, dbs: Databases) -> None:
         self._txn = txn
@@ -49,7 +49,7 @@ class LmdbTx(DirectoryRecords):
         self._names: dict[str, str] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
-        self.callbacks: dict[tuple[Callable[..., None], tuple[Hashable, ...]], None] = {}
+        self.woken: dict[str, None] = {}
         self.stored_messages = 0
 
     # -- directory
@@ -367,8 +367,8 @@ class LmdbTx(DirectoryRecords):
 
     # -- effects
 
-    def after_commit(self, callback: Callable[..., None], *args: Hashable) -> None:
-        self.callbacks[(callback, args)] = None
+    def wake(self, key: str) -> None:
+        self.woken[key] = None
 
     def flush(self) -> None:
         """Write the dirty entries and the revision; called once the work succeeded."""

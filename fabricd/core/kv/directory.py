@@ -1,0 +1,108 @@
+"""Transaction scripts of the directory: resolve names, register, touch, unregister."""
+
+from __future__ import annotations
+
+import difflib
+
+from fabricd.core import directory as rules
+from fabricd.core.kv.tx import RecordTx
+from fabricd.core.model import Capability, Change, MailboxEntry
+
+DIRECTORY = "directory"
+
+
+def mark_changed(tx: RecordTx, entry: MailboxEntry, change: Change) -> None:
+    tx.put_entry(entry, change)
+    tx.wake(DIRECTORY)
+
+
+def resolve_name(tx: RecordTx, name: str) -> MailboxEntry | None:
+    """An agent id, a session name, or `session_name/segment`; None when nothing matches.
+
+    `goal_builder/main` is the agent of session `goal_builder` whose id's last
+    '/'-separated segment is `main` (so `sess1/main` and `sess1/domain` are told
+    apart); failing that, the one whose id ends with `main`. Raises
+    FailedPrecondition, with forms that do resolve, when the name is ambiguous.
+    """
+    entry = tx.get_entry(name)
+    if entry is not None:
+        return entry
+    candidates = tx.entries_named(name)
+    session = name
+    if not candidates and "/" in name:
+        session, suffix = name.rsplit("/", 1)
+        if session and suffix:
+            named = tx.entries_named(session)
+            candidates = [e for e in named if rules.last_segment(e.agent_id) == suffix]
+            if not candidates:
+                candidates = [e for e in named if e.agent_id.endswith(suffix)]
+    if len(candidates) > 1:
+        raise rules.ambiguous_name(name, session, candidates)
+    return candidates[0] if candidates else None
+
+
+def similar_names(tx: RecordTx, name: str, limit: int = 3) -> list[str]:
+    """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
+    known: set[str] = set()
+    for entry in tx.entries():
+        if entry.registered:
+            known.add(entry.agent_id)
+            if entry.session_name:
+                known.add(entry.session_name)
+    known.discard(name)
+    return difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6)
+
+
+def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
+             cwd: str, metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+    entry = tx.get_entry(agent_id)
+    if entry is None:
+        entry = MailboxEntry(agent_id=agent_id)
+    change = Change.REGISTERED
+    if entry.registered and entry.capabilities != capabilities:
+        change = Change.CAPABILITIES_CHANGED
+    if session_name:
+        entry.session_name = session_name
+    entry.capabilities = capabilities
+    entry.cwd = cwd
+    entry.metadata = dict(metadata)
+    entry.registered = True
+    entry.register_time_ns = now
+    entry.last_activity_ns = max(entry.last_activity_ns, now)
+    mark_changed(tx, entry, change)
+    same = []
+    if entry.session_name:
+        same = [e for e in tx.entries_named(entry.session_name) if e.agent_id != agent_id]
+    return entry, same
+
+
+def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
+    entry = tx.get_entry(agent_id)
+    created = entry is None
+    if entry is None:
+        entry = MailboxEntry(agent_id=agent_id)
+    new_busy = busy and not offline
+    change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED
+    entry.busy = new_busy
+    entry.heartbeat_ns = now
+    # A goodbye leaves no recent activity, so presence is OFFLINE until the agent is heard from again.
+    entry.last_activity_ns = 0 if offline else max(entry.last_activity_ns, now)
+    mark_changed(tx, entry, change)
+    return entry, created, similar_names(tx, agent_id) if created else []
+
+
+def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int]:
+    from fabricd.core.kv import mailbox, rendezvous  # they resolve names through this module
+
+    entry = resolve_name(tx, name)
+    if entry is None:
+        raise rules.name_not_found(name)
+    queued = len(rendezvous.queued(tx, entry.agent_id))
+    if not purge and (entry.unread_count or queued):
+        raise rules.mailbox_not_empty(entry, queued)
+    aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
+    purged = mailbox.purge(tx, entry.agent_id)
+    tx.delete_entry(entry.agent_id)
+    tx.wake(DIRECTORY)
+    tx.wake(mailbox.key(entry.agent_id))
+    return purged, aborted

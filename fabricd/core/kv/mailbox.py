@@ -1,0 +1,138 @@
+"""Transaction scripts of the mailboxes: append (idempotent on the id), peek, drain, ack, purge, forget ids."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from fabricd.core import directory as directory_rules
+from fabricd.core import mailbox as rules
+from fabricd.core.errors import FabricError
+from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
+from fabricd.core.kv.tx import RecordTx
+from fabricd.core.model import Address, Change, Envelope, MailboxEntry, Message, Sent
+
+
+key = rules.mailbox_key
+
+
+def _same_recipient(tx: RecordTx, name: str, agent_id: str) -> bool:
+    if name == agent_id:
+        return True
+    try:
+        entry = resolve_name(tx, name)
+    except FabricError:
+        return False
+    return entry is not None and entry.agent_id == agent_id
+
+
+def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, digest: bytes, create: bool,
+          max_unread: int) -> Sent:
+    """Store one validated message; `msg` is left alone (the stored one is a new object).
+
+    A recipient that is neither an agent nor a mailbox gets a new mailbox only
+    with `create` (system deliveries: tasks, outbox replies); otherwise the send
+    is refused as UNKNOWN_RECIPIENT, so a typo never makes a mailbox nobody reads.
+    Every refusal is raised before anything is written.
+    """
+    name = msg.recipient.agent_id
+    if msg.id:
+        record = tx.get_id(msg.id)
+        if record is not None:
+            if record.digest != digest or not _same_recipient(tx, name, record.recipient):
+                raise rules.message_id_reused(msg.id)
+            return Sent(rules.as_stored(msg, record), duplicate=True)
+    entry = resolve_name(tx, name)
+    change: Change | None = None
+    if entry is None:
+        if not create:
+            raise directory_rules.unknown_recipient(name, similar_names(tx, name))
+        entry = MailboxEntry(agent_id=name)
+        change = Change.CREATED
+    if max_unread and entry.unread_count >= max_unread:
+        raise rules.mailbox_full(entry.agent_id, entry.unread_count, max_unread)
+    entry.last_seq += 1
+    entry.unread_count += 1  # mail arriving is not the recipient's activity: presence stays as it was
+    recipient = msg.recipient if entry.agent_id == name else Address(entry.agent_id, msg.recipient.session_id)
+    stored = Message(msg.id or mint(now), msg.sender, recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,
+                     msg.headers, msg.kind, msg.hops, now, entry.last_seq, msg.ticket_id)
+    if change is not None:
+        mark_changed(tx, entry, change)
+    else:
+        tx.put_entry(entry, None)
+    encoded = tx.put_message(stored, digest)
+    sender = msg.sender.agent_id
+    if sender and sender != entry.agent_id:
+        sender_entry = tx.get_entry(sender)
+        if sender_entry is not None:
+            sender_entry.last_activity_ns = now
+            tx.put_entry(sender_entry, None)
+    tx.wake(key(entry.agent_id))
+    return Sent(stored, encoded=encoded)
+
+
+def append(tx: RecordTx, now: int, mint: Callable[[int], str], items: Sequence[tuple[Message, bytes]],
+           create: bool, atomic: bool, max_unread: int) -> list[Sent | FabricError]:
+    out: list[Sent | FabricError] = []
+    for i, (msg, digest) in enumerate(items):
+        try:
+            out.append(store(tx, now, mint, msg, digest, create, max_unread))
+        except FabricError as exc:
+            if atomic:
+                raise rules.at_index(exc, i) from None
+            out.append(exc)
+    return out
+
+
+def consume(tx: RecordTx, agent_id: str, message_id: str) -> bool:
+    """Mark one message of `agent_id` read; False if it was not unread."""
+    record = tx.get_id(message_id)
+    if record is None or record.recipient != agent_id or not tx.delete_message(agent_id, record.seq):
+        return False
+    entry = tx.get_entry(agent_id)
+    if entry is not None:
+        entry.unread_count -= 1
+        tx.put_entry(entry, None)
+    return True
+
+
+def purge(tx: RecordTx, agent_id: str) -> int:
+    """Delete every unread message of `agent_id` with its id; the count deleted."""
+    deleted = tx.purge_unread(agent_id)
+    entry = tx.get_entry(agent_id)
+    if entry is not None:
+        entry.unread_count = 0
+        tx.put_entry(entry, None)
+    return deleted
+
+
+def peek(tx: RecordTx, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+    entry = tx.get_entry(agent_id)
+    if entry is None or entry.unread_count == 0:
+        return [], 0
+    return tx.unread(agent_id, 0, limit, max_bytes), entry.unread_count
+
+
+def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+    entry = tx.get_entry(agent_id)
+    if entry is None or entry.unread_count == 0:
+        return [], 0
+    messages = tx.unread(agent_id, 0, limit, max_bytes)
+    for m in messages:
+        tx.delete_message(agent_id, m.seq)
+    entry.unread_count -= len(messages)
+    entry.last_activity_ns = now  # the agent reading its mail is its activity
+    tx.put_entry(entry, None)
+    return messages, entry.unread_count
+
+
+def ack(tx: RecordTx, now: int, agent_id: str, message_ids: Sequence[str]) -> int:
+    entry = tx.get_entry(agent_id)
+    if entry is None:
+        return 0
+    entry.last_activity_ns = now  # acknowledging its mail is the agent's activity
+    tx.put_entry(entry, None)
+    return sum(consume(tx, agent_id, mid) for mid in message_ids)
+
+
+def unread_counts(tx: RecordTx) -> list[tuple[str, int]]:
+    return [(e.agent_id, e.unread_count) for e in tx.entries() if e.unread_count]

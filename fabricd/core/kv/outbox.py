@@ -1,0 +1,95 @@
+"""Transaction scripts of the outbox: add rows, deliver due rows with their receipts, operators' work."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from fabricd.core import outbox as rules
+from fabricd.core.errors import FabricError
+from fabricd.core.kv import mailbox
+from fabricd.core.kv.tx import RecordTx
+from fabricd.core.model import OutboxRow, RowState
+
+OUTBOX = rules.OUTBOX
+
+
+def add(tx: RecordTx, row: OutboxRow) -> bool:
+    """Queue one PENDING row; False when its key is known (a replay: pending, dead-lettered or delivered)."""
+    if tx.get_outbox_row(row.key) is not None:
+        return False
+    tx.put_outbox_row(row)
+    tx.wake(OUTBOX)
+    return True
+
+
+def add_all(tx: RecordTx, rows: Sequence[OutboxRow]) -> int:
+    return sum(add(tx, row) for row in rows)
+
+
+def post(tx: RecordTx, now: int, mint: Callable[[int], str], row: OutboxRow, policy: rules.RetryPolicy,
+         rng: random.Random, max_unread: int) -> bool:
+    """Post one row: its message and its receipt, or (refused) its retry; whether it was delivered."""
+    try:
+        sent = mailbox.store(tx, now, mint, rules.message_of(row), b"", True, max_unread)
+    except FabricError as exc:  # raised before anything is written: the row alone changes
+        tx.put_outbox_row(rules.failed(row, exc, now, policy, rng))
+        return False
+    tx.put_outbox_row(rules.delivered(row, now, sent.message.seq))  # the receipt replaces the row
+    return True
+
+
+def deliver_due(tx: RecordTx, now: int, mint: Callable[[int], str], limit: int, policy: rules.RetryPolicy,
+                rng: random.Random, max_unread: int) -> rules.DrainResult:
+    rows = tx.due_outbox_rows(now, limit + 1)
+    posted = failed = 0
+    for row in rows[:limit]:
+        if post(tx, now, mint, row, policy, rng, max_unread):
+            posted += 1
+        else:
+            failed += 1
+    return rules.DrainResult(posted, failed, more=len(rows) > limit)
+
+
+def _all(tx: RecordTx, state: RowState) -> list[OutboxRow]:
+    rows: list[OutboxRow] = []
+    after = ""
+    while True:
+        page = tx.outbox_rows(after, 1000, state)
+        rows.extend(page)
+        if len(page) < 1000:
+            return rows
+        after = page[-1].key
+
+
+def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
+    if keys:
+        rows = [row for row in (tx.get_outbox_row(k) for k in keys) if row is not None]
+    else:
+        rows = _all(tx, RowState.DEAD_LETTER)
+    retried = 0
+    for row in rows:
+        if row.state != RowState.DEAD_LETTER:
+            continue
+        row.state = RowState.PENDING
+        row.attempts = 0
+        row.next_attempt_ns = now
+        tx.put_outbox_row(row)
+        retried += 1
+    if retried:
+        tx.wake(OUTBOX)
+    return retried
+
+
+def prune_receipts(tx: RecordTx, before_ns: int) -> int:
+    pruned = 0
+    for row in _all(tx, RowState.DELIVERED):
+        if row.deliver_ns < before_ns:
+            tx.delete_outbox_row(row.key)
+            pruned += 1
+    return pruned
+
+
+def counts(tx: RecordTx) -> tuple[int, int, int]:
+    pending, rows = tx.outbox_counts()
+    return pending, rows, len(tx.outbox_rows("", 1_000_000, RowState.DEAD_LETTER))

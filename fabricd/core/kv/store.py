@@ -1,0 +1,288 @@
+"""`KvStore`: the core's Store port over a key-value Engine, by running this package's scripts.
+
+Reads run the engine's short read transactions; writes hand one script to its
+writer, so each operation is one transaction (LMDB batches concurrent ones
+into one commit). Scripts get the clock and the node's id mint from here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from fabricd.core.errors import FabricError
+from fabricd.core.ids import IdMint
+from fabricd.core.kv import directory, mailbox, outbox, rendezvous
+from fabricd.core.kv.agentdir import Scripts
+from fabricd.core.kv.tx import Engine
+from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.ports import StoreStats, Wakeups
+
+if TYPE_CHECKING:
+    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
+    from fabricd.core.agentdir import WorkRequest
+    from fabricd.core.outbox import DrainResult, RetryPolicy
+    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.tokens import Token
+
+
+class _Part:
+    __slots__ = ("_e", "_clock", "_mint")
+
+    def __init__(self, engine: Engine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        self._e = engine
+        self._clock = clock
+        self._mint = mint
+
+
+class KvDirectory(_Part):
+    __slots__ = ()
+
+    async def get(self, agent_id: str) -> MailboxEntry | None:
+        return await self._e.read(lambda tx: tx.get_entry(agent_id))
+
+    async def resolve(self, name: str) -> MailboxEntry | None:
+        return await self._e.read(lambda tx: directory.resolve_name(tx, name))
+
+    async def entries(self) -> list[MailboxEntry]:
+        return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
+
+    async def snapshot(self) -> tuple[int, list[MailboxEntry]]:
+        return await self._e.read(lambda tx: (tx.revision(), sorted(tx.entries(), key=lambda e: e.agent_id)))
+
+    async def changes_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        return await self._e.read(lambda tx: tx.entries_since(revision, limit))
+
+    async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
+                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+        return await self._e.write(lambda tx: directory.register(tx, self._clock(), agent_id, session_name,
+                                                                 capabilities, cwd, metadata))
+
+    async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
+        return await self._e.write(lambda tx: directory.touch(tx, self._clock(), agent_id, busy, offline))
+
+    async def unregister(self, name: str, purge: bool) -> tuple[int, int]:
+        return await self._e.write(lambda tx: directory.unregister(tx, self._clock(), name, purge))
+
+
+class KvMailboxes(_Part):
+    __slots__ = ()
+
+    async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
+                     max_unread: int) -> list[Sent | FabricError]:
+        return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create, atomic,
+                                                             max_unread))
+
+    async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
+        return await self._e.read(lambda tx: tx.unread(agent_id, after_seq, limit, max_bytes))
+
+    async def peek(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+        return await self._e.read(lambda tx: mailbox.peek(tx, agent_id, limit, max_bytes))
+
+    async def drain(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+        return await self._e.write(lambda tx: mailbox.drain(tx, self._clock(), agent_id, limit, max_bytes))
+
+    async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        return await self._e.write(lambda tx: mailbox.ack(tx, self._clock(), agent_id, message_ids))
+
+    async def forget_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        return await self._e.write(lambda tx: tx.forget_consumed_ids(sent_before_ns, cursor, limit))
+
+    async def unread_counts(self) -> list[tuple[str, int]]:
+        return await self._e.read(mailbox.unread_counts)
+
+
+class KvRendezvous(_Part):
+    __slots__ = ()
+
+    async def enqueue(self, request: TicketRequest, max_unread: int) -> tuple[Ticket, int]:
+        return await self._e.write(lambda tx: rendezvous.enqueue(tx, self._clock(), self._mint, request, max_unread))
+
+    async def get(self, ticket_id: str) -> Ticket | None:
+        return await self._e.read(lambda tx: tx.get_ticket(ticket_id))
+
+    async def target(self, name: str) -> str:
+        return await self._e.read(lambda tx: rendezvous.target(tx, name))
+
+    async def queue(self, agent_id: str) -> list[Ticket]:
+        return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
+
+    async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
+        return await self._e.write(lambda tx: rendezvous.answer(tx, self._clock(), agent_id, result, ticket_id))
+
+    async def retire(self, ticket_id: str, reason: str) -> bool:
+        return await self._e.write(lambda tx: rendezvous.retire(tx, self._clock(), ticket_id, reason))
+
+    async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
+        return await self._e.write(lambda tx: rendezvous.cancel_head(tx, self._clock(), agent_id, ticket_id))
+
+    async def close_queue(self, agent_id: str, reason: str) -> int:
+        return await self._e.write(lambda tx: rendezvous.close_queue(tx, self._clock(), agent_id, reason))
+
+    async def prune(self, finished_before_ns: int, limit: int) -> int:
+        if not await self._e.read(lambda tx: tx.finished_before(finished_before_ns, 1)):
+            return 0  # nothing to forget: no write
+        return await self._e.write(lambda tx: rendezvous.prune(tx, finished_before_ns, limit))
+
+    async def queued_count(self) -> int:
+        return await self._e.read(lambda tx: tx.queued_tickets())
+
+
+class KvOutbox(_Part):
+    __slots__ = ("_rng",)
+
+    def __init__(self, engine: Engine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        super().__init__(engine, clock, mint)
+        self._rng = random.Random()
+
+    async def add(self, rows: Sequence[OutboxRow]) -> int:
+        return await self._e.write(lambda tx: outbox.add_all(tx, rows))
+
+    async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
+        from fabricd.core.outbox import DrainResult
+
+        due = await self.next_due()
+        if due is None or due > self._clock():
+            return DrainResult(0, 0, more=False)  # nothing due: no write, no fsync
+        return await self._e.write(lambda tx: outbox.deliver_due(tx, self._clock(), self._mint, limit, policy,
+                                                                 self._rng, max_unread))
+
+    async def next_due(self) -> int | None:
+        return await self._e.read(lambda tx: tx.next_outbox_due())
+
+    async def rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        return await self._e.read(lambda tx: tx.outbox_rows(after_key, limit, state))
+
+    async def retry_dead_letters(self, keys: Sequence[str]) -> int:
+        return await self._e.write(lambda tx: outbox.retry_dead_letters(tx, self._clock(), keys))
+
+    async def prune_receipts(self, delivered_before_ns: int) -> int:
+        return await self._e.write(lambda tx: outbox.prune_receipts(tx, delivered_before_ns))
+
+    async def counts(self) -> tuple[int, int, int]:
+        return await self._e.read(outbox.counts)
+
+
+class KvAgentDirectory(_Part):
+    __slots__ = ("_s",)
+
+    def __init__(self, engine: Engine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        super().__init__(engine, clock, mint)
+        self._s = Scripts(clock, mint)
+
+    async def data(self) -> DirectoryData:
+        return await self._e.read(lambda tx: tx.get_directory_data())
+
+    async def history(self, after_sequence: int, limit: int) -> tuple[list[DirectoryData], DirectoryData]:
+        return await self._e.read(lambda tx: (tx.directory_history(after_sequence, limit), tx.get_directory_data()))
+
+    async def initialize(self, instructions: str, settings: str) -> tuple[Agent, Thread]:
+        return await self._e.write(lambda tx: self._s.initialize(tx, instructions, settings))
+
+    async def create_agent(self, name: str, description: str, instructions: str, settings: str) -> Agent:
+        return await self._e.write(lambda tx: self._s.create_agent(tx, name, description, instructions, settings))
+
+    async def get_agent(self, agent_id: str) -> Agent | None:
+        return await self._e.read(lambda tx: tx.get_agent(agent_id))
+
+    async def agents(self) -> list[Agent]:
+        return await self._e.read(lambda tx: tx.agents())
+
+    async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
+                            contexts: tuple[str, ...]) -> Thread:
+        return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts))
+
+    async def threads_of(self, agent_id: str) -> list[Thread] | None:
+        return await self._e.read(lambda tx: self._s.threads_of(tx, agent_id))
+
+    async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
+                    max_causal_depth: int) -> Admission:
+        return await self._e.write(lambda tx: self._s.admit(tx, agent_id, thread_id, submission, optional_work,
+                                                            max_causal_depth))
+
+    async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest:
+        return await self._e.write(lambda tx: self._s.settle(tx, request_id, thread_id, interactive, notify))
+
+    async def notification_sent(self, request_id: str) -> None:
+        await self._e.write(lambda tx: self._s.notification_sent(tx, request_id))
+
+    async def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
+        return await self._e.read(lambda tx: tx.requests(which, after_seq, limit))
+
+    async def advertise(self, profiles: str, availability: str) -> None:
+        await self._e.write(lambda tx: self._s.advertise(tx, profiles, availability))
+
+    async def reconcile_repair(self, repair: RepairInfo, text: str, publication: str, create_ns: int) -> str:
+        return await self._e.write(lambda tx: self._s.reconcile_repair(tx, repair, text, publication, create_ns))
+
+
+class KvTokens(_Part):
+    __slots__ = ()
+
+    async def add(self, key: bytes, token: Token) -> None:
+        await self._e.write(lambda tx: tx.put_token(key, token))
+
+    async def get(self, key: bytes) -> Token | None:
+        return await self._e.read(lambda tx: tx.get_token(key))
+
+    async def revoke(self, token_id: str, now_ns: int) -> tuple[bytes, Token] | None:
+        def apply(tx):  # noqa: ANN001, ANN202
+            found = tx.token_by_id(token_id)
+            if found is None or found[1].revoke_ns:
+                return None
+            key, token = found
+            token.revoke_ns = now_ns  # a record read in this transaction, not the caller's
+            tx.put_token(key, token)
+            return key, token
+
+        return await self._e.write(apply)
+
+    async def all(self) -> list[tuple[bytes, Token]]:
+        return await self._e.read(lambda tx: tx.tokens())
+
+
+class KvStore:
+    """Implements fabricd.core.ports.Store over an Engine (which also provides the lifecycle)."""
+
+    def __init__(self, engine: Engine, wakeups: Wakeups, clock: Callable[[], int], node_id: int = 0) -> None:
+        self.engine = engine
+        self.wakeups = wakeups
+        self.node_id = node_id
+        mint = IdMint(node_id).mint
+        self.directory = KvDirectory(engine, clock, mint)
+        self.mailboxes = KvMailboxes(engine, clock, mint)
+        self.rendezvous = KvRendezvous(engine, clock, mint)
+        self.outbox = KvOutbox(engine, clock, mint)
+        self.agent_directory = KvAgentDirectory(engine, clock, mint)
+        self.tokens = KvTokens(engine, clock, mint)
+        self.backup_to: Callable[[int], None] | None = getattr(engine, "copy_to", None)
+
+    @property
+    def on_commit(self) -> Callable[[int, float], None] | None:
+        return self.engine.on_commit
+
+    @on_commit.setter
+    def on_commit(self, hook: Callable[[int, float], None] | None) -> None:
+        self.engine.on_commit = hook
+
+    async def start(self) -> None:
+        await self.engine.start()
+
+    async def close(self) -> None:
+        await self.engine.close()
+
+    def stats(self) -> StoreStats:
+        return self.engine.stats()
+
+    def making_progress(self, stall_s: float) -> bool:
+        return self.engine.making_progress(stall_s)
+
+    async def counts(self) -> tuple[int, int]:
+        return await self.engine.read(lambda tx: (tx.mailbox_count(), tx.queued_tickets()))
+
+    def ticket_now(self, ticket_id: str) -> Ticket | None:
+        return self.engine.read_now(lambda tx: tx.get_ticket(ticket_id))
+
+    def token_now(self, key: bytes) -> Token | None:
+        return self.engine.read_now(lambda tx: tx.get_token(key))

@@ -1,0 +1,175 @@
+"""The record-level transaction the embedded backends (LMDB, memory) offer the shared transaction scripts.
+
+This is not the core's port (that is fabricd.core.ports): it is how the
+scripts in this package, which implement the port's operations once for every
+key-value backend, read and write records. Entries handed out by `get_entry`
+are cached for the transaction: a script mutates them and calls `put_entry`,
+and the backend writes each dirty entry once when the script is done. A
+script's changes are thrown away when it raises, so it may be run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Protocol, TypeVar
+
+from fabricd.core.ports import StoreStats
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+
+if TYPE_CHECKING:
+    from fabricd.core.agentdir import Agent, DirectoryData, Thread
+    from fabricd.core.agentdir import WorkRequest
+    from fabricd.core.tokens import Token
+
+T = TypeVar("T")
+
+
+class RecordTx(Protocol):
+    # -- directory
+    def get_entry(self, agent_id: str) -> MailboxEntry | None: ...
+
+    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
+        """Store an entry. With a `change`, the entry gets the next directory revision."""
+
+    def entries(self) -> Iterator[MailboxEntry]: ...
+
+    def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
+
+    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        """Entries whose revision is above `revision`, in revision order; a deleted entry
+        comes back as a bare MailboxEntry with change UNREGISTERED."""
+
+    def delete_entry(self, agent_id: str) -> None:
+        """Remove an entry (its messages must be gone) and record its removal as the next revision."""
+
+    def revision(self) -> int: ...
+
+    def mailbox_count(self) -> int: ...
+
+    # -- messages
+    def get_id(self, message_id: str) -> IdRecord | None: ...
+
+    def put_message(self, message: Message, digest: bytes) -> bytes:
+        """Store an unread message; return its stored encoding."""
+
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
+        """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
+        `max_bytes` of them (but always one, if any) when max_bytes is set."""
+
+    def delete_message(self, agent_id: str, seq: int) -> bool:
+        """Consume one unread message; False when it was not unread."""
+
+    def purge_unread(self, agent_id: str) -> int:
+        """Delete every unread message of a mailbox and forget its id; the number deleted."""
+
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        """Forget the ids of consumed messages sent before `sent_before_ns`, `limit` records a call."""
+
+    # -- rendezvous tickets
+    def next_sequence(self, name: str) -> int:
+        """The next value of a named store-wide counter (1, 2, ...)."""
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None: ...
+
+    def put_ticket(self, ticket: Ticket) -> None:
+        """Store a ticket; a QUEUED one is in its target's FIFO, any other is not."""
+
+    def queue(self, target: str, limit: int) -> list[Ticket]:
+        """The FIFO of `target`, head first."""
+
+    def queued_tickets(self) -> int: ...
+
+    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
+        """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
+
+    def delete_ticket(self, ticket_id: str) -> None: ...
+
+    # -- outbox
+    def get_outbox_row(self, key: str) -> OutboxRow | None: ...
+
+    def put_outbox_row(self, row: OutboxRow) -> None:
+        """Store a row; a PENDING row is due at its next_attempt_ns, any other is not."""
+
+    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
+        """PENDING rows due by `now_ns`, earliest first."""
+
+    def next_outbox_due(self) -> int | None:
+        """When the earliest PENDING row is due; None when none is."""
+
+    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
+
+    def outbox_counts(self) -> tuple[int, int]:
+        """(pending rows, all rows including receipts)."""
+
+    def delete_outbox_row(self, key: str) -> None: ...
+
+    # -- agent directory
+    def get_directory_data(self) -> DirectoryData: ...
+
+    def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
+        """Store the data and remember it as of its sequence (the last `keep_history` sequences are kept)."""
+
+    def directory_history(self, after_sequence: int, limit: int) -> list[DirectoryData]: ...
+
+    def get_agent(self, agent_id: str) -> Agent | None: ...
+
+    def agent_named(self, name: str) -> Agent | None: ...
+
+    def put_agent(self, agent: Agent) -> None: ...
+
+    def agents(self) -> list[Agent]: ...
+
+    def get_thread(self, thread_id: str) -> Thread | None: ...
+
+    def put_thread(self, thread: Thread) -> None: ...
+
+    def threads_of(self, agent_id: str) -> list[Thread]: ...
+
+    def get_request(self, request_id: str) -> WorkRequest | None: ...
+
+    def put_request(self, request: WorkRequest) -> None:
+        """Store a request; its state and notification flags decide the lists it is in."""
+
+    def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
+        """Requests of a filter (pending, notifications, all) in admission order after `after_seq`."""
+
+    def get_repair(self, key: str) -> tuple[int, str] | None: ...
+
+    def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
+
+    # -- access tokens
+    def put_token(self, key: bytes, token: Token) -> None: ...
+
+    def get_token(self, key: bytes) -> Token | None: ...
+
+    def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None: ...
+
+    def tokens(self) -> list[tuple[bytes, Token]]: ...
+
+    # -- effects
+    def wake(self, key: str) -> None:
+        """Wake the waiters of `key` once this work is durable (never if it fails); once per key per commit."""
+
+
+class Engine(Protocol):
+    """How a key-value backend runs the scripts (one writer, short reads), and its lifecycle."""
+
+    on_commit: Callable[[int, float], None] | None
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def stats(self) -> StoreStats: ...
+
+    def making_progress(self, stall_s: float) -> bool: ...
+
+    def read_now(self, fn: Callable[[RecordTx], T]) -> T:
+        """A read on the calling thread, for the few callers that cannot await yet."""
+
+    async def write(self, fn: Callable[[RecordTx], T]) -> T:
+        """Run `fn` in the writer's next transaction; return once it is durable, after its wake-ups."""
+
+    async def read(self, fn: Callable[[RecordTx], T]) -> T:
+        """Run `fn` in a short read transaction (never held across an await)."""

@@ -1,0 +1,302 @@
+"""MemoryTx: the core's RecordTx over copy-on-write dicts (see fabricd.store.memory.engine)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from typing import Any
+
+from fabricd import wire
+from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
+from fabricd.core.agentdir import WorkRequest
+from fabricd.core.agentdir import Thread
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
+from fabricd.core.tokens import Token
+
+TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
+          "requests", "repairs", "tokens")
+
+
+def new_tables() -> dict[str, dict[Any, Any]]:
+    return {name: {} for name in TABLES}
+
+
+class MemoryTx:
+    """One transaction; `tables` holds the new state once the script is done and `flush` ran."""
+
+    def __init__(self, tables: dict[str, dict[Any, Any]], *, write: bool) -> None:
+        self.tables = dict(tables)
+        self._write = write
+        self._copied: set[str] = set()
+        self._entries: dict[str, MailboxEntry | None] = {}
+        self._dirty: dict[str, MailboxEntry] = {}
+        self.woken: dict[str, None] = {}
+        self.stored_messages = 0
+
+    def _t(self, name: str) -> dict[Any, Any]:
+        return self.tables[name]
+
+    def _w(self, name: str) -> dict[Any, Any]:
+        assert self._write, "a write in a read transaction"
+        if name not in self._copied:
+            self.tables[name] = dict(self.tables[name])
+            self._copied.add(name)
+        return self.tables[name]
+
+    def _meta(self, key: str, default: Any = 0) -> Any:
+        return self._t("meta").get(key, default)
+
+    # -- directory
+
+    def get_entry(self, agent_id: str) -> MailboxEntry | None:
+        if agent_id not in self._entries:
+            stored = self._t("entries").get(agent_id)
+            self._entries[agent_id] = copy.deepcopy(stored)
+        return self._entries[agent_id]
+
+    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
+        if change is not None:
+            rev = self.revision() + 1
+            revisions = self._w("revisions")
+            revisions.pop(entry.revision, None)
+            entry.revision, entry.change = rev, change
+            revisions[rev] = entry.agent_id
+            self._w("meta")["revision"] = rev
+        self._entries[entry.agent_id] = entry
+        self._dirty[entry.agent_id] = entry
+
+    def entries(self) -> Iterator[MailboxEntry]:
+        ids = set(self._t("entries")) | {a for a, e in self._entries.items() if e is not None}
+        for agent_id in sorted(ids):
+            entry = self.get_entry(agent_id)
+            if entry is not None:
+                yield entry
+
+    def entries_named(self, session_name: str) -> list[MailboxEntry]:
+        return [e for e in self.entries() if e.session_name == session_name]
+
+    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        out = []
+        for rev in sorted(r for r in self._t("revisions") if r > revision):
+            ref = self._t("revisions")[rev]
+            if isinstance(ref, tuple):  # a removal
+                out.append(MailboxEntry(ref[1], revision=rev, change=Change.UNREGISTERED))
+            else:
+                entry = self.get_entry(ref)
+                if entry is not None:
+                    out.append(entry)
+            if len(out) >= limit:
+                break
+        return out
+
+    def delete_entry(self, agent_id: str) -> None:
+        entry = self.get_entry(agent_id)
+        if entry is None:
+            return
+        revisions = self._w("revisions")
+        revisions.pop(entry.revision, None)
+        rev = self.revision() + 1
+        revisions[rev] = ("removed", agent_id)
+        self._w("meta")["revision"] = rev
+        self._w("entries").pop(agent_id, None)
+        self._dirty.pop(agent_id, None)
+        self._entries[agent_id] = None
+
+    def revision(self) -> int:
+        return self._meta("revision")
+
+    def mailbox_count(self) -> int:
+        return sum(1 for _ in self.entries())
+
+    # -- messages
+
+    def get_id(self, message_id: str) -> IdRecord | None:
+        return self._t("ids").get(message_id)
+
+    def put_message(self, message: Message, digest: bytes) -> bytes:
+        encoded = wire.message_out(message).SerializeToString()
+        agent_id = message.recipient.agent_id
+        self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
+        self._w("ids")[message.id] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
+        self.stored_messages += 1
+        return encoded
+
+    def _unread_keys(self, agent_id: str, after_seq: int = 0) -> list[tuple[str, int]]:
+        return sorted(k for k in self._t("messages") if k[0] == agent_id and k[1] > after_seq)
+
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
+        out: list[Envelope] = []
+        size = 0
+        for key in self._unread_keys(agent_id, after_seq)[:limit]:
+            encoded = self._t("messages")[key][0]
+            size += len(encoded)
+            if max_bytes and out and size > max_bytes:
+                break
+            out.append(Envelope(key[1], encoded))
+        return out
+
+    def delete_message(self, agent_id: str, seq: int) -> bool:
+        if (agent_id, seq) not in self._t("messages"):
+            return False
+        del self._w("messages")[(agent_id, seq)]
+        return True
+
+    def purge_unread(self, agent_id: str) -> int:
+        keys = self._unread_keys(agent_id)
+        for key in keys:
+            _, message_id = self._w("messages").pop(key)
+            self._w("ids").pop(message_id, None)
+        return len(keys)
+
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        forgotten = 0
+        for message_id, record in list(self._t("ids").items()):
+            if record.send_time_ns < sent_before_ns and (record.recipient, record.seq) not in self._t("messages"):
+                del self._w("ids")[message_id]
+                forgotten += 1
+        return forgotten, b""
+
+    # -- rendezvous tickets
+
+    def next_sequence(self, name: str) -> int:
+        value = self._meta("seq/" + name) + 1
+        self._w("meta")["seq/" + name] = value
+        return value
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None:
+        return copy.deepcopy(self._t("tickets").get(ticket_id))
+
+    def put_ticket(self, ticket: Ticket) -> None:
+        self._w("tickets")[ticket.ticket_id] = copy.deepcopy(ticket)
+
+    def queue(self, target: str, limit: int) -> list[Ticket]:
+        queued = sorted((t for t in self._t("tickets").values() if t.target == target and t.state == TicketState.QUEUED),
+                        key=lambda t: t.seq)
+        return [copy.deepcopy(t) for t in queued[:limit]]
+
+    def queued_tickets(self) -> int:
+        return sum(1 for t in self._t("tickets").values() if t.state == TicketState.QUEUED)
+
+    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
+        done = sorted((t.finish_ns, t.ticket_id) for t in self._t("tickets").values()
+                      if t.state != TicketState.QUEUED and t.finish_ns < finish_ns)
+        return [ticket_id for _, ticket_id in done[:limit]]
+
+    def delete_ticket(self, ticket_id: str) -> None:
+        self._w("tickets").pop(ticket_id, None)
+
+    # -- outbox
+
+    def get_outbox_row(self, key: str) -> OutboxRow | None:
+        return copy.deepcopy(self._t("outbox").get(key))
+
+    def put_outbox_row(self, row: OutboxRow) -> None:
+        self._w("outbox")[row.key] = copy.deepcopy(row)
+
+    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
+        due = sorted((r for r in self._t("outbox").values() if r.state == RowState.PENDING and r.next_attempt_ns <= now_ns),
+                     key=lambda r: (r.next_attempt_ns, r.key))
+        return [copy.deepcopy(r) for r in due[:limit]]
+
+    def next_outbox_due(self) -> int | None:
+        return min((r.next_attempt_ns for r in self._t("outbox").values() if r.state == RowState.PENDING), default=None)
+
+    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        rows = [r for k, r in sorted(self._t("outbox").items())
+                if k > after_key and (state == RowState.UNSPECIFIED or r.state == state)]
+        return [copy.deepcopy(r) for r in rows[:limit]]
+
+    def outbox_counts(self) -> tuple[int, int]:
+        rows = self._t("outbox").values()
+        return sum(1 for r in rows if r.state == RowState.PENDING), len(rows)
+
+    def delete_outbox_row(self, key: str) -> None:
+        self._w("outbox").pop(key, None)
+
+    # -- agent directory
+
+    def get_directory_data(self) -> DirectoryData:
+        return copy.deepcopy(self._meta("directory", None) or DirectoryData())
+
+    def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
+        self._w("meta")["directory"] = copy.deepcopy(data)
+        if keep_history:
+            history = self._w("history")
+            history[data.sequence] = copy.deepcopy(data)
+            history.pop(data.sequence - keep_history, None)
+
+    def directory_history(self, after_sequence: int, limit: int) -> list[DirectoryData]:
+        kept = self._t("history")
+        return [copy.deepcopy(kept[s]) for s in sorted(s for s in kept if s > after_sequence)[:limit]]
+
+    def get_agent(self, agent_id: str) -> Agent | None:
+        return copy.deepcopy(self._t("agents").get(agent_id))
+
+    def agent_named(self, name: str) -> Agent | None:
+        return next((copy.deepcopy(a) for a in self._t("agents").values() if a.name == name), None)
+
+    def put_agent(self, agent: Agent) -> None:
+        self._w("agents")[agent.agent_id] = copy.deepcopy(agent)
+
+    def agents(self) -> list[Agent]:
+        return [copy.deepcopy(a) for a in self._t("agents").values()]
+
+    def get_thread(self, thread_id: str) -> Thread | None:
+        found = self._t("threads").get(thread_id)
+        return copy.deepcopy(found[1]) if found is not None else None
+
+    def put_thread(self, thread: Thread) -> None:
+        found = self._t("threads").get(thread.thread_id)
+        seq = found[0] if found is not None else self.next_sequence("thread")
+        self._w("threads")[thread.thread_id] = (seq, copy.deepcopy(thread))
+
+    def threads_of(self, agent_id: str) -> list[Thread]:
+        mine = sorted(((s, t) for s, t in self._t("threads").values() if t.agent_id == agent_id), key=lambda p: p[0])
+        return [copy.deepcopy(t) for _, t in mine]
+
+    def get_request(self, request_id: str) -> WorkRequest | None:
+        return copy.deepcopy(self._t("requests").get(request_id))
+
+    def put_request(self, request: WorkRequest) -> None:
+        self._w("requests")[request.request_id] = copy.deepcopy(request)
+
+    def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
+        def listed(r: WorkRequest) -> bool:
+            return (which == FILTER_ALL or (which == FILTER_PENDING and r.state == PENDING)
+                    or (which == FILTER_NOTIFICATIONS and r.owes_notification))
+
+        found = sorted((r for r in self._t("requests").values() if r.seq > after_seq and listed(r)), key=lambda r: r.seq)
+        return [copy.deepcopy(r) for r in found[:limit]]
+
+    def get_repair(self, key: str) -> tuple[int, str] | None:
+        return self._t("repairs").get(key)
+
+    def put_repair(self, key: str, generation: int, request_id: str) -> None:
+        self._w("repairs")[key] = (generation, request_id)
+
+    # -- access tokens
+
+    def put_token(self, key: bytes, token: Token) -> None:
+        self._w("tokens")[key] = copy.copy(token)
+
+    def get_token(self, key: bytes) -> Token | None:
+        return copy.copy(self._t("tokens").get(key))
+
+    def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
+        return next(((k, copy.copy(t)) for k, t in self._t("tokens").items() if t.token_id == token_id), None)
+
+    def tokens(self) -> list[tuple[bytes, Token]]:
+        return [(k, copy.copy(t)) for k, t in self._t("tokens").items()]
+
+    # -- effects
+
+    def wake(self, key: str) -> None:
+        self.woken[key] = None
+
+    def flush(self) -> None:
+        """Write the dirty entries (copies: the script's objects stay its own)."""
+        if self._dirty:
+            entries = self._w("entries")
+            for agent_id, entry in self._dirty.items():
+                entries[agent_id] = copy.deepcopy(entry)
+            self._dirty.clear()

@@ -1,0 +1,108 @@
+"""The outbox, agent-directory and token contracts, and node ids, on the in-memory backend."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fabricd.core.agentdir import FILTER_NOTIFICATIONS, Submission
+from fabricd.core.errors import AlreadyExists, NotFound
+from fabricd.core.ids import IdMint
+from fabricd.core.limits import Limits
+from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob
+from fabricd.core.outbox import RetryPolicy
+from tests.core.conftest import Fabric, build, mail, texts
+
+
+def job(key: str, *reply_to: str) -> SettledJob:
+    return SettledJob("job-1", int(JobOutcome.COMPLETED), Address("worker", "s-1"),
+                      Mail(key, reply_to=tuple(Address(a, "s") for a in reply_to)))
+
+
+async def test_a_reply_is_delivered_exactly_once_with_its_receipt(fabric: Fabric) -> None:
+    keys, added = await fabric.outbox.fan_out(job("mail-1", "alice", "bob"), "result")
+    assert added == 2 and (await fabric.outbox.fan_out(job("mail-1", "alice", "bob"), "result"))[1] == 0
+    first = await fabric.outbox.drain_once()
+    assert (first.posted, first.failed) == (2, 0)
+    assert (await fabric.outbox.drain_once()).posted == 0
+    assert (await fabric.outbox.fan_out(job("mail-1", "alice", "bob"), "result"))[1] == 0  # a receipt stays
+    (body,) = texts((await fabric.mailboxes.peek("alice", 10))[0])
+    assert body.endswith("result")
+    rows, _ = await fabric.outbox.list(10, "", RowState.DELIVERED)
+    assert [(r.key, r.seq, r.content) for r in rows] == [(keys[0], 1, ""), (keys[1], 1, "")]
+
+
+async def test_a_refused_post_is_retried_then_dead_lettered_at_max_attempts() -> None:
+    fabric = build(Limits(max_unread=1), RetryPolicy(base_s=1, cap_s=1, jitter=0, max_attempts=2))
+    await fabric.directory.register("alice")
+    await fabric.mailboxes.send(mail("alice"))
+    await fabric.outbox.fan_out(job("mail-1", "alice"), "result")
+    assert (await fabric.outbox.drain_once()).failed == 1  # the mailbox is full
+    assert (await fabric.outbox.drain_once()).failed == 0  # not due yet: backing off
+    fabric.clock.advance(1)
+    assert (await fabric.outbox.drain_once()).failed == 1
+    (dead,), _ = await fabric.outbox.list(10, "", RowState.DEAD_LETTER)
+    assert dead.attempts == 2 and dead.last_error.startswith("MAILBOX_FULL")
+    await fabric.mailboxes.drain("alice", 10)
+    assert await fabric.outbox.retry_dead_letters([]) == 1
+    assert (await fabric.outbox.drain_once()).posted == 1
+
+
+async def test_the_agent_directory_sequence_moves_once_per_change(fabric: Fabric) -> None:
+    ad = fabric.agent_directory
+    agent, thread = await ad.initialize("be kind", "{}")
+    assert (await ad.data()).sequence == 1
+    assert await ad.initialize("be kind", "{}") == (agent, thread) and (await ad.data()).sequence == 1  # no change
+    admission = await ad.admit(agent.agent_id, thread.thread_id, Submission(text="hello", response="alice"), False)
+    assert admission.accepted and (await ad.data()).sequence == 2
+    settled = await ad.settle(admission.request_id, "", interactive=False, notify=True)
+    data = await ad.data()
+    assert (data.sequence, data.pending, data.notifications) == (3, 0, 1) and settled.owes_notification
+    assert [r.request_id for r in (await ad.list_requests(FILTER_NOTIFICATIONS, 10, ""))[0]] == [admission.request_id]
+    await ad.notification_sent(admission.request_id)
+    assert (await ad.data()).sequence == 4
+    assert (await fabric.outbox.drain_once()).posted == 1  # the settlement went to `response` through the outbox
+    watch = ad.watch()
+    assert (await anext(watch)).data.sequence == 4
+
+
+async def test_admission_refusals_say_why_and_change_nothing(fabric: Fabric) -> None:
+    ad = fabric.agent_directory
+    agent, _ = await ad.initialize("", "")
+    refused = await ad.admit("agent-nope", "", Submission(text="x"), False)
+    assert not refused.accepted and "no agent" in refused.reason
+    too_deep = await ad.admit(agent.agent_id, "", Submission(text="x", causal_depth=99), False)
+    assert not too_deep.accepted and "causal depth" in too_deep.reason
+    assert (await ad.data()).sequence == 1
+    with pytest.raises(AlreadyExists):
+        await ad.create_agent("default", "", "", "")
+    with pytest.raises(NotFound):
+        await ad.list_threads("agent-nope")
+
+
+async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:
+    revoked: list[str] = []
+    fabric.tokens.on_revoke.append(revoked.append)
+    token, secret = await fabric.tokens.issue("agent", "alice", "laptop")
+    assert fabric.tokens.verify(secret) == token and fabric.tokens.verify(secret + "x") is None
+    assert await fabric.tokens.revoke(token.token_id) and not await fabric.tokens.revoke(token.token_id)
+    assert fabric.tokens.verify(secret) is None and revoked == [token.token_id]
+    await fabric.tokens.refresh()
+    assert fabric.tokens.verify(secret) is None and [t.token_id for t in await fabric.tokens.list()] == revoked
+
+
+def test_nodes_never_mint_the_same_id_in_the_same_millisecond() -> None:
+    now = 1_700_000_000 * 10**9
+    ids = [IdMint(node).mint(now) for node in range(64) for _ in range(8)]
+    assert len(set(ids)) == len(ids)
+    with pytest.raises(ValueError):
+        IdMint(1 << 16)
+
+
+async def test_wake_all_moves_every_version_so_no_waiter_sleeps_on_a_lost_wake_up(fabric: Fabric) -> None:
+    seen = fabric.wakeups.version("mailbox/nobody")
+    waiter = asyncio.ensure_future(fabric.wakeups.wait("queue/x", fabric.wakeups.version("queue/x"), 5))
+    await asyncio.sleep(0)
+    fabric.wakeups.wake_all()
+    assert await asyncio.wait_for(waiter, 1) and fabric.wakeups.version("mailbox/nobody") != seen

@@ -1,0 +1,123 @@
+"""The directory (presence, unregister) and rendezvous contracts on the in-memory backend."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, NotFound
+from fabricd.core.model import Change, Presence, TicketState
+from fabricd.core.rendezvous import TicketRequest
+from tests.core.conftest import Fabric, mail
+
+
+async def test_presence_is_live_after_register_and_offline_after_goodbye(fabric: Fabric) -> None:
+    registered = await fabric.directory.register("alice", session_name="builder")
+    assert fabric.directory.presence_of(registered.entry) == Presence.LIVE
+    touched = await fabric.directory.touch("alice", busy=True)
+    assert fabric.directory.presence_of(touched.entry) == Presence.BUSY and not touched.created
+    gone = await fabric.directory.touch("alice", busy=False, offline=True)
+    assert fabric.directory.presence_of(gone.entry) == Presence.OFFLINE
+    fabric.clock.advance(24 * 3600)
+    assert fabric.directory.presence_of(await fabric.directory.resolve("builder")) == Presence.OFFLINE
+
+
+async def test_registering_a_shared_session_name_names_the_other_live_agents(fabric: Fabric) -> None:
+    await fabric.directory.register("a-1", session_name="builder")
+    second = await fabric.directory.register("a-2", session_name="builder")
+    assert second.name_shared_with == ["a-1"]
+    with pytest.raises(FailedPrecondition) as ambiguous:
+        await fabric.directory.resolve("builder")
+    assert ambiguous.value.reason == "AMBIGUOUS_NAME"
+
+
+async def test_unregister_is_refused_while_mail_waits_unless_purged(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    await fabric.mailboxes.send(mail("alice"))
+    ticket, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "do it"))
+    with pytest.raises(FailedPrecondition) as refused:
+        await fabric.directory.unregister("alice", purge=False)
+    assert refused.value.reason == "MAILBOX_NOT_EMPTY"
+    assert await fabric.directory.unregister("alice", purge=True) == (1, 1)  # the mail (the task went with its ticket)
+    assert (await fabric.rendezvous.ticket(ticket.ticket_id)).state == TicketState.ABORTED
+    with pytest.raises(NotFound):
+        await fabric.directory.resolve("alice")
+
+
+async def test_the_directory_watch_sends_a_snapshot_then_each_change(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    watch = fabric.directory.watch()
+    first = await anext(watch)
+    assert [(c, e.agent_id) for c, e in first.changes] == [(Change.SNAPSHOT, "alice")] and first.snapshot_complete
+    await fabric.directory.register("bob")
+    await fabric.directory.unregister("alice", purge=False)
+    seen = []
+    while len(seen) < 2:
+        seen += [(c, e.agent_id) for c, e in (await anext(watch)).changes]
+    assert seen == [(Change.REGISTERED, "bob"), (Change.UNREGISTERED, "alice")]
+
+
+async def test_tickets_queue_in_fifo_order_with_their_positions(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    positions = [(await fabric.rendezvous.enqueue(TicketRequest("alice", f"task {i}")))[1] for i in range(3)]
+    assert positions == [0, 1, 2]
+    assert [t.task for t in await fabric.rendezvous.queue("alice")] == ["task 0", "task 1", "task 2"]
+
+
+async def test_reply_answers_the_head_or_the_named_ticket(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    first, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "one"))
+    second, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "two"))
+    assert await fabric.rendezvous.reply("alice", "second done", ticket_id=second.ticket_id) == second.ticket_id
+    assert await fabric.rendezvous.reply("alice", "first done") == first.ticket_id
+    assert await fabric.rendezvous.await_reply(first.ticket_id, 1) == "first done"
+    assert await fabric.rendezvous.await_reply(second.ticket_id, 1) == "second done"
+    with pytest.raises(FailedPrecondition) as nothing:
+        await fabric.rendezvous.reply("alice", "again")
+    assert nothing.value.reason == "NO_PENDING_REQUEST"
+    assert (await fabric.mailboxes.peek("alice", 10))[1] == 0  # answered tasks are no longer unread
+
+
+async def test_asking_an_unknown_target_is_refused(fabric: Fabric) -> None:
+    with pytest.raises(NotFound) as refused:
+        await fabric.rendezvous.enqueue(TicketRequest("nobody", "task"))
+    assert refused.value.reason == "UNKNOWN_TARGET"
+
+
+async def test_an_answer_wakes_the_waiting_asker(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    asking = asyncio.ensure_future(fabric.rendezvous.ask(TicketRequest("alice", "task"), 5))
+    while not await fabric.rendezvous.queue("alice"):
+        await asyncio.sleep(0)
+    await fabric.rendezvous.reply("alice", "done")
+    assert (await asking)[1] == "done"
+
+
+async def test_an_ask_that_times_out_retires_its_ticket(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    with pytest.raises(DeadlineExceeded):
+        await fabric.rendezvous.ask(TicketRequest("alice", "task"), 0.01)
+    assert await fabric.rendezvous.queue("alice") == []
+
+
+async def test_cancel_head_retires_only_the_head_and_close_queue_retires_all(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    tickets = [(await fabric.rendezvous.enqueue(TicketRequest("alice", f"t{i}")))[0] for i in range(3)]
+    assert not await fabric.rendezvous.cancel_head("alice", tickets[1].ticket_id)
+    assert await fabric.rendezvous.cancel_head("alice", tickets[0].ticket_id)
+    with pytest.raises(Aborted) as aborted:
+        await fabric.rendezvous.await_reply(tickets[0].ticket_id, 1)
+    assert aborted.value.reason == "TICKET_ABORTED"
+    assert await fabric.rendezvous.close_queue("alice") == 2
+    assert await fabric.rendezvous.queue("alice") == []
+
+
+async def test_finished_tickets_are_forgotten_after_the_retention(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    ticket, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "task"))
+    await fabric.rendezvous.reply("alice", "done")
+    assert await fabric.rendezvous.prune() == 0
+    fabric.clock.advance(2 * 24 * 3600)
+    assert await fabric.rendezvous.prune() == 1
+    assert await fabric.rendezvous.ticket(ticket.ticket_id) is None
