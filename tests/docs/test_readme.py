@@ -114,3 +114,6 @@ def test_readme_block_runs_as_written(block: Block, home: pathlib.Path) -> None:
         if block.language == "js":
             script.unlink()
     assert done.returncode == 0, f"{block} failed ({done.returncode}):\n{block.code}\n{done.stdout}\n{done.stderr}"
+    assert done.stdout.strip(), f"{block} printed nothing: every runnable block shows its outcome"
+    for expected in re.findall(r"prints: (.+)$", block.code, flags=re.M):  # "# ... prints: X" is checked
+        assert expected.strip() in done.stdout, f"{block} did not print {expected!r}:\n{done.stdout}"
