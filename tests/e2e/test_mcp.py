@@ -70,3 +70,17 @@ async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:  
         assert text(await waiting) == "done"
         (alpha_entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
         assert alpha_entry.presence == pb.PRESENCE_LIVE
+
+
+async def test_a_typo_in_send_message_is_a_tool_error_naming_the_closest_peer_and_the_bridge_says_goodbye(
+        daemon) -> None:  # noqa: ANN001
+    async with Client(daemon.target) as client:
+        await client.register("agent-7f3a", session_name="reviewer")
+        async with McpClient(bridge(daemon, "alpha")) as alpha:
+            failed = await alpha.call_tool("send_message", {"to": "revewer", "text": "please review"})
+            assert failed.is_error and "did you mean 'reviewer'?" in failed.content[0].text
+            (entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
+            assert entry.presence == pb.PRESENCE_LIVE
+        assert {e.agent_id for e in await client.list_mailboxes()} == {"agent-7f3a", "alpha"}  # no typo mailbox
+        (entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
+        assert entry.presence == pb.PRESENCE_OFFLINE  # the bridge said goodbye when its session ended

@@ -319,3 +319,13 @@ async def test_reply_and_queue_accept_the_targets_session_name(client: Client) -
     assert [q.ticket_id for q in await client.get_queue("reviewer")] == [t.ticket_id]
     assert await client.reply("reviewer", "looked") == t.ticket_id
     assert await client.await_reply(t.ticket_id) == "looked"
+
+
+async def test_cancel_head_and_close_queue_take_a_session_name(client: Client) -> None:
+    await client.register("agent-w1", session_name="worker-name")
+    t1 = await client.enqueue("worker-name", "one")
+    await client.enqueue("worker-name", "two")
+    assert await client.cancel_head("worker-name", t1.ticket_id) is True
+    assert [t.task for t in await client.get_queue("worker-name")] == ["two"]
+    assert await client.close_queue("worker-name") == 1
+    assert await client.get_queue("agent-w1") == []
