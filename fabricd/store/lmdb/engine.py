@@ -228,12 +228,12 @@ class LmdbEngine:
                 outcomes = self._commit(batch)
             except BaseException as exc:  # never leave callers waiting
                 log.exception("writer failed")
-                outcomes = [(fut, None, _translate(exc, self.path), ()) for _, fut in batch]
+                outcomes = [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
             finally:
                 self._applied.set()
             self._loop.call_soon_threadsafe(self._committed, outcomes)
 
-    def _committed(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
+    def _committed(self, outcomes: list[WriteOutcome]) -> None:
         """On the loop: answer the callers of a durable batch, then start the next one."""
         self._busy = False
         self._resolve(outcomes)
@@ -242,16 +242,16 @@ class LmdbEngine:
         else:
             self._idle.set()
 
-    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> list[Any]:
+    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> list[WriteOutcome]:
         """In the writer thread: apply each write in a nested transaction, then commit them together."""
         started = time.perf_counter()
-        outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]] = []
+        outcomes: list[WriteOutcome] = []
         env, dbs = self._env, self._dbs
         stored_messages = 0
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
-            return [(fut, None, _translate(exc, self.path), ()) for _, fut in batch]
+            return [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
@@ -261,55 +261,76 @@ class LmdbEngine:
                     tx.flush()
                     child.commit()
                     stored_messages += tx.stored_messages
-                    outcomes.append((fut, result, None, tx.woken))
+                    outcomes.append(WriteOutcome(fut, result, None, tx.woken))
                 except BaseException as exc:  # one caller's failure aborts only its own work
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
                         log.exception("write failed")
-                    outcomes.append((fut, None, _translate(exc, self.path), ()))
+                    outcomes.append(WriteOutcome(fut, error=_translate(exc, self.path)))
             self._applied.set()  # the loop may run while we fsync
-            stored = self._failpoint and stored_messages > 0
-            if stored and self._failpoint == "before-commit":
-                os._exit(86)
-            if stored and self._failpoint == "stall":
-                time.sleep(3600)  # a disk that stopped answering
-            if any(err is None for _, _, err, _ in outcomes):
+            failpoint = self._failpoint if stored_messages else ""  # tests only: "" costs one test
+            if failpoint:
+                _fail_at(failpoint, "before-commit")
+            if any(o.error is None for o in outcomes):
                 txn.commit()
                 self.messages_stored += stored_messages
             else:
                 txn.abort()
-            if stored and self._failpoint == "after-commit":
-                os._exit(86)
+            if failpoint:
+                _fail_at(failpoint, "after-commit")
         except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
             txn.abort()
             err = _translate(exc, self.path)
             log.warning("commit of %d writes failed: %s", len(batch), exc)
-            outcomes = [(fut, None, err if e is None else e, ()) for fut, _, e, _ in outcomes]
+            outcomes = [WriteOutcome(o.future, error=err if o.error is None else o.error) for o in outcomes]
         self.commits += 1
-        self.batched_writes += sum(1 for _, _, err, _ in outcomes if err is None)
+        self.batched_writes += sum(1 for o in outcomes if o.error is None)
         self.last_batch = len(batch)
         if self.on_commit is not None:
             self.on_commit(len(batch), time.perf_counter() - started)
         return outcomes
 
-    def _resolve(self, outcomes: list[tuple[asyncio.Future[Any], Any, BaseException | None, Any]]) -> None:
+    def _resolve(self, outcomes: list[WriteOutcome]) -> None:
         """Wake each key once per batch (before answering: a sender's reply finds its subscribers woken)."""
         if self._wakeups is not None:
             woken: dict[str, None] = {}
-            for _, _, _, keys_ in outcomes:
-                woken.update(keys_)
+            for outcome in outcomes:
+                woken.update(outcome.woken)
             for key in woken:
                 try:
                     self._wakeups.notify(key)
                 except Exception:  # a listener's bug must not lose the caller's answer
                     log.exception("wake-up failed")
-        for fut, result, err, _ in outcomes:
+        for outcome in outcomes:
+            fut = outcome.future
             if fut.done():  # the caller went away (cancelled); its write stands
                 continue
-            if err is None:
-                fut.set_result(result)
+            if outcome.error is None:
+                fut.set_result(outcome.result)
             else:
-                fut.set_exception(err)
+                fut.set_exception(outcome.error)
+
+
+@dataclass(slots=True)
+class WriteOutcome:
+    """One write of a batch, as the writer thread hands it back to the loop."""
+
+    future: asyncio.Future[Any]
+    result: Any = None
+    error: BaseException | None = None
+    """Set when this write (or the batch's commit) failed: the caller gets it instead of `result`."""
+    woken: Any = ()
+    """The wake-up keys the write asked for, notified once the batch is durable."""
+
+
+def _fail_at(failpoint: str, point: str) -> None:
+    """Tests only ($FABRICD_TEST_FAILPOINT, checked in daemon/settings.py): at the named point of a commit
+    that stores messages, crash the process ("before-commit", "after-commit") or hang as a dead disk would
+    ("stall"). Off, the commit path pays one test of an empty string."""
+    if failpoint == "stall" and point == "before-commit":
+        time.sleep(3600)
+    elif failpoint == point:
+        os._exit(86)
 
 
 MAX_DBS = 32
