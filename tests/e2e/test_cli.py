@@ -138,3 +138,23 @@ def test_reply_wait_answers_a_request_that_arrives_later(daemon) -> None:  # noq
     asked = fabric(daemon, "ask", "reviewer", "is PR 12 safe?", "--from", "bob", "--timeout", "30")
     assert replier.wait(30) == 0
     assert asked.returncode == 0 and asked.stdout.strip() == "yes, merge it"
+
+
+def test_wait_returns_when_mail_or_a_request_arrives_and_times_out_otherwise(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "idle-agent").returncode == 0
+    nothing = fabric(daemon, "wait", "idle-agent", "--timeout", "0.3")
+    assert nothing.returncode == 124 and "nothing arrived for idle-agent within 0.3s" in nothing.stderr
+    waiting = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "--json", "wait",
+                                "idle-agent", "--timeout", "30"], stdout=subprocess.PIPE, text=True)
+    assert fabric(daemon, "send", "idle-agent", "wake up").returncode == 0
+    out, _ = waiting.communicate(timeout=30)
+    assert waiting.returncode == 0 and json.loads(out) == {"agent_id": "idle-agent", "unread": 1, "queued_tickets": []}
+    assert fabric(daemon, "drain", "idle-agent").returncode == 0
+    waiting = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "wait",
+                                "idle-agent", "--timeout", "30"], stdout=subprocess.PIPE, text=True)
+    asking = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "ask",
+                               "idle-agent", "a task", "--timeout", "30"], stdout=subprocess.PIPE, text=True)
+    out, _ = waiting.communicate(timeout=30)
+    assert waiting.returncode == 0 and "1 queued request(s) (next ticket " in out
+    assert fabric(daemon, "reply", "idle-agent", "done").returncode == 0
+    assert asking.wait(30) == 0
