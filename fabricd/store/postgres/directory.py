@@ -63,7 +63,9 @@ async def entries_since(conn, revision: int, limit: int) -> list[MailboxEntry]: 
 
 _PUT_ENTRY = """
 WITH rev AS (
-    UPDATE counters SET value = value + 1 WHERE name = 'revision' AND $13 > 0 RETURNING value
+    UPDATE counters SET value = value + 1 WHERE name = 'revision' AND $13 > 0
+        AND ($11 OR NOT EXISTS (SELECT 1 FROM mailboxes WHERE agent_id = $1 AND revision <> $12))
+    RETURNING value
 )
 INSERT INTO mailboxes AS m (agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity,
                             register_time, heartbeat, revision, change)
