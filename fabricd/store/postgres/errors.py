@@ -40,6 +40,7 @@ ROLLED_BACK = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 CONNECTION_LOST = (
     asyncpg.ConnectionDoesNotExistError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,  # a FATAL from a terminated backend that arrived between two queries
     asyncpg.AdminShutdownError,
     asyncpg.CannotConnectNowError,
     ConnectionError,
