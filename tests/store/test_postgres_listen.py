@@ -74,6 +74,32 @@ async def test_a_listen_connection_terminated_by_the_database_reconnects_and_rep
         task.cancel()
 
 
+async def test_concurrent_commits_share_notify_transactions_and_every_wake_up_arrives(
+        pg_url: str, pg_pool: asyncpg.Pool) -> None:
+    collector = Collector()
+    _listener, task = await start_listener(pg_url, collector)
+    publisher = listen.Publisher(pg_pool)
+    names = [f"agent-{i}" for i in range(64)]
+    try:
+        async with pg_pool.acquire() as conn:
+            for name in names:
+                await directory.create_mailbox(conn, name)
+
+        async def send(name: str) -> None:
+            async with pg_pool.acquire() as conn:
+                await statements.append(conn, name, f"to-{name}", b"", 1)
+            publisher.add([name])  # after the commit, as a node does
+
+        await asyncio.gather(*(send(n) for n in names))
+        await publisher.drain()
+        woken: set[Hashable] = set()
+        while woken != set(names):
+            woken.update(await collector.next_keys())
+        assert 1 <= publisher.published < len(names)
+    finally:
+        task.cancel()
+
+
 def test_payloads_stay_under_the_notify_limit_and_keep_every_key() -> None:
     keys = [f"agent-{i:04d}-" + "x" * 100 for i in range(300)]
     sent = listen.payloads(keys + keys)

@@ -15,13 +15,11 @@ from fabricd.core.model import Address, Message
 from fabricd.store.postgres import directory, retry, statements
 from fabricd.store.postgres.errors import CONNECTION_LOST
 from fabricd.v1 import types_pb2 as pb
-from fabricd.wire import message_out
 
 
 def body(text: str, recipient: str = "bob") -> bytes:
-    out = message_out(Message(id="x", sender=Address("alice"), recipient=Address(recipient), text=text))
-    out.ClearField("seq")
-    return out.SerializeToString()
+    return statements.encode(Message(id="x", sender=Address("alice"), recipient=Address(recipient), text=text,
+                                      seq=99))
 
 
 async def make_boxes(pool: asyncpg.Pool, *names: str) -> None:

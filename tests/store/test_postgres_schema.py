@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import pathlib
 
 import asyncpg
 import pytest
@@ -57,3 +59,15 @@ async def test_a_database_migrated_by_a_newer_fabricd_is_refused_and_left_alone(
         assert await schema.version(conn) == schema.LATEST + 1
     finally:
         await conn.close()
+
+
+def test_only_the_postgres_backend_imports_a_postgres_driver() -> None:
+    root = pathlib.Path(__file__).resolve().parents[2] / "fabricd"
+    importers = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in {"asyncpg", "psycopg", "psycopg_pool"} for n in names):
+                importers.add(path.parent.relative_to(root).as_posix())
+    assert importers == {"store/postgres"}

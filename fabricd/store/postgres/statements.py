@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fabricd.core.model import Envelope, IdRecord, Ticket, TicketState
+from fabricd import wire
+from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketState
 
 QUEUED = int(TicketState.QUEUED)
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
@@ -33,6 +34,13 @@ def _varint(value: int) -> bytes:
         value >>= 7
     out.append(value)
     return bytes(out)
+
+
+def encode(message: Message) -> bytes:
+    """A message's stored body: its fabricd.v1.Message bytes without seq, which the append assigns."""
+    out = wire.message_out(message)
+    out.ClearField("seq")
+    return out.SerializeToString()
 
 
 def envelope(seq: int, body: bytes) -> Envelope:
