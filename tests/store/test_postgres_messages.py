@@ -13,7 +13,7 @@ import pytest
 
 from fabricd.core.model import Address, Message
 from fabricd.store.postgres import directory, retry, statements
-from fabricd.store.postgres.errors import CONNECTION_LOST
+from fabricd.store.postgres.errors import CONNECTION_LOST, Unreachable
 from fabricd.v1 import types_pb2 as pb
 
 
@@ -223,3 +223,38 @@ async def test_consumed_ids_older_than_the_window_are_forgotten_and_unread_ones_
         assert await statements.forget_ids(conn, 104, 1000) == 0
     left = {r["id"] for r in await pg_pool.fetch("SELECT id FROM message_ids")}
     assert left == {"m2", "m3", "m4", "m5"}
+
+
+async def test_run_reruns_an_idempotent_operation_whose_connection_broke_and_it_takes_effect_once(
+        pg_pool: asyncpg.Pool) -> None:
+    await make_boxes(pg_pool, "bob")
+    attempts = 0
+
+    async def send_then_lose_the_connection_once(conn: asyncpg.Connection) -> statements.Appended:
+        nonlocal attempts
+        attempts += 1
+        async with conn.transaction():
+            done = await statements.append(conn, "bob", "m1", body("x"), 1)
+            if attempts == 1:
+                await pg_pool.fetchval("SELECT pg_terminate_backend($1)", conn.get_server_pid())
+                await conn.fetchval("SELECT 1")
+        return done
+
+    done = await retry.run(pg_pool, send_then_lose_the_connection_once)
+    assert (attempts, done.seq) == (2, 1)
+    assert await all_seqs(pg_pool, "bob") == [1]
+
+
+async def test_run_does_not_rerun_an_operation_that_is_not_idempotent(pg_pool: asyncpg.Pool) -> None:
+    await make_boxes(pg_pool, "bob")
+    attempts = 0
+
+    async def drain_and_lose_the_connection(conn: asyncpg.Connection) -> None:
+        nonlocal attempts
+        attempts += 1
+        await pg_pool.fetchval("SELECT pg_terminate_backend($1)", conn.get_server_pid())
+        await statements.drain(conn, "bob", 10, 0, 1)
+
+    with pytest.raises(Unreachable, match="connection broke"):
+        await retry.run(pg_pool, drain_and_lose_the_connection, idempotent=False)
+    assert attempts == 1

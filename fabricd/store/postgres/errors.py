@@ -7,8 +7,8 @@
 A transaction that failed with a serialization failure or a deadlock was rolled
 back by the server, so it is always safe to run again. A connection lost during
 a transaction is safe to re-run only for operations that are idempotent by
-construction (every statement in statements.py that says so: appends carry their
-id, tickets their ticket id, receipts their key); `run` re-runs those.
+construction (the statements say so: appends carry their
+id, tickets their ticket id, receipts their key); retry.run re-runs those.
 """
 
 from __future__ import annotations
