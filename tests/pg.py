@@ -107,6 +107,8 @@ class Cluster:
     port: int
     settings: dict[str, str] = field(default_factory=dict)
     owns_root: bool = True
+    _flags: str = ""
+    """The server's command-line settings (port, socket folder, ...), kept for a restart."""
 
     @property
     def data(self) -> pathlib.Path:
@@ -147,14 +149,16 @@ class Cluster:
             options = {"listen_addresses": "127.0.0.1", "port": str(self.port),
                        "unix_socket_directories": str(self.socket_dir), "max_connections": "200",
                        **self.settings}
-            flags = " ".join(f"-c {k}={v}" for k, v in options.items())
-            done = subprocess.run(_as_owner([str(bin_dir() / "pg_ctl"), "start", "-w", "-t", "60", "-D",
-                                             str(self.data), "-l", str(self.root / "log"), "-o", flags]),
-                                  capture_output=True, text=True)
-            if done.returncode == 0:
+            self._flags = " ".join(f"-c {k}={v}" for k, v in options.items())
+            if self._pg_ctl_start().returncode == 0:
                 return
             last = self.log_tail()
         raise ClusterError(f"pg_ctl start failed: {last}")
+
+    def _pg_ctl_start(self) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(_as_owner([str(bin_dir() / "pg_ctl"), "start", "-w", "-t", "60", "-D", str(self.data),
+                                         "-l", str(self.root / "log"), "-o", self._flags]),
+                              capture_output=True, text=True)
 
     def log_tail(self, lines: int = 20) -> str:
         with contextlib.suppress(OSError):
@@ -184,10 +188,7 @@ class Cluster:
     def restart(self) -> None:
         """Stop and start again on the same port (clients see the database go away and come back)."""
         self.stop("fast")
-        done = subprocess.run(_as_owner([str(bin_dir() / "pg_ctl"), "start", "-w", "-t", "60", "-D",
-                                         str(self.data), "-l", str(self.root / "log")]),
-                              capture_output=True, text=True)
-        if done.returncode != 0:
+        if self._pg_ctl_start().returncode != 0:
             raise ClusterError(f"pg_ctl restart failed: {self.log_tail()}")
 
     def remove(self) -> None:

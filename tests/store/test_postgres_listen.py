@@ -74,6 +74,24 @@ async def test_a_listen_connection_terminated_by_the_database_reconnects_and_rep
         task.cancel()
 
 
+async def test_a_listener_comes_back_after_the_database_restarts() -> None:
+    with pg.Cluster.start() as cluster:
+        collector = Collector()
+        listener, task = await start_listener(cluster.url(), collector)
+        try:
+            await asyncio.to_thread(cluster.restart)  # down, then up on the same port
+            await asyncio.wait_for(collector.reconnected.wait(), 20)
+            conn = await asyncpg.connect(cluster.url())
+            try:
+                await listen.publish(conn, ["bob"])
+            finally:
+                await conn.close()
+            assert await collector.next_keys() == ["bob"]
+            assert listener.reconnects == 1
+        finally:
+            task.cancel()
+
+
 async def test_concurrent_commits_share_notify_transactions_and_every_wake_up_arrives(
         pg_url: str, pg_pool: asyncpg.Pool) -> None:
     collector = Collector()
