@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from fabricd import wire
 from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketState
 
-QUEUED = int(TicketState.QUEUED)
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
 
