@@ -129,3 +129,19 @@ def test_no_two_daemon_classes_share_a_name() -> None:
             if isinstance(node, ast.ClassDef):
                 seen.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}
+
+
+def test_every_package_is_in_the_distribution() -> None:
+    """pyproject lists packages by hand: a package missing there works editable and breaks `pip install`."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(project["packages"])
+    dirs = {"fabricd": ROOT / "fabricd", **{name: ROOT / path for name, path in project["package-dir"].items()}}
+    found = set()
+    for name, folder in dirs.items():
+        for init in folder.rglob("__init__.py"):
+            if "__pycache__" not in init.parts:
+                rel = init.parent.relative_to(folder).parts
+                found.add(".".join((name, *rel)))
+    assert found == listed

@@ -1,0 +1,267 @@
+"""The mailbox directory, counters, the agent directory and tokens on PostgreSQL.
+
+Directory changes take the next revision from `counters` under its row lock, in
+the same statement as the change, so revisions commit in order and a watcher
+reading `revision > cursor` never skips one. An entry write never touches
+`last_seq` or `unread_count`: those belong to the message statements, which may
+run at the same time on other nodes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fabricd.core.model import Capability, Change, MailboxEntry
+from fabricd.core.tokens import Token
+
+_ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
+                  "heartbeat, unread_count, last_seq, revision, change")
+
+
+def entry_of(r) -> MailboxEntry:  # noqa: ANN001 - an asyncpg Record
+    return MailboxEntry(
+        agent_id=r["agent_id"], session_name=r["session_name"], cwd=r["cwd"],
+        capabilities=tuple(Capability(**c) for c in json.loads(r["capabilities"])),
+        metadata=json.loads(r["metadata"]), registered=r["registered"], busy=r["busy"],
+        last_activity_ns=r["last_activity"], register_time_ns=r["register_time"], heartbeat_ns=r["heartbeat"],
+        unread_count=r["unread_count"], last_seq=r["last_seq"], revision=r["revision"], change=Change(r["change"]))
+
+
+async def next_value(conn, name: str) -> int:  # noqa: ANN001
+    """The next value of a named counter (1, 2, ...), in commit order (row lock until the commit)."""
+    return await conn.fetchval("""
+        INSERT INTO counters (name, value) VALUES ($1, 1)
+        ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value""", name)
+
+
+async def get_entry(conn, agent_id: str) -> MailboxEntry | None:  # noqa: ANN001
+    r = await conn.fetchrow(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
+    return entry_of(r) if r is not None else None
+
+
+async def entries(conn) -> list[MailboxEntry]:  # noqa: ANN001
+    return [entry_of(r) for r in await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
+
+
+async def entries_named(conn, session_name: str) -> list[MailboxEntry]:  # noqa: ANN001
+    rows = await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
+                            "ORDER BY agent_id", session_name)
+    return [entry_of(r) for r in rows]
+
+
+async def entries_since(conn, revision: int, limit: int) -> list[MailboxEntry]:  # noqa: ANN001
+    """Entries changed after `revision`, in revision order; a removed one as a bare UNREGISTERED entry."""
+    rows = await conn.fetch(f"""
+        SELECT * FROM (
+            SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE revision > $1
+            UNION ALL
+            SELECT agent_id, '', '', '[]', '{{}}', false, false, 0, 0, 0, 0, 0, revision, {int(Change.UNREGISTERED)}
+            FROM removals WHERE revision > $1
+        ) AS changed ORDER BY revision LIMIT $2""", revision, limit)
+    return [entry_of(r) for r in rows]
+
+
+_PUT_ENTRY = """
+WITH rev AS (
+    UPDATE counters SET value = value + 1 WHERE name = 'revision' AND $13 > 0
+        AND ($11 OR NOT EXISTS (SELECT 1 FROM mailboxes WHERE agent_id = $1 AND revision <> $12))
+    RETURNING value
+)
+INSERT INTO mailboxes AS m (agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity,
+                            register_time, heartbeat, revision, change)
+VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10, coalesce((SELECT value FROM rev), 0), $13)
+ON CONFLICT (agent_id) DO UPDATE SET
+    session_name = EXCLUDED.session_name, cwd = EXCLUDED.cwd, capabilities = EXCLUDED.capabilities,
+    metadata = EXCLUDED.metadata, registered = EXCLUDED.registered, busy = EXCLUDED.busy,
+    last_activity = greatest(m.last_activity, EXCLUDED.last_activity), register_time = EXCLUDED.register_time,
+    heartbeat = EXCLUDED.heartbeat,
+    revision = CASE WHEN $13 > 0 THEN EXCLUDED.revision ELSE m.revision END,
+    change = CASE WHEN $13 > 0 THEN EXCLUDED.change ELSE m.change END
+WHERE $11 OR m.revision = $12
+RETURNING m.revision
+"""
+
+
+async def put_entry(conn, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,  # noqa: ANN001
+                    ) -> int | None:
+    """Write an entry's directory fields; with a `change`, it takes the next revision. Its revision, or None.
+
+    With `expect_revision`, the write happens only if the stored entry still has
+    that revision (compare-and-set: a re-run after a lost connection, or a racing
+    node, finds it moved and changes nothing; the caller reads again).
+    Activity only moves forward, so concurrent touches from two nodes keep the latest.
+    """
+    return await conn.fetchval(
+        _PUT_ENTRY, entry.agent_id, entry.session_name, entry.cwd,
+        json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in entry.capabilities]),
+        json.dumps(entry.metadata), entry.registered, entry.busy, entry.last_activity_ns, entry.register_time_ns,
+        entry.heartbeat_ns, expect_revision is None, expect_revision or 0, int(change or 0))
+
+
+async def create_mailbox(conn, agent_id: str) -> bool:  # noqa: ANN001
+    """Make an empty mailbox (change CREATED) unless it exists; whether it was made. Re-run safe."""
+    made = await conn.fetchval(f"""
+        WITH rev AS (
+            UPDATE counters SET value = value + 1
+            WHERE name = 'revision' AND NOT EXISTS (SELECT 1 FROM mailboxes WHERE agent_id = $1) RETURNING value
+        ), made AS (
+            INSERT INTO mailboxes (agent_id, revision, change) SELECT $1, value, {int(Change.CREATED)} FROM rev
+            ON CONFLICT (agent_id) DO NOTHING RETURNING 1
+        ) SELECT count(*) FROM made""", agent_id)
+    return made == 1
+
+
+async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:  # noqa: ANN001
+    """Unregister: abort queued tickets, delete unread mail and ids, leave a tombstone revision.
+
+    Returns (messages deleted, tickets aborted); None when the mailbox is missing, or
+    when it holds mail or queued tickets and not `purge` (nothing changes). One short transaction.
+    """
+    async with conn.transaction():
+        box = await conn.fetchrow("SELECT unread_count FROM mailboxes WHERE agent_id = $1 FOR UPDATE", agent_id)
+        if box is None:
+            return None
+        queued = await conn.fetchval("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", agent_id)
+        if not purge and (box["unread_count"] or queued):
+            return None
+        aborted = await conn.fetchval("""
+            WITH a AS (UPDATE tickets SET state = 3, reason = $2, finish_ns = $3 WHERE target = $1 AND state = 1
+                       RETURNING 1) SELECT count(*) FROM a""", agent_id, reason, now_ns)
+        purged = await conn.fetchval("""
+            WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id),
+                 i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m))
+            SELECT count(*) FROM m""", agent_id)
+        await conn.execute("""
+            WITH rev AS (UPDATE counters SET value = value + 1 WHERE name = 'revision' RETURNING value),
+                 gone AS (DELETE FROM mailboxes WHERE agent_id = $1)
+            INSERT INTO removals (revision, agent_id) SELECT value, $1 FROM rev""", agent_id)
+    return purged, aborted
+
+
+# -- agent directory: protobuf bodies (fabricd.v1 DirectoryData, Agent, Thread, Request), encoded by the caller
+
+async def directory_data(conn) -> tuple[int, bytes]:  # noqa: ANN001
+    r = await conn.fetchrow("SELECT sequence, body FROM ad_data")
+    return r["sequence"], r["body"]
+
+
+async def put_directory_data(conn, sequence: int, body: bytes, keep_history: int) -> bool:  # noqa: ANN001
+    """Store the data as of `sequence`, which must be the stored one plus one (compare-and-set), and keep
+    the last `keep_history` sequences. False when the sequence moved (a re-run or another node): read again.
+    Call inside the transaction of the change it describes."""
+    moved = await conn.execute("UPDATE ad_data SET sequence = $1, body = $2 WHERE sequence = $1 - 1", sequence, body)
+    if moved != "UPDATE 1":
+        return False
+    if keep_history:
+        await conn.execute("""
+            WITH old AS (DELETE FROM ad_history WHERE sequence <= $1 - $3)
+            INSERT INTO ad_history (sequence, body) VALUES ($1, $2)""", sequence, body, keep_history)
+    return True
+
+
+async def directory_history(conn, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+    rows = await conn.fetch("SELECT sequence, body FROM ad_history WHERE sequence > $1 ORDER BY sequence LIMIT $2",
+                            after_sequence, limit)
+    return [(r["sequence"], r["body"]) for r in rows]
+
+
+async def put_agent(conn, agent_id: str, name: str, body: bytes) -> None:  # noqa: ANN001
+    """Store an agent; its name is unique (a racing node's insert fails and is re-run, then sees this one)."""
+    await conn.execute("""
+        INSERT INTO ad_agents (agent_id, name, body) VALUES ($1, $2, $3)
+        ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body""", agent_id, name, body)
+
+
+async def get_agent(conn, agent_id: str = "", name: str = "") -> bytes | None:  # noqa: ANN001
+    """An agent's body by id, or by name."""
+    if name:
+        return await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
+    return await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+
+
+async def agents(conn) -> list[bytes]:  # noqa: ANN001
+    return [r["body"] for r in await conn.fetch("SELECT body FROM ad_agents ORDER BY agent_id")]
+
+
+async def put_thread(conn, thread_id: str, agent_id: str, body: bytes) -> None:  # noqa: ANN001
+    """Store a thread; a new one takes the next 'thread' ordinal (its place in its agent's list)."""
+    await conn.execute("""
+        WITH n AS (
+            UPDATE counters SET value = value + 1
+            WHERE name = 'thread' AND NOT EXISTS (SELECT 1 FROM ad_threads WHERE thread_id = $1) RETURNING value
+        )
+        INSERT INTO ad_threads (thread_id, agent_id, ordinal, body) SELECT $1, $2, coalesce((SELECT value FROM n), 0), $3
+        ON CONFLICT (thread_id) DO UPDATE SET body = EXCLUDED.body""", thread_id, agent_id, body)
+
+
+async def get_thread(conn, thread_id: str) -> bytes | None:  # noqa: ANN001
+    return await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+
+
+async def threads_of(conn, agent_id: str) -> list[bytes]:  # noqa: ANN001
+    rows = await conn.fetch("SELECT body FROM ad_threads WHERE agent_id = $1 ORDER BY ordinal", agent_id)
+    return [r["body"] for r in rows]
+
+
+async def put_request(conn, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:  # noqa: ANN001
+    await conn.execute("""
+        INSERT INTO ad_requests (request_id, seq, pending, owes_notification, body) VALUES ($1, $2, $3, $4, $5)
+        ON CONFLICT (request_id) DO UPDATE SET pending = EXCLUDED.pending,
+            owes_notification = EXCLUDED.owes_notification, body = EXCLUDED.body""",
+                       request_id, seq, pending, owes_notification, body)
+
+
+async def get_request(conn, request_id: str) -> tuple[int, bytes] | None:  # noqa: ANN001
+    r = await conn.fetchrow("SELECT seq, body FROM ad_requests WHERE request_id = $1", request_id)
+    return (r["seq"], r["body"]) if r is not None else None
+
+
+LIST_PENDING, LIST_NOTIFICATIONS, LIST_ALL = 1, 2, 3
+_LISTS = {LIST_PENDING: "pending", LIST_NOTIFICATIONS: "owes_notification", LIST_ALL: "true"}
+
+
+async def requests(conn, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+    """Requests of one list (pending, notifications owed, all) in admission order after `after_seq`."""
+    rows = await conn.fetch(f"SELECT seq, body FROM ad_requests WHERE {_LISTS[which]} AND seq > $1 "
+                            "ORDER BY seq LIMIT $2", after_seq, limit)
+    return [(r["seq"], r["body"]) for r in rows]
+
+
+async def put_repair(conn, key: str, generation: int, request_id: str) -> None:  # noqa: ANN001
+    await conn.execute("""
+        INSERT INTO ad_repairs (key, generation, request_id) VALUES ($1, $2, $3)
+        ON CONFLICT (key) DO UPDATE SET generation = EXCLUDED.generation, request_id = EXCLUDED.request_id""",
+                       key, generation, request_id)
+
+
+async def get_repair(conn, key: str) -> tuple[int, str] | None:  # noqa: ANN001
+    r = await conn.fetchrow("SELECT generation, request_id FROM ad_repairs WHERE key = $1", key)
+    return (r["generation"], r["request_id"]) if r is not None else None
+
+
+# -- access tokens: only the SHA-256 digest is stored
+
+_TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns"
+
+
+def _token(r) -> tuple[bytes, Token]:  # noqa: ANN001
+    return r["digest"], Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"], r["revoke_ns"])
+
+
+async def put_token(conn, digest: bytes, token: Token) -> None:  # noqa: ANN001
+    await conn.execute(f"""
+        INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+        ON CONFLICT (digest) DO UPDATE SET label = EXCLUDED.label, revoke_ns = EXCLUDED.revoke_ns""",
+                       digest, token.token_id, token.scope, token.agent_id, token.label, token.create_ns,
+                       token.revoke_ns)
+
+
+async def get_token(conn, digest: bytes = b"", token_id: str = "") -> tuple[bytes, Token] | None:  # noqa: ANN001
+    """A token by its digest, or by its public id."""
+    where, key = ("token_id", token_id) if token_id else ("digest", digest)
+    r = await conn.fetchrow(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE {where} = $1", key)
+    return _token(r) if r is not None else None
+
+
+async def tokens(conn) -> list[tuple[bytes, Token]]:  # noqa: ANN001
+    return [_token(r) for r in await conn.fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]

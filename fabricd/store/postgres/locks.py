@@ -1,0 +1,36 @@
+"""Advisory locks: housekeeping and migrations on one node at a time.
+
+Keys are fixed 64-bit numbers in one table, so no two uses collide:
+
+    MIGRATE       1  schema migrations (transaction-scoped)
+    HOUSEKEEPING  2  pruning ids, tickets and receipts (session-scoped, held while a node does it)
+
+`try_hold` never waits: a node that does not get the lock skips this round, and
+another node's round does the work. A session lock dies with its connection, so
+a node that crashes mid-round frees the lock for the others.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+NAMESPACE = 0x66616272 << 32  # "fabr": keeps our keys away from other applications' small integers
+MIGRATE = NAMESPACE | 1
+HOUSEKEEPING = NAMESPACE | 2
+
+
+async def xact_lock(conn, key: int) -> None:  # noqa: ANN001 - an asyncpg connection in a transaction
+    """Wait for `key` until the end of the current transaction."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1)", key)
+
+
+@contextlib.asynccontextmanager
+async def try_hold(conn, key: int) -> AsyncIterator[bool]:  # noqa: ANN001
+    """Yield True while this connection holds `key`, or False at once when another session does."""
+    held = await conn.fetchval("SELECT pg_try_advisory_lock($1)", key)
+    try:
+        yield held
+    finally:
+        if held and not conn.is_closed():
+            await conn.execute("SELECT pg_advisory_unlock($1)", key)

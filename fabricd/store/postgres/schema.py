@@ -1,0 +1,250 @@
+"""The PostgreSQL schema: every table in one place, created and upgraded by numbered migrations.
+
+    table           key                         holds
+    schema_version  version                     one row per applied migration (the highest is the schema)
+    counters        name                        daemon-wide counters that move in commit order: 'revision'
+                                                (mailbox directory), 'ticket', 'thread', 'request', ...
+    mailboxes       agent_id                    the entry, unread_count, last_seq (the mailbox's seq counter),
+                                                revision + change (its last directory change)
+    removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
+                                                watcher resuming from an older revision is shown)
+    messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq
+    message_ids     id                          every id, read or unread: recipient, seq, send_ns, digest (NULL
+                                                for server-minted ids); forgotten once consumed and older than
+                                                the dedupe window
+    tickets         ticket_id                   rendezvous tickets; (target, queue_seq) WHERE state = QUEUED is
+                                                the target's FIFO; queue_seq is the seq of the ticket's message
+    outbox          key                         a reply to deliver (state PENDING, due by next_attempt_ns), a
+                                                dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
+    ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
+    ad_history      sequence                    DirectoryData as of each recent sequence (a watchable history)
+    ad_agents       agent_id (name unique)      fabricd.v1.Agent
+    ad_threads      thread_id                   fabricd.v1.Thread; (agent_id, ordinal) lists an agent's threads
+    ad_requests     request_id                  fabricd.v1.Request, its admission seq and its list flags
+    ad_repairs      key                         generation, request_id
+    tokens          digest (SHA-256)            token_id, scope, agent, label, times; never the token itself
+
+Decisions, and why:
+- Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
+  send_time would not round-trip and idempotent resends would answer a different time.
+- A mailbox's seq is `UPDATE mailboxes SET last_seq = last_seq + 1 ... RETURNING` inside the
+  send's statement, not a sequence: the row lock orders concurrent senders on every node, so
+  seqs are gap-free and commit in seq order, and a subscriber reading `seq > cursor` never
+  skips a seq that commits late. The same holds for `counters` (directory revision).
+- A message's body is stored without its seq, which the database assigns in the same statement;
+  readers append the seq field (statements.envelope), so a send is one statement with no round
+  trip while the mailbox row is locked.
+- No foreign keys between messages, ids and mailboxes: each statement keeps them consistent
+  under the mailbox's row lock, and a foreign key would add a lookup to every insert.
+- Tables live in the connection's current schema (normally public): give fabricd a database
+  of its own.
+
+A database whose schema is ahead of this fabricd (a newer one migrated it) is refused, never
+written; one that is behind is migrated up, each step in its own transaction under an
+advisory lock, so nodes starting together migrate once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fabricd.store.postgres.errors import SchemaAhead
+from fabricd.store.postgres.locks import MIGRATE, xact_lock
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    sql: str
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "mailboxes, messages, ids, tickets, outbox, agent directory, tokens", """
+CREATE TABLE counters (
+    name  text PRIMARY KEY,
+    value bigint NOT NULL
+);
+INSERT INTO counters (name, value) VALUES ('revision', 0), ('ticket', 0), ('thread', 0), ('request', 0);
+
+CREATE TABLE mailboxes (
+    agent_id      text PRIMARY KEY,
+    session_name  text NOT NULL DEFAULT '',
+    cwd           text NOT NULL DEFAULT '',
+    capabilities  jsonb NOT NULL DEFAULT '[]',
+    metadata      jsonb NOT NULL DEFAULT '{}',
+    registered    boolean NOT NULL DEFAULT false,
+    busy          boolean NOT NULL DEFAULT false,
+    last_activity bigint NOT NULL DEFAULT 0,
+    register_time bigint NOT NULL DEFAULT 0,
+    heartbeat     bigint NOT NULL DEFAULT 0,
+    unread_count  bigint NOT NULL DEFAULT 0 CHECK (unread_count >= 0),
+    last_seq      bigint NOT NULL DEFAULT 0,
+    revision      bigint NOT NULL DEFAULT 0,
+    change        smallint NOT NULL DEFAULT 0
+);
+CREATE INDEX mailboxes_session ON mailboxes (session_name) WHERE session_name <> '';
+CREATE UNIQUE INDEX mailboxes_revision ON mailboxes (revision) WHERE revision > 0;
+
+CREATE TABLE removals (
+    revision bigint PRIMARY KEY,
+    agent_id text NOT NULL
+);
+
+CREATE TABLE messages (
+    agent_id text NOT NULL,
+    seq      bigint NOT NULL,
+    id       text NOT NULL,
+    body     bytea NOT NULL,
+    PRIMARY KEY (agent_id, seq)
+);
+
+CREATE TABLE message_ids (
+    id       text PRIMARY KEY,
+    agent_id text NOT NULL,
+    seq      bigint NOT NULL,
+    send_ns  bigint NOT NULL,
+    digest   bytea
+);
+CREATE INDEX message_ids_send ON message_ids (send_ns);
+
+CREATE TABLE tickets (
+    ticket_id       text PRIMARY KEY,
+    target          text NOT NULL,
+    queue_seq       bigint NOT NULL,
+    state           smallint NOT NULL,
+    source_kind     smallint NOT NULL,
+    source_agent    text NOT NULL DEFAULT '',
+    requester       text NOT NULL DEFAULT '',
+    conversation_id text NOT NULL DEFAULT '',
+    task            text NOT NULL,
+    enqueue_ns      bigint NOT NULL,
+    finish_ns       bigint NOT NULL DEFAULT 0,
+    result          text NOT NULL DEFAULT '',
+    reason          text NOT NULL DEFAULT ''
+);
+CREATE INDEX tickets_queue ON tickets (target, queue_seq) WHERE state = 1;
+CREATE INDEX tickets_finished ON tickets (finish_ns) WHERE state <> 1;
+
+CREATE TABLE outbox (
+    key               text COLLATE "C" PRIMARY KEY,  -- listed in byte order, as on LMDB
+    state             smallint NOT NULL,
+    recipient_agent   text NOT NULL,
+    recipient_session text NOT NULL DEFAULT '',
+    sender_agent      text NOT NULL DEFAULT '',
+    sender_session    text NOT NULL DEFAULT '',
+    job_id            text NOT NULL DEFAULT '',
+    content           text NOT NULL DEFAULT '',
+    attempts          integer NOT NULL DEFAULT 0,
+    next_attempt_ns   bigint NOT NULL DEFAULT 0,
+    last_error        text NOT NULL DEFAULT '',
+    create_ns         bigint NOT NULL,
+    deliver_ns        bigint NOT NULL DEFAULT 0,
+    seq               bigint NOT NULL DEFAULT 0
+);
+CREATE INDEX outbox_due ON outbox (next_attempt_ns) WHERE state = 1;
+CREATE INDEX outbox_receipts ON outbox (deliver_ns) WHERE state = 3;
+
+CREATE TABLE ad_data (
+    one      boolean PRIMARY KEY DEFAULT true CHECK (one),
+    sequence bigint NOT NULL,
+    body     bytea NOT NULL
+);
+INSERT INTO ad_data (sequence, body) VALUES (0, '');
+
+CREATE TABLE ad_history (
+    sequence bigint PRIMARY KEY,
+    body     bytea NOT NULL
+);
+
+CREATE TABLE ad_agents (
+    agent_id text PRIMARY KEY,
+    name     text NOT NULL UNIQUE,
+    body     bytea NOT NULL
+);
+
+CREATE TABLE ad_threads (
+    thread_id text PRIMARY KEY,
+    agent_id  text NOT NULL,
+    ordinal   bigint NOT NULL,
+    body      bytea NOT NULL
+);
+CREATE INDEX ad_threads_agent ON ad_threads (agent_id, ordinal);
+
+CREATE TABLE ad_requests (
+    request_id        text PRIMARY KEY,
+    seq               bigint NOT NULL UNIQUE,
+    pending           boolean NOT NULL,
+    owes_notification boolean NOT NULL,
+    body              bytea NOT NULL
+);
+CREATE INDEX ad_requests_pending ON ad_requests (seq) WHERE pending;
+CREATE INDEX ad_requests_notifications ON ad_requests (seq) WHERE owes_notification;
+
+CREATE TABLE ad_repairs (
+    key        text PRIMARY KEY,
+    generation bigint NOT NULL,
+    request_id text NOT NULL
+);
+
+CREATE TABLE tokens (
+    digest    bytea PRIMARY KEY,
+    token_id  text NOT NULL UNIQUE,
+    scope     text NOT NULL,
+    agent_id  text NOT NULL DEFAULT '',
+    label     text NOT NULL DEFAULT '',
+    create_ns bigint NOT NULL,
+    revoke_ns bigint NOT NULL DEFAULT 0
+);
+"""),
+)
+
+LATEST = MIGRATIONS[-1].version
+
+_VERSION_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     integer PRIMARY KEY,
+    description text NOT NULL,
+    applied_at  timestamptz NOT NULL DEFAULT now()
+)"""
+
+
+async def version(conn) -> int:  # noqa: ANN001 - an asyncpg connection
+    """The database's schema version; 0 for a database fabricd never migrated."""
+    exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+    if not exists:
+        return 0
+    return await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+
+
+def check(current: int, url: str = "the database") -> None:
+    """SchemaAhead when `current` is newer than this fabricd knows."""
+    if current > LATEST:
+        raise SchemaAhead(f"{url} holds fabricd schema version {current}; this fabricd knows versions up to "
+                          f"{LATEST}. Run a fabricd at least as new as the one that migrated it",
+                          current=current, latest=LATEST)
+
+
+async def migrate(conn, target: int = LATEST) -> list[int]:  # noqa: ANN001
+    """Apply every migration above the database's version up to `target`; the versions applied.
+
+    Each step runs in its own transaction holding the migration advisory lock, and
+    reads the version again under the lock, so a node that lost the race applies nothing.
+    """
+    applied: list[int] = []
+    check(await version(conn))
+    for step in MIGRATIONS:
+        if step.version > target:
+            break
+        async with conn.transaction():
+            await xact_lock(conn, MIGRATE)
+            await conn.execute(_VERSION_TABLE)
+            current = await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+            check(current)
+            if current >= step.version:
+                continue
+            await conn.execute(step.sql)
+            await conn.execute("INSERT INTO schema_version (version, description) VALUES ($1, $2)",
+                               step.version, step.description)
+            applied.append(step.version)
+    return applied

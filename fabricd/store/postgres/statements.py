@@ -1,0 +1,361 @@
+"""The hot paths on PostgreSQL: messages and tickets, one statement or one short transaction each.
+
+The outbox's statements are in outbox.py, the directories' and tokens' in directory.py.
+
+Every function takes an asyncpg connection and is safe to run again after a
+serialization failure, a deadlock or a connection lost before the commit (see
+errors.py and `run` in retry.py):
+- appends carry their message id (minted by the caller before the first try), so
+  a second run finds the id and answers the original (`Appended.prior`);
+- a ticket carries its ticket id, an outbox row its key, a receipt its row's key
+  and only a PENDING row takes one; acks and finishes change only what is still
+  unread or queued.
+Each mailbox's row lock (`FOR UPDATE`, taken in agent_id order when a statement
+touches two mailboxes, so senders writing to each other never deadlock) orders
+its writers: seqs are gap-free and commit in order on every node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fabricd import wire
+from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketState
+
+_SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def encode(message: Message) -> bytes:
+    """A message's stored body: its fabricd.v1.Message bytes without seq, which the append assigns."""
+    out = wire.message_out(message)
+    out.ClearField("seq")
+    return out.SerializeToString()
+
+
+def envelope(seq: int, body: bytes) -> Envelope:
+    """A stored message as read back: its body (encoded without seq) with its seq field appended.
+
+    Protobuf reads a field wherever it occurs in the bytes, so the result decodes
+    as the message with its seq set; the body needs no decode and re-encode.
+    """
+    return Envelope(seq, body + _SEQ_TAG + _varint(seq))
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """What one append did: stored at `seq`, or found `prior` (the id was used), or neither.
+
+    Neither means the mailbox does not exist (`unread` is None) or is full (`unread`
+    is its count, at the quota).
+    """
+
+    seq: int | None
+    prior: IdRecord | None = None
+    unread: int | None = None
+
+
+_APPEND = """
+WITH prior AS (
+    SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2
+), locked AS (
+    SELECT agent_id, unread_count FROM mailboxes
+    WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
+    ORDER BY agent_id FOR UPDATE
+), box AS (
+    UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
+    FROM locked l
+    WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
+    RETURNING m.last_seq
+), msg AS (
+    INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
+), ids AS (
+    INSERT INTO message_ids (id, agent_id, seq, send_ns, digest) SELECT $2, $1, last_seq, $4, $5 FROM box
+), active AS (
+    UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
+    WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
+)
+SELECT (SELECT last_seq FROM box) AS seq,
+       (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
+       p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest
+FROM (SELECT 1) AS one LEFT JOIN prior p ON true
+"""
+
+
+async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
+                 max_unread: int = 0, sender: str = "") -> Appended:
+    """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
+
+    `body` is the Message encoded without seq (the database assigns it). The
+    sender's own mailbox, if it has one, records the send as its activity.
+    Re-run safe: the id is checked first, so a second run answers `prior`. Two
+    first runs racing on one client id: the loser fails on the id's key and is
+    re-run by `retry.run`, then finds the winner's record.
+    """
+    row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
+                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender)
+    if row["prior_seq"] is not None:
+        return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
+    return Appended(row["seq"], None, row["unread"])
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One message of a batch append."""
+
+    agent_id: str
+    message_id: str
+    body: bytes
+    digest: bytes = b""
+    sender: str = ""
+
+
+_LOCK_BOXES = """
+SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
+"""
+
+_APPEND_MANY = """
+WITH msg AS (
+    INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
+), ids AS (
+    INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
+    SELECT i, a, s, $5, nullif(d, '') FROM unnest($3::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, a, s, d)
+), boxes AS (
+    UPDATE mailboxes m SET last_seq = v.s, unread_count = v.u FROM unnest($7::text[], $8::bigint[], $9::bigint[]) AS v(a, s, u)
+    WHERE m.agent_id = v.a
+)
+UPDATE mailboxes SET last_activity = $5 WHERE agent_id = ANY($10::text[])
+"""
+
+
+async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0) -> list[Appended]:  # noqa: ANN001
+    """Store a batch in one short transaction (three statements); each item gets its Appended.
+
+    Items whose id is already used (earlier, or earlier in this batch) come back
+    with `prior`; items for a missing or full mailbox with `seq` None. The caller
+    decides: with an atomic batch it raises inside its transaction and nothing is kept.
+    Call inside `conn.transaction()`.
+    """
+    ids = [item.message_id for item in items]
+    priors = {r["id"]: IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
+              for r in await conn.fetch("SELECT id, agent_id, seq, send_ns, digest FROM message_ids WHERE id = ANY($1)",
+                                        ids)}
+    names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
+    boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
+    out: list[Appended] = []
+    cols: tuple[list, ...] = ([], [], [], [], [])
+    active: set[str] = set()
+    for item in items:
+        prior = priors.get(item.message_id)
+        box = boxes.get(item.agent_id)
+        if prior is not None:
+            out.append(Appended(None, prior))
+        elif box is None or (max_unread and box[1] >= max_unread):
+            out.append(Appended(None, None, None if box is None else box[1]))
+        else:
+            box[0] += 1
+            box[1] += 1
+            priors[item.message_id] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
+            for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest)):
+                col.append(value)
+            out.append(Appended(box[0], None, box[1]))
+            if item.sender and item.sender != item.agent_id and item.sender in boxes:
+                active.add(item.sender)
+    if cols[0]:
+        changed = sorted({a for a in cols[0]})
+        await conn.execute(_APPEND_MANY, *cols[:4], send_ns, cols[4], changed, [boxes[a][0] for a in changed],
+                           [boxes[a][1] for a in changed], sorted(active))
+    return out
+
+
+async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
+    """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
+    rows = await conn.fetch("SELECT seq, body FROM messages WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                            agent_id, after_seq, limit)
+    out: list[Envelope] = []
+    size = 0
+    for row in rows:
+        env = envelope(row["seq"], row["body"])
+        size += len(env.encoded)
+        if max_bytes and out and size > max_bytes:
+            break
+        out.append(env)
+    return out
+
+
+_DRAIN = """
+WITH pick AS (
+    SELECT seq FROM (
+        SELECT seq, row_number() OVER w AS n, sum(octet_length(body) + 11) OVER w AS total
+        FROM messages WHERE agent_id = $1 WINDOW w AS (ORDER BY seq) ORDER BY seq LIMIT $2
+    ) AS x WHERE n = 1 OR $3 = 0 OR total <= $3
+), taken AS (
+    DELETE FROM messages m USING pick WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
+), box AS (
+    UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $4
+    WHERE agent_id = $1 RETURNING unread_count
+)
+SELECT (SELECT unread_count FROM box) AS left, t.seq, t.body FROM (SELECT 1) AS one LEFT JOIN taken t ON true
+ORDER BY t.seq
+"""
+
+
+async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) -> tuple[list[Envelope], int]:  # noqa: ANN001
+    """Consume the oldest unread messages (the reader's activity); (them, unread left). One short transaction.
+
+    The mailbox is locked by a first statement so that the second one's snapshot
+    sees every message committed before it: concurrent drains take disjoint messages.
+    """
+    async with conn.transaction():
+        if await conn.fetchval("SELECT 1 FROM mailboxes WHERE agent_id = $1 FOR UPDATE", agent_id) is None:
+            return [], 0
+        rows = await conn.fetch(_DRAIN, agent_id, limit, max_bytes, now_ns)
+    left = rows[0]["left"] if rows else 0
+    return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
+
+
+_ACK = """
+WITH box AS (
+    SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
+), gone AS (
+    DELETE FROM messages m USING message_ids i, box
+    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq
+), upd AS (
+    UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $3
+    FROM box WHERE m.agent_id = box.agent_id
+)
+SELECT count(*) FROM gone
+"""
+
+
+async def ack(conn, agent_id: str, message_ids: Sequence[str], now_ns: int) -> int:  # noqa: ANN001
+    """Consume the named unread messages of `agent_id` (its activity); how many were unread. One statement."""
+    return await conn.fetchval(_ACK, agent_id, list(message_ids), now_ns)
+
+
+async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN001
+    """Forget up to `limit` ids of consumed messages sent before `sent_before_ns` (the dedupe window)."""
+    return await conn.fetchval("""
+        WITH old AS (
+            SELECT i.id FROM message_ids i WHERE i.send_ns < $1
+              AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent_id = i.agent_id AND m.seq = i.seq)
+            ORDER BY i.send_ns LIMIT $2 FOR UPDATE SKIP LOCKED
+        ), gone AS (DELETE FROM message_ids i USING old WHERE i.id = old.id RETURNING 1)
+        SELECT count(*) FROM gone""", sent_before_ns, limit)
+
+
+# -- rendezvous tickets
+
+_ENQUEUE = """
+WITH box AS (
+    UPDATE mailboxes SET last_seq = last_seq + 1, unread_count = unread_count + 1
+    WHERE agent_id = $2 RETURNING last_seq
+), msg AS (
+    INSERT INTO messages (agent_id, seq, id, body) SELECT $2, last_seq, $1, $3 FROM box
+), ids AS (
+    INSERT INTO message_ids (id, agent_id, seq, send_ns) SELECT $1, $2, last_seq, $4 FROM box
+), ticket AS (
+    INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
+                         conversation_id, task, enqueue_ns)
+    SELECT $1, $2, last_seq, 1, $5, $6, $7, $8, $9, $4 FROM box
+), active AS (
+    UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2
+)
+SELECT last_seq, (SELECT count(*) FROM tickets WHERE target = $2 AND state = 1) AS position FROM box
+"""
+
+
+async def enqueue_ticket(conn, ticket: Ticket, body: bytes, max_unread: int = 0) -> tuple[int, int] | int | None:  # noqa: ANN001
+    """Queue a ticket and store its message in the target's mailbox; (its queue seq, position) on success.
+
+    None: the target has no mailbox; an int: the target's unread count at the quota.
+    The ticket's FIFO order is its message's seq, taken under the target's row lock,
+    so FIFO order is commit order on every node, and the position counts exactly
+    the tickets ahead. Re-run safe: an existing ticket id answers its place again.
+    One short transaction (the lock first, so the insert's snapshot sees the queue
+    as of the lock).
+    """
+    async with conn.transaction():
+        prior = await conn.fetchrow("SELECT queue_seq, target FROM tickets WHERE ticket_id = $1", ticket.ticket_id)
+        if prior is not None:
+            position = await conn.fetchval(
+                "SELECT count(*) FROM tickets WHERE target = $1 AND state = 1 AND queue_seq < $2",
+                prior["target"], prior["queue_seq"])
+            return prior["queue_seq"], position
+        names = sorted({ticket.target, ticket.source_agent} - {""})
+        boxes = {r["agent_id"]: r["unread_count"] for r in await conn.fetch(_LOCK_BOXES, names)}
+        if ticket.target not in boxes:
+            return None
+        if max_unread and boxes[ticket.target] >= max_unread:
+            return boxes[ticket.target]
+        row = await conn.fetchrow(_ENQUEUE, ticket.ticket_id, ticket.target, body, ticket.enqueue_ns,
+                                  int(ticket.source_kind), ticket.source_agent, ticket.requester,
+                                  ticket.conversation_id, ticket.task)
+    return row["last_seq"], row["position"]
+
+
+_FINISH = """
+WITH t AS (
+    UPDATE tickets SET state = $2, result = $3, reason = $4, finish_ns = $5
+    WHERE ticket_id = $1 AND state = 1 RETURNING target, queue_seq
+), box AS (
+    SELECT m.agent_id FROM mailboxes m JOIN t ON m.agent_id = t.target FOR UPDATE OF m
+), gone AS (
+    DELETE FROM messages m USING t, box WHERE m.agent_id = box.agent_id AND m.seq = t.queue_seq RETURNING 1
+), upd AS (
+    UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone) FROM box
+    WHERE m.agent_id = box.agent_id
+)
+SELECT target FROM t
+"""
+
+
+async def finish_ticket(conn, ticket_id: str, state: TicketState, result: str, reason: str,  # noqa: ANN001
+                        now_ns: int) -> str | None:
+    """Answer or abort a QUEUED ticket and consume its message; its target, or None if it was not queued.
+
+    One statement; a second run finds the ticket finished and changes nothing.
+    """
+    return await conn.fetchval(_FINISH, ticket_id, int(state), result, reason, now_ns)
+
+
+_TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
+                   "task, enqueue_ns, finish_ns, result, reason")
+
+
+def _ticket(row) -> Ticket:  # noqa: ANN001
+    return Ticket(ticket_id=row["ticket_id"], target=row["target"], task=row["task"], source_kind=row["source_kind"],
+                  source_agent=row["source_agent"], requester=row["requester"],
+                  conversation_id=row["conversation_id"], seq=row["queue_seq"], enqueue_ns=row["enqueue_ns"],
+                  state=TicketState(row["state"]), result=row["result"], reason=row["reason"],
+                  finish_ns=row["finish_ns"])
+
+
+async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001
+    row = await conn.fetchrow(f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1", ticket_id)
+    return _ticket(row) if row is not None else None
+
+
+async def queue(conn, target: str, limit: int) -> list[Ticket]:  # noqa: ANN001
+    """The FIFO of `target`, head first."""
+    rows = await conn.fetch(f"SELECT {_TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
+                            "ORDER BY queue_seq LIMIT $2", target, limit)
+    return [_ticket(r) for r in rows]
+
+
+async def prune_tickets(conn, finished_before_ns: int, limit: int) -> int:  # noqa: ANN001
+    """Delete up to `limit` answered or aborted tickets that finished before `finished_before_ns`."""
+    return await conn.fetchval("""
+        WITH old AS (SELECT ticket_id FROM tickets WHERE state <> 1 AND finish_ns < $1 ORDER BY finish_ns LIMIT $2),
+             gone AS (DELETE FROM tickets t USING old WHERE t.ticket_id = old.ticket_id RETURNING 1)
+        SELECT count(*) FROM gone""", finished_before_ns, limit)
+

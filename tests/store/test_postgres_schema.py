@@ -1,0 +1,73 @@
+"""The PostgreSQL schema: migrated up from empty, once, and refused when the database is ahead."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import pathlib
+
+import asyncpg
+import pytest
+
+from fabricd.store.postgres import schema
+from fabricd.store.postgres.errors import SchemaAhead
+
+TABLES = {"schema_version", "counters", "mailboxes", "removals", "messages", "message_ids", "tickets", "outbox",
+          "ad_data", "ad_history", "ad_agents", "ad_threads", "ad_requests", "ad_repairs", "tokens"}
+
+
+async def tables(conn: asyncpg.Connection) -> set[str]:
+    rows = await conn.fetch("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+    return {r["tablename"] for r in rows}
+
+
+async def test_an_empty_database_is_migrated_to_the_latest_version(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        assert await schema.version(conn) == 0
+        assert await schema.migrate(conn) == [m.version for m in schema.MIGRATIONS]
+        assert await schema.version(conn) == schema.LATEST
+        assert await tables(conn) == TABLES
+        assert await schema.migrate(conn) == []  # a second run finds nothing to do
+    finally:
+        await conn.close()
+
+
+async def test_nodes_migrating_together_apply_each_step_once(pg_empty_url: str) -> None:
+    conns = [await asyncpg.connect(pg_empty_url) for _ in range(3)]
+    try:
+        applied = await asyncio.gather(*(schema.migrate(c) for c in conns))
+        assert sorted(v for a in applied for v in a) == [m.version for m in schema.MIGRATIONS]
+        rows = await conns[0].fetch("SELECT version FROM schema_version ORDER BY version")
+        assert [r["version"] for r in rows] == [m.version for m in schema.MIGRATIONS]
+    finally:
+        for c in conns:
+            await c.close()
+
+
+async def test_a_database_migrated_by_a_newer_fabricd_is_refused_and_left_alone(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("INSERT INTO schema_version (version, description) VALUES ($1, 'from the future')",
+                           schema.LATEST + 1)
+        before = await tables(conn)
+        with pytest.raises(SchemaAhead) as caught:
+            await schema.migrate(conn)
+        assert f"version {schema.LATEST + 1}" in str(caught.value)
+        assert caught.value.metadata == {"current": schema.LATEST + 1, "latest": schema.LATEST}
+        assert await tables(conn) == before
+        assert await schema.version(conn) == schema.LATEST + 1
+    finally:
+        await conn.close()
+
+
+def test_only_the_postgres_backend_imports_a_postgres_driver() -> None:
+    root = pathlib.Path(__file__).resolve().parents[2] / "fabricd"
+    importers = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in {"asyncpg", "psycopg", "psycopg_pool"} for n in names):
+                importers.add(path.parent.relative_to(root).as_posix())
+    assert importers == {"store/postgres"}
