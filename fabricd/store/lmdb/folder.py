@@ -21,13 +21,13 @@ import logging
 import os
 from dataclasses import dataclass
 
+from fabricd.store.errors import StoreError  # noqa: F401 - raised here, re-exported for callers
+
 log = logging.getLogger("fabricd.store")
 
 LOCK_FILE = "fabricd.lock"
 
 
-class StoreError(Exception):
-    """The store cannot be opened or used: another process holds it, its folder or disk refuses, its schema is foreign."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from fabricd.store.folder import StoreError
+from fabricd.store.errors import StoreError
 
 
 class PostgresError(StoreError):
