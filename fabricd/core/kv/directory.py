@@ -97,7 +97,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
     entry = resolve_name(tx, name)
     if entry is None:
         raise rules.name_not_found(name)
-    queued = len(rendezvous.queued(tx, entry.agent_id))
+    queued = tx.queue_length(entry.agent_id)
     if not purge and (entry.unread_count or queued):
         raise rules.mailbox_not_empty(entry, queued)
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")

@@ -72,7 +72,7 @@ class KvMailboxes(_Part):
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int) -> list[Sent | FabricError]:
         return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create, atomic,
-                                                             max_unread))
+                                                             max_unread), weight=len(items))
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.read(lambda tx: tx.unread(agent_id, after_seq, limit, max_bytes))

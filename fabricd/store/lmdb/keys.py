@@ -17,6 +17,8 @@ big-endian so that byte order is numeric order.
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
     meta       b"seq/" name                          u64 counter (next_sequence)
+    meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
+                                                     before it: counted from `queues` at the first change)
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
@@ -108,6 +110,10 @@ def ticket(ticket_id: str) -> bytes:
 
 def queue_slot(target: str, seq: int) -> bytes:
     return entry(target) + U64.pack(seq)
+
+
+def queue_length(target: str) -> bytes:
+    return b"queued/" + entry(target)
 
 
 def finished(finish_ns: int, ticket_id: str) -> bytes:

@@ -167,7 +167,17 @@ class MemoryTx:
         return copy.deepcopy(self._t("tickets").get(ticket_id))
 
     def put_ticket(self, ticket: Ticket) -> None:
+        before = self._t("tickets").get(ticket.ticket_id)
+        was = before is not None and before.state == TicketState.QUEUED
+        self._count_queued(ticket.target, int(ticket.state == TicketState.QUEUED) - int(was))
         self._w("tickets")[ticket.ticket_id] = copy.deepcopy(ticket)
+
+    def _count_queued(self, target: str, delta: int) -> None:
+        if delta:
+            self._w("meta")["queued/" + target] = self._meta("queued/" + target) + delta
+
+    def queue_length(self, target: str) -> int:
+        return self._meta("queued/" + target)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         queued = sorted((t for t in self._t("tickets").values() if t.target == target and t.state == TicketState.QUEUED),
@@ -183,7 +193,9 @@ class MemoryTx:
         return [ticket_id for _, ticket_id in done[:limit]]
 
     def delete_ticket(self, ticket_id: str) -> None:
-        self._w("tickets").pop(ticket_id, None)
+        gone = self._w("tickets").pop(ticket_id, None)
+        if gone is not None and gone.state == TicketState.QUEUED:
+            self._count_queued(gone.target, -1)
 
     # -- outbox
 
