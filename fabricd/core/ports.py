@@ -189,13 +189,16 @@ class AgentDirectoryPort(Protocol):
     async def agents(self) -> list[Agent]: ...
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
-                            contexts: tuple[str, ...]) -> Thread: ...
+                            contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        """A new thread; a non-empty `request_key` seen before returns that call's thread (see admit)."""
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         """None when the agent is unknown."""
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
-                    max_causal_depth: int) -> Admission: ...
+                    max_causal_depth: int, request_key: str = "") -> Admission:
+        """Admit or refuse. A non-empty `request_key` already used by an accepted admission of the same
+        request returns that answer and writes nothing; of a different request, REQUEST_KEY_REUSED."""
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest: ...
 

@@ -190,16 +190,17 @@ class KvAgentDirectory(_Part):
         return await self._e.read(lambda tx: tx.agents())
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
-                            contexts: tuple[str, ...]) -> Thread:
-        return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts))
+                            contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts,
+                                                                    request_key))
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         return await self._e.read(lambda tx: self._s.threads_of(tx, agent_id))
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
-                    max_causal_depth: int) -> Admission:
+                    max_causal_depth: int, request_key: str = "") -> Admission:
         return await self._e.write(lambda tx: self._s.admit(tx, agent_id, thread_id, submission, optional_work,
-                                                            max_causal_depth))
+                                                            max_causal_depth, request_key))
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest:
         return await self._e.write(lambda tx: self._s.settle(tx, request_id, thread_id, interactive, notify))

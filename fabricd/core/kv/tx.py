@@ -140,6 +140,11 @@ class RecordTx(Protocol):
 
     def get_repair(self, key: str) -> tuple[int, str] | None: ...
 
+    def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
+        """An idempotency key of a creating call: (the digest of what it asked, the id it created)."""
+
+    def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None: ...
+
     def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
 
     # -- access tokens

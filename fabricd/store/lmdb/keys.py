@@ -30,6 +30,8 @@ big-endian so that byte order is numeric order.
     ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
     ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
     ad_repairs H(repair key)                         u64 generation, request_id UTF-8
+               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8 (idempotency
+                                                     keys of Admit and CreateThread; 17 bytes, never a repair key)
     tokens     SHA-256(token)                        token record (records.py); the token itself is never stored
 """
 
@@ -137,6 +139,10 @@ DIRECTORY_DATA = b"agent-directory"
 
 def listed(which: int, seq: int, request_id: str) -> bytes:
     return bytes((which,)) + U64.pack(seq) + h(request_id)
+
+
+def request_key(scope: str, key: str) -> bytes:
+    return b"k" + h(scope + "\0" + key)
 
 
 def agent_thread(agent_id: str, seq: int, thread_id: str) -> bytes:

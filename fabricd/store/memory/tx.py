@@ -14,7 +14,7 @@ from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import Token
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens")
+          "requests", "repairs", "tokens", "request_keys")
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -282,6 +282,12 @@ class MemoryTx:
 
     def get_repair(self, key: str) -> tuple[int, str] | None:
         return self._t("repairs").get(key)
+
+    def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
+        return self._t("request_keys").get((scope, key))
+
+    def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None:
+        self._w("request_keys")[(scope, key)] = (digest, created_id)
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None:
         self._w("repairs")[key] = (generation, request_id)

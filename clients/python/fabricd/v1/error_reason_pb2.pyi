@@ -55,6 +55,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INTERNAL: _ClassVar[ErrorReason]
     BAD_TARGET: _ClassVar[ErrorReason]
     STREAM_ENDED: _ClassVar[ErrorReason]
+    REQUEST_KEY_REUSED: _ClassVar[ErrorReason]
+    NAME_HELD: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -104,3 +106,5 @@ NOT_READY: ErrorReason
 INTERNAL: ErrorReason
 BAD_TARGET: ErrorReason
 STREAM_ENDED: ErrorReason
+REQUEST_KEY_REUSED: ErrorReason
+NAME_HELD: ErrorReason
