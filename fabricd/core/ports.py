@@ -86,8 +86,12 @@ class DirectoryPort(Protocol):
         """Entries changed after `revision`, in revision order; a removal is a bare entry with change UNREGISTERED."""
 
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
-                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
-        """Create or update an entry; returns it and the other entries under its session name."""
+                       metadata: dict[str, str], exclusive: bool = False,
+                       live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
+        """Create or update an entry; returns it and the other entries under its session name.
+
+        With `exclusive`, a name another agent live within `live_window_ns` holds is refused (NAME_HELD)
+        and offline holders lose it (fabricd.core.kv.directory.register)."""
 
     async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
         """A heartbeat; returns the entry, whether it was created, and (if so) similar known names."""

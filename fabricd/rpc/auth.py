@@ -6,7 +6,11 @@ Every fabricd.v1 call passes the guard before its servicer runs:
      tokens are not required there;
   2. rate-limit the token;
   3. check the call against POLICIES: an agent identity may act only as its
-     own agent; admin and trusted local callers may do everything.
+     own agent, and register only under session names bound to its token;
+     admin and trusted local callers may do everything;
+  4. publish the identity for the call (`caller()`), so a servicer can pass
+     what the core must know of it (an agent token's name claim is exclusive;
+     what it may read of others' queues, see fabricd.rpc.visibility).
 Refusals are UNAUTHENTICATED (no or bad token, a certificate without a
 usable name) or PERMISSION_DENIED (out of scope), before anything runs, so a
 refused call changes nothing. An agent identity always has a non-empty
@@ -18,6 +22,7 @@ UNAUTHENTICATED. Tokens are never logged: only their public token_id.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Callable
@@ -38,6 +43,8 @@ class Identity:
     """"admin", "agent" or "local" (a trusted caller on a unix socket without tokens)."""
     agent_id: str = ""
     token_id: str = ""
+    session_names: tuple[str, ...] = ()
+    """Session names the token lets its agent register under."""
 
     @property
     def trusted(self) -> bool:
@@ -48,6 +55,13 @@ class Identity:
 
 
 LOCAL = Identity("local")
+_CALLER: contextvars.ContextVar[Identity] = contextvars.ContextVar("fabricd_caller", default=LOCAL)
+"""Without a guard (a server built with none) every caller is trusted, as the servicers see it."""
+
+
+def caller() -> Identity:
+    """The identity of the call being served (set by the guard before the servicer runs)."""
+    return _CALLER.get()
 HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
 AGENT = 2  # TICKET_SOURCE_KIND_AGENT
 
@@ -64,6 +78,18 @@ def own(field: str) -> Callable[[object, Identity, Guard], None]:
             raise _deny(identity, f"act on agent {getattr(request, field)!r} ({field})")
 
     return check
+
+
+def register_own(request: object, identity: Identity, guard: Guard) -> None:
+    """Register as its own agent, under no session name or one bound to its token (see fabricd token issue)."""
+    own("agent_id")(request, identity, guard)
+    name = request.session_name  # type: ignore[attr-defined]
+    if name and name != identity.agent_id and name not in identity.session_names:
+        bound = ", ".join(repr(n) for n in identity.session_names) or "none"
+        raise PermissionDenied(
+            f"{identity} may not register under session name {name!r}: it is not bound to its token (bound: "
+            f"{bound}); an admin binds names when issuing the token: fabric token issue --agent "
+            f"{identity.agent_id} --name {name}", reason="OUT_OF_SCOPE", identity=str(identity), name=name)
 
 
 def anyone(request: object, identity: Identity, guard: Guard) -> None:
@@ -123,7 +149,7 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
 
 POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # DirectoryService
-    "Register": own("agent_id"), "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
+    "Register": register_own, "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
     "ResolveName": anyone,
     "WatchMailboxes": anyone,
     # MailboxService
@@ -229,7 +255,7 @@ class Guard:
             token = self.tokens.verify(secret)
             if token is None:
                 raise Unauthenticated("the token is unknown or revoked", reason="BAD_TOKEN")
-            return Identity(token.scope, token.agent_id, token.token_id)
+            return Identity(token.scope, token.agent_id, token.token_id, token.session_names)
         auth = context.auth_context() or {}
         names = auth.get("x509_common_name") or []
         if names or auth.get("x509_pem_cert"):
@@ -253,6 +279,7 @@ class Guard:
             if wait:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
+        _CALLER.set(identity)
         if identity.trusted:
             return identity
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name

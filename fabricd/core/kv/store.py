@@ -55,9 +55,11 @@ class KvDirectory(_Part):
         return await self._e.read(lambda tx: tx.entries_since(revision, limit))
 
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
-                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+                       metadata: dict[str, str], exclusive: bool = False,
+                       live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
         return await self._e.write(lambda tx: directory.register(tx, self._clock(), agent_id, session_name,
-                                                                 capabilities, cwd, metadata))
+                                                                 capabilities, cwd, metadata, exclusive,
+                                                                 live_window_ns))
 
     async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
         return await self._e.write(lambda tx: directory.touch(tx, self._clock(), agent_id, busy, offline))

@@ -267,8 +267,10 @@ class SyncClient:
     def get_status(self) -> admin_pb.GetStatusResponse:
         return self._run(self._client.get_status())
 
-    def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "") -> admin_pb.IssueTokenResponse:
-        return self._run(self._client.issue_token(agent_id=agent_id, admin=admin, label=label))
+    def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "",
+                    session_names: Sequence[str] = ()) -> admin_pb.IssueTokenResponse:
+        return self._run(self._client.issue_token(agent_id=agent_id, admin=admin, label=label,
+                                                  session_names=session_names))
 
     def revoke_token(self, token_id: str) -> bool:
         return self._run(self._client.revoke_token(token_id))

@@ -222,11 +222,12 @@ class WorkCalls:
     async def get_status(self) -> admin_pb.GetStatusResponse:
         return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
 
-    async def issue_token(self, *, agent_id: str = "", admin: bool = False,
-                          label: str = "") -> admin_pb.IssueTokenResponse:
+    async def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "",
+                          session_names: Sequence[str] = ()) -> admin_pb.IssueTokenResponse:
         """An admin token (admin=True) or one that acts as `agent_id` only; the token is shown once."""
         scope = admin_pb.TOKEN_SCOPE_ADMIN if admin else admin_pb.TOKEN_SCOPE_AGENT
-        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label)
+        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label,
+                                             session_names=list(session_names))
         return await self._call(self.admin.IssueToken, request)
 
     async def revoke_token(self, token_id: str) -> bool:
