@@ -32,7 +32,7 @@ import grpc
 
 from fabricd.core.errors import FabricError, InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.tokens import Tokens
-from fabricd.rpc import errors
+from fabricd.rpc import errors, visibility
 
 log = logging.getLogger("fabricd.rpc")
 
@@ -314,6 +314,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             return handler  # health checks and reflection are open
         method = path.rsplit("/", 1)[1]
         guard, observe = self._guard, self._observe
+        view = visibility.for_agent(method)
         deserialize = handler.request_deserializer
 
         def parse(raw: bytes, context: grpc.aio.ServicerContext) -> object:
@@ -377,6 +378,8 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 finally:
                     guard.untrack(identity, call)
                 finish(context, started, identity, False)
+                if view is not None and not identity.trusted:
+                    return view(response, identity.agent_id)
                 return response
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
@@ -395,6 +398,8 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                             item = await items.__anext__()
                         except StopAsyncIteration:
                             break
+                        if view is not None and not identity.trusted:
+                            item = view(item, identity.agent_id)
                         if call is not None:
                             call.inside = False  # gRPC sends it: a cancel now would land in gRPC's code
                         yield item
