@@ -115,8 +115,16 @@ class MailboxPort(Protocol):
     async def peek(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
         """The oldest unread messages and the unread count."""
 
-    async def drain(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
-        """Consume the oldest unread messages; returns them and how many remain."""
+    async def drain(self, agent_id: str, limit: int, max_bytes: int,
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+        """Consume the oldest unread messages; returns them and how many remain.
+
+        `deliverable` is asked inside the operation, just before consuming (on any thread: it must be
+        thread-safe): when False, nothing is consumed and ([], unread) is returned."""
+
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope]) -> int:
+        """Make drained messages unread again, in their places (a drain whose caller was gone); the number
+        put back (a message unread already, or of a removed mailbox, is skipped)."""
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         """Consume messages by id; the number that were unread (acking twice counts once)."""

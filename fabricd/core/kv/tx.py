@@ -59,6 +59,9 @@ class RecordTx(Protocol):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
 
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        """Make a consumed message unread again from its stored encoding; False when it is unread already."""
+
     def purge_unread(self, agent_id: str) -> int:
         """Delete every unread message of a mailbox and forget its id; the number deleted."""
 

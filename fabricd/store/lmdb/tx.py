@@ -202,6 +202,10 @@ class LmdbTx(DirectoryRecords):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
 
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        return self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
+                             overwrite=False)
+
     def purge_unread(self, agent_id: str) -> int:
         agent_key = keys.entry(agent_id)
         txn, dbs = self._txn, self._dbs

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fabricd import wire
+from fabricd.v1 import types_pb2
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
 from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
@@ -139,6 +140,12 @@ class MemoryTx:
         if (agent_id, seq) not in self._t("messages"):
             return False
         del self._w("messages")[(agent_id, seq)]
+        return True
+
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        if (agent_id, seq) in self._t("messages"):
+            return False
+        self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
