@@ -8,6 +8,7 @@ transaction scripts are in fabricd.core.kv.agentdir; the refusals are here).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -142,7 +143,19 @@ def host_unavailable(availability: str) -> bool:
     return isinstance(value, str) and value.strip().lower() in {"unavailable", "busy"}
 
 
+def request_digest(*parts: object) -> bytes:
+    """What a keyed creating call asked, to tell its retry from another request under the same key."""
+    return hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
 # -- the refusals (every backend refuses in these words)
+
+
+def request_key_reused(request_key: str) -> AlreadyExists:
+    return AlreadyExists(f"request_key {request_key!r} was already used for a different request; pick a new key, "
+                         "or resend exactly the same request to get its first answer",
+                         reason="REQUEST_KEY_REUSED", request_key=request_key)
+
 
 
 def agent_not_found(agent_id: str) -> NotFound:
@@ -240,11 +253,14 @@ class AgentDirectory(Service):
         return sorted(await self._store.agent_directory.agents(), key=lambda a: (a.create_ns, a.agent_id))
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
-                            contexts: tuple[str, ...]) -> Thread:
+                            contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        """A new thread; with a `request_key`, a retry returns the thread the first call created."""
         validate.agent_id(agent_id, self.limits)
         self._text(title, "title", 4096)
         self._text(kind, "kind", 256)
-        return await self._store.agent_directory.create_thread(agent_id, title, kind, create_ns, contexts)
+        validate.text_field(request_key, "request_key", self.limits, required=False)
+        return await self._store.agent_directory.create_thread(agent_id, title, kind, create_ns, contexts,
+                                                               request_key)
 
     async def list_threads(self, agent_id: str) -> list[Thread]:
         validate.agent_id(agent_id, self.limits)
@@ -268,11 +284,14 @@ class AgentDirectory(Service):
         validate.text_field(submission.source_kind, "submission.source_kind", self.limits, required=False)
         validate.text_field(submission.source_label, "submission.source_label", self.limits, required=False)
 
-    async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool) -> Admission:
+    async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
+                    request_key: str = "") -> Admission:
+        """Admit a submission; with a `request_key`, a retry returns the first accepted answer unchanged."""
         validate.agent_id(agent_id, self.limits)
         self._check_submission(submission)
+        validate.text_field(request_key, "request_key", self.limits, required=False)
         return await self._store.agent_directory.admit(agent_id, thread_id, submission, optional_work,
-                                                       self.max_causal_depth)
+                                                       self.max_causal_depth, request_key)
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest:
         validate.text_field(request_id, "request_id", self.limits, required=True)

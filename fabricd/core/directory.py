@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from fabricd.core import validate
-from fabricd.core.errors import FailedPrecondition, NotFound
+from fabricd.core.errors import FailedPrecondition, NotFound, PermissionDenied
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
 from fabricd.core.ports import Service
 
@@ -34,7 +34,8 @@ def ambiguous_name(name: str, session: str, candidates: list[MailboxEntry]) -> F
     forms = _hint_forms(session, candidates)
     return FailedPrecondition(
         f"name {name!r} is ambiguous: it matches agents {', '.join(ids)}; "
-        f"address one of them as {' or '.join(repr(f) for f in forms)}",
+        f"address one of them as {' or '.join(repr(f) for f in forms)} (only an admin or a local caller can "
+        "give one name to several agents: an agent token cannot take a name a live agent holds)",
         reason="AMBIGUOUS_NAME",
         name=name,
         candidates=",".join(ids),
@@ -52,6 +53,14 @@ def unknown_recipient(name: str, close: list[str]) -> NotFound:
         name=name,
         suggestions=",".join(close),
     )
+
+
+def name_held(name: str, holders: list[str]) -> PermissionDenied:
+    return PermissionDenied(
+        f"session name {name!r} is held by live agent {', '.join(holders)}; an agent token cannot take a name "
+        "another live agent holds (mail to the name would become ambiguous): register under another name, or "
+        "wait until that agent is offline",
+        reason="NAME_HELD", name=name, held_by=",".join(holders))
 
 
 def name_not_found(name: str) -> NotFound:
@@ -103,8 +112,14 @@ class Directory(Service):
         capabilities: tuple[Capability, ...] = (),
         cwd: str = "",
         metadata: dict[str, str] | None = None,
+        exclusive: bool = False,
     ) -> Registered:
-        """Create or update an entry; an empty session name keeps the registered one."""
+        """Create or update an entry; an empty session name keeps the registered one.
+
+        `exclusive` (an agent token's registration): a session name a live other agent holds is refused
+        (NAME_HELD), and one only offline agents hold passes to this agent (they lose it), so the name
+        resolves to one agent. Trusted callers may share a name; `name_shared_with` warns them.
+        """
         limits = self.limits
         validate.agent_id(agent_id, limits)
         validate.session_name(session_name, limits)
@@ -113,7 +128,8 @@ class Directory(Service):
         validate.string_map(metadata, "metadata", limits.max_metadata_bytes)
         if len(cwd) > 4096:
             raise validate.InvalidArgument("cwd is longer than 4096 characters", reason="FIELD_TOO_LONG", field="cwd")
-        entry, same = await self._store.directory.register(agent_id, session_name, capabilities, cwd, metadata)
+        entry, same = await self._store.directory.register(agent_id, session_name, capabilities, cwd, metadata,
+                                                           exclusive, int(limits.live_window_s * 1e9))
         shared = sorted(e.agent_id for e in same if self.presence_of(e) != Presence.OFFLINE)
         return Registered(entry, shared)
 

@@ -1,15 +1,52 @@
-"""Mailboxes: send (idempotent on a client id), peek, drain, subscribe with acks."""
+"""Mailboxes: send (idempotent on a client id), peek, drain, subscribe with acks.
+
+A drain consumes only what its caller can still receive. The write consumes
+nothing when the caller is gone or has less than DELIVERY_MARGIN_S left before
+its deadline (asked inside the write, at the moment it runs); a caller that goes
+away while the write is in flight gets its messages put back, unread, in their
+places, as does one whose deadline came too near by the time the write was
+durable. What remains is the moment between the answer leaving the daemon and
+the caller reading it: a client killed then loses that batch. Clients that
+cannot lose a message read with Subscribe and Ack (nothing is consumed before
+the ack).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 from fabricd.core import validate
-from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, ResourceExhausted
+from fabricd.core.errors import AlreadyExists, DeadlineExceeded, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import message_digest
 from fabricd.core.model import Address, Envelope, IdRecord, Message, Sent
 from fabricd.core.ports import Service
+
+
+DELIVERY_MARGIN_S = 0.05
+"""A drain consumes only with at least this long left before its caller's deadline, to deliver the answer."""
+
+
+class Claim:
+    """Whether a drain's caller can still take delivery; asked by the write (on the writer's thread)."""
+
+    __slots__ = ("deadline", "gone")
+
+    def __init__(self, time_remaining: float | None) -> None:
+        self.deadline = None if time_remaining is None else time.monotonic() + time_remaining
+        self.gone = False
+
+    def deliverable(self) -> bool:
+        return not self.gone and (self.deadline is None or time.monotonic() < self.deadline - DELIVERY_MARGIN_S)
+
+
+def undeliverable(agent_id: str) -> DeadlineExceeded:
+    return DeadlineExceeded(
+        f"the drain of {agent_id!r} could not be answered before the call's deadline, so nothing was consumed; "
+        f"call with a longer deadline (at least {DELIVERY_MARGIN_S * 1000:.0f} ms more than the drain takes)",
+        reason="UNDELIVERABLE_DRAIN", agent_id=agent_id)
 
 
 def mailbox_key(agent_id: str) -> str:
@@ -68,6 +105,11 @@ def at_index(exc: FabricError, i: int) -> FabricError:
 class Mailboxes(Service):
     """The mailbox contract over a Store."""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._background: set[asyncio.Task[None]] = set()
+        """Put-backs of drains whose callers left, kept until they are durable."""
+
     # -- the contract
 
     async def send(self, msg: Message, create_mailbox: bool = False) -> Sent:
@@ -116,10 +158,41 @@ class Mailboxes(Service):
         limit = validate.limit(limit, self.limits)
         return await self._store.mailboxes.peek(agent_id, limit, self.limits.max_response_bytes)
 
-    async def drain(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
+    async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None) -> tuple[list[Envelope], int]:
+        """Consume and return the oldest unread messages, only if the caller can still receive them.
+
+        `time_remaining`: seconds until the caller's deadline (None: no deadline). See the module docstring.
+        """
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
-        return await self._store.mailboxes.drain(agent_id, limit, self.limits.max_response_bytes)
+        claim = Claim(time_remaining)
+        mailboxes = self._store.mailboxes
+        write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, self.limits.max_response_bytes,
+                                                      claim.deliverable))
+        try:
+            messages, remaining = await asyncio.shield(write)
+        except asyncio.CancelledError:
+            claim.gone = True  # a write not yet run takes nothing; one already durable is put back
+            self._put_back_when_done(agent_id, write)
+            raise
+        if not claim.deliverable():
+            if messages:
+                await mailboxes.put_back(agent_id, messages)
+            raise undeliverable(agent_id)
+        return messages, remaining
+
+    def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int]]) -> None:
+        async def put_back() -> None:
+            try:
+                messages, _ = await write
+            except FabricError:
+                return
+            if messages:
+                await self._store.mailboxes.put_back(agent_id, messages)  # before close: close commits it
+
+        task = asyncio.ensure_future(put_back())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         limits = self.limits

@@ -86,8 +86,12 @@ class DirectoryPort(Protocol):
         """Entries changed after `revision`, in revision order; a removal is a bare entry with change UNREGISTERED."""
 
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
-                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
-        """Create or update an entry; returns it and the other entries under its session name."""
+                       metadata: dict[str, str], exclusive: bool = False,
+                       live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
+        """Create or update an entry; returns it and the other entries under its session name.
+
+        With `exclusive`, a name another agent live within `live_window_ns` holds is refused (NAME_HELD)
+        and offline holders lose it (fabricd.core.kv.directory.register)."""
 
     async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
         """A heartbeat; returns the entry, whether it was created, and (if so) similar known names."""
@@ -111,8 +115,16 @@ class MailboxPort(Protocol):
     async def peek(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
         """The oldest unread messages and the unread count."""
 
-    async def drain(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
-        """Consume the oldest unread messages; returns them and how many remain."""
+    async def drain(self, agent_id: str, limit: int, max_bytes: int,
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+        """Consume the oldest unread messages; returns them and how many remain.
+
+        `deliverable` is asked inside the operation, just before consuming (on any thread: it must be
+        thread-safe): when False, nothing is consumed and ([], unread) is returned."""
+
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope]) -> int:
+        """Make drained messages unread again, in their places (a drain whose caller was gone); the number
+        put back (a message unread already, or of a removed mailbox, is skipped)."""
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         """Consume messages by id; the number that were unread (acking twice counts once)."""
@@ -189,13 +201,16 @@ class AgentDirectoryPort(Protocol):
     async def agents(self) -> list[Agent]: ...
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
-                            contexts: tuple[str, ...]) -> Thread: ...
+                            contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        """A new thread; a non-empty `request_key` seen before returns that call's thread (see admit)."""
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         """None when the agent is unknown."""
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
-                    max_causal_depth: int) -> Admission: ...
+                    max_causal_depth: int, request_key: str = "") -> Admission:
+        """Admit or refuse. A non-empty `request_key` already used by an accepted admission of the same
+        request returns that answer and writes nothing; of a different request, REQUEST_KEY_REUSED."""
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest: ...
 

@@ -30,13 +30,19 @@ class Token:
     label: str = ""
     create_ns: int = 0
     revoke_ns: int = 0
+    session_names: tuple[str, ...] = ()
+    """Session names an agent token may register under, bound when it was issued (none: no session name)."""
 
 
 def digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
 
 
-def mint(scope: str, agent_id: str, label: str, limits: Limits, now_ns: int) -> tuple[bytes, Token, str]:
+MAX_SESSION_NAMES = 16
+
+
+def mint(scope: str, agent_id: str, label: str, limits: Limits, now_ns: int,
+         session_names: tuple[str, ...] = ()) -> tuple[bytes, Token, str]:
     """A new token: (the digest it is stored under, the token, the secret shown once)."""
     if scope not in (ADMIN, AGENT):
         raise InvalidArgument(f"scope must be {ADMIN!r} or {AGENT!r}", reason="INVALID_FIELD", field="scope")
@@ -45,9 +51,19 @@ def mint(scope: str, agent_id: str, label: str, limits: Limits, now_ns: int) -> 
     elif agent_id:
         raise InvalidArgument("an admin token names no agent", reason="INVALID_FIELD", field="agent_id")
     validate.text_field(label, "label", limits, required=False)
+    if session_names and scope != AGENT:
+        raise InvalidArgument("session names are bound to agent tokens only (an admin token may use any)",
+                              reason="INVALID_FIELD", field="session_names")
+    if len(session_names) > MAX_SESSION_NAMES:
+        raise InvalidArgument(f"bind at most {MAX_SESSION_NAMES} session names to a token, not {len(session_names)}",
+                              reason="TOO_MANY_ITEMS", field="session_names", limit=MAX_SESSION_NAMES)
+    for name in session_names:
+        validate.text_field(name, "session_names", limits, required=True)
+        validate.session_name(name, limits)
     secret = PREFIX + secrets.token_urlsafe(32)
     key = digest(secret)
-    return key, Token(key.hex()[:16], scope, agent_id, label, now_ns), secret
+    names = tuple(dict.fromkeys(session_names))
+    return key, Token(key.hex()[:16], scope, agent_id, label, now_ns, session_names=names), secret
 
 
 class Tokens:
@@ -83,8 +99,9 @@ class Tokens:
             self._by_digest[key] = token
         return token if not token.revoke_ns else None
 
-    async def issue(self, scope: str, agent_id: str = "", label: str = "") -> tuple[Token, str]:
-        key, token, secret = mint(scope, agent_id, label, self.limits, self._clock())
+    async def issue(self, scope: str, agent_id: str = "", label: str = "",
+                    session_names: tuple[str, ...] = ()) -> tuple[Token, str]:
+        key, token, secret = mint(scope, agent_id, label, self.limits, self._clock(), session_names)
         await self._store.tokens.add(key, token)
         self._by_digest[key] = token
         return token, secret

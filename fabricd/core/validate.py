@@ -141,6 +141,10 @@ def message(msg: Message, limits: Limits) -> Message:
     text = msg.text
     # A str is at most 4 UTF-8 bytes a character: encode only when the limit could be near.
     size = len(msg.data) + (len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass")))
+    if len(msg.headers) > limits.max_headers:
+        raise InvalidArgument(f"message.headers has {len(msg.headers)} headers; the limit is {limits.max_headers}: "
+                              "put the rest in the text or data", reason="TOO_MANY_ITEMS", field="message.headers",
+                              limit=limits.max_headers)
     if msg.headers:
         size += string_map(msg.headers, "message.headers", limits.max_message_bytes)
     payload_size(size, "message", limits, what="text, data and headers")

@@ -43,6 +43,8 @@ def parser() -> argparse.ArgumentParser:
     token.add_argument("--admin", action="store_true", help="a token that may do everything")
     token.add_argument("--agent", default="", metavar="NAME", help="a token that acts as this agent only")
     token.add_argument("--label", default="", help="a note to tell tokens apart")
+    token.add_argument("--name", action="append", default=[], metavar="SESSION_NAME",
+                       help="a session name the agent may register under (repeatable)")
     return p
 
 
@@ -75,7 +77,8 @@ def store_command(args: argparse.Namespace, config: Config) -> int:
             print("fabricd token issue: pass exactly one of --admin and --agent NAME", file=sys.stderr)
             return 2
         issued = maintenance.issue_token(path, "admin" if args.admin else "agent", args.agent, args.label,
-                                         map_size=config.map_size, group=config.socket.group)
+                                         map_size=config.map_size, group=config.socket.group,
+                                         session_names=tuple(args.name))
         print(issued.secret)
         where = (f"the running daemon (pid {issued.daemon_pid}) accepts it now" if issued.daemon_pid
                  else "the daemon accepts it once started")

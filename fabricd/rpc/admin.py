@@ -43,7 +43,7 @@ _SCOPES = {pb.TOKEN_SCOPE_ADMIN: ADMIN, pb.TOKEN_SCOPE_AGENT: AGENT}
 
 def token_out(t: Token) -> pb.TokenInfo:
     out = pb.TokenInfo(token_id=t.token_id, scope=pb.TOKEN_SCOPE_ADMIN if t.scope == ADMIN else pb.TOKEN_SCOPE_AGENT,
-                       agent_id=t.agent_id, label=t.label)
+                       agent_id=t.agent_id, label=t.label, session_names=t.session_names)
     out.create_time.FromNanoseconds(t.create_ns)
     if t.revoke_ns:
         out.revoke_time.FromNanoseconds(t.revoke_ns)
@@ -82,7 +82,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
 
     @mapped
     async def IssueToken(self, request, context):  # noqa: ANN001, ANN201, N802
-        token, secret = await self._tokens.issue(_SCOPES.get(request.scope, ""), request.agent_id, request.label)
+        token, secret = await self._tokens.issue(_SCOPES.get(request.scope, ""), request.agent_id, request.label,
+                                                 tuple(request.session_names))
         return pb.IssueTokenResponse(info=token_out(token), token=secret)
 
     @mapped

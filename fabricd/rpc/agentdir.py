@@ -38,7 +38,8 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
     @mapped
     async def CreateThread(self, request, context):  # noqa: ANN001, ANN201, N802
         thread = await self._dir.create_thread(request.agent_id, request.title, request.kind,
-                                               _ns(request, "create_time"), tuple(request.contexts))
+                                               _ns(request, "create_time"), tuple(request.contexts),
+                                               request.request_key)
         return pb.CreateThreadResponse(thread=wire.to_pb(thread, pb.Thread))
 
     @mapped
@@ -49,7 +50,8 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
     @mapped
     async def Admit(self, request, context):  # noqa: ANN001, ANN201, N802
         admission = await self._dir.admit(request.agent_id, request.thread_id,
-                                          wire.from_pb(request.submission, Submission), request.optional_work)
+                                          wire.from_pb(request.submission, Submission), request.optional_work,
+                                          request.request_key)
         return pb.AdmitResponse(accepted=admission.accepted, reason=admission.reason, thread_id=admission.thread_id,
                                 request_id=admission.request_id)
 

@@ -6,30 +6,32 @@ Every fabricd.v1 call passes the guard before its servicer runs:
      tokens are not required there;
   2. rate-limit the token;
   3. check the call against POLICIES: an agent identity may act only as its
-     own agent; admin and trusted local callers may do everything.
+     own agent, and register only under session names bound to its token;
+     admin and trusted local callers may do everything;
+  4. publish the identity for the call (`caller()`), so a servicer can pass
+     what the core must know of it (an agent token's name claim is exclusive;
+     what it may read of others' queues, see fabricd.rpc.visibility).
 Refusals are UNAUTHENTICATED (no or bad token, a certificate without a
 usable name) or PERMISSION_DENIED (out of scope), before anything runs, so a
 refused call changes nothing. An agent identity always has a non-empty
 agent id: the empty id matches nothing (a human's ticket has no source agent).
 Revoking a token ends the calls it has open (streams included) at once, with
-UNAUTHENTICATED. Tokens are never logged: only their public token_id.
+UNAUTHENTICATED. Tokens are never logged: only their public token_id. The
+interceptor that runs all this is fabricd.rpc.interceptor.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
+import contextvars
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
 
-from fabricd.core.errors import FabricError, InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.core.errors import PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.tokens import Tokens
-from fabricd.rpc import errors
-
-log = logging.getLogger("fabricd.rpc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,8 @@ class Identity:
     """"admin", "agent" or "local" (a trusted caller on a unix socket without tokens)."""
     agent_id: str = ""
     token_id: str = ""
+    session_names: tuple[str, ...] = ()
+    """Session names the token lets its agent register under."""
 
     @property
     def trusted(self) -> bool:
@@ -48,6 +52,13 @@ class Identity:
 
 
 LOCAL = Identity("local")
+_CALLER: contextvars.ContextVar[Identity] = contextvars.ContextVar("fabricd_caller", default=LOCAL)
+"""Without a guard (a server built with none) every caller is trusted, as the servicers see it."""
+
+
+def caller() -> Identity:
+    """The identity of the call being served (set by the guard before the servicer runs)."""
+    return _CALLER.get()
 HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
 AGENT = 2  # TICKET_SOURCE_KIND_AGENT
 
@@ -64,6 +75,18 @@ def own(field: str) -> Callable[[object, Identity, Guard], None]:
             raise _deny(identity, f"act on agent {getattr(request, field)!r} ({field})")
 
     return check
+
+
+def register_own(request: object, identity: Identity, guard: Guard) -> None:
+    """Register as its own agent, under no session name or one bound to its token (see fabricd token issue)."""
+    own("agent_id")(request, identity, guard)
+    name = request.session_name  # type: ignore[attr-defined]
+    if name and name != identity.agent_id and name not in identity.session_names:
+        bound = ", ".join(repr(n) for n in identity.session_names) or "none"
+        raise PermissionDenied(
+            f"{identity} may not register under session name {name!r}: it is not bound to its token (bound: "
+            f"{bound}); an admin binds names when issuing the token: fabric token issue --agent "
+            f"{identity.agent_id} --name {name}", reason="OUT_OF_SCOPE", identity=str(identity), name=name)
 
 
 def anyone(request: object, identity: Identity, guard: Guard) -> None:
@@ -123,7 +146,7 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
 
 POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # DirectoryService
-    "Register": own("agent_id"), "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
+    "Register": register_own, "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
     "ResolveName": anyone,
     "WatchMailboxes": anyone,
     # MailboxService
@@ -176,7 +199,7 @@ class OpenCall:
         self.revoked = False
 
 
-def _revoked() -> Unauthenticated:
+def revoked() -> Unauthenticated:
     return Unauthenticated("the token of this call was revoked", reason="TOKEN_REVOKED")
 
 
@@ -229,7 +252,7 @@ class Guard:
             token = self.tokens.verify(secret)
             if token is None:
                 raise Unauthenticated("the token is unknown or revoked", reason="BAD_TOKEN")
-            return Identity(token.scope, token.agent_id, token.token_id)
+            return Identity(token.scope, token.agent_id, token.token_id, token.session_names)
         auth = context.auth_context() or {}
         names = auth.get("x509_common_name") or []
         if names or auth.get("x509_pem_cert"):
@@ -253,138 +276,10 @@ class Guard:
             if wait:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
+        _CALLER.set(identity)
         if identity.trusted:
             return identity
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
             raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
         POLICIES.get(method, admin_only)(request, identity, self)
         return identity
-
-
-class GuardInterceptor(grpc.aio.ServerInterceptor):
-    """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
-
-    def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None) -> None:
-        self._guard = guard
-        self._observe = observe
-        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
-
-    async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
-        # Each method's wrapped handler is built once (building it cost ~4% of a send). This is the
-        # only interceptor, and gRPC returns the same handler for a method on every call; unknown
-        # methods (None) are not kept, so the map holds at most the registered methods.
-        cached = self._handlers.get(details.method)
-        if cached is not None:
-            return cached
-        handler = await continuation(details)
-        if handler is not None:
-            handler = self._handlers[details.method] = self._wrap(details.method, handler)
-        return handler
-
-    def _wrap(self, path: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        """`handler` behind the guard and the call metrics; fabricd.v1 methods only."""
-        if not path.startswith("/fabricd.v1."):
-            return handler  # health checks and reflection are open
-        method = path.rsplit("/", 1)[1]
-        guard, observe = self._guard, self._observe
-        deserialize = handler.request_deserializer
-
-        def parse(raw: bytes, context: grpc.aio.ServicerContext) -> object:
-            """Parse here, not in gRPC, so a malformed request is INVALID_ARGUMENT, not UNKNOWN."""
-            try:
-                return deserialize(raw) if deserialize else raw
-            except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError and friends
-                raise InvalidArgument(f"the request is not a valid {method} request: {exc}",
-                                      reason="MALFORMED_REQUEST") from None
-
-        def finish(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
-                   failed: bool) -> None:
-            code = context.code() if failed else None
-            name = code.name if isinstance(code, grpc.StatusCode) else ("CANCELLED" if failed else "OK")
-            elapsed = time.perf_counter() - started
-            if observe is not None:
-                observe(method, name, elapsed)
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("call", extra={"method": method, "code": name, "ms": round(elapsed * 1e3, 3),
-                                         "peer": context.peer(), "identity": str(identity or "-")})
-
-        async def ended_by_revocation(context: grpc.aio.ServicerContext) -> None:
-            """The call's token was revoked while it ran: take back the cancel and end it UNAUTHENTICATED."""
-            task = asyncio.current_task()
-            if task is not None:
-                task.uncancel()
-            context.set_code(grpc.StatusCode.UNAUTHENTICATED)
-            await errors.abort(context, _revoked())
-
-        async def admit(raw: bytes, context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
-            """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
-            try:
-                request = parse(raw, context)
-                return request, guard.admit(method, request, context)
-            except FabricError as exc:
-                context.set_code(errors.code_of(exc))
-                finish(context, started, None, True)
-                await errors.abort(context, exc)
-                raise  # abort raises; this is for the type checker
-
-        if handler.unary_unary is not None:
-            inner = handler.unary_unary
-
-            async def unary(raw, context):  # noqa: ANN001, ANN202
-                started = time.perf_counter()
-                request, identity = await admit(raw, context, started)
-                call = guard.track(identity)
-                try:
-                    response = await inner(request, context)
-                except asyncio.CancelledError:
-                    revoked = call is not None and call.revoked
-                    if revoked:
-                        context.set_code(grpc.StatusCode.UNAUTHENTICATED)
-                    finish(context, started, identity, True)
-                    if not revoked:
-                        raise
-                    await ended_by_revocation(context)
-                except BaseException:
-                    finish(context, started, identity, True)
-                    raise
-                finally:
-                    guard.untrack(identity, call)
-                finish(context, started, identity, False)
-                return response
-
-            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
-        if handler.unary_stream is not None:
-            inner_stream = handler.unary_stream
-
-            async def stream(raw, context):  # noqa: ANN001, ANN202
-                started = time.perf_counter()
-                request, identity = await admit(raw, context, started)
-                call = guard.track(identity)
-                items = inner_stream(request, context).__aiter__()
-                failed = True
-                try:
-                    while True:
-                        try:
-                            item = await items.__anext__()
-                        except StopAsyncIteration:
-                            break
-                        if call is not None:
-                            call.inside = False  # gRPC sends it: a cancel now would land in gRPC's code
-                        yield item
-                        if call is not None:
-                            call.inside = True
-                            if call.revoked:
-                                raise asyncio.CancelledError
-                    failed = False
-                except asyncio.CancelledError:
-                    if call is None or not call.revoked:
-                        raise
-                    await items.aclose()
-                    await ended_by_revocation(context)
-                finally:
-                    guard.untrack(identity, call)
-                    finish(context, started, identity, failed)
-
-            return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
-        return handler
-

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fabricd import wire
 from fabricd.core.directory import Directory
+from fabricd.rpc.auth import caller
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import directory_service_pb2 as pb
 from fabricd.v1 import directory_service_pb2_grpc as pb_grpc
@@ -24,6 +25,7 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
             tuple(wire.capability_in(c) for c in request.capabilities),
             request.cwd,
             dict(request.metadata),
+            exclusive=not caller().trusted,  # an agent token's name claim may not make a live agent's ambiguous
         )
         return pb.RegisterResponse(entry=self._out(registered.entry), name_shared_with=registered.name_shared_with)
 

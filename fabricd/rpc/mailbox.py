@@ -43,7 +43,7 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit)
+        messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit, context.time_remaining())
         response = wire.messages_response(pb.DrainMessagesResponse, messages)
         response.remaining = remaining
         return response

@@ -19,7 +19,8 @@ from fabricd.core.tokens import Tokens
 from fabricd.rpc import reflection
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
-from fabricd.rpc.auth import Guard, GuardInterceptor
+from fabricd.rpc.auth import Guard
+from fabricd.rpc.interceptor import GuardInterceptor
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer

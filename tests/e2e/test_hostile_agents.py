@@ -11,7 +11,8 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 
-from fabricd.client import Client, ClientTls, InvalidArgument, Unauthenticated
+from fabricd.client import AlreadyExists, Client, ClientTls, InvalidArgument, NotFound, PermissionDenied, Unauthenticated
+from fabricd.v1 import agent_directory_service_pb2 as ad
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import rendezvous_service_pb2 as rv
 from fabricd.v1 import types_pb2 as pb
@@ -144,3 +145,131 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
                 return
 
     await asyncio.wait_for(retired(), 10)
+
+
+# -- names (#1)
+
+
+async def test_an_agent_token_cannot_squat_a_name_nor_take_one_a_live_agent_holds(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    bound = (await local.issue_token(agent_id=ALICE, session_names=["reviewer"])).token
+    async with Client(tcp, token=state["mallory"]) as mallory:
+        with pytest.raises(PermissionDenied) as err:  # dave has not registered yet: the squatter still may not
+            await mallory.register("mallory", session_name="dave")
+        assert err.value.reason == "OUT_OF_SCOPE" and "--name dave" in str(err.value)
+    with pytest.raises(NotFound):
+        await local.resolve("dave")
+    await local.register(BOB, session_name="reviewer")
+    async with Client(tcp, token=bound) as alice:
+        with pytest.raises(PermissionDenied) as err:  # bound to alice, but held by live bob
+            await alice.register(ALICE, session_name="reviewer")
+        assert err.value.reason == "NAME_HELD" and err.value.metadata["held_by"] == BOB
+        assert (await local.resolve("reviewer")).agent_id == BOB  # sends to the name still reach bob alone
+        await local.touch(BOB, offline=True)
+        await alice.register(ALICE, session_name="reviewer")
+    assert (await local.resolve("reviewer")).agent_id == ALICE
+    assert [t.session_names for t in await local.list_tokens() if t.session_names] == [["reviewer"]]
+
+
+# -- reading what is not yours (#5)
+
+
+async def test_an_agent_token_reads_task_text_only_of_its_own_queue_and_of_tickets_it_asked(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    await local.register(ALICE)
+    human = await local.enqueue(BOB, "the human's private task")
+    mine = await local.enqueue(ALICE, "a task for alice")
+    async with Client(tcp, token=state["alice"]) as alice:
+        queue = await alice.get_queue(BOB)
+        assert [(t.ticket_id == state["ticket"], t.task) for t in queue] == [(True, "t"), (False, "")]
+        assert queue[1].ticket_id == human.ticket_id and queue[1].requester == "human" and queue[1].position == 1
+        watched = await anext(alice.watch_queue(BOB))
+        assert [t.task for t in watched] == ["t", ""]
+        assert [(t.ticket_id, t.task) for t in await alice.get_queue(ALICE)] == [(mine.ticket_id, "a task for alice")]
+    assert [t.task for t in await local.get_queue(BOB)] == ["t", "the human's private task"]  # trusted: whole
+
+
+async def test_an_agent_token_does_not_read_submissions_threads_or_instructions(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    agent = (await local.initialize(instructions="the host's secret instructions")).agent
+    await local.admit(agent.agent_id, ad.Submission(text="the secret plan", data="{}"))
+    async with Client(tcp, token=state["alice"]) as alice:
+        (request,) = (await alice.list_requests()).requests
+        assert request.request_id and request.submission.text == "" and not request.submission.HasField("data")
+        assert all(t.title == "" for t in await alice.list_threads(agent.agent_id))
+        assert (await alice.get_agent(agent.agent_id)).instructions == ""
+        assert (await alice.get_directory_data()).default_agent.instructions == ""
+    (request,) = (await local.list_requests()).requests
+    assert request.submission.text == "the secret plan"
+
+
+# -- bounded work (#10)
+
+
+async def test_an_agent_token_cannot_make_one_message_carry_thousands_of_headers(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    async with Client(tcp, token=state["alice"]) as alice:
+        with pytest.raises(InvalidArgument) as err:
+            await alice.send(BOB, "h", headers={f"h{i}": "" for i in range(60_000)})
+        assert err.value.reason == "TOO_MANY_ITEMS"
+        await alice.send(BOB, "h", headers={f"h{i}": "" for i in range(64)})
+
+
+# -- retrying a lost answer (#13)
+
+
+async def test_an_admit_retried_with_its_request_key_returns_the_first_answer(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    agent = (await local.initialize(instructions="")).agent
+    async with Client(tcp, token=state["admin"]) as admin:
+        first = await admin.admit(agent.agent_id, ad.Submission(text="build it"), request_key="k-7")
+        sequence = (await admin.get_directory_data()).sequence
+        again = await admin.admit(agent.agent_id, ad.Submission(text="build it"), request_key="k-7")
+        assert (again.accepted, again.request_id, again.thread_id) == (True, first.request_id, first.thread_id)
+        assert (await admin.get_directory_data()).sequence == sequence
+        with pytest.raises(AlreadyExists) as err:
+            await admin.admit(agent.agent_id, ad.Submission(text="something else"), request_key="k-7")
+        assert err.value.reason == "REQUEST_KEY_REUSED"
+        thread = await admin.create_thread(agent.agent_id, title="t", request_key="t-1")
+        assert (await admin.create_thread(agent.agent_id, title="t", request_key="t-1")).thread_id == thread.thread_id
+
+
+# -- drains whose caller is gone (#11)
+
+
+async def test_drains_with_short_deadlines_under_load_lose_nothing(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    await local.register(ALICE)
+    total = 400
+    await local.send_many([pb.Message(recipient=pb.Address(agent_id=ALICE), text=f"m{i}") for i in range(total)])
+    received: list[str] = []
+    stop = asyncio.Event()
+
+    async def load() -> None:  # keeps the writer busy, so drains wait for it
+        async with Client(daemon.target) as loader:
+            while not stop.is_set():
+                await loader.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text="x" * 2000)] * 200)
+
+    async def drainer(deadline: float) -> None:
+        async with Client(tcp, token=state["alice"]) as alice:
+            while not stop.is_set():
+                try:
+                    answer = await alice.mailbox.DrainMessages(mb.DrainMessagesRequest(agent_id=ALICE, limit=7),
+                                                               timeout=deadline)
+                except grpc.aio.AioRpcError as exc:
+                    assert exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED, exc
+                    continue
+                received.extend(m.text for m in answer.messages)
+
+    loaders = [asyncio.ensure_future(load()) for _ in range(2)]
+    drainers = [asyncio.ensure_future(drainer(d)) for d in (0.01, 0.01, 0.03, 0.06, 0.1)]
+    while len(received) < total // 2:
+        await asyncio.sleep(0.05)
+    stop.set()
+    await asyncio.gather(*loaders, *drainers)
+    while True:  # what is left, with all the time in the world
+        rest = await local.drain(ALICE, 1000)
+        if not rest.messages:
+            break
+        received.extend(m.text for m in rest.messages)
+    assert sorted(received) == sorted(f"m{i}" for i in range(total))  # each once: none lost, none twice

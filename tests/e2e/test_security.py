@@ -111,6 +111,19 @@ def test_every_fabricd_rpc_is_in_the_matrix() -> None:
     assert len(SERVICE_NAMES) == 6
 
 
+PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus"}
+"""Reads an agent token gets whole: addressing data and the daemon's status (see fabricd.rpc.visibility)."""
+
+
+def test_every_read_an_agent_may_make_beyond_its_own_is_either_withheld_in_part_or_public() -> None:
+    from fabricd.rpc import auth, visibility
+
+    anyone = {c.method for c in CALLS if c.scope == "anyone"}
+    assert anyone == {m for m, policy in auth.POLICIES.items() if policy is auth.anyone}
+    assert set(visibility.WITHHELD) | PUBLIC_READS == anyone  # every such read is decided, none forgotten
+    assert not set(visibility.WITHHELD) & PUBLIC_READS
+
+
 async def code_of(client: Client, call: Call, state: dict) -> grpc.StatusCode:
     rpc = getattr(getattr(client, call.stub), call.method)
     try:

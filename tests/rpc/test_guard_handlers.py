@@ -6,7 +6,8 @@ from types import SimpleNamespace
 
 import grpc
 
-from fabricd.rpc.auth import Guard, GuardInterceptor
+from fabricd.rpc.auth import Guard
+from fabricd.rpc.interceptor import GuardInterceptor
 
 
 def interceptor_and_lookups():  # noqa: ANN201

@@ -89,11 +89,31 @@ class Scripts:
         return agent
 
     def create_thread(self, tx: RecordTx, agent_id: str, title: str, kind: str, create_ns: int,
-                      contexts: tuple[str, ...]) -> Thread:
+                      contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        digest = rules.request_digest(agent_id, title, kind, create_ns, contexts)
+        first = self._replayed(tx, "thread", request_key, digest)
+        if first is not None:
+            thread = tx.get_thread(first)
+            if thread is not None:
+                return thread
         self._agent(tx, agent_id)
         thread = self._new_thread(tx, agent_id, title, kind, create_ns, contexts)
+        if request_key:
+            tx.put_request_key("thread", request_key, digest, thread.thread_id)
         self._changed(tx, tx.get_directory_data())
         return thread
+
+    @staticmethod
+    def _replayed(tx: RecordTx, scope: str, request_key: str, digest: bytes) -> str | None:
+        """The id a keyed call created the first time; None for a new key (REQUEST_KEY_REUSED for another request)."""
+        if not request_key:
+            return None
+        known = tx.get_request_key(scope, request_key)
+        if known is None:
+            return None
+        if known[0] != digest:
+            raise rules.request_key_reused(request_key)
+        return known[1]
 
     @staticmethod
     def threads_of(tx: RecordTx, agent_id: str) -> list[Thread] | None:
@@ -121,7 +141,13 @@ class Scripts:
         return request
 
     def admit(self, tx: RecordTx, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
-              max_causal_depth: int) -> Admission:
+              max_causal_depth: int, request_key: str = "") -> Admission:
+        digest = rules.request_digest(agent_id, thread_id, submission, optional_work)
+        first = self._replayed(tx, "admit", request_key, digest)
+        if first is not None:
+            admitted = tx.get_request(first)
+            if admitted is not None:  # the first answer again; nothing is written, the sequence stays
+                return Admission(True, "", admitted.thread_id, admitted.request_id)
         data = tx.get_directory_data()
         thread = tx.get_thread(thread_id) if thread_id else None
         refs = {name: getattr(submission, name) for name in ("retry_of", "related", "root")}
@@ -131,6 +157,8 @@ class Scripts:
         if reason:
             return Admission(False, reason)
         request = self._admit(tx, data, agent_id, thread_id, submission)
+        if request_key:  # only acceptances are remembered: a refusal wrote nothing, so its retry is judged afresh
+            tx.put_request_key("admit", request_key, digest, request.request_id)
         return Admission(True, "", request.thread_id, request.request_id)
 
     def _settle(self, tx: RecordTx, request: WorkRequest, interactive: bool, notify: bool,

@@ -6,7 +6,7 @@ import difflib
 
 from fabricd.core import directory as rules
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Capability, Change, MailboxEntry
+from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
 
 DIRECTORY = "directory"
 
@@ -53,8 +53,23 @@ def similar_names(tx: RecordTx, name: str, limit: int = 3) -> list[str]:
     return difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6)
 
 
+def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_window_ns: int) -> None:
+    """An agent token's claim on a session name: refused while another live agent holds it; offline
+    holders lose it, so the name resolves to the claimant alone."""
+    others = [e for e in tx.entries_named(session_name) if e.agent_id != agent_id]
+    live = sorted(e.agent_id for e in others if presence(e, now, live_window_ns) != Presence.OFFLINE)
+    if live:
+        raise rules.name_held(session_name, live)
+    for holder in others:
+        holder.session_name = ""
+        mark_changed(tx, holder, Change.REGISTERED)
+
+
 def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
-             cwd: str, metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+             cwd: str, metadata: dict[str, str], exclusive: bool = False,
+             live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
+    if exclusive and session_name:
+        take_name(tx, now, agent_id, session_name, live_window_ns)
     entry = tx.get_entry(agent_id)
     if entry is None:
         entry = MailboxEntry(agent_id=agent_id)
@@ -97,7 +112,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
     entry = resolve_name(tx, name)
     if entry is None:
         raise rules.name_not_found(name)
-    queued = len(rendezvous.queued(tx, entry.agent_id))
+    queued = tx.queue_length(entry.agent_id)
     if not purge and (entry.unread_count or queued):
         raise rules.mailbox_not_empty(entry, queued)
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")

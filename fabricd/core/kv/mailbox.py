@@ -112,10 +112,13 @@ def peek(tx: RecordTx, agent_id: str, limit: int, max_bytes: int) -> tuple[list[
     return tx.unread(agent_id, 0, limit, max_bytes), entry.unread_count
 
 
-def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
+          deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
     entry = tx.get_entry(agent_id)
     if entry is None or entry.unread_count == 0:
         return [], 0
+    if deliverable is not None and not deliverable():  # the caller is gone or out of time: take nothing
+        return [], entry.unread_count
     messages = tx.unread(agent_id, 0, limit, max_bytes)
     for m in messages:
         tx.delete_message(agent_id, m.seq)
@@ -123,6 +126,19 @@ def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int) -> 
     entry.last_activity_ns = now  # the agent reading its mail is its activity
     tx.put_entry(entry, None)
     return messages, entry.unread_count
+
+
+def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope]) -> int:
+    """Make drained messages unread again at their seq (their id records were kept by the drain)."""
+    entry = tx.get_entry(agent_id)
+    if entry is None:
+        return 0
+    restored = sum(tx.restore_message(agent_id, e.seq, e.encoded) for e in envelopes)
+    if restored:
+        entry.unread_count += restored
+        tx.put_entry(entry, None)
+        tx.wake(key(agent_id))
+    return restored
 
 
 def ack(tx: RecordTx, now: int, agent_id: str, message_ids: Sequence[str]) -> int:

@@ -32,7 +32,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         raise rules.unknown_target(request.target)
     kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
     requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
-    position = len(tx.queue(entry.agent_id, MAX_QUEUE_SCAN))
+    position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
     ticket = Ticket(
         ticket_id=str(uuid.uuid4()),
         target=entry.agent_id,

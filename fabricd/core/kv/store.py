@@ -55,9 +55,11 @@ class KvDirectory(_Part):
         return await self._e.read(lambda tx: tx.entries_since(revision, limit))
 
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
-                       metadata: dict[str, str]) -> tuple[MailboxEntry, list[MailboxEntry]]:
+                       metadata: dict[str, str], exclusive: bool = False,
+                       live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
         return await self._e.write(lambda tx: directory.register(tx, self._clock(), agent_id, session_name,
-                                                                 capabilities, cwd, metadata))
+                                                                 capabilities, cwd, metadata, exclusive,
+                                                                 live_window_ns))
 
     async def touch(self, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
         return await self._e.write(lambda tx: directory.touch(tx, self._clock(), agent_id, busy, offline))
@@ -72,7 +74,7 @@ class KvMailboxes(_Part):
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int) -> list[Sent | FabricError]:
         return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create, atomic,
-                                                             max_unread))
+                                                             max_unread), weight=len(items))
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.read(lambda tx: tx.unread(agent_id, after_seq, limit, max_bytes))
@@ -80,8 +82,13 @@ class KvMailboxes(_Part):
     async def peek(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
         return await self._e.read(lambda tx: mailbox.peek(tx, agent_id, limit, max_bytes))
 
-    async def drain(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
-        return await self._e.write(lambda tx: mailbox.drain(tx, self._clock(), agent_id, limit, max_bytes))
+    async def drain(self, agent_id: str, limit: int, max_bytes: int,
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+        return await self._e.write(lambda tx: mailbox.drain(tx, self._clock(), agent_id, limit, max_bytes,
+                                                            deliverable), weight=limit)
+
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope]) -> int:
+        return await self._e.write(lambda tx: mailbox.put_back(tx, agent_id, envelopes), weight=len(envelopes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         return await self._e.write(lambda tx: mailbox.ack(tx, self._clock(), agent_id, message_ids))
@@ -190,16 +197,17 @@ class KvAgentDirectory(_Part):
         return await self._e.read(lambda tx: tx.agents())
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
-                            contexts: tuple[str, ...]) -> Thread:
-        return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts))
+                            contexts: tuple[str, ...], request_key: str = "") -> Thread:
+        return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts,
+                                                                    request_key))
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         return await self._e.read(lambda tx: self._s.threads_of(tx, agent_id))
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
-                    max_causal_depth: int) -> Admission:
+                    max_causal_depth: int, request_key: str = "") -> Admission:
         return await self._e.write(lambda tx: self._s.admit(tx, agent_id, thread_id, submission, optional_work,
-                                                            max_causal_depth))
+                                                            max_causal_depth, request_key))
 
     async def settle(self, request_id: str, thread_id: str, interactive: bool, notify: bool) -> WorkRequest:
         return await self._e.write(lambda tx: self._s.settle(tx, request_id, thread_id, interactive, notify))

@@ -59,6 +59,9 @@ class RecordTx(Protocol):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         """Consume one unread message; False when it was not unread."""
 
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        """Make a consumed message unread again from its stored encoding; False when it is unread already."""
+
     def purge_unread(self, agent_id: str) -> int:
         """Delete every unread message of a mailbox and forget its id; the number deleted."""
 
@@ -75,7 +78,11 @@ class RecordTx(Protocol):
         """Store a ticket; a QUEUED one is in its target's FIFO, any other is not."""
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
-        """The FIFO of `target`, head first."""
+        """The FIFO of `target`, head first (reads only the first `limit` tickets)."""
+
+    def queue_length(self, target: str) -> int:
+        """How many tickets are QUEUED for `target`: a counter kept in step by put_ticket and delete_ticket,
+        so reading it costs one record however long the queue is."""
 
     def queued_tickets(self) -> int: ...
 
@@ -136,6 +143,11 @@ class RecordTx(Protocol):
 
     def get_repair(self, key: str) -> tuple[int, str] | None: ...
 
+    def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
+        """An idempotency key of a creating call: (the digest of what it asked, the id it created)."""
+
+    def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None: ...
+
     def put_repair(self, key: str, generation: int, request_id: str) -> None: ...
 
     # -- access tokens
@@ -168,8 +180,12 @@ class Engine(Protocol):
     def read_now(self, fn: Callable[[RecordTx], T]) -> T:
         """A read on the calling thread, for the few callers that cannot await yet."""
 
-    async def write(self, fn: Callable[[RecordTx], T]) -> T:
-        """Run `fn` in the writer's next transaction; return once it is durable, after its wake-ups."""
+    async def write(self, fn: Callable[[RecordTx], T], weight: int = 1) -> T:
+        """Run `fn` in the writer's next transaction; return once it is durable, after its wake-ups.
+
+        `weight` is the work `fn` does, about one unit per record it stores: a
+        writer that groups writes into one commit stops gathering at a budget of
+        work, so one caller's heavy writes hold it up only for a bounded time."""
 
     async def read(self, fn: Callable[[RecordTx], T]) -> T:
         """Run `fn` in a short read transaction (never held across an await)."""

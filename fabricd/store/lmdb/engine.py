@@ -44,6 +44,9 @@ log = logging.getLogger("fabricd.store")
 
 SCHEMA_VERSION = 2  # 2: server-minted message ids are keyed in time order
 MAX_BATCH = 4096
+MAX_BATCH_WORK = 2048
+"""Work units (about one stored message each) one commit takes on before it stops gathering: a caller
+that queues heavy writes delays others by one bounded batch, not by all of its work."""
 _STOP = object()
 
 
@@ -109,6 +112,7 @@ class LmdbEngine:
             os.close(self._lock_fd)
             raise
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
+        self._weights: list[int] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
@@ -155,11 +159,12 @@ class LmdbEngine:
 
     # -- the port
 
-    async def write(self, fn: Callable[[LmdbTx], T]) -> T:
+    async def write(self, fn: Callable[[LmdbTx], T], weight: int = 1) -> T:
         if self._closed:
             raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
         fut = self._loop.create_future()
         self._pending.append((fn, fut))
+        self._weights.append(max(1, weight))
         if not self._scheduled and not self._busy:
             self._scheduled = True
             self._loop.call_soon(self._flush)
@@ -211,7 +216,13 @@ class LmdbEngine:
         self._scheduled = False
         if self._busy or not self._pending:
             return
-        batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+        take, work = 0, 0
+        for weight in self._weights[:MAX_BATCH]:
+            if take and work + weight > MAX_BATCH_WORK:
+                break
+            take, work = take + 1, work + weight
+        batch, self._pending = self._pending[:take], self._pending[take:]
+        del self._weights[:take]
         self._busy = True
         self._batch_started = time.monotonic()
         self._idle.clear()

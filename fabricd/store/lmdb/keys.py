@@ -17,6 +17,8 @@ big-endian so that byte order is numeric order.
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
     meta       b"seq/" name                          u64 counter (next_sequence)
+    meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
+                                                     before it: counted from `queues` at the first change)
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
@@ -28,6 +30,8 @@ big-endian so that byte order is numeric order.
     ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
     ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
     ad_repairs H(repair key)                         u64 generation, request_id UTF-8
+               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8 (idempotency
+                                                     keys of Admit and CreateThread; 17 bytes, never a repair key)
     tokens     SHA-256(token)                        token record (records.py); the token itself is never stored
 """
 
@@ -110,6 +114,10 @@ def queue_slot(target: str, seq: int) -> bytes:
     return entry(target) + U64.pack(seq)
 
 
+def queue_length(target: str) -> bytes:
+    return b"queued/" + entry(target)
+
+
 def finished(finish_ns: int, ticket_id: str) -> bytes:
     return U64.pack(finish_ns) + h(ticket_id)
 
@@ -131,6 +139,10 @@ DIRECTORY_DATA = b"agent-directory"
 
 def listed(which: int, seq: int, request_id: str) -> bytes:
     return bytes((which,)) + U64.pack(seq) + h(request_id)
+
+
+def request_key(scope: str, key: str) -> bytes:
+    return b"k" + h(scope + "\0" + key)
 
 
 def agent_thread(agent_id: str, seq: int, thread_id: str) -> bytes:

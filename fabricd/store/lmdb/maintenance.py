@@ -138,9 +138,9 @@ def compact(path: str) -> tuple[int, int]:
 
 
 def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: int, group: str = "",
-                limits: Limits | None = None) -> Issued:
+                limits: Limits | None = None, session_names: tuple[str, ...] = ()) -> Issued:
     """Store a new token in the store in `path`, whether or not a daemon serves it (see the module docstring)."""
-    key, token, secret = mint(scope, agent_id, label, limits or Limits(), time.time_ns())
+    key, token, secret = mint(scope, agent_id, label, limits or Limits(), time.time_ns(), session_names)
     pid = folder.holder(path)
     if pid is None:  # no daemon: open the store as it would (a new one is created, private)
         store = LmdbEngine(path, map_size=map_size, group=group)

@@ -130,15 +130,20 @@ def decode_request(raw: bytes):  # noqa: ANN201
     return request
 
 
-# token: u8 version, u64 create_ns, u64 revoke_ns, then strings: token_id, scope, agent_id, label
+# token: u8 version, u64 create_ns, u64 revoke_ns, then strings: token_id, scope, agent_id, label, and (version 2)
+# the bound session names joined by "\n" (names are printable: never a newline)
 _TOKEN_HEAD = struct.Struct(">BQQ")
 
 
 def encode_token(t: Token) -> bytes:
-    return _TOKEN_HEAD.pack(1, t.create_ns, t.revoke_ns) + _strings((t.token_id, t.scope, t.agent_id, t.label))
+    return _TOKEN_HEAD.pack(2, t.create_ns, t.revoke_ns) + _strings((t.token_id, t.scope, t.agent_id, t.label,
+                                                                      "\n".join(t.session_names)))
 
 
 def decode_token(raw: bytes) -> Token:
-    _version, create_ns, revoke_ns = _TOKEN_HEAD.unpack_from(raw)
-    token_id, scope, agent_id, label = _read_strings(raw, _TOKEN_HEAD.size, 4)
-    return Token(token_id, scope, agent_id, label, create_ns, revoke_ns)
+    version, create_ns, revoke_ns = _TOKEN_HEAD.unpack_from(raw)
+    if version < 2:  # written before names were bound to tokens: none
+        token_id, scope, agent_id, label = _read_strings(raw, _TOKEN_HEAD.size, 4)
+        return Token(token_id, scope, agent_id, label, create_ns, revoke_ns)
+    token_id, scope, agent_id, label, names = _read_strings(raw, _TOKEN_HEAD.size, 5)
+    return Token(token_id, scope, agent_id, label, create_ns, revoke_ns, tuple(names.split("\n")) if names else ())

@@ -202,6 +202,10 @@ class LmdbTx(DirectoryRecords):
     def delete_message(self, agent_id: str, seq: int) -> bool:
         return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
 
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        return self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
+                             overwrite=False)
+
     def purge_unread(self, agent_id: str) -> int:
         agent_key = keys.entry(agent_id)
         txn, dbs = self._txn, self._dbs
@@ -259,11 +263,35 @@ class LmdbTx(DirectoryRecords):
         tkey = keys.ticket(ticket.ticket_id)
         slot = keys.queue_slot(ticket.target, ticket.seq)
         if ticket.state == TicketState.QUEUED:
-            txn.put(slot, tkey, db=dbs.queues)
+            if txn.put(slot, tkey, db=dbs.queues, overwrite=False):
+                self._count_queued(ticket.target, 1)
         else:
-            txn.delete(slot, db=dbs.queues)
+            if txn.delete(slot, db=dbs.queues):
+                self._count_queued(ticket.target, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
+
+    def _count_queued(self, target: str, delta: int) -> None:
+        """Move the queued-ticket counter of `target` (after its slot changed)."""
+        key = keys.queue_length(target)
+        raw = self._txn.get(key, db=self._dbs.meta)
+        # A store written before the counter existed has none: count the FIFO once (it includes this change).
+        value = keys.read_u64(raw) + delta if raw is not None else self._count_slots(target)
+        self._txn.put(key, keys.u64(value), db=self._dbs.meta)
+
+    def _count_slots(self, target: str) -> int:
+        prefix, count = keys.entry(target), 0
+        with self._txn.cursor(db=self._dbs.queues) as cur:
+            if cur.set_range(prefix):
+                for key in cur.iternext(keys=True, values=False):
+                    if not key.startswith(prefix):
+                        break
+                    count += 1
+        return count
+
+    def queue_length(self, target: str) -> int:
+        raw = self._txn.get(keys.queue_length(target), db=self._dbs.meta)
+        return keys.read_u64(raw) if raw is not None else self._count_slots(target)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         prefix = keys.entry(target)
@@ -296,7 +324,8 @@ class LmdbTx(DirectoryRecords):
         if ticket is None:
             return
         txn, dbs = self._txn, self._dbs
-        txn.delete(keys.queue_slot(ticket.target, ticket.seq), db=dbs.queues)
+        if txn.delete(keys.queue_slot(ticket.target, ticket.seq), db=dbs.queues):
+            self._count_queued(ticket.target, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)

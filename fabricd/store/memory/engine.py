@@ -38,7 +38,7 @@ class MemoryEngine:
     async def close(self) -> None:
         self._closed = True
 
-    async def write(self, fn: Callable[[MemoryTx], T]) -> T:
+    async def write(self, fn: Callable[[MemoryTx], T], weight: int = 1) -> T:
         if self._closed:
             from fabricd.core.errors import Unavailable
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from fabricd import wire
+from fabricd.v1 import types_pb2
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
 from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
@@ -14,7 +15,7 @@ from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import Token
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens")
+          "requests", "repairs", "tokens", "request_keys")
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -141,6 +142,12 @@ class MemoryTx:
         del self._w("messages")[(agent_id, seq)]
         return True
 
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        if (agent_id, seq) in self._t("messages"):
+            return False
+        self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
+        return True
+
     def purge_unread(self, agent_id: str) -> int:
         keys = self._unread_keys(agent_id)
         for key in keys:
@@ -167,7 +174,17 @@ class MemoryTx:
         return copy.deepcopy(self._t("tickets").get(ticket_id))
 
     def put_ticket(self, ticket: Ticket) -> None:
+        before = self._t("tickets").get(ticket.ticket_id)
+        was = before is not None and before.state == TicketState.QUEUED
+        self._count_queued(ticket.target, int(ticket.state == TicketState.QUEUED) - int(was))
         self._w("tickets")[ticket.ticket_id] = copy.deepcopy(ticket)
+
+    def _count_queued(self, target: str, delta: int) -> None:
+        if delta:
+            self._w("meta")["queued/" + target] = self._meta("queued/" + target) + delta
+
+    def queue_length(self, target: str) -> int:
+        return self._meta("queued/" + target)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         queued = sorted((t for t in self._t("tickets").values() if t.target == target and t.state == TicketState.QUEUED),
@@ -183,7 +200,9 @@ class MemoryTx:
         return [ticket_id for _, ticket_id in done[:limit]]
 
     def delete_ticket(self, ticket_id: str) -> None:
-        self._w("tickets").pop(ticket_id, None)
+        gone = self._w("tickets").pop(ticket_id, None)
+        if gone is not None and gone.state == TicketState.QUEUED:
+            self._count_queued(gone.target, -1)
 
     # -- outbox
 
@@ -270,6 +289,12 @@ class MemoryTx:
 
     def get_repair(self, key: str) -> tuple[int, str] | None:
         return self._t("repairs").get(key)
+
+    def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
+        return self._t("request_keys").get((scope, key))
+
+    def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None:
+        self._w("request_keys")[(scope, key)] = (digest, created_id)
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None:
         self._w("repairs")[key] = (generation, request_id)

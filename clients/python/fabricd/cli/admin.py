@@ -54,12 +54,14 @@ def token() -> None:
 @click.option("--agent", "agent_id", default="", help="a token that acts as this agent only")
 @click.option("--admin", is_flag=True, help="a token that may do everything")
 @click.option("--label", default="", help="a note to tell tokens apart")
+@click.option("--name", "names", multiple=True, metavar="SESSION_NAME",
+              help="a session name the agent may register under (repeatable)")
 @click.pass_obj
-def token_issue(ctx: Context, agent_id: str, admin: bool, label: str) -> None:
+def token_issue(ctx: Context, agent_id: str, admin: bool, label: str, names: tuple[str, ...]) -> None:
     """Issue a token; it is printed once and stored only as a hash."""
     if admin == bool(agent_id):
         raise click.UsageError("pass exactly one of --agent ID and --admin")
-    issued = ctx.run(lambda c: c.issue_token(agent_id=agent_id, admin=admin, label=label))
+    issued = ctx.run(lambda c: c.issue_token(agent_id=agent_id, admin=admin, label=label, session_names=names))
     if ctx.json:
         click.echo(json.dumps({"token_id": issued.info.token_id, "token": issued.token}))
     else:

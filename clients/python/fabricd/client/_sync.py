@@ -221,15 +221,17 @@ class SyncClient:
         return self._run(self._client.list_agents())
 
     def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
-                      contexts: Sequence[str] = ()) -> ad_pb.Thread:
-        return self._run(self._client.create_thread(agent_id, title=title, kind=kind, contexts=contexts))
+                      contexts: Sequence[str] = (), request_key: str = "") -> ad_pb.Thread:
+        return self._run(self._client.create_thread(agent_id, title=title, kind=kind, contexts=contexts,
+                                                    request_key=request_key))
 
     def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
         return self._run(self._client.list_threads(agent_id))
 
     def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
-              optional_work: bool = False) -> ad_pb.AdmitResponse:
-        return self._run(self._client.admit(agent_id, submission, thread_id=thread_id, optional_work=optional_work))
+              optional_work: bool = False, request_key: str = "") -> ad_pb.AdmitResponse:
+        return self._run(self._client.admit(agent_id, submission, thread_id=thread_id, optional_work=optional_work,
+                                            request_key=request_key))
 
     def settle(self, request_id: str, *, thread_id: str = "", interactive: bool = False,
                notify: bool = False) -> ad_pb.Request:
@@ -265,8 +267,10 @@ class SyncClient:
     def get_status(self) -> admin_pb.GetStatusResponse:
         return self._run(self._client.get_status())
 
-    def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "") -> admin_pb.IssueTokenResponse:
-        return self._run(self._client.issue_token(agent_id=agent_id, admin=admin, label=label))
+    def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "",
+                    session_names: Sequence[str] = ()) -> admin_pb.IssueTokenResponse:
+        return self._run(self._client.issue_token(agent_id=agent_id, admin=admin, label=label,
+                                                  session_names=session_names))
 
     def revoke_token(self, token_id: str) -> bool:
         return self._run(self._client.revoke_token(token_id))

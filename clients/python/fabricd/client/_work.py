@@ -158,8 +158,10 @@ class WorkCalls:
         return list((await self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest())).agents)
 
     async def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
-                            contexts: Sequence[str] = ()) -> ad_pb.Thread:
-        request = ad_pb.CreateThreadRequest(agent_id=agent_id, title=title, kind=kind, contexts=list(contexts))
+                            contexts: Sequence[str] = (), request_key: str = "") -> ad_pb.Thread:
+        """A new thread; a retry with the same `request_key` returns the thread the first call created."""
+        request = ad_pb.CreateThreadRequest(agent_id=agent_id, title=title, kind=kind, contexts=list(contexts),
+                                            request_key=request_key)
         return (await self._call(self.agent_directory.CreateThread, request)).thread
 
     async def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
@@ -167,10 +169,13 @@ class WorkCalls:
         return list((await self._call(self.agent_directory.ListThreads, request)).threads)
 
     async def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
-                    optional_work: bool = False) -> ad_pb.AdmitResponse:
-        """Admit work; a refusal is an answer (accepted = False, reason), not an exception."""
+                    optional_work: bool = False, request_key: str = "") -> ad_pb.AdmitResponse:
+        """Admit work; a refusal is an answer (accepted = False, reason), not an exception.
+
+        Pass a `request_key` (a fresh uuid per submission) to retry a lost answer safely: the retry returns
+        the first acceptance and admits nothing new."""
         request = ad_pb.AdmitRequest(agent_id=agent_id, thread_id=thread_id, submission=submission,
-                                     optional_work=optional_work)
+                                     optional_work=optional_work, request_key=request_key)
         return await self._call(self.agent_directory.Admit, request)
 
     async def settle(self, request_id: str, *, thread_id: str = "", interactive: bool = False,
@@ -217,11 +222,12 @@ class WorkCalls:
     async def get_status(self) -> admin_pb.GetStatusResponse:
         return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
 
-    async def issue_token(self, *, agent_id: str = "", admin: bool = False,
-                          label: str = "") -> admin_pb.IssueTokenResponse:
+    async def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "",
+                          session_names: Sequence[str] = ()) -> admin_pb.IssueTokenResponse:
         """An admin token (admin=True) or one that acts as `agent_id` only; the token is shown once."""
         scope = admin_pb.TOKEN_SCOPE_ADMIN if admin else admin_pb.TOKEN_SCOPE_AGENT
-        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label)
+        request = admin_pb.IssueTokenRequest(scope=scope, agent_id=agent_id, label=label,
+                                             session_names=list(session_names))
         return await self._call(self.admin.IssueToken, request)
 
     async def revoke_token(self, token_id: str) -> bool:

@@ -20,30 +20,34 @@ TOKEN_SCOPE_ADMIN: TokenScope
 TOKEN_SCOPE_AGENT: TokenScope
 
 class TokenInfo(_message.Message):
-    __slots__ = ("token_id", "scope", "agent_id", "label", "create_time", "revoke_time")
+    __slots__ = ("token_id", "scope", "agent_id", "label", "create_time", "revoke_time", "session_names")
     TOKEN_ID_FIELD_NUMBER: _ClassVar[int]
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     REVOKE_TIME_FIELD_NUMBER: _ClassVar[int]
+    SESSION_NAMES_FIELD_NUMBER: _ClassVar[int]
     token_id: str
     scope: TokenScope
     agent_id: str
     label: str
     create_time: _timestamp_pb2.Timestamp
     revoke_time: _timestamp_pb2.Timestamp
-    def __init__(self, token_id: _Optional[str] = ..., scope: _Optional[_Union[TokenScope, str]] = ..., agent_id: _Optional[str] = ..., label: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoke_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    session_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, token_id: _Optional[str] = ..., scope: _Optional[_Union[TokenScope, str]] = ..., agent_id: _Optional[str] = ..., label: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., revoke_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., session_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class IssueTokenRequest(_message.Message):
-    __slots__ = ("scope", "agent_id", "label")
+    __slots__ = ("scope", "agent_id", "label", "session_names")
     SCOPE_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
+    SESSION_NAMES_FIELD_NUMBER: _ClassVar[int]
     scope: TokenScope
     agent_id: str
     label: str
-    def __init__(self, scope: _Optional[_Union[TokenScope, str]] = ..., agent_id: _Optional[str] = ..., label: _Optional[str] = ...) -> None: ...
+    session_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, scope: _Optional[_Union[TokenScope, str]] = ..., agent_id: _Optional[str] = ..., label: _Optional[str] = ..., session_names: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class IssueTokenResponse(_message.Message):
     __slots__ = ("info", "token")

@@ -213,18 +213,20 @@ class ListAgentsResponse(_message.Message):
     def __init__(self, agents: _Optional[_Iterable[_Union[Agent, _Mapping]]] = ...) -> None: ...
 
 class CreateThreadRequest(_message.Message):
-    __slots__ = ("agent_id", "title", "kind", "create_time", "contexts")
+    __slots__ = ("agent_id", "title", "kind", "create_time", "contexts", "request_key")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     CONTEXTS_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     title: str
     kind: str
     create_time: _timestamp_pb2.Timestamp
     contexts: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, agent_id: _Optional[str] = ..., title: _Optional[str] = ..., kind: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., contexts: _Optional[_Iterable[str]] = ...) -> None: ...
+    request_key: str
+    def __init__(self, agent_id: _Optional[str] = ..., title: _Optional[str] = ..., kind: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., contexts: _Optional[_Iterable[str]] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class CreateThreadResponse(_message.Message):
     __slots__ = ("thread",)
@@ -245,16 +247,18 @@ class ListThreadsResponse(_message.Message):
     def __init__(self, threads: _Optional[_Iterable[_Union[Thread, _Mapping]]] = ...) -> None: ...
 
 class AdmitRequest(_message.Message):
-    __slots__ = ("agent_id", "thread_id", "submission", "optional_work")
+    __slots__ = ("agent_id", "thread_id", "submission", "optional_work", "request_key")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     THREAD_ID_FIELD_NUMBER: _ClassVar[int]
     SUBMISSION_FIELD_NUMBER: _ClassVar[int]
     OPTIONAL_WORK_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     thread_id: str
     submission: Submission
     optional_work: bool
-    def __init__(self, agent_id: _Optional[str] = ..., thread_id: _Optional[str] = ..., submission: _Optional[_Union[Submission, _Mapping]] = ..., optional_work: _Optional[bool] = ...) -> None: ...
+    request_key: str
+    def __init__(self, agent_id: _Optional[str] = ..., thread_id: _Optional[str] = ..., submission: _Optional[_Union[Submission, _Mapping]] = ..., optional_work: _Optional[bool] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class AdmitResponse(_message.Message):
     __slots__ = ("accepted", "reason", "thread_id", "request_id")

@@ -146,7 +146,8 @@ class AgentDirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def CreateThread(self, request, context):
-        """NOT_FOUND for an unknown agent.
+        """NOT_FOUND for an unknown agent; ALREADY_EXISTS (REQUEST_KEY_REUSED) for a
+        request_key used for a different thread.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -164,7 +165,9 @@ class AgentDirectoryServiceServicer:
         one. Refusals are answers (accepted = false, with a reason a person can
         read), not errors: unknown agent or thread, optional work while the host
         is unavailable or busy, a causal depth over the limit, or a retry_of,
-        related or root naming no known request.
+        related or root naming no known request. With a request_key a lost
+        answer can be retried safely; a key reused for a different request is
+        ALREADY_EXISTS (REQUEST_KEY_REUSED).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -55,6 +55,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INTERNAL: _ClassVar[ErrorReason]
     BAD_TARGET: _ClassVar[ErrorReason]
     STREAM_ENDED: _ClassVar[ErrorReason]
+    REQUEST_KEY_REUSED: _ClassVar[ErrorReason]
+    NAME_HELD: _ClassVar[ErrorReason]
+    UNDELIVERABLE_DRAIN: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -104,3 +107,6 @@ NOT_READY: ErrorReason
 INTERNAL: ErrorReason
 BAD_TARGET: ErrorReason
 STREAM_ENDED: ErrorReason
+REQUEST_KEY_REUSED: ErrorReason
+NAME_HELD: ErrorReason
+UNDELIVERABLE_DRAIN: ErrorReason

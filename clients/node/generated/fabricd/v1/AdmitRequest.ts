@@ -7,6 +7,7 @@ export interface AdmitRequest {
   'thread_id'?: (string);
   'submission'?: (_fabricd_v1_Submission | null);
   'optional_work'?: (boolean);
+  'request_key'?: (string);
 }
 
 export interface AdmitRequest__Output {
@@ -14,4 +15,5 @@ export interface AdmitRequest__Output {
   'thread_id': (string);
   'submission': (_fabricd_v1_Submission__Output | null);
   'optional_work': (boolean);
+  'request_key': (string);
 }

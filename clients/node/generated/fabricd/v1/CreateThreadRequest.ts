@@ -8,6 +8,7 @@ export interface CreateThreadRequest {
   'kind'?: (string);
   'create_time'?: (_google_protobuf_Timestamp | null);
   'contexts'?: (string)[];
+  'request_key'?: (string);
 }
 
 export interface CreateThreadRequest__Output {
@@ -16,4 +17,5 @@ export interface CreateThreadRequest__Output {
   'kind': (string);
   'create_time': (_google_protobuf_Timestamp__Output | null);
   'contexts': (string)[];
+  'request_key': (string);
 }

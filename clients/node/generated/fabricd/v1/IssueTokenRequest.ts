@@ -6,10 +6,12 @@ export interface IssueTokenRequest {
   'scope'?: (_fabricd_v1_TokenScope);
   'agent_id'?: (string);
   'label'?: (string);
+  'session_names'?: (string)[];
 }
 
 export interface IssueTokenRequest__Output {
   'scope': (_fabricd_v1_TokenScope__Output);
   'agent_id': (string);
   'label': (string);
+  'session_names': (string)[];
 }

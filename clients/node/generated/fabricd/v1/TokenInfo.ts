@@ -10,6 +10,7 @@ export interface TokenInfo {
   'label'?: (string);
   'create_time'?: (_google_protobuf_Timestamp | null);
   'revoke_time'?: (_google_protobuf_Timestamp | null);
+  'session_names'?: (string)[];
 }
 
 export interface TokenInfo__Output {
@@ -19,4 +20,5 @@ export interface TokenInfo__Output {
   'label': (string);
   'create_time': (_google_protobuf_Timestamp__Output | null);
   'revoke_time': (_google_protobuf_Timestamp__Output | null);
+  'session_names': (string)[];
 }

@@ -1,0 +1,155 @@
+"""The gRPC interceptor that runs the guard (fabricd.rpc.auth) before every fabricd.v1 call.
+
+It parses the request, admits it (or ends it with the refusal), tracks token
+calls so a revocation ends them, gives an agent identity its view of each
+response (fabricd.rpc.visibility), and records every call's outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+import grpc
+
+from fabricd.core.errors import FabricError, InvalidArgument
+from fabricd.rpc import errors, visibility
+from fabricd.rpc.auth import Guard, Identity, revoked
+
+log = logging.getLogger("fabricd.rpc")
+
+
+class GuardInterceptor(grpc.aio.ServerInterceptor):
+    """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
+
+    def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None) -> None:
+        self._guard = guard
+        self._observe = observe
+        self._handlers: dict[str, grpc.RpcMethodHandler] = {}
+
+    async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
+        # Each method's wrapped handler is built once (building it cost ~4% of a send). This is the
+        # only interceptor, and gRPC returns the same handler for a method on every call; unknown
+        # methods (None) are not kept, so the map holds at most the registered methods.
+        cached = self._handlers.get(details.method)
+        if cached is not None:
+            return cached
+        handler = await continuation(details)
+        if handler is not None:
+            handler = self._handlers[details.method] = self._wrap(details.method, handler)
+        return handler
+
+    def _wrap(self, path: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+        """`handler` behind the guard and the call metrics; fabricd.v1 methods only."""
+        if not path.startswith("/fabricd.v1."):
+            return handler  # health checks and reflection are open
+        method = path.rsplit("/", 1)[1]
+        guard, observe = self._guard, self._observe
+        view = visibility.for_agent(method)
+        deserialize = handler.request_deserializer
+
+        def parse(raw: bytes, context: grpc.aio.ServicerContext) -> object:
+            """Parse here, not in gRPC, so a malformed request is INVALID_ARGUMENT, not UNKNOWN."""
+            try:
+                return deserialize(raw) if deserialize else raw
+            except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError and friends
+                raise InvalidArgument(f"the request is not a valid {method} request: {exc}",
+                                      reason="MALFORMED_REQUEST") from None
+
+        def finish(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
+                   failed: bool) -> None:
+            code = context.code() if failed else None
+            name = code.name if isinstance(code, grpc.StatusCode) else ("CANCELLED" if failed else "OK")
+            elapsed = time.perf_counter() - started
+            if observe is not None:
+                observe(method, name, elapsed)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("call", extra={"method": method, "code": name, "ms": round(elapsed * 1e3, 3),
+                                         "peer": context.peer(), "identity": str(identity or "-")})
+
+        async def ended_by_revocation(context: grpc.aio.ServicerContext) -> None:
+            """The call's token was revoked while it ran: take back the cancel and end it UNAUTHENTICATED."""
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            context.set_code(grpc.StatusCode.UNAUTHENTICATED)
+            await errors.abort(context, revoked())
+
+        async def admit(raw: bytes, context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
+            """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
+            try:
+                request = parse(raw, context)
+                return request, guard.admit(method, request, context)
+            except FabricError as exc:
+                context.set_code(errors.code_of(exc))
+                finish(context, started, None, True)
+                await errors.abort(context, exc)
+                raise  # abort raises; this is for the type checker
+
+        if handler.unary_unary is not None:
+            inner = handler.unary_unary
+
+            async def unary(raw, context):  # noqa: ANN001, ANN202
+                started = time.perf_counter()
+                request, identity = await admit(raw, context, started)
+                call = guard.track(identity)
+                try:
+                    response = await inner(request, context)
+                except asyncio.CancelledError:
+                    revoked = call is not None and call.revoked
+                    if revoked:
+                        context.set_code(grpc.StatusCode.UNAUTHENTICATED)
+                    finish(context, started, identity, True)
+                    if not revoked:
+                        raise
+                    await ended_by_revocation(context)
+                except BaseException:
+                    finish(context, started, identity, True)
+                    raise
+                finally:
+                    guard.untrack(identity, call)
+                finish(context, started, identity, False)
+                if view is not None and not identity.trusted:
+                    return view(response, identity.agent_id)
+                return response
+
+            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
+        if handler.unary_stream is not None:
+            inner_stream = handler.unary_stream
+
+            async def stream(raw, context):  # noqa: ANN001, ANN202
+                started = time.perf_counter()
+                request, identity = await admit(raw, context, started)
+                call = guard.track(identity)
+                items = inner_stream(request, context).__aiter__()
+                failed = True
+                try:
+                    while True:
+                        try:
+                            item = await items.__anext__()
+                        except StopAsyncIteration:
+                            break
+                        if view is not None and not identity.trusted:
+                            item = view(item, identity.agent_id)
+                        if call is not None:
+                            call.inside = False  # gRPC sends it: a cancel now would land in gRPC's code
+                        yield item
+                        if call is not None:
+                            call.inside = True
+                            if call.revoked:
+                                raise asyncio.CancelledError
+                    failed = False
+                except asyncio.CancelledError:
+                    if call is None or not call.revoked:
+                        raise
+                    await items.aclose()
+                    await ended_by_revocation(context)
+                finally:
+                    guard.untrack(identity, call)
+                    finish(context, started, identity, failed)
+
+            return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
+        return handler
+

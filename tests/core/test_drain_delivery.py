@@ -1,0 +1,71 @@
+"""A drain consumes only what its caller can still receive."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from fabricd.core.errors import DeadlineExceeded
+from fabricd.core.mailbox import DELIVERY_MARGIN_S
+from tests.core.conftest import Fabric, mail, texts
+
+
+async def _mailbox_of_three(fabric: Fabric) -> None:
+    await fabric.directory.register("bob")
+    for i in range(3):
+        await fabric.mailboxes.send(mail("bob", f"m{i}"))
+
+
+async def test_a_drain_without_time_to_answer_consumes_nothing(fabric: Fabric) -> None:
+    await _mailbox_of_three(fabric)
+    with pytest.raises(DeadlineExceeded) as err:
+        await fabric.mailboxes.drain("bob", 10, time_remaining=DELIVERY_MARGIN_S / 2)
+    assert err.value.reason == "UNDELIVERABLE_DRAIN"
+    assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["m0", "m1", "m2"]
+    drained, remaining = await fabric.mailboxes.drain("bob", 2, time_remaining=5.0)
+    assert texts(drained) == ["m0", "m1"] and remaining == 1
+
+
+async def test_a_drain_whose_caller_leaves_before_its_write_runs_consumes_nothing(fabric: Fabric) -> None:
+    await _mailbox_of_three(fabric)
+    engine = fabric.store.engine  # type: ignore[attr-defined]
+    async with engine._lock:  # the writer is busy with someone else's work
+        drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 10))
+        await asyncio.sleep(0)
+        drain.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await drain
+    assert (await fabric.mailboxes.peek("bob", 10))[1] == 3
+    assert texts((await fabric.mailboxes.drain("bob", 10))[0]) == ["m0", "m1", "m2"]
+
+
+async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_messages_back(fabric: Fabric) -> None:
+    await _mailbox_of_three(fabric)
+    port = fabric.store.mailboxes
+    durable, committed = asyncio.Event(), asyncio.Event()
+
+    class SlowCommit:
+        """The port, with a drain that consumes and then waits for a slow fsync."""
+
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(port, name)
+
+        async def drain(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            out = await port.drain(*args, **kwargs)
+            committed.set()
+            await durable.wait()
+            return out
+
+    fabric.store.mailboxes = SlowCommit()  # type: ignore[assignment]
+    drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 2))
+    await committed.wait()
+    assert (await fabric.mailboxes.peek("bob", 10))[1] == 1  # consumed in the store, the caller not answered
+    drain.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await drain
+    fabric.store.mailboxes = port
+    durable.set()
+    while (await fabric.mailboxes.peek("bob", 10))[1] != 3:
+        await asyncio.sleep(0.001)
+    assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["m0", "m1", "m2"]  # back in their places
