@@ -1,4 +1,9 @@
-"""Fixtures: a real fabricd process on a real LMDB folder, reached over a real unix socket."""
+"""Fixtures: a real fabricd process on a real LMDB folder (or PostgreSQL database), reached over a real unix socket.
+
+A test module that sets `BACKENDS = ("lmdb", "postgres")` runs each of its
+daemon tests twice: on LMDB, and with `--store` naming a fresh database of a
+throwaway PostgreSQL cluster (tests/pg.py; the fixtures are in tests/pgfixtures.py).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from fabricd.client import Client
+
+pytest_plugins = ["tests.pgfixtures"]
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -86,13 +93,28 @@ def sock_dir() -> Iterator[str]:
     shutil.rmtree(path, ignore_errors=True)
 
 
+def pytest_generate_tests(metafunc) -> None:  # noqa: ANN001
+    backends = getattr(metafunc.module, "BACKENDS", None)
+    if backends and "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
 @pytest.fixture
-def make_daemon(tmp_path, sock_dir):  # noqa: ANN001, ANN201
-    """Build (not start) a daemon on this test's data folder; extra CLI args allowed."""
+def backend(request) -> str:  # noqa: ANN001
+    """The daemon's store for this test: "" (LMDB under its data folder) or a fresh PostgreSQL database's URL."""
+    if getattr(request, "param", "lmdb") == "postgres":
+        return request.getfixturevalue("pg_url")
+    return ""
+
+
+@pytest.fixture
+def make_daemon(tmp_path, sock_dir, backend):  # noqa: ANN001, ANN201
+    """Build (not start) a daemon on this test's data folder (or database); extra CLI args allowed."""
     made: list[Daemon] = []
 
     def make(*args: str, env: dict[str, str] | None = None, data_dir: str | None = None) -> Daemon:
-        d = Daemon(data_dir or str(tmp_path / "data"), sock_dir, *args, env=env)
+        store = ("--store", backend) if backend and "--store" not in args else ()
+        d = Daemon(data_dir or str(tmp_path / "data"), sock_dir, *store, *args, env=env)
         made.append(d)
         return d
 

@@ -34,6 +34,10 @@ class Token:
     """Session names an agent token may register under, bound when it was issued (none: no session name)."""
 
 
+TOKENS = "tokens"
+"""The wake-up key of token changes: a backend shared by several nodes wakes it, and each reloads its cache."""
+
+
 def digest(secret: str) -> bytes:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).digest()
 

@@ -18,7 +18,8 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
-from fabricd.core.tokens import Tokens
+from fabricd.core.errors import FabricError
+from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.daemon import logs, settings, systemd
 from fabricd.daemon.config import Config
 from fabricd.rpc.admin import Status
@@ -47,7 +48,7 @@ class App:
         c = self.config
         clock = time.time_ns
         self.notifier = LocalWakeups()
-        self.store = open_store(c.data_dir, wakeups=self.notifier, clock=clock, map_size=c.map_size, sync=c.sync,
+        self.store = open_store(c.store or c.data_dir, wakeups=self.notifier, clock=clock, map_size=c.map_size, sync=c.sync,
                                 failpoint=self._failpoint, group=c.socket.group)
         self.mailboxes = Mailboxes(self.store, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
@@ -59,7 +60,7 @@ class App:
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
-                           ticket=self.store.ticket_now)
+                           ticket=self.store.rendezvous.get)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.started = time.time_ns()
@@ -123,8 +124,9 @@ class App:
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)
         await set_serving(self.health, True)
+        where = self.store.stats().location if c.store else c.data_dir
         for address in self.bound:
-            print(f"fabricd {__version__} serving {c.data_dir} on {address}", flush=True)
+            print(f"fabricd {__version__} serving {where} on {address}", flush=True)
         if metrics_at:
             print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
         self._sd.notify("READY=1", f"STATUS={await self._summary()}")
@@ -132,6 +134,8 @@ class App:
                       asyncio.create_task(self._status_forever())]
         if c.outbox.loop:
             background.append(asyncio.create_task(self.outbox.run()))
+        if c.store:  # tokens issued or revoked by other nodes: reload the cache when they say so
+            background.append(asyncio.create_task(self._tokens_forever()))
         watchdog = systemd.watchdog_interval()
         if watchdog:
             background.append(asyncio.create_task(self._watchdog(watchdog)))
@@ -215,6 +219,16 @@ class App:
             except Exception:  # noqa: BLE001 - housekeeping; try again next round
                 log.exception("housekeeping failed")
             await asyncio.sleep(every_s)
+
+    async def _tokens_forever(self) -> None:
+        """Reload the token cache on each `tokens` wake-up (or a LISTEN reconnect, which wakes everything)."""
+        while not self.notifier.closed:
+            seen = self.notifier.version(TOKENS)
+            await self.notifier.wait(TOKENS, seen, None)
+            try:
+                await self.tokens.refresh()
+            except FabricError as exc:  # the database is away: the next wake-up (its reconnect) tries again
+                log.warning("could not reload tokens: %s", exc)
 
     async def _status_forever(self, every_s: float = 30.0) -> None:
         while True:

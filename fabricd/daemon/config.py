@@ -86,6 +86,8 @@ class Config:
 
     data_dir: str = setting(help="the LMDB store and its lock file", kind="path", factory=paths.default_data_dir,
                             shown_default="$XDG_STATE_HOME/fabricd/data (~/.local/state/fabricd/data)")
+    store: str = setting("", "where the fabric is kept: empty for LMDB under data_dir, or postgresql://USER@HOST:"
+                         "PORT/DB to share one database between fabricd nodes", shown_default="(LMDB under data_dir)")
     listen: tuple[str, ...] = setting(help="addresses to serve on: unix:PATH or HOST:PORT (port 0 picks a free "
                                       "port and prints it)", kind="listen", factory=_default_listen,
                                       shown_default="unix:~/.local/state/fabricd/fabricd.sock")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import grpc
@@ -53,6 +53,8 @@ class Identity:
 
 LOCAL = Identity("local")
 _CALLER: contextvars.ContextVar[Identity] = contextvars.ContextVar("fabricd_caller", default=LOCAL)
+_TICKET: contextvars.ContextVar[tuple[str, object] | None] = contextvars.ContextVar("fabricd_ticket", default=None)
+"""The ticket the running call's policy is about, read by Guard.admit before the (synchronous) policy runs."""
 """Without a guard (a server built with none) every caller is trusted, as the servicers see it."""
 
 
@@ -207,7 +209,8 @@ class Guard:
     """Identifies and authorizes each call (see the module docstring)."""
 
     def __init__(self, tokens: Tokens, *, mode: str = "auto", admin_names: tuple[str, ...] = (),
-                 limiter: RateLimiter | None = None, ticket: Callable[[str], object] | None = None) -> None:
+                 limiter: RateLimiter | None = None,
+                 ticket: Callable[[str], Awaitable[object]] | None = None) -> None:
         self.tokens = tokens
         self.mode = mode
         self.admin_names = admin_names
@@ -241,7 +244,9 @@ class Guard:
                 del self._calls[identity.token_id]
 
     def ticket(self, ticket_id: str) -> object:
-        return self._ticket(ticket_id) if self._ticket and ticket_id else None
+        """The ticket `admit` read for this call's policy (None when unknown)."""
+        found = _TICKET.get()
+        return found[1] if found is not None and found[0] == ticket_id else None
 
     def identify(self, context: grpc.aio.ServicerContext) -> Identity:
         secret = ""
@@ -269,7 +274,7 @@ class Guard:
         raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
                               "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
 
-    def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
+    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
         identity = self.identify(context)
         if identity.token_id:
             wait = self.limiter.take(identity.token_id)
@@ -281,5 +286,9 @@ class Guard:
             return identity
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
             raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
-        POLICIES.get(method, admin_only)(request, identity, self)
+        policy = POLICIES.get(method, admin_only)
+        ticket_id = getattr(request, "ticket_id", "") if policy in (own_ticket, cancel_own) else ""
+        if ticket_id and self._ticket is not None:  # read through the async port: any backend, any node
+            _TICKET.set((ticket_id, await self._ticket(ticket_id)))
+        policy(request, identity, self)
         return identity

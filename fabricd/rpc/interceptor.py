@@ -81,7 +81,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
             try:
                 request = parse(raw, context)
-                return request, guard.admit(method, request, context)
+                return request, await guard.admit(method, request, context)
             except FabricError as exc:
                 context.set_code(errors.code_of(exc))
                 finish(context, started, None, True)

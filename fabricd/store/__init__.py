@@ -2,6 +2,7 @@
 
 - lmdb/: the embedded default, one data folder, one process (group-committed single writer).
 - memory/: the reference backend for unit tests of the core; nothing survives the process.
+- postgres/: PostgreSQL, shared by any number of fabricd nodes (`postgresql://...`).
 
 `open_store` is the daemon's only way in: it picks a backend from the location.
 """
@@ -16,7 +17,8 @@ from fabricd.core.ports import Store, Wakeups
 
 def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map_size: int = 1 << 30,
                sync: bool = True, failpoint: str = "", group: str = "") -> Store:
-    """The store at `location`: `memory:` for the in-memory backend, otherwise an LMDB data folder.
+    """The store at `location`: `memory:` for the in-memory backend, a `postgresql://` (or `postgres://`)
+    URL for PostgreSQL (migrated at start when behind, refused when ahead), otherwise an LMDB data folder.
 
     Raises fabricd.store.lmdb.folder.StoreError (one line, for people) when the folder cannot be opened.
     """
@@ -24,8 +26,12 @@ def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map
         from fabricd.store.memory import MemoryEngine
 
         return KvStore(MemoryEngine(wakeups), wakeups, clock)
+    if location.startswith(("postgresql://", "postgres://")):
+        from fabricd.store.postgres.store import PgStore
+
+        return PgStore(location, wakeups, clock)
     if "://" in location:
-        raise ValueError(f"store {location!r}: this fabricd keeps its store in a data folder (no database URLs yet)")
+        raise ValueError(f"store {location!r}: use a postgresql://USER@HOST:PORT/DB URL or a data folder")
     from fabricd.store.lmdb.engine import LmdbEngine
 
     engine = LmdbEngine(location, map_size=map_size, wakeups=wakeups, sync=sync, failpoint=failpoint, group=group)

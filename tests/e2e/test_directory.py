@@ -10,6 +10,8 @@ from fabricd.client import Aborted, AmbiguousNameWarning, Client, FailedPrecondi
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import types_pb2 as pb
 
+BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
+
 
 async def test_registered_agent_is_discoverable_before_any_mail(client: Client) -> None:
     entry = await client.register("agent-1", session_name="planner", capabilities=[

@@ -15,6 +15,8 @@ from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
+BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
+
 AGENTS = ("alice", "bob", "shared", "inbox", "big", "q", "quiet", "x")
 """The agents these tests mail, registered first as real agents are."""
 

@@ -12,6 +12,8 @@ from fabricd.client import Client, InvalidArgument
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
 
+BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
+
 PENDING, DEAD, DELIVERED = ob.OUTBOX_ROW_STATE_PENDING, ob.OUTBOX_ROW_STATE_DEAD_LETTER, ob.OUTBOX_ROW_STATE_DELIVERED
 
 

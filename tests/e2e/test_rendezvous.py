@@ -11,6 +11,8 @@ import pytest
 from fabricd.client import Aborted, Client, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
+BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
+
 
 async def wait_for_queue(client: Client, agent_id: str, predicate) -> list:  # noqa: ANN001
     """Follow WatchQueue until the snapshot satisfies `predicate`."""

@@ -256,15 +256,23 @@ class KvStore:
     def __init__(self, engine: Engine, wakeups: Wakeups, clock: Callable[[], int], node_id: int = 0) -> None:
         self.engine = engine
         self.wakeups = wakeups
-        self.node_id = node_id
-        mint = IdMint(node_id).mint
+        self.backup_to: Callable[[int], None] | None = getattr(engine, "copy_to", None)
+        self.use_node_id(node_id)
+        mint = self._mint_id  # through the store: a database hands the node its id only when it starts
         self.directory = KvDirectory(engine, clock, mint)
         self.mailboxes = KvMailboxes(engine, clock, mint)
         self.rendezvous = KvRendezvous(engine, clock, mint)
         self.outbox = KvOutbox(engine, clock, mint)
         self.agent_directory = KvAgentDirectory(engine, clock, mint)
         self.tokens = KvTokens(engine, clock, mint)
-        self.backup_to: Callable[[int], None] | None = getattr(engine, "copy_to", None)
+
+    def use_node_id(self, node_id: int) -> None:
+        """Mint ids with `node_id` from now on."""
+        self.node_id = node_id
+        self._mint = IdMint(node_id)
+
+    def _mint_id(self, now_ns: int) -> str:
+        return self._mint.mint(now_ns)
 
     @property
     def on_commit(self) -> Callable[[int, float], None] | None:

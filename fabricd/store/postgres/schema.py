@@ -22,7 +22,10 @@
     ad_threads      thread_id                   fabricd.v1.Thread; (agent_id, ordinal) lists an agent's threads
     ad_requests     request_id                  fabricd.v1.Request, its admission seq and its list flags
     ad_repairs      key                         generation, request_id
-    tokens          digest (SHA-256)            token_id, scope, agent, label, times; never the token itself
+    tokens          digest (SHA-256)            token_id, scope, agent, label, times, bound session names
+                                                (newline-separated); never the token itself
+    request_keys    (scope, key)                idempotency keys of Admit and CreateThread: digest, created id
+    node_ids        (a sequence)                each node takes one at start for its minted ids (fabricd.core.ids)
 
 Decisions, and why:
 - Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
@@ -196,6 +199,17 @@ CREATE TABLE tokens (
     create_ns bigint NOT NULL,
     revoke_ns bigint NOT NULL DEFAULT 0
 );
+"""),
+    Migration(2, "node ids, request keys, token session names", """
+CREATE SEQUENCE node_ids MINVALUE 1 MAXVALUE 65535 CYCLE;
+CREATE TABLE request_keys (
+    scope      text NOT NULL,
+    key        text NOT NULL,
+    digest     bytea NOT NULL,
+    created_id text NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+ALTER TABLE tokens ADD COLUMN session_names text NOT NULL DEFAULT '';
 """),
 )
 

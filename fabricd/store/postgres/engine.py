@@ -1,0 +1,194 @@
+"""PgEngine: the core's key-value Engine on PostgreSQL: a pool, worker threads for the scripts, wake-ups.
+
+    store = KvStore(PgEngine(url, wakeups), wakeups, clock)   # see store.py: PgStore does this
+
+A write acquires a pooled connection, begins a transaction, runs the script on
+a worker thread (tx.py bridges its record calls back to the loop), writes the
+dirty entries and commits. It is re-run from the start when PostgreSQL rolled
+it back (serialization failure, deadlock), when a racing node took a unique key
+first, or when the connection broke BEFORE the commit was sent (nothing
+happened). A connection lost during the commit leaves the outcome unknown: the
+caller gets UNAVAILABLE and retries with its ids (sends with a client id and
+tickets are idempotent). A database that stays unreachable answers UNAVAILABLE.
+
+After each commit the woken keys go to the local waiters at once and to the
+other nodes by one coalesced NOTIFY (listen.Publisher); a Listener turns other
+nodes' NOTIFYs into local wake-ups and wakes every local waiter after a reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import asyncpg
+
+from fabricd.core.errors import Unavailable
+from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.postgres import schema
+from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
+from fabricd.store.postgres.listen import Listener, Publisher
+from fabricd.store.postgres.tx import PgTx
+
+T = TypeVar("T")
+log = logging.getLogger("fabricd.store.postgres")
+
+ATTEMPTS = 12
+"""Runs of one operation before UNAVAILABLE (with back-off up to 0.5 s: about 3 s of a database away)."""
+
+
+def unavailable(exc: BaseException) -> Unavailable:
+    return Unavailable(f"the database is unreachable ({type(exc).__name__}: {exc}); retry shortly",
+                       reason="STORE_IO_ERROR")
+
+
+class PgEngine:
+    """Implements fabricd.core.kv.tx.Engine over an asyncpg pool (see the module docstring)."""
+
+    def __init__(self, url: str, wakeups: Wakeups, *, pool_size: int = 8, migrate: bool = True) -> None:
+        self.url = url
+        self._wakeups = wakeups
+        self._pool_size = pool_size
+        self._migrate = migrate
+        self._pool: asyncpg.Pool | None = None
+        self._threads = concurrent.futures.ThreadPoolExecutor(pool_size, thread_name_prefix="fabricd-pg")
+        self._publisher: Publisher | None = None
+        self.listener: Listener | None = None
+        self._listen_task: asyncio.Task[None] | None = None
+        self._closed = False
+        self._inflight: dict[int, float] = {}
+        self.node_id = 0
+        self.commits = self.writes = self.messages_stored = 0
+        self.on_commit: Callable[[int, float], None] | None = None
+
+    async def start(self) -> None:
+        conn = await asyncpg.connect(self.url)
+        try:
+            current = await schema.version(conn)
+            schema.check(current, _safe(self.url))
+            if current < schema.LATEST:
+                if not self._migrate:
+                    raise PostgresError(f"{_safe(self.url)} holds fabricd schema version {current}; run "
+                                        f"`fabricd migrate --store URL` to bring it to {schema.LATEST}")
+                await schema.migrate(conn)
+            self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
+        finally:
+            await conn.close()
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size)
+        self._publisher = Publisher(self._pool)
+        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._wakeups.wake_all)
+        self._listen_task = asyncio.get_running_loop().create_task(self.listener.run())
+        await asyncio.wait_for(self.listener.connected.wait(), 10)
+
+    def _remote(self, keys: list[object]) -> None:
+        for key in keys:
+            self._wakeups.notify(key)  # type: ignore[arg-type]
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._listen_task is not None:
+            self._listen_task.cancel()
+            await asyncio.gather(self._listen_task, return_exceptions=True)
+        if self._publisher is not None:
+            await self._publisher.drain()
+        if self._pool is not None:
+            await self._pool.close()
+        self._threads.shutdown(wait=False)
+
+    def stats(self) -> StoreStats:
+        return StoreStats(location=_safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,
+                          messages_stored=self.messages_stored)
+
+    def making_progress(self, stall_s: float) -> bool:
+        now = time.monotonic()
+        return all(now - started < stall_s for started in self._inflight.values())
+
+    def read_now(self, fn: Callable[[PgTx], T]) -> T:
+        raise NotImplementedError("PostgreSQL has no synchronous reads: use the async ports")
+
+    def _check_open(self) -> asyncpg.Pool:
+        if self._closed or self._pool is None:
+            raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
+        return self._pool
+
+    async def write(self, fn: Callable[[PgTx], T], weight: int = 1) -> T:
+        loop = asyncio.get_running_loop()
+        token = id(fn)
+        self._inflight[token] = time.monotonic()
+        try:
+            for attempt in range(1, ATTEMPTS + 1):
+                pool = self._check_open()
+                committing = False
+                started = time.perf_counter()
+                try:
+                    async with pool.acquire() as conn:
+                        tr = conn.transaction()
+                        await tr.start()
+                        try:
+                            tx = PgTx(conn, loop, write=True)
+                            result = await loop.run_in_executor(self._threads, fn, tx)
+                            await tx.flush()
+                        except BaseException:
+                            if not conn.is_closed():
+                                await tr.rollback()
+                            raise
+                        committing = True
+                        await tr.commit()
+                except ROLLED_BACK:
+                    pass
+                except asyncpg.UniqueViolationError:
+                    if attempt == ATTEMPTS:
+                        raise
+                except CONNECTION_LOST as exc:
+                    if committing or attempt == ATTEMPTS:
+                        raise unavailable(exc) from exc
+                else:
+                    self._committed(tx, time.perf_counter() - started)
+                    return result
+                await _backoff(attempt)
+            raise Unavailable("the database kept rolling this write back; retry", reason="STORE_IO_ERROR")
+        finally:
+            self._inflight.pop(token, None)
+
+    def _committed(self, tx: PgTx, seconds: float) -> None:
+        self.commits += 1
+        self.writes += 1
+        self.messages_stored += tx.stored_messages
+        if tx.woken:
+            for key in tx.woken:
+                self._wakeups.notify(key)
+            if self._publisher is not None:
+                self._publisher.add(tx.woken)
+        if self.on_commit is not None:
+            self.on_commit(1, seconds)
+
+    async def read(self, fn: Callable[[PgTx], T]) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in range(1, ATTEMPTS + 1):
+            pool = self._check_open()
+            try:
+                async with pool.acquire() as conn:
+                    async with conn.transaction(isolation="repeatable_read", readonly=True):
+                        return await loop.run_in_executor(self._threads, fn, PgTx(conn, loop, write=False))
+            except (*ROLLED_BACK, *CONNECTION_LOST) as exc:
+                if attempt == ATTEMPTS:
+                    raise unavailable(exc) from exc
+            await _backoff(attempt)
+        raise AssertionError("unreachable")
+
+
+async def _backoff(attempt: int) -> None:
+    await asyncio.sleep(min(0.005 * 2 ** attempt, 0.5))
+
+
+def _safe(url: str) -> str:
+    """The URL without its password (for logs and GetStatus)."""
+    head, sep, tail = url.partition("@")
+    if not sep or "://" not in head:
+        return url
+    scheme, _, userinfo = head.partition("://")
+    return f"{scheme}://{userinfo.split(':', 1)[0]}@{tail}"

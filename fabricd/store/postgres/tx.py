@@ -1,0 +1,371 @@
+"""PgTx: the core's record-level transaction (fabricd.core.kv.tx.RecordTx) over one PostgreSQL transaction.
+
+The shared transaction scripts (fabricd.core.kv) are synchronous; asyncpg is
+not. A script runs on a worker thread (see engine.py) and each record call
+here hands its query to the event loop and waits for the answer, so the loop
+never blocks and the scripts, with every refusal rule, are the same code on
+LMDB, in memory and here.
+
+Concurrency: a write transaction runs at READ COMMITTED and locks what the
+script will change before reading it: a mailbox entry (`FOR UPDATE`), the
+agent directory's data row, a named counter (its UPDATE). Entries are cached
+for the transaction and the dirty ones written once at the end (`flush`), as
+on the other backends. A deadlock or a unique-key race between nodes rolls the
+transaction back and the engine runs the script again from the start.
+Read transactions are REPEATABLE READ, READ ONLY: one snapshot, like LMDB's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
+
+from fabricd import wire
+from fabricd.core import agentdir
+from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+from fabricd.core.tokens import TOKENS, Token
+from fabricd.store.postgres import directory as d
+from fabricd.store.postgres import outbox as o
+from fabricd.store.postgres import statements as s
+from fabricd.store.postgres.locks import HOUSEKEEPING
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+from fabricd.v1 import types_pb2 as pb
+
+T = TypeVar("T")
+
+_ENTRY_SQL = f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes"
+_TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns, session_names"
+
+
+def _token(r: Any) -> tuple[bytes, Token]:
+    names = tuple(r["session_names"].split("\n")) if r["session_names"] else ()
+    return bytes(r["digest"]), Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"],
+                                     r["revoke_ns"], names)
+
+
+def _data(body: bytes | None) -> DirectoryData:
+    return wire.from_pb(ad_pb.DirectoryData.FromString(body or b""), agentdir.DirectoryData)
+
+
+def _request(seq: int, body: bytes) -> WorkRequest:
+    request = wire.from_pb(ad_pb.Request.FromString(body), agentdir.WorkRequest)
+    request.seq = seq
+    return request
+
+
+class PgTx:
+    """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
+
+    def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
+        self._conn = conn
+        self._loop = loop
+        self._write = write
+        self._entries: dict[str, MailboxEntry | None] = {}
+        self._dirty: dict[str, MailboxEntry] = {}
+        self.woken: dict[str, None] = {}
+        self.stored_messages = 0
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def _fetch(self, sql: str, *args: object) -> list[Any]:
+        return self._run(self._conn.fetch(sql, *args))
+
+    def _row(self, sql: str, *args: object) -> Any:
+        return self._run(self._conn.fetchrow(sql, *args))
+
+    def _val(self, sql: str, *args: object) -> Any:
+        return self._run(self._conn.fetchval(sql, *args))
+
+    def _exec(self, sql: str, *args: object) -> str:
+        return self._run(self._conn.execute(sql, *args))
+
+    # -- directory
+
+    def get_entry(self, agent_id: str) -> MailboxEntry | None:
+        if agent_id not in self._entries:
+            lock = " FOR UPDATE" if self._write else ""
+            row = self._row(f"{_ENTRY_SQL} WHERE agent_id = $1{lock}", agent_id)
+            self._entries[agent_id] = d.entry_of(row) if row is not None else None
+        return self._entries[agent_id]
+
+    def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
+        if change is not None:
+            entry.revision, entry.change = self.next_sequence("revision"), change
+        self._entries[entry.agent_id] = entry
+        self._dirty[entry.agent_id] = entry
+
+    def _merged(self, rows: list[Any], keep: Any) -> list[MailboxEntry]:
+        """Stored entries overlaid with this transaction's own, those `keep` accepts, by agent id."""
+        found = {r["agent_id"]: d.entry_of(r) for r in rows}
+        for agent_id, entry in self._entries.items():
+            found[agent_id] = entry
+        return [e for _, e in sorted(found.items()) if e is not None and keep(e)]
+
+    def entries(self) -> Iterator[MailboxEntry]:
+        return iter(self._merged(self._fetch(_ENTRY_SQL), lambda e: True))
+
+    def entries_named(self, session_name: str) -> list[MailboxEntry]:
+        rows = self._fetch(f"{_ENTRY_SQL} WHERE session_name = $1 AND session_name <> ''", session_name)
+        return self._merged(rows, lambda e: e.session_name == session_name)
+
+    def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
+        return self._run(d.entries_since(self._conn, revision, limit))
+
+    def delete_entry(self, agent_id: str) -> None:
+        if self.get_entry(agent_id) is None:
+            return
+        rev = self.next_sequence("revision")
+        self._exec("WITH gone AS (DELETE FROM mailboxes WHERE agent_id = $1) "
+                   "INSERT INTO removals (revision, agent_id) VALUES ($2, $1)", agent_id, rev)
+        self._dirty.pop(agent_id, None)
+        self._entries[agent_id] = None
+
+    def revision(self) -> int:
+        return self._val("SELECT value FROM counters WHERE name = 'revision'")
+
+    def mailbox_count(self) -> int:
+        return self._val("SELECT count(*) FROM mailboxes")
+
+    # -- messages
+
+    def get_id(self, message_id: str) -> IdRecord | None:
+        r = self._row("SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $1", message_id)
+        return IdRecord(r["agent_id"], r["seq"], r["send_ns"], bytes(r["digest"] or b"")) if r is not None else None
+
+    def put_message(self, message: Message, digest: bytes) -> bytes:
+        body = s.encode(message)
+        agent_id = message.recipient.agent_id
+        self._exec("WITH m AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4)) "
+                   "INSERT INTO message_ids (id, agent_id, seq, send_ns, digest) VALUES ($3, $1, $2, $5, $6)",
+                   agent_id, message.seq, message.id, body, message.send_time_ns, digest or None)
+        self.stored_messages += 1
+        return s.envelope(message.seq, body).encoded
+
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
+        return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
+
+    def delete_message(self, agent_id: str, seq: int) -> bool:
+        return self._val("WITH g AS (DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING 1) "
+                         "SELECT count(*) FROM g", agent_id, seq) == 1
+
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        message = pb.Message.FromString(encoded)
+        message.ClearField("seq")
+        return self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
+                         "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
+                         agent_id, seq, message.id, message.SerializeToString()) == 1
+
+    def purge_unread(self, agent_id: str) -> int:
+        return self._val("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id), "
+                         "i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m)) SELECT count(*) FROM m",
+                         agent_id)
+
+    def _housekeeper(self) -> bool:
+        """Whether this transaction may do housekeeping: one node at a time (others skip the round)."""
+        return self._val("SELECT pg_try_advisory_xact_lock($1)", HOUSEKEEPING)
+
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        if not self._housekeeper():
+            return 0, b""
+        forgotten = self._run(s.forget_ids(self._conn, sent_before_ns, limit))
+        return forgotten, (b"more" if forgotten >= limit else b"")
+
+    # -- rendezvous tickets
+
+    def next_sequence(self, name: str) -> int:
+        return self._run(d.next_value(self._conn, name))
+
+    def get_ticket(self, ticket_id: str) -> Ticket | None:
+        return self._run(s.get_ticket(self._conn, ticket_id))
+
+    def put_ticket(self, t: Ticket) -> None:
+        self._exec("""
+            INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
+                                 conversation_id, task, enqueue_ns, finish_ns, result, reason)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
+                result = EXCLUDED.result, reason = EXCLUDED.reason""",
+                   t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
+                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)
+
+    def queue(self, target: str, limit: int) -> list[Ticket]:
+        return self._run(s.queue(self._conn, target, limit))
+
+    def queue_length(self, target: str) -> int:
+        return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)
+
+    def queued_tickets(self) -> int:
+        return self._val("SELECT count(*) FROM tickets WHERE state = 1")
+
+    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
+        if self._write and not self._housekeeper():
+            return []
+        rows = self._fetch("SELECT ticket_id FROM tickets WHERE state <> 1 AND finish_ns < $1 "
+                           "ORDER BY finish_ns LIMIT $2", finish_ns, limit)
+        return [r["ticket_id"] for r in rows]
+
+    def delete_ticket(self, ticket_id: str) -> None:
+        self._exec("DELETE FROM tickets WHERE ticket_id = $1", ticket_id)
+
+    # -- outbox
+
+    def get_outbox_row(self, key: str) -> OutboxRow | None:
+        return self._run(o.get_row(self._conn, key))
+
+    def put_outbox_row(self, r: OutboxRow) -> None:
+        self._exec(f"""
+            INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
+                next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
+                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content""",
+                   r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
+                   r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
+                   r.create_ns, r.deliver_ns, r.seq)
+
+    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
+        # In a write: rows another node is posting are skipped, not waited for, so each is posted once.
+        return self._run(o.claim_due(self._conn, now_ns, limit))
+
+    def next_outbox_due(self) -> int | None:
+        return self._run(o.next_due(self._conn))
+
+    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
+        return self._run(o.rows(self._conn, after_key, limit, state))
+
+    def outbox_counts(self) -> tuple[int, int]:
+        r = self._row("SELECT count(*) FILTER (WHERE state = 1) AS pending, count(*) AS rows FROM outbox")
+        return r["pending"], r["rows"]
+
+    def delete_outbox_row(self, key: str) -> None:
+        self._exec("DELETE FROM outbox WHERE key = $1", key)
+
+    # -- agent directory
+
+    def get_directory_data(self) -> DirectoryData:
+        lock = " FOR UPDATE" if self._write else ""
+        return _data(self._val(f"SELECT body FROM ad_data{lock}"))
+
+    def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
+        body = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
+        self._exec("UPDATE ad_data SET sequence = $1, body = $2", data.sequence, body)
+        if keep_history:
+            self._exec("WITH old AS (DELETE FROM ad_history WHERE sequence <= $1 - $3) "
+                       "INSERT INTO ad_history (sequence, body) VALUES ($1, $2) "
+                       "ON CONFLICT (sequence) DO UPDATE SET body = EXCLUDED.body", data.sequence, body, keep_history)
+
+    def directory_history(self, after_sequence: int, limit: int) -> list[DirectoryData]:
+        return [_data(body) for _, body in self._run(d.directory_history(self._conn, after_sequence, limit))]
+
+    @staticmethod
+    def _agent(body: bytes | None) -> Agent | None:
+        return wire.from_pb(ad_pb.Agent.FromString(body), agentdir.Agent) if body is not None else None
+
+    def get_agent(self, agent_id: str) -> Agent | None:
+        return self._agent(self._run(d.get_agent(self._conn, agent_id=agent_id)))
+
+    def agent_named(self, name: str) -> Agent | None:
+        return self._agent(self._run(d.get_agent(self._conn, name=name)))
+
+    def put_agent(self, agent: Agent) -> None:
+        self._run(d.put_agent(self._conn, agent.agent_id, agent.name,
+                              wire.to_pb(agent, ad_pb.Agent).SerializeToString()))
+
+    def agents(self) -> list[Agent]:
+        return [a for a in map(self._agent, self._run(d.agents(self._conn))) if a is not None]
+
+    @staticmethod
+    def _thread(body: bytes | None) -> Thread | None:
+        return wire.from_pb(ad_pb.Thread.FromString(body), agentdir.Thread) if body is not None else None
+
+    def get_thread(self, thread_id: str) -> Thread | None:
+        return self._thread(self._run(d.get_thread(self._conn, thread_id)))
+
+    def put_thread(self, thread: Thread) -> None:
+        self._run(d.put_thread(self._conn, thread.thread_id, thread.agent_id,
+                               wire.to_pb(thread, ad_pb.Thread).SerializeToString()))
+
+    def threads_of(self, agent_id: str) -> list[Thread]:
+        return [t for t in map(self._thread, self._run(d.threads_of(self._conn, agent_id))) if t is not None]
+
+    def get_request(self, request_id: str) -> WorkRequest | None:
+        found = self._run(d.get_request(self._conn, request_id))
+        return _request(*found) if found is not None else None
+
+    def put_request(self, request: WorkRequest) -> None:
+        self._run(d.put_request(self._conn, request.request_id, request.seq, request.state == PENDING,
+                                request.owes_notification,
+                                wire.to_pb(request, ad_pb.Request).SerializeToString()))
+
+    def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
+        where = {FILTER_ALL: "true", FILTER_NOTIFICATIONS: "owes_notification"}.get(which, "pending")
+        rows = self._fetch(f"SELECT seq, body FROM ad_requests WHERE {where} AND seq > $1 ORDER BY seq LIMIT $2",
+                           after_seq, limit)
+        return [_request(r["seq"], r["body"]) for r in rows]
+
+    def get_repair(self, key: str) -> tuple[int, str] | None:
+        return self._run(d.get_repair(self._conn, key))
+
+    def put_repair(self, key: str, generation: int, request_id: str) -> None:
+        self._run(d.put_repair(self._conn, key, generation, request_id))
+
+    def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
+        r = self._row("SELECT digest, created_id FROM request_keys WHERE scope = $1 AND key = $2", scope, key)
+        return (bytes(r["digest"]), r["created_id"]) if r is not None else None
+
+    def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None:
+        self._exec("INSERT INTO request_keys (scope, key, digest, created_id) VALUES ($1, $2, $3, $4)",
+                   scope, key, digest, created_id)
+
+    # -- access tokens
+
+    def put_token(self, key: bytes, t: Token) -> None:
+        self._exec(f"""
+            INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            ON CONFLICT (digest) DO UPDATE SET label = EXCLUDED.label, revoke_ns = EXCLUDED.revoke_ns""",
+                   key, t.token_id, t.scope, t.agent_id, t.label, t.create_ns, t.revoke_ns, "\n".join(t.session_names))
+        self.wake(TOKENS)
+
+    def get_token(self, key: bytes) -> Token | None:
+        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE digest = $1", key)
+        return _token(r)[1] if r is not None else None
+
+    def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
+        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_id = $1", token_id)
+        return _token(r) if r is not None else None
+
+    def tokens(self) -> list[tuple[bytes, Token]]:
+        return [_token(r) for r in self._fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
+
+    # -- effects
+
+    def wake(self, key: str) -> None:
+        self.woken[key] = None
+
+    async def flush(self) -> None:
+        """Write the dirty entries (on the loop, once the script is done): every field, counters included,
+        since this transaction holds each entry's row lock."""
+        for e in self._dirty.values():
+            await self._conn.execute("""
+                INSERT INTO mailboxes AS m (agent_id, session_name, cwd, capabilities, metadata, registered, busy,
+                    last_activity, register_time, heartbeat, unread_count, last_seq, revision, change)
+                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                ON CONFLICT (agent_id) DO UPDATE SET session_name = EXCLUDED.session_name, cwd = EXCLUDED.cwd,
+                    capabilities = EXCLUDED.capabilities, metadata = EXCLUDED.metadata,
+                    registered = EXCLUDED.registered, busy = EXCLUDED.busy, last_activity = EXCLUDED.last_activity,
+                    register_time = EXCLUDED.register_time, heartbeat = EXCLUDED.heartbeat,
+                    unread_count = EXCLUDED.unread_count, last_seq = EXCLUDED.last_seq,
+                    revision = EXCLUDED.revision, change = EXCLUDED.change""",
+                *_entry_args(e))
+        self._dirty.clear()
+
+
+def _entry_args(e: MailboxEntry) -> tuple[object, ...]:
+    import json
+
+    caps = json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in e.capabilities])
+    return (e.agent_id, e.session_name, e.cwd, caps, json.dumps(e.metadata), e.registered, e.busy,
+            e.last_activity_ns, e.register_time_ns, e.heartbeat_ns, e.unread_count, e.last_seq, e.revision,
+            int(e.change))
