@@ -207,9 +207,14 @@ class Rendezvous(Service):
         agent_id = await rendezvous.target(agent_id)
         key = queue_key(agent_id)
         wakeups = self._wakeups
+        shown: list[str] | None = None
         while True:
             seen = wakeups.version(key)
-            yield await rendezvous.queue(agent_id)
+            tickets = await rendezvous.queue(agent_id)
+            ids = [t.ticket_id for t in tickets]
+            if ids != shown:  # a wake-up is a hint: one that changed nothing (another node's echo) shows nothing
+                shown = ids
+                yield tickets
             while not await wakeups.wait(key, seen, self._keepalive_s):
                 if wakeups.closed:
                     return

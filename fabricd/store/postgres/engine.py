@@ -78,11 +78,21 @@ class PgEngine:
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
         finally:
             await conn.close()
-        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size)
+        # Idle connections are kept (never closed for idleness), so the server pids that tell this node's
+        # NOTIFY echoes apart stay this node's until the database restarts (the reconnect forgets them).
+        self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size,
+                                               max_inactive_connection_lifetime=0)
         self._publisher = Publisher(self._pool)
-        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._wakeups.wake_all)
+        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._reconnected)
+        self.listener.ignore_pids = self._publisher.own_pids
         self._listen_task = asyncio.get_running_loop().create_task(self.listener.run())
         await asyncio.wait_for(self.listener.connected.wait(), 10)
+
+    def _reconnected(self) -> None:
+        """The LISTEN connection broke and is back: wake-ups may have been lost, so every waiter re-reads."""
+        if self._publisher is not None:
+            self._publisher.own_pids.clear()  # server pids may be reused after a restart
+        self._wakeups.wake_all()
 
     def _remote(self, keys: list[object]) -> None:
         for key in keys:

@@ -91,6 +91,9 @@ class Publisher:
         self._task: asyncio.Task[None] | None = None
         self.published = 0
         """NOTIFY transactions sent (for metrics and tests)."""
+        self.own_pids: set[int] = set()
+        """Server pids of the connections this publisher sent from: a Listener skips their echoes (this node
+        woke its own waiters at the commit already)."""
 
     def add(self, keys: Iterable[Hashable]) -> None:
         self._pending.update(dict.fromkeys(keys))
@@ -102,6 +105,7 @@ class Publisher:
             keys, self._pending = list(self._pending), {}
             try:
                 async with self._pool.acquire() as conn:
+                    self.own_pids.add(conn.get_server_pid())
                     await publish(conn, keys, self._channel)
                 self.published += 1
             except (*CONNECTION_LOST, asyncpg.PostgresError) as exc:
@@ -132,10 +136,14 @@ class Listener:
         self._backoff_cap_s = backoff_cap_s
         self.reconnects = 0
         self.connected = asyncio.Event()
+        self.ignore_pids: set[int] = set()
+        """Notifying server pids whose wake-ups are this node's own (see Publisher.own_pids)."""
         self.pid: int | None = None
         """The server process id of the current LISTEN connection (tests terminate it)."""
 
-    def _deliver(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+    def _deliver(self, _conn: object, pid: int, _channel: str, payload: str) -> None:
+        if pid in self.ignore_pids:
+            return
         try:
             keys = keys_of(payload)
         except ValueError:
