@@ -188,8 +188,12 @@ class Cluster:
     def restart(self) -> None:
         """Stop and start again on the same port (clients see the database go away and come back)."""
         self.stop("fast")
+        self.start_again()
+
+    def start_again(self) -> None:
+        """Start a stopped cluster on its port and socket folder."""
         if self._pg_ctl_start().returncode != 0:
-            raise ClusterError(f"pg_ctl restart failed: {self.log_tail()}")
+            raise ClusterError(f"pg_ctl start failed: {self.log_tail()}")
 
     def remove(self) -> None:
         if (self.data / "postmaster.pid").exists():

@@ -38,6 +38,11 @@ def parser() -> argparse.ArgumentParser:
     restore.add_argument("--from", dest="source", required=True, metavar="FILE", help="a file `fabricd backup` wrote")
     restore.add_argument("--force", action="store_true", help="replace the store of a non-empty folder")
     _store_command(sub, "compact", "give the store's free pages back to the disk (stop the daemon first)")
+    migrate = sub.add_parser("migrate", help="create or upgrade the fabricd schema of a PostgreSQL database "
+                             "(`serve` also does it at start; a database a newer fabricd migrated is refused)")
+    migrate.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
+    migrate.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None,
+                         metavar="URL", help="postgresql://USER@HOST:PORT/DB [store]")
     token = _store_command(sub, "token", "issue an access token straight into the store (the daemon may run)")
     token.add_argument("action", choices=["issue"], help="issue: print a new token once")
     token.add_argument("--admin", action="store_true", help="a token that may do everything")
@@ -60,9 +65,13 @@ def _store_command(sub: argparse._SubParsersAction, name: str, text: str) -> arg
 
 
 def store_command(args: argparse.Namespace, config: Config) -> int:
-    """Run backup, restore, compact or token issue; a refusal is one line on stderr and exit 2."""
+    """Run migrate, backup, restore, compact or token issue; a refusal is one line on stderr and exit 2."""
     path = config.data_dir
-    if args.command == "backup":
+    if args.command == "migrate":
+        from fabricd.store.postgres.migrate import migrate_url
+
+        print(asyncio.run(migrate_url(config.store)))
+    elif args.command == "backup":
         size = maintenance.backup(path, args.to)
         print(f"backed up {path} to {args.to} ({size} bytes); restore it with "
               f"`fabricd restore --from {args.to} --data-dir NEW_FOLDER`")

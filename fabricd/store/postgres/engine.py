@@ -32,6 +32,7 @@ from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
 from fabricd.store.postgres.listen import Listener, Publisher
+from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.tx import PgTx
 
 T = TypeVar("T")
@@ -66,13 +67,13 @@ class PgEngine:
         self.on_commit: Callable[[int, float], None] | None = None
 
     async def start(self) -> None:
-        conn = await asyncpg.connect(self.url)
+        conn = await connect(self.url)
         try:
             current = await schema.version(conn)
-            schema.check(current, _safe(self.url))
+            schema.check(current, safe(self.url))
             if current < schema.LATEST:
                 if not self._migrate:
-                    raise PostgresError(f"{_safe(self.url)} holds fabricd schema version {current}; run "
+                    raise PostgresError(f"{safe(self.url)} holds fabricd schema version {current}; run "
                                         f"`fabricd migrate --store URL` to bring it to {schema.LATEST}")
                 await schema.migrate(conn)
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
@@ -110,7 +111,7 @@ class PgEngine:
         self._threads.shutdown(wait=False)
 
     def stats(self) -> StoreStats:
-        return StoreStats(location=_safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,
+        return StoreStats(location=safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,
                           messages_stored=self.messages_stored)
 
     def making_progress(self, stall_s: float) -> bool:
@@ -193,12 +194,3 @@ class PgEngine:
 
 async def _backoff(attempt: int) -> None:
     await asyncio.sleep(min(0.005 * 2 ** attempt, 0.5))
-
-
-def _safe(url: str) -> str:
-    """The URL without its password (for logs and GetStatus)."""
-    head, sep, tail = url.partition("@")
-    if not sep or "://" not in head:
-        return url
-    scheme, _, userinfo = head.partition("://")
-    return f"{scheme}://{userinfo.split(':', 1)[0]}@{tail}"

@@ -1,0 +1,186 @@
+"""Three fabricd nodes on one PostgreSQL database: one fabric, whichever node a client talks to.
+
+Each node is a real `fabricd serve --store postgresql://...` process on its own
+socket; the database is a fresh one of the session's throwaway cluster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+
+import asyncpg
+import pytest
+
+from fabricd.client import Client, Unavailable
+from tests import pg
+from tests.conftest import Daemon
+from tests.e2e.test_outbox import job, rows, until
+from fabricd.v1 import outbox_service_pb2 as ob
+
+
+@pytest.fixture
+def nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+    """Three nodes on one database (their outbox loops on), started."""
+    made: list[Daemon] = []
+    folders: list[str] = []
+    for i in range(3):
+        sock = tempfile.mkdtemp(prefix=f"fn{i}-", dir="/tmp")
+        folders.append(sock)
+        made.append(Daemon(str(tmp_path / f"data{i}"), sock, "--store", pg_url))
+    for d in made:
+        d.start()
+    yield made
+    for d in made:
+        if d.proc is not None and d.proc.poll() is None:
+            d.kill()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_a_send_on_one_node_reaches_a_subscriber_on_another(nodes: list[Daemon]) -> None:
+    a, b, _ = nodes
+    async with Client(a.target) as on_a, Client(b.target) as on_b:
+        await on_b.register("bob")
+        async with on_b.subscribe("bob") as inbox:
+            started = time.perf_counter()
+            await on_a.send("bob", "hello from node A")
+            message = await asyncio.wait_for(inbox.__anext__(), 10)
+            took = time.perf_counter() - started
+        assert message.text == "hello from node A"
+        print(f"cross-node send -> subscribe: {took * 1000:.1f} ms")
+
+
+async def test_an_ask_on_one_node_is_answered_by_a_reply_on_another(nodes: list[Daemon]) -> None:
+    a, _, c = nodes
+    async with Client(a.target) as on_a, Client(c.target) as on_c:
+        await on_c.register("worker")
+        asking = asyncio.create_task(on_a.ask("worker", "what is 6 x 7?", timeout=20))
+        async with on_c.subscribe("worker", auto_ack=False) as inbox:
+            task = await asyncio.wait_for(inbox.__anext__(), 10)
+        assert "6 x 7" in task.text
+        await on_c.reply("worker", "42")
+        assert await asyncio.wait_for(asking, 20) == "42"
+
+
+async def test_outbox_loops_on_three_nodes_deliver_every_reply_exactly_once(nodes: list[Daemon]) -> None:
+    recipients = [f"agent-{i}" for i in range(40)]
+    jobs = [job(key=f"req-{j}", job_id=f"job-{j}", reply_to=[(r, "s") for r in recipients]) for j in range(30)]
+    total = len(jobs) * len(recipients)  # 1,200 replies
+    clients = [Client(n.target) for n in nodes]
+    try:
+        for c in clients:
+            await c.__aenter__()
+        for r in recipients:
+            await clients[0].register(r)
+        await asyncio.gather(*(clients[j % 3].fan_out(settled, "done") for j, settled in enumerate(jobs)))
+
+        async def all_delivered() -> bool:
+            return len(await rows(clients[1], ob.OUTBOX_ROW_STATE_DELIVERED)) == total
+
+        await until(all_delivered, timeout=120)
+        for i, r in enumerate(recipients):
+            ids = [m.id for m in (await clients[i % 3].peek(r, limit=1000)).messages]
+            assert sorted(ids) == sorted(f"outbox:req-{j}:reply:{i}" for j in range(len(jobs))), r
+    finally:
+        for c in clients:
+            await c.__aexit__(None, None, None)
+
+
+async def test_producers_on_three_nodes_get_gap_free_increasing_seqs_and_lose_nothing(nodes: list[Daemon]) -> None:
+    per_producer, producers = 10, 16
+    clients = [Client(n.target) for n in nodes]
+    try:
+        for c in clients:
+            await c.__aenter__()
+        await clients[0].register("sink")
+
+        async def produce(node: int, p: int) -> list[int]:
+            seqs = []
+            for k in range(per_producer):
+                sent = await clients[node].send("sink", f"{node}-{p}-{k}", id=f"m-{node}-{p}-{k}")
+                seqs.append(sent.message.seq)
+            return seqs
+
+        started = time.perf_counter()
+        per = await asyncio.gather(*(produce(n, p) for n in range(3) for p in range(producers)))
+        took = time.perf_counter() - started
+        total = 3 * producers * per_producer
+        for seqs in per:
+            assert seqs == sorted(seqs), "one producer's sends get increasing seqs"
+        assert sorted(s for seqs in per for s in seqs) == list(range(1, total + 1))
+        stored = (await clients[2].peek("sink", limit=total)).messages
+        assert [m.seq for m in stored] == list(range(1, total + 1))
+        assert {m.id for m in stored} == {f"m-{n}-{p}-{k}" for n in range(3) for p in range(producers)
+                                           for k in range(per_producer)}
+        print(f"3 nodes x {producers} producers: {total} sends in {took:.2f} s ({total / took:.0f}/s)")
+    finally:
+        for c in clients:
+            await c.__aexit__(None, None, None)
+
+
+async def test_streams_converge_after_the_database_terminates_the_listen_connections(
+        nodes: list[Daemon], pg_url: str) -> None:
+    a, b, _ = nodes
+    async with Client(a.target) as on_a, Client(b.target) as on_b:
+        await on_b.register("bob")
+        async with on_b.subscribe("bob") as inbox:
+            await on_a.send("bob", "before")
+            assert (await asyncio.wait_for(inbox.__anext__(), 10)).text == "before"
+            conn = await asyncpg.connect(pg_url)
+            try:
+                killed = await conn.fetchval("""
+                    SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                    WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()""")
+            finally:
+                await conn.close()
+            assert killed == 3, "each node holds one LISTEN connection"
+            await on_a.send("bob", "after")  # maybe while B is still reconnecting: its reconnect wakes everyone
+            assert (await asyncio.wait_for(inbox.__anext__(), 20)).text == "after"
+
+
+async def test_a_database_restart_under_load_answers_unavailable_loses_nothing_and_nodes_recover(
+        nodes: list[Daemon], pg_cluster: pg.Cluster) -> None:
+    a, b, c = nodes
+    acknowledged: list[str] = []
+    refused = 0
+    stop = asyncio.Event()
+    async with Client(a.target) as on_a, Client(b.target) as on_b, Client(c.target) as on_c:
+        await on_a.register("sink")
+
+        async def produce(client: Client, name: str) -> None:
+            nonlocal refused
+            k = 0
+            while not stop.is_set():
+                mid = f"{name}-{k}"
+                try:
+                    await client.send("sink", mid, id=mid)
+                    acknowledged.append(mid)
+                    k += 1
+                except Unavailable:
+                    refused += 1  # retried with the same id: idempotent
+                    await asyncio.sleep(0.05)
+
+        producers = [asyncio.create_task(produce(cl, f"p{i}-{j}")) for i, cl in enumerate((on_a, on_b, on_c))
+                     for j in range(4)]
+        while len(acknowledged) < 100:
+            await asyncio.sleep(0.01)
+        await asyncio.to_thread(pg_cluster.stop, "fast")
+        await asyncio.sleep(5.0)  # longer than a node rides out (about 4 s of retries): calls answer UNAVAILABLE
+        await asyncio.to_thread(pg_cluster.start_again)
+        before = len(acknowledged)
+        deadline = time.monotonic() + 60
+        while len(acknowledged) < before + 100:  # every node writes again without a restart
+            assert time.monotonic() < deadline, "the nodes did not recover"
+            await asyncio.sleep(0.05)
+        stop.set()
+        await asyncio.gather(*producers)
+        assert refused > 0, "calls while the database was down answer UNAVAILABLE"
+        stored: set[str] = set()
+        while batch := (await on_b.drain("sink", limit=1000)).messages:
+            stored.update(m.id for m in batch)
+        assert set(acknowledged) <= stored, "every acknowledged send survived the restart"
+        print(f"database restart: {len(acknowledged)} sends acknowledged, {refused} UNAVAILABLE answers")
