@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ import asyncpg
 import pytest
 
 from fabricd.client import Client, Unavailable
+from fabricd.store.postgres import schema
 from tests import pg
 from tests.conftest import Daemon
 from tests.e2e.test_outbox import job, rows, until
@@ -184,3 +187,33 @@ async def test_a_database_restart_under_load_answers_unavailable_loses_nothing_a
             stored.update(m.id for m in batch)
         assert set(acknowledged) <= stored, "every acknowledged send survived the restart"
         print(f"database restart: {len(acknowledged)} sends acknowledged, {refused} UNAVAILABLE answers")
+
+
+def migrate(url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "fabricd.daemon.main", "migrate", "--store", url],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_migrate_creates_the_schema_then_has_nothing_to_do(pg_empty_url: str) -> None:
+    first = migrate(pg_empty_url)
+    assert first.returncode == 0, first.stderr
+    assert f"to {schema.LATEST}" in first.stdout
+    again = migrate(pg_empty_url)
+    assert again.returncode == 0 and "nothing to do" in again.stdout
+
+
+def test_a_database_a_newer_fabricd_migrated_is_refused_by_migrate_and_serve(pg_url: str, make_daemon) -> None:  # noqa: ANN001
+    asyncio.run(_insert_version(pg_url, schema.LATEST + 1))
+    refused = migrate(pg_url)
+    assert refused.returncode == 2 and "a fabricd at least as new" in refused.stderr
+    d = make_daemon("--store", pg_url)
+    with pytest.raises(AssertionError, match="at least as new"):
+        d.start()
+
+
+async def _insert_version(url: str, version: int) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("INSERT INTO schema_version (version, description) VALUES ($1, 'from the future')", version)
+    finally:
+        await conn.close()
