@@ -212,6 +212,7 @@ async def test_watch_sends_snapshot_then_each_change(client: Client) -> None:
     ],
 )
 async def test_bad_register_is_invalid_argument_and_writes_nothing(client: Client, kwargs, reason) -> None:  # noqa: ANN001
+    kwargs = dict(kwargs)  # the parameter is shared by both backends' runs: leave it whole
     agent_id = kwargs.pop("agent_id")
     with pytest.raises(InvalidArgument) as err:
         await client.register(agent_id, **kwargs)

@@ -217,3 +217,40 @@ async def _insert_version(url: str, version: int) -> None:
         await conn.execute("INSERT INTO schema_version (version, description) VALUES ($1, 'from the future')", version)
     finally:
         await conn.close()
+
+
+async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+    from fabricd.client import Unauthenticated
+    from fabricd.core.limits import Limits
+    from fabricd.core.notify import LocalWakeups
+    from fabricd.core.tokens import mint
+    from fabricd.store import open_store
+
+    store = open_store(pg_url, wakeups=LocalWakeups(), clock=time.time_ns)
+    await store.start()
+    issued = {}
+    for scope, agent in (("admin", ""), ("agent", "bob")):
+        key, token, secret = mint(scope, agent, "", Limits(), time.time_ns())
+        await store.tokens.add(key, token)
+        issued[scope] = (token.token_id, secret)
+    await store.close()
+    socks = [tempfile.mkdtemp(prefix=f"ft{i}-", dir="/tmp") for i in range(2)]
+    a, b = (Daemon(str(tmp_path / f"d{i}"), socks[i], "--store", pg_url, "--auth", "on").start() for i in range(2))
+    try:
+        async with Client(a.target, token=issued["admin"][1]) as admin, \
+                Client(b.target, token=issued["agent"][1]) as bob:
+            await bob.register("bob")  # node B accepts the agent's token
+            assert await admin.revoke_token(issued["agent"][0])  # revoked through node A
+            deadline = time.monotonic() + 10
+            while True:
+                try:
+                    await bob.register("bob")
+                except Unauthenticated:
+                    break  # node B reloaded its tokens on the wake-up
+                assert time.monotonic() < deadline, "node B still accepts a token revoked on node A"
+                await asyncio.sleep(0.02)
+    finally:
+        for d in (a, b):
+            d.kill()
+        for folder in socks:
+            shutil.rmtree(folder, ignore_errors=True)
