@@ -18,6 +18,7 @@ UNAUTHENTICATED. Tokens are never logged: only their public token_id.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 from collections.abc import Callable
@@ -48,6 +49,12 @@ class Identity:
 
 
 LOCAL = Identity("local")
+_CALLER: contextvars.ContextVar[Identity] = contextvars.ContextVar("fabricd_caller", default=LOCAL)
+
+
+def caller() -> Identity:
+    """Who makes the running call, as the guard identified them (LOCAL when no guard runs)."""
+    return _CALLER.get()
 HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
 AGENT = 2  # TICKET_SOURCE_KIND_AGENT
 
@@ -139,6 +146,12 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     "GetDirectoryData": anyone, "WatchDirectoryData": anyone,
     # AdminService
     "GetStatus": anyone,
+    # lf.a2a.v1.A2AService: any identity may call any tenant, as itself; the servicer shows an agent
+    # only the tasks it sent or that are queued for it, and answering stays RendezvousService.Reply's.
+    **{f"A2AService/{name}": anyone for name in (
+        "SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+        "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard")},
 }
 """Calls an agent identity may make, and on what condition. Anything else is admin only."""
 
@@ -282,10 +295,13 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         return handler
 
     def _wrap(self, path: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        """`handler` behind the guard and the call metrics; fabricd.v1 methods only."""
-        if not path.startswith("/fabricd.v1."):
+        """`handler` behind the guard and the call metrics; fabricd.v1 and A2A methods only."""
+        if path.startswith("/lf.a2a.v1."):
+            method = "A2AService/" + path.rsplit("/", 1)[1]  # not to be confused with fabricd's SendMessage
+        elif path.startswith("/fabricd.v1."):
+            method = path.rsplit("/", 1)[1]
+        else:
             return handler  # health checks and reflection are open
-        method = path.rsplit("/", 1)[1]
         guard, observe = self._guard, self._observe
         deserialize = handler.request_deserializer
 
@@ -333,6 +349,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             async def unary(raw, context):  # noqa: ANN001, ANN202
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
+                _CALLER.set(identity)
                 call = guard.track(identity)
                 try:
                     response = await inner(request, context)
@@ -359,6 +376,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             async def stream(raw, context):  # noqa: ANN001, ANN202
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
+                _CALLER.set(identity)
                 call = guard.track(identity)
                 items = inner_stream(request, context).__aiter__()
                 failed = True
