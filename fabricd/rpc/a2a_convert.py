@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import grpc
-from google.protobuf import any_pb2, json_format, struct_pb2
+from google.protobuf import any_pb2, json_format
 from google.rpc import error_details_pb2, status_pb2
 
 from fabricd.a2a import a2a_pb2 as a2a
@@ -180,10 +180,4 @@ def card(entry: MailboxEntry, listeners: list[str], mutual_tls: bool, version: s
             description="a client certificate whose CN names the calling agent"))
         requirements.append(a2a.SecurityRequirement(schemes={"mtls": a2a.StringList()}))
     out.security_requirements.extend(requirements)
-    return out
-
-
-def struct(value: dict[str, object]) -> struct_pb2.Struct:
-    out = struct_pb2.Struct()
-    out.update(value)
     return out
