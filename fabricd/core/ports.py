@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 WakeKey = str
@@ -162,6 +162,15 @@ class RendezvousPort(Protocol):
         """Forget answered and aborted tickets that finished before the given time."""
 
     async def queued_count(self) -> int: ...
+
+    async def view(self, ticket_id: str) -> TicketView | None:
+        """A ticket and its position in its target's FIFO (-1 once finished); None if unknown or pruned."""
+
+    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged."""
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        """A target's tickets (any state), newest first, filtered and paged by `query`."""
 
 
 class OutboxPort(Protocol):

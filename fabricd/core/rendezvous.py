@@ -38,6 +38,30 @@ class TicketRequest:
     """A TicketSourceKind; an int here, so an unknown value from the wire can be refused."""
     source_agent: str = ""
     conversation_id: str = ""
+    idempotency_key: str = ""
+    """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class TicketView:
+    """A ticket and where it stands in its target's FIFO (0: the head; -1 once finished)."""
+
+    ticket: Ticket
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketQuery:
+    """Which of a target's tickets to list: newest first, before `before_seq` (0: from the newest)."""
+
+    conversation_id: str = ""
+    states: tuple[TicketState, ...] = ()
+    before_seq: int = 0
+    limit: int = 100
+
+
+CANCELLED = "cancelled by the asker"
+"""The reason of a ticket withdrawn by CancelTicket (A2A: CANCELED, not FAILED)."""
 
 
 def task_text(ticket: Ticket) -> str:
@@ -54,6 +78,11 @@ def unknown_target(target: str) -> NotFound:
         reason="UNKNOWN_TARGET",
         target=target,
     )
+
+
+def ticket_not_found(ticket_id: str) -> NotFound:
+    return NotFound(f"no ticket {ticket_id!r} (never issued, or expired)", reason="TICKET_NOT_FOUND",
+                    ticket_id=ticket_id)
 
 
 def no_pending_request(agent_id: str, ticket_id: str) -> FailedPrecondition:
@@ -85,6 +114,7 @@ class Rendezvous(Service):
         validate.payload_size(len(request.task.encode("utf-8", "surrogatepass")), "task", limits)
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
+        validate.text_field(request.idempotency_key, "idempotency_key", limits, required=False)
         kind = request.source_kind
         if kind not in (TicketSourceKind.UNSPECIFIED, TicketSourceKind.HUMAN, TicketSourceKind.AGENT):
             raise InvalidArgument(f"source.kind {int(kind)} is unknown", reason="INVALID_FIELD", field="source.kind")
@@ -210,6 +240,62 @@ class Rendezvous(Service):
         while True:
             seen = wakeups.version(key)
             yield await rendezvous.queue(agent_id)
+            while not await wakeups.wait(key, seen, self._keepalive_s):
+                if wakeups.closed:
+                    return
+                yield None
+            if wakeups.closed:
+                return
+
+    async def view(self, ticket_id: str) -> TicketView:
+        """A ticket and its position; NotFound (TICKET_NOT_FOUND) if never issued or pruned."""
+        self._ticket_id(ticket_id)
+        found = await self._store.rendezvous.view(ticket_id)
+        if found is None:
+            raise ticket_not_found(ticket_id)
+        return found
+
+    async def cancel(self, ticket_id: str) -> Ticket:
+        """Withdraw a queued ticket wherever it stands in the FIFO (its unread task message too).
+
+        Returns the ticket as it now is: ABORTED with reason CANCELLED, or unchanged when it had
+        already finished (the caller tells these apart by the reason).
+        """
+        self._ticket_id(ticket_id)
+        ticket = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
+        if ticket is None:
+            raise ticket_not_found(ticket_id)
+        return ticket
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        """A target's tickets, newest first (see TicketQuery)."""
+        validate.agent_id(target, self.limits)
+        validate.text_field(query.conversation_id, "conversation_id", self.limits, required=False)
+        if not 1 <= query.limit <= 1000:
+            raise InvalidArgument("page size must be 1 to 1000", reason="INVALID_FIELD", field="page_size")
+        return await self._store.rendezvous.list(target, query)
+
+    async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
+        """The ticket now, then at each change of it or of its position; ends after it finished.
+
+        None is a keepalive. Finishing a ticket wakes its target's queue key too, so waiting on the
+        queue key alone sees every change. Ends (without a final view) when the daemon shuts down.
+        """
+        current = await self.view(ticket_id)
+        key = queue_key(current.ticket.target)
+        wakeups = self._wakeups
+        last: tuple[int, int] | None = None
+        while True:
+            seen = wakeups.version(key)
+            found = await self._store.rendezvous.view(ticket_id)
+            if found is None:  # pruned while watched
+                return
+            state = (int(found.ticket.state), found.position)
+            if state != last:
+                last = state
+                yield found
+            if found.ticket.state != TicketState.QUEUED:
+                return
             while not await wakeups.wait(key, seen, self._keepalive_s):
                 if wakeups.closed:
                     return

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 
@@ -134,6 +134,15 @@ class KvRendezvous(_Part):
 
     async def queued_count(self) -> int:
         return await self._e.read(lambda tx: tx.queued_tickets())
+
+    async def view(self, ticket_id: str) -> TicketView | None:
+        return await self._e.read(lambda tx: rendezvous.view(tx, ticket_id))
+
+    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+        return await self._e.write(lambda tx: rendezvous.cancel(tx, self._clock(), ticket_id, reason))
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        return await self._e.read(lambda tx: rendezvous.listed(tx, target, query))
 
 
 class KvOutbox(_Part):

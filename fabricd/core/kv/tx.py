@@ -86,6 +86,9 @@ class RecordTx(Protocol):
 
     def queued_tickets(self) -> int: ...
 
+    def tickets_of(self, target: str) -> list[Ticket]:
+        """Every stored ticket of `target`, in any state, in FIFO (seq) order."""
+
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
 

@@ -330,6 +330,17 @@ class LmdbTx(DirectoryRecords):
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
 
+    def tickets_of(self, target: str) -> list[Ticket]:
+        # A scan of every ticket: there is no per-target index of finished tickets yet, and the
+        # retention (24 h by default, pruned) bounds the table. Good enough for A2A's ListTasks.
+        out = []
+        for raw in self._txn.cursor(db=self._dbs.tickets).iternext(keys=False, values=True):
+            ticket = records.decode_ticket(raw)
+            if ticket.target == target:
+                out.append(ticket)
+        out.sort(key=lambda t: t.seq)
+        return out
+
     def queued_tickets(self) -> int:
         return self._txn.stat(self._dbs.queues)["entries"]
 

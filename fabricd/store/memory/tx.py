@@ -194,6 +194,10 @@ class MemoryTx:
     def queued_tickets(self) -> int:
         return sum(1 for t in self._t("tickets").values() if t.state == TicketState.QUEUED)
 
+    def tickets_of(self, target: str) -> list[Ticket]:
+        return [copy.deepcopy(t) for t in sorted((t for t in self._t("tickets").values() if t.target == target),
+                                                 key=lambda t: t.seq)]
+
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         done = sorted((t.finish_ns, t.ticket_id) for t in self._t("tickets").values()
                       if t.state != TicketState.QUEUED and t.finish_ns < finish_ns)
