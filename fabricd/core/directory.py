@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from fabricd.core import paging
+from fabricd.core.paging import Listed
 from fabricd.core import validate
 from fabricd.core.errors import FailedPrecondition, NotFound
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
@@ -130,8 +132,9 @@ class Directory(Service):
         validate.agent_id(name, self.limits)
         return await self._store.directory.unregister(name, purge)
 
-    async def list(self) -> list[MailboxEntry]:
-        return await self._store.directory.entries()
+    async def list(self, page_size: int = 0, page_token: str = "") -> Listed[MailboxEntry]:
+        """One page of every mailbox, in the store's order (see fabricd.core.paging)."""
+        return await paging.read("mailboxes", "", page_size, page_token, self._store.directory.page)
 
     async def resolve(self, name: str) -> MailboxEntry:
         validate.text_field(name, "name", self.limits, required=True)
