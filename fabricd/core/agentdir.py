@@ -23,6 +23,11 @@ AGENT_DIRECTORY = "agent-directory"
 NOTIFICATION = "notification"
 DEFAULT_AGENT_NAME = "default"
 MAX_TEXT = 1 << 20
+"""Bytes of a text field (instructions, settings, submission text, ...)."""
+MAX_CONTEXTS = 64
+MAX_CONTEXTS_BYTES = 64 << 10
+SETTLEMENT_OVERHEAD = 4096
+"""Room settlement_text needs around a submission's text (ids, state), in bytes."""
 
 
 @dataclass(slots=True)
@@ -214,9 +219,7 @@ class AgentDirectory(Service):
         self.max_causal_depth = max_causal_depth  # reloadable
 
     def _text(self, value: str, name: str, limit: int = MAX_TEXT) -> None:
-        if len(value) > limit:
-            raise InvalidArgument(f"{name} is longer than {limit} characters", reason="FIELD_TOO_LONG", field=name,
-                                  limit=limit)
+        validate.text_bytes(value, name, limit)
 
     # -- agents and threads
 
@@ -247,6 +250,12 @@ class AgentDirectory(Service):
         validate.agent_id(agent_id, self.limits)
         self._text(title, "title", 4096)
         self._text(kind, "kind", 256)
+        if len(contexts) > MAX_CONTEXTS:
+            raise InvalidArgument(f"{len(contexts)} contexts; the limit is {MAX_CONTEXTS}", reason="TOO_MANY_ITEMS",
+                                  field="contexts", limit=MAX_CONTEXTS)
+        size = sum(validate.text_bytes(c, f"contexts[{i}]", MAX_CONTEXTS_BYTES) for i, c in enumerate(contexts))
+        if size > MAX_CONTEXTS_BYTES:
+            raise validate.too_large("contexts", size, MAX_CONTEXTS_BYTES)
         return await self._store.agent_directory.create_thread(agent_id, title, kind, create_ns, contexts)
 
     async def list_threads(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Thread]:
@@ -273,6 +282,9 @@ class AgentDirectory(Service):
             value = getattr(submission, name)
             if value is not None:
                 validate.text_field(value, f"submission.{name}", self.limits, required=True)
+        if submission.response is not None:  # settling posts the text to `response`: it must fit in a message
+            room = self.limits.max_message_bytes - SETTLEMENT_OVERHEAD
+            validate.text_bytes(submission.text, "submission.text", max(room, 0))
         validate.text_field(submission.source_kind, "submission.source_kind", self.limits, required=False)
         validate.text_field(submission.source_label, "submission.source_label", self.limits, required=False)
 

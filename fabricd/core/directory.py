@@ -110,11 +110,8 @@ class Directory(Service):
         limits = self.limits
         validate.agent_id(agent_id, limits)
         validate.session_name(session_name, limits)
-        validate.capabilities(capabilities, limits)
         metadata = dict(metadata or {})
-        validate.string_map(metadata, "metadata", limits.max_metadata_bytes)
-        if len(cwd) > 4096:
-            raise validate.InvalidArgument("cwd is longer than 4096 characters", reason="FIELD_TOO_LONG", field="cwd")
+        validate.entry(capabilities, metadata, cwd, limits)
         entry, same = await self._store.directory.register(agent_id, session_name, capabilities, cwd, metadata)
         shared = sorted(e.agent_id for e in same if self.presence_of(e) != Presence.OFFLINE)
         return Registered(entry, shared)

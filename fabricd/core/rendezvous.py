@@ -25,6 +25,10 @@ def ticket_key(ticket_id: str) -> str:
     return "ticket/" + ticket_id
 
 
+MAX_REASON_BYTES = 4096
+"""Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""
+
+
 def queue_key(agent_id: str) -> str:
     return "queue/" + agent_id
 
@@ -195,6 +199,7 @@ class Rendezvous(Service):
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
         validate.agent_id(agent_id, self.limits)
+        validate.text_bytes(reason, "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
         return await self._store.rendezvous.close_queue(agent_id, reason or "the target's session ended")
 
     async def queue(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Ticket]:

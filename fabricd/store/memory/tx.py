@@ -76,10 +76,11 @@ class MemoryTx:
         return [e for e in self.entries() if e.session_name == session_name]
 
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
-        for agent_id in sorted(a for a in self._t("entries") if a > after):
+        start = bytes.fromhex(after).decode("utf-8", "surrogatepass")  # cursors are hex, as in LMDB
+        for agent_id in sorted(a for a in self._t("entries") if a > start):
             entry = self.get_entry(agent_id)
             if entry is not None:
-                yield agent_id, entry
+                yield agent_id.encode("utf-8", "surrogatepass").hex(), entry
 
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         out = []
@@ -259,8 +260,9 @@ class MemoryTx:
         return [copy.deepcopy(a) for a in self._t("agents").values()]
 
     def agents_from(self, after: str) -> Iterator[tuple[str, Agent]]:
-        for agent_id in sorted(a for a in self._t("agents") if a > after):
-            yield agent_id, copy.deepcopy(self._t("agents")[agent_id])
+        start = bytes.fromhex(after).decode("utf-8", "surrogatepass")
+        for agent_id in sorted(a for a in self._t("agents") if a > start):
+            yield agent_id.encode("utf-8", "surrogatepass").hex(), copy.deepcopy(self._t("agents")[agent_id])
 
     def get_thread(self, thread_id: str) -> Thread | None:
         found = self._t("threads").get(thread_id)
