@@ -12,11 +12,10 @@ import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from fabricd.core import paging
-from fabricd.core.paging import Listed, Page
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.limits import Limits
+from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
 
 AGENT_DIRECTORY = "agent-directory"

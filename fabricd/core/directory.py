@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from fabricd.core import paging
-from fabricd.core.paging import Listed
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import FailedPrecondition, NotFound
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Service
 
 DIRECTORY = "directory"
@@ -144,15 +143,16 @@ class Directory(Service):
         """The current entries (as SNAPSHOT changes), then each change; an empty batch is a keepalive."""
         wakeups, directory = self._wakeups, self._store.directory
         revision, entries = await directory.snapshot()
-        for start in range(0, max(len(entries), 1), page):
-            chunk = entries[start : start + page]
-            yield WatchBatch([(Change.SNAPSHOT, e) for e in chunk], snapshot_complete=start + page >= len(entries))
+        chunks = list(paging.batches(entries, page, paging.budget())) or [[]]  # each response within 4 MiB
+        for i, chunk in enumerate(chunks):
+            yield WatchBatch([(Change.SNAPSHOT, e) for e in chunk], snapshot_complete=i == len(chunks) - 1)
         while True:
             seen = wakeups.version(DIRECTORY)
             changed = await directory.changes_since(revision, page)
             if changed:
                 revision = changed[-1].revision
-                yield WatchBatch([(e.change, e) for e in changed])
+                for chunk in paging.batches(changed, page, paging.budget()):
+                    yield WatchBatch([(e.change, e) for e in chunk])
                 continue
             woke = await wakeups.wait(DIRECTORY, seen, self._keepalive_s)
             if wakeups.closed:

@@ -21,12 +21,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from fabricd.core import paging
-from fabricd.core.paging import Listed, Page
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
+from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
 from fabricd.core.schema import setting
 

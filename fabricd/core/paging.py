@@ -24,7 +24,7 @@ import binascii
 import dataclasses
 import hashlib
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -176,6 +176,21 @@ def take(rows: Iterable[tuple[C, T | None]], limit: int, max_bytes: int, *, scan
             used += n
         last = cursor
     return out, None
+
+
+def batches(items: Iterable[T], limit: int, max_bytes: int) -> Iterator[list[T]]:
+    """`items` cut into lists of at most `limit` items and `max_bytes` of estimated size (at least one each)."""
+    batch: list[T] = []
+    used = 0
+    for item in items:
+        n = approx_size(item)
+        if batch and (len(batch) >= limit or used + n > max_bytes):
+            yield batch
+            batch, used = [], 0
+        batch.append(item)
+        used += n
+    if batch:
+        yield batch
 
 
 def approx_size(value: Any) -> int:

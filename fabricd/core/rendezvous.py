@@ -12,12 +12,11 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from fabricd.core import paging
-from fabricd.core.paging import Listed
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 
 

@@ -12,11 +12,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fabricd.core import paging
-from fabricd.core.paging import Listed
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Store
 
 ADMIN, AGENT = "admin", "agent"

@@ -133,3 +133,16 @@ async def test_a_request_token_of_the_first_release_still_works(fabric: Fabric) 
     first = await fabric.agent_directory.list_requests(FILTER_ALL, 1, "")
     rest = await fabric.agent_directory.list_requests(FILTER_ALL, 10, f"r{first.items[0].seq}")
     assert [r.submission.text for r in rest.items] == ["work 1", "work 2"]
+
+
+async def test_a_directory_watch_snapshot_of_big_entries_comes_in_batches_within_the_budget(fabric: Fabric) -> None:
+    big = "x" * (fabric.directory.limits.max_entry_bytes - 1024)
+    for i in range(100):
+        await fabric.directory.register(f"big-{i:03}", capabilities=(Capability("c", payload=big),))
+    batches = []
+    async for batch in fabric.directory.watch():
+        batches.append(batch)
+        if batch.snapshot_complete:
+            break
+    assert len(batches) >= 2 and sum(len(b.changes) for b in batches) == 100
+    assert all(sum(paging.approx_size(e) for _, e in b.changes) <= paging.budget() for b in batches)
