@@ -12,15 +12,20 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 
 
 def ticket_key(ticket_id: str) -> str:
     return "ticket/" + ticket_id
+
+
+MAX_REASON_BYTES = 4096
+"""Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""
 
 
 def queue_key(agent_id: str) -> str:
@@ -223,12 +228,15 @@ class Rendezvous(Service):
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
         validate.agent_id(agent_id, self.limits)
+        validate.text_bytes(reason, "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
         return await self._store.rendezvous.close_queue(agent_id, reason or "the target's session ended")
 
-    async def queue(self, agent_id: str) -> list[Ticket]:
+    async def queue(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Ticket]:
+        """One page of the FIFO of `agent_id`, head first; `offset` is the position of its first ticket."""
         validate.agent_id(agent_id, self.limits)
-        rendezvous = self._store.rendezvous
-        return await rendezvous.queue(await rendezvous.target(agent_id))
+        asked = paging.request("queue", agent_id, page_size, page_token)
+        _, page = await self._store.rendezvous.queue_page(agent_id, asked.cursor, asked.size, paging.budget())
+        return Listed(page.items, paging.next_token("queue", agent_id, asked, page), asked.offset)
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[Ticket] | None]:
         """The FIFO now, then after each change; None is a keepalive."""

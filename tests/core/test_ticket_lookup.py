@@ -16,7 +16,7 @@ async def test_the_same_idempotency_key_to_the_same_target_returns_the_same_tick
     again, position = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
     other, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k2"))
     assert again.ticket_id == first.ticket_id and position == 0 and other.ticket_id != first.ticket_id
-    assert len(await fabric.rendezvous.queue("alice")) == 2
+    assert len((await fabric.rendezvous.queue("alice")).items) == 2
 
 
 async def test_view_gives_the_position_and_minus_one_once_finished(fabric: Fabric) -> None:
@@ -37,7 +37,7 @@ async def test_cancel_withdraws_a_ticket_behind_the_head_and_leaves_a_finished_o
     behind, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "b"))
     cancelled = await fabric.rendezvous.cancel(behind.ticket_id)
     assert (cancelled.state, cancelled.reason) == (TicketState.ABORTED, CANCELLED)
-    assert [t.ticket_id for t in await fabric.rendezvous.queue("alice")] == [head.ticket_id]
+    assert [t.ticket_id for t in (await fabric.rendezvous.queue("alice")).items] == [head.ticket_id]
     unread, _ = await fabric.mailboxes.peek("alice", 10)
     assert len(unread) == 1  # the cancelled ticket's task message was withdrawn
     await fabric.rendezvous.reply("alice", "done")

@@ -86,7 +86,7 @@ def unregister(ctx: Context, agent_id: str, purge: bool) -> None:
 @click.pass_obj
 def ls(ctx: Context, live: bool) -> None:
     """List every mailbox with presence, unread count and capabilities."""
-    entries = ctx.run(lambda c: c.list_mailboxes())
+    entries = sorted(ctx.run(lambda c: c.list_mailboxes()), key=lambda e: e.agent_id)  # every page, then sorted
     if live:
         entries = [e for e in entries if e.presence in (pb.PRESENCE_LIVE, pb.PRESENCE_BUSY)]
     if ctx.json:
