@@ -175,10 +175,10 @@ def duration_in(d, field: str = "timeout") -> float:  # noqa: ANN001 - a Duratio
     return d.seconds + d.nanos / 1e9
 
 
-def queue_out(tickets: Sequence[Ticket]) -> list[rv_pb.QueuedTicket]:
-    """A FIFO snapshot with positions counted from the head (0)."""
+def queue_out(tickets: Sequence[Ticket], first: int = 0) -> list[rv_pb.QueuedTicket]:
+    """A FIFO snapshot with positions counted from the head (0), the first one at `first`."""
     out = []
-    for position, t in enumerate(tickets):
+    for position, t in enumerate(tickets, first):
         q = rv_pb.QueuedTicket(
             ticket_id=t.ticket_id,
             source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),

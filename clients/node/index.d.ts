@@ -19,6 +19,9 @@ export declare const SYSTEM_SOCKET: string;
 export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
 export declare function discoverTarget(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): { target: string; tried: string[] };
 export declare function normalizeTarget(target: string): string;
+/** One page of a list (AIP-158): pass nextPageToken as pageToken for the next; '' at the end. */
+export type Page<T> = T[] & { nextPageToken: string };
+export interface PageOptions { pageSize?: number; pageToken?: string }
 export declare class Client {
   constructor(target?: string, options?: { token?: string; systemSocket?: string });
   /** The address dialled. */
@@ -28,7 +31,8 @@ export declare class Client {
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
   touch(agentId: string, options?: { busy?: boolean; offline?: boolean }): Promise<TouchResponse__Output>;
   unregister(agentId: string, options?: { purge?: boolean }): Promise<UnregisterResponse__Output>;
-  listMailboxes(): Promise<MailboxEntry__Output[]>;
+  /** Every mailbox (page after page), or one page when given pageSize or pageToken. */
+  listMailboxes(options?: PageOptions): Promise<Page<MailboxEntry__Output>>;
   resolve(name: string): Promise<MailboxEntry__Output>;
   watchMailboxes(): AsyncIterable<WatchMailboxesResponse__Output>;
   send(to: AddressLike, text?: string, options?: { sender?: AddressLike; id?: string; data?: Uint8Array; headers?: Record<string, string>; threadId?: string; replyTo?: AddressLike[]; createMailbox?: boolean }): Promise<SendMessageResponse__Output>;
@@ -41,7 +45,8 @@ export declare class Client {
   awaitReply(ticketId: string, options?: { timeoutMs?: number }): Promise<string>;
   reply(agentId: string, result: string, options?: { ticketId?: string }): Promise<string>;
   cancelHead(agentId: string, ticketId: string): Promise<boolean>;
-  queue(agentId: string): Promise<QueuedTicket__Output[]>;
+  /** The queue, head first: every page, or one page when given pageSize or pageToken. */
+  queue(agentId: string, options?: PageOptions): Promise<Page<QueuedTicket__Output>>;
   watchQueue(agentId: string): AsyncIterable<QueuedTicket__Output[]>;
   status(): Promise<GetStatusResponse__Output>;
   close(): void;

@@ -196,7 +196,25 @@ export class Client {
   unregister(agentId, { purge = false } = {}) {
     return this.call(this.directory, 'Unregister', { agent_id: agentId, purge });
   }
-  async listMailboxes() { return (await this.call(this.directory, 'ListMailboxes', {})).mailboxes; }
+  /**
+   * Read a list (AIP-158): every page by default; one page when given pageSize or pageToken, as an array
+   * with `nextPageToken` ('' at the end).
+   */
+  async #pages(stub, method, request, field, { pageSize = 0, pageToken = '' } = {}) {
+    if (pageSize || pageToken) {
+      const r = await this.call(stub, method, { ...request, page_size: pageSize, page_token: pageToken });
+      return Object.assign(r[field], { nextPageToken: r.next_page_token });
+    }
+    const all = [];
+    let token = '';
+    do {
+      const r = await this.call(stub, method, { ...request, page_token: token });
+      all.push(...r[field]);
+      token = r.next_page_token;
+    } while (token);
+    return Object.assign(all, { nextPageToken: '' });
+  }
+  listMailboxes(options = {}) { return this.#pages(this.directory, 'ListMailboxes', {}, 'mailboxes', options); }
   async resolve(name) { return (await this.call(this.directory, 'ResolveName', { name })).entry; }
   async *watchMailboxes() {
     for await (const r of this.stream(this.directory, 'WatchMailboxes', {})) if (r.events.length || r.snapshot_complete) yield r;
@@ -272,7 +290,7 @@ export class Client {
   async cancelHead(agentId, ticketId) {
     return (await this.call(this.rendezvous, 'CancelHead', { agent_id: agentId, ticket_id: ticketId })).cancelled;
   }
-  async queue(agentId) { return (await this.call(this.rendezvous, 'GetQueue', { agent_id: agentId })).tickets; }
+  queue(agentId, options = {}) { return this.#pages(this.rendezvous, 'GetQueue', { agent_id: agentId }, 'tickets', options); }
   async *watchQueue(agentId) {
     for await (const r of this.stream(this.rendezvous, 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
   }

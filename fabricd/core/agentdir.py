@@ -13,15 +13,21 @@ import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.limits import Limits
+from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
 
 AGENT_DIRECTORY = "agent-directory"
 NOTIFICATION = "notification"
 DEFAULT_AGENT_NAME = "default"
 MAX_TEXT = 1 << 20
+"""Bytes of a text field (instructions, settings, submission text, ...)."""
+MAX_CONTEXTS = 64
+MAX_CONTEXTS_BYTES = 64 << 10
+SETTLEMENT_OVERHEAD = 4096
+"""Room settlement_text needs around a submission's text (ids, state), in bytes."""
 
 
 @dataclass(slots=True)
@@ -225,9 +231,7 @@ class AgentDirectory(Service):
         self.max_causal_depth = max_causal_depth  # reloadable
 
     def _text(self, value: str, name: str, limit: int = MAX_TEXT) -> None:
-        if len(value) > limit:
-            raise InvalidArgument(f"{name} is longer than {limit} characters", reason="FIELD_TOO_LONG", field=name,
-                                  limit=limit)
+        validate.text_bytes(value, name, limit)
 
     # -- agents and threads
 
@@ -249,8 +253,9 @@ class AgentDirectory(Service):
             raise agent_not_found(agent_id)
         return agent
 
-    async def list_agents(self) -> list[Agent]:
-        return sorted(await self._store.agent_directory.agents(), key=lambda a: (a.create_ns, a.agent_id))
+    async def list_agents(self, page_size: int = 0, page_token: str = "") -> Listed[Agent]:
+        """One page of the agents, in the store's order."""
+        return await paging.read("agents", "", page_size, page_token, self._store.agent_directory.agents_page)
 
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
                             contexts: tuple[str, ...], request_key: str = "") -> Thread:
@@ -259,15 +264,26 @@ class AgentDirectory(Service):
         self._text(title, "title", 4096)
         self._text(kind, "kind", 256)
         validate.text_field(request_key, "request_key", self.limits, required=False)
+        if len(contexts) > MAX_CONTEXTS:
+            raise InvalidArgument(f"{len(contexts)} contexts; the limit is {MAX_CONTEXTS}", reason="TOO_MANY_ITEMS",
+                                  field="contexts", limit=MAX_CONTEXTS)
+        size = sum(validate.text_bytes(c, f"contexts[{i}]", MAX_CONTEXTS_BYTES) for i, c in enumerate(contexts))
+        if size > MAX_CONTEXTS_BYTES:
+            raise validate.too_large("contexts", size, MAX_CONTEXTS_BYTES)
         return await self._store.agent_directory.create_thread(agent_id, title, kind, create_ns, contexts,
                                                                request_key)
 
-    async def list_threads(self, agent_id: str) -> list[Thread]:
+    async def list_threads(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Thread]:
+        """One page of an agent's threads, in creation order; NOT_FOUND for an unknown agent."""
         validate.agent_id(agent_id, self.limits)
-        threads = await self._store.agent_directory.threads_of(agent_id)
-        if threads is None:
-            raise agent_not_found(agent_id)
-        return threads
+
+        async def fetch(after: str, limit: int, max_bytes: int) -> Page[Thread]:
+            page = await self._store.agent_directory.threads_page(agent_id, after, limit, max_bytes)
+            if page is None:
+                raise agent_not_found(agent_id)
+            return page
+
+        return await paging.read("threads", agent_id, page_size, page_token, fetch)
 
     # -- requests
 
@@ -281,6 +297,9 @@ class AgentDirectory(Service):
             value = getattr(submission, name)
             if value is not None:
                 validate.text_field(value, f"submission.{name}", self.limits, required=True)
+        if submission.response is not None:  # settling posts the text to `response`: it must fit in a message
+            room = self.limits.max_message_bytes - SETTLEMENT_OVERHEAD
+            validate.text_bytes(submission.text, "submission.text", max(room, 0))
         validate.text_field(submission.source_kind, "submission.source_kind", self.limits, required=False)
         validate.text_field(submission.source_label, "submission.source_label", self.limits, required=False)
 
@@ -301,20 +320,18 @@ class AgentDirectory(Service):
         validate.text_field(request_id, "request_id", self.limits, required=True)
         await self._store.agent_directory.notification_sent(request_id)
 
-    async def list_requests(self, which: int, page_size: int, page_token: str) -> tuple[list[WorkRequest], str]:
+    async def list_requests(self, which: int, page_size: int = 0, page_token: str = "") -> Listed[WorkRequest]:
+        """One page of the requests of a filter, in admission order."""
         if which not in (0, FILTER_PENDING, FILTER_NOTIFICATIONS, FILTER_ALL):
             raise InvalidArgument(f"filter {which} is unknown", reason="INVALID_FIELD", field="filter")
-        size = validate.limit(page_size, self.limits)
-        after = 0
-        if page_token:
-            if not page_token.startswith("r") or not page_token[1:].isdigit():
-                raise InvalidArgument("page_token is not one this daemon issued", reason="INVALID_PAGE_TOKEN",
-                                      field="page_token")
-            after = int(page_token[1:])
-        requests = await self._store.agent_directory.requests(which or FILTER_ALL, after, size + 1)
-        more = len(requests) > size
-        requests = requests[:size]
-        return requests, f"r{requests[-1].seq}" if more else ""
+        which = which or FILTER_ALL
+        if len(page_token) > 1 and page_token[0] == "r" and page_token[1:].isdigit():
+            page_token = paging.encode("requests", str(which), page_token[1:], 0)  # a token of release 1
+
+        async def fetch(after: str, limit: int, max_bytes: int) -> Page[WorkRequest]:
+            return await self._store.agent_directory.requests_page(which, after, limit, max_bytes)
+
+        return await paging.read("requests", str(which), page_size, page_token, fetch)
 
     # -- host data
 

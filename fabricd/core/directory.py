@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import FailedPrecondition, NotFound, PermissionDenied
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Service
 
 DIRECTORY = "directory"
@@ -123,11 +124,8 @@ class Directory(Service):
         limits = self.limits
         validate.agent_id(agent_id, limits)
         validate.session_name(session_name, limits)
-        validate.capabilities(capabilities, limits)
         metadata = dict(metadata or {})
-        validate.string_map(metadata, "metadata", limits.max_metadata_bytes)
-        if len(cwd) > 4096:
-            raise validate.InvalidArgument("cwd is longer than 4096 characters", reason="FIELD_TOO_LONG", field="cwd")
+        validate.entry(capabilities, metadata, cwd, limits)
         entry, same = await self._store.directory.register(agent_id, session_name, capabilities, cwd, metadata,
                                                            exclusive, int(limits.live_window_s * 1e9))
         shared = sorted(e.agent_id for e in same if self.presence_of(e) != Presence.OFFLINE)
@@ -146,8 +144,9 @@ class Directory(Service):
         validate.agent_id(name, self.limits)
         return await self._store.directory.unregister(name, purge)
 
-    async def list(self) -> list[MailboxEntry]:
-        return await self._store.directory.entries()
+    async def list(self, page_size: int = 0, page_token: str = "") -> Listed[MailboxEntry]:
+        """One page of every mailbox, in the store's order (see fabricd.core.paging)."""
+        return await paging.read("mailboxes", "", page_size, page_token, self._store.directory.page)
 
     async def resolve(self, name: str) -> MailboxEntry:
         validate.text_field(name, "name", self.limits, required=True)
@@ -160,15 +159,16 @@ class Directory(Service):
         """The current entries (as SNAPSHOT changes), then each change; an empty batch is a keepalive."""
         wakeups, directory = self._wakeups, self._store.directory
         revision, entries = await directory.snapshot()
-        for start in range(0, max(len(entries), 1), page):
-            chunk = entries[start : start + page]
-            yield WatchBatch([(Change.SNAPSHOT, e) for e in chunk], snapshot_complete=start + page >= len(entries))
+        chunks = list(paging.batches(entries, page, paging.budget())) or [[]]  # each response within 4 MiB
+        for i, chunk in enumerate(chunks):
+            yield WatchBatch([(Change.SNAPSHOT, e) for e in chunk], snapshot_complete=i == len(chunks) - 1)
         while True:
             seen = wakeups.version(DIRECTORY)
             changed = await directory.changes_since(revision, page)
             if changed:
                 revision = changed[-1].revision
-                yield WatchBatch([(e.change, e) for e in changed])
+                for chunk in paging.batches(changed, page, paging.budget()):
+                    yield WatchBatch([(e.change, e) for e in chunk])
                 continue
             woke = await wakeups.wait(DIRECTORY, seen, self._keepalive_s)
             if wakeups.closed:

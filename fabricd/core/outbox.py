@@ -21,10 +21,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
+from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
 from fabricd.core.schema import setting
 
@@ -178,14 +179,22 @@ class Outbox(Service):
 
     # -- operators
 
-    async def list(self, limit: int, after_key: str, state: int) -> tuple[list[OutboxRow], str]:
-        limit = validate.limit(limit, self.limits)
+    async def list(self, limit: int, after_key: str, state: int, page_size: int = 0,
+                   page_token: str = "") -> Listed[OutboxRow]:
+        """One page of rows in key order. `page_size`/`page_token` (AIP-158) win over the older `limit`/`after_key`
+        (whose next key is the token's cursor: `Listed.offset` is unused here)."""
         if state not in RowState._value2member_map_:
             raise InvalidArgument(f"state {state} is unknown", reason="INVALID_FIELD", field="state")
-        rows = await self._store.outbox.rows(after_key, limit + 1, RowState(state))
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return rows, rows[-1].key if more and rows else ""
+        row_state = RowState(state)
+        if not page_size and limit:
+            page_size = validate.limit(limit, self.limits)
+        if not page_token and after_key:
+            page_token = paging.encode("outbox", str(state), after_key, 0)
+
+        async def fetch(after: str, n: int, max_bytes: int) -> Page[OutboxRow]:
+            return await self._store.outbox.page(after, n, row_state, max_bytes)
+
+        return await paging.read("outbox", str(state), page_size, page_token, fetch)
 
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         for i, key in enumerate(keys):

@@ -18,6 +18,15 @@ Wake-ups have their own port (`Wakeups`): the backend calls `notify` after a
 commit; streams and waiters read a version, read storage, then wait. A wake-up
 is a hint: waiters always re-read storage, so a lost one delays, never loses.
 
+Lists are cursor reads (`page`, `queue_page`, ...): the items after a cursor
+in the store's order, at most `limit` of them and at most `max_bytes` of their
+estimated size (fabricd.core.paging.approx_size; always one, if any), with the
+cursor to go on from ("" at the end). Cursors are the backend's own strings
+(a key, a sequence number), stable while the list changes; a cursor the
+backend cannot read is InvalidArgument (INVALID_PAGE_TOKEN). No page reads
+more than it returns (plus one item): SQL does it with
+`WHERE key > $cursor ORDER BY key LIMIT $limit + 1`.
+
 Ids: sequences (mailbox seq, ticket order, directory revisions and sequences)
 are the store's; minted message and agent-directory ids carry the store's
 `node_id` (see fabricd.core.ids), so nodes sharing a database never mint the
@@ -33,12 +42,13 @@ from typing import TYPE_CHECKING, Protocol
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.paging import Page
 
 if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 WakeKey = str
@@ -78,6 +88,9 @@ class DirectoryPort(Protocol):
 
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
+
+    async def page(self, after: str, limit: int, max_bytes: int) -> Page[MailboxEntry]:
+        """Entries in the store's key order after a cursor."""
 
     async def snapshot(self) -> tuple[int, list[MailboxEntry]]:
         """The directory revision and every entry as of it, by agent id."""
@@ -148,6 +161,9 @@ class RendezvousPort(Protocol):
     async def queue(self, agent_id: str) -> list[Ticket]:
         """The FIFO of an agent id, head first."""
 
+    async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
+        """The agent a queue name means (as `target`), and its FIFO after a cursor, head first."""
+
     async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
         """Answer the named ticket, or the head when `ticket_id` is empty; returns the ticket answered."""
 
@@ -163,6 +179,15 @@ class RendezvousPort(Protocol):
 
     async def queued_count(self) -> int: ...
 
+    async def view(self, ticket_id: str) -> TicketView | None:
+        """A ticket and its position in its target's FIFO (-1 once finished); None if unknown or pruned."""
+
+    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged."""
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        """A target's tickets (any state), newest first, filtered and paged by `query`."""
+
 
 class OutboxPort(Protocol):
     async def add(self, rows: Sequence[OutboxRow]) -> int:
@@ -174,6 +199,10 @@ class OutboxPort(Protocol):
     async def next_due(self) -> int | None: ...
 
     async def rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]: ...
+
+    async def page(self, after_key: str, limit: int, state: RowState, max_bytes: int) -> Page[OutboxRow]:
+        """Rows of one state (UNSPECIFIED: all) in key order after a key; a filtered page may come back short
+        (with a cursor) so that one call never reads the whole table."""
 
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         """Make dead-lettered rows due now (all of them when `keys` is empty)."""
@@ -200,12 +229,17 @@ class AgentDirectoryPort(Protocol):
 
     async def agents(self) -> list[Agent]: ...
 
+    async def agents_page(self, after: str, limit: int, max_bytes: int) -> Page[Agent]: ...
+
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
                             contexts: tuple[str, ...], request_key: str = "") -> Thread:
         """A new thread; a non-empty `request_key` seen before returns that call's thread (see admit)."""
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         """None when the agent is unknown."""
+
+    async def threads_page(self, agent_id: str, after: str, limit: int, max_bytes: int) -> Page[Thread] | None:
+        """An agent's threads in creation order after a cursor; None when the agent is unknown."""
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
                     max_causal_depth: int, request_key: str = "") -> Admission:
@@ -217,6 +251,9 @@ class AgentDirectoryPort(Protocol):
     async def notification_sent(self, request_id: str) -> None: ...
 
     async def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]: ...
+
+    async def requests_page(self, which: int, after: str, limit: int, max_bytes: int) -> Page[WorkRequest]:
+        """Requests of a filter in admission order after a cursor."""
 
     async def advertise(self, profiles: str, availability: str) -> None: ...
 
@@ -232,6 +269,9 @@ class TokenPort(Protocol):
         """Mark a live token revoked; returns it, or None when unknown or revoked already."""
 
     async def all(self) -> list[tuple[bytes, Token]]: ...
+
+    async def page(self, after: str, limit: int, max_bytes: int) -> Page[Token]:
+        """Tokens in the store's key order after a cursor."""
 
 
 # -- the store

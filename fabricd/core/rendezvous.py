@@ -12,15 +12,20 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 
 
 def ticket_key(ticket_id: str) -> str:
     return "ticket/" + ticket_id
+
+
+MAX_REASON_BYTES = 4096
+"""Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""
 
 
 def queue_key(agent_id: str) -> str:
@@ -38,6 +43,30 @@ class TicketRequest:
     """A TicketSourceKind; an int here, so an unknown value from the wire can be refused."""
     source_agent: str = ""
     conversation_id: str = ""
+    idempotency_key: str = ""
+    """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class TicketView:
+    """A ticket and where it stands in its target's FIFO (0: the head; -1 once finished)."""
+
+    ticket: Ticket
+    position: int
+
+
+@dataclass(frozen=True, slots=True)
+class TicketQuery:
+    """Which of a target's tickets to list: newest first, before `before_seq` (0: from the newest)."""
+
+    conversation_id: str = ""
+    states: tuple[TicketState, ...] = ()
+    before_seq: int = 0
+    limit: int = 100
+
+
+CANCELLED = "cancelled by the asker"
+"""The reason of a ticket withdrawn by CancelTicket (A2A: CANCELED, not FAILED)."""
 
 
 def task_text(ticket: Ticket) -> str:
@@ -54,6 +83,11 @@ def unknown_target(target: str) -> NotFound:
         reason="UNKNOWN_TARGET",
         target=target,
     )
+
+
+def ticket_not_found(ticket_id: str) -> NotFound:
+    return NotFound(f"no ticket {ticket_id!r} (never issued, or expired)", reason="TICKET_NOT_FOUND",
+                    ticket_id=ticket_id)
 
 
 def no_pending_request(agent_id: str, ticket_id: str) -> FailedPrecondition:
@@ -85,6 +119,7 @@ class Rendezvous(Service):
         validate.payload_size(len(request.task.encode("utf-8", "surrogatepass")), "task", limits)
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
+        validate.text_field(request.idempotency_key, "idempotency_key", limits, required=False)
         kind = request.source_kind
         if kind not in (TicketSourceKind.UNSPECIFIED, TicketSourceKind.HUMAN, TicketSourceKind.AGENT):
             raise InvalidArgument(f"source.kind {int(kind)} is unknown", reason="INVALID_FIELD", field="source.kind")
@@ -193,12 +228,15 @@ class Rendezvous(Service):
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
         validate.agent_id(agent_id, self.limits)
+        validate.text_bytes(reason, "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
         return await self._store.rendezvous.close_queue(agent_id, reason or "the target's session ended")
 
-    async def queue(self, agent_id: str) -> list[Ticket]:
+    async def queue(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Ticket]:
+        """One page of the FIFO of `agent_id`, head first; `offset` is the position of its first ticket."""
         validate.agent_id(agent_id, self.limits)
-        rendezvous = self._store.rendezvous
-        return await rendezvous.queue(await rendezvous.target(agent_id))
+        asked = paging.request("queue", agent_id, page_size, page_token)
+        _, page = await self._store.rendezvous.queue_page(agent_id, asked.cursor, asked.size, paging.budget())
+        return Listed(page.items, paging.next_token("queue", agent_id, asked, page), asked.offset)
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[Ticket] | None]:
         """The FIFO now, then after each change; None is a keepalive."""
@@ -215,6 +253,62 @@ class Rendezvous(Service):
             if ids != shown:  # a wake-up is a hint: one that changed nothing (another node's echo) shows nothing
                 shown = ids
                 yield tickets
+            while not await wakeups.wait(key, seen, self._keepalive_s):
+                if wakeups.closed:
+                    return
+                yield None
+            if wakeups.closed:
+                return
+
+    async def view(self, ticket_id: str) -> TicketView:
+        """A ticket and its position; NotFound (TICKET_NOT_FOUND) if never issued or pruned."""
+        self._ticket_id(ticket_id)
+        found = await self._store.rendezvous.view(ticket_id)
+        if found is None:
+            raise ticket_not_found(ticket_id)
+        return found
+
+    async def cancel(self, ticket_id: str) -> Ticket:
+        """Withdraw a queued ticket wherever it stands in the FIFO (its unread task message too).
+
+        Returns the ticket as it now is: ABORTED with reason CANCELLED, or unchanged when it had
+        already finished (the caller tells these apart by the reason).
+        """
+        self._ticket_id(ticket_id)
+        ticket = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
+        if ticket is None:
+            raise ticket_not_found(ticket_id)
+        return ticket
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        """A target's tickets, newest first (see TicketQuery)."""
+        validate.agent_id(target, self.limits)
+        validate.text_field(query.conversation_id, "conversation_id", self.limits, required=False)
+        if not 1 <= query.limit <= 1000:
+            raise InvalidArgument("page size must be 1 to 1000", reason="INVALID_FIELD", field="page_size")
+        return await self._store.rendezvous.list(target, query)
+
+    async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
+        """The ticket now, then at each change of it or of its position; ends after it finished.
+
+        None is a keepalive. Finishing a ticket wakes its target's queue key too, so waiting on the
+        queue key alone sees every change. Ends (without a final view) when the daemon shuts down.
+        """
+        current = await self.view(ticket_id)
+        key = queue_key(current.ticket.target)
+        wakeups = self._wakeups
+        last: tuple[int, int] | None = None
+        while True:
+            seen = wakeups.version(key)
+            found = await self._store.rendezvous.view(ticket_id)
+            if found is None:  # pruned while watched
+                return
+            state = (int(found.ticket.state), found.position)
+            if state != last:
+                last = state
+                yield found
+            if found.ticket.state != TicketState.QUEUED:
+                return
             while not await wakeups.wait(key, seen, self._keepalive_s):
                 if wakeups.closed:
                     return

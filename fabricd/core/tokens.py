@@ -12,9 +12,10 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from fabricd.core import validate
+from fabricd.core import paging, validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
+from fabricd.core.paging import Listed
 from fabricd.core.ports import Store
 
 ADMIN, AGENT = "admin", "agent"
@@ -121,6 +122,6 @@ class Tokens:
             hook(token.token_id)
         return True
 
-    async def list(self) -> list[Token]:
-        """Every token in the store (those issued by `fabricd token issue` included)."""
-        return sorted((t for _, t in await self._store.tokens.all()), key=lambda t: t.create_ns)
+    async def list(self, page_size: int = 0, page_token: str = "") -> Listed[Token]:
+        """One page of the tokens in the store (those issued by `fabricd token issue` included), in store order."""
+        return await paging.read("tokens", "", page_size, page_token, self._store.tokens.page)

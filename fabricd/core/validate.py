@@ -1,4 +1,11 @@
-"""Checks of request fields. Each failure is an InvalidArgument naming the field."""
+"""Checks of request fields. Each failure is an InvalidArgument naming the field.
+
+Sizes are UTF-8 bytes, never characters (a character is up to 4 bytes): every
+stored field has a byte limit, and a whole directory entry is bounded too
+(`Limits.max_entry_bytes`), so no list page or watch event can be blown up by
+one registration. Ids keep a character limit (FIELD_TOO_LONG); everything
+else is FIELD_TOO_LARGE with the field and the limit in bytes.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,26 @@ from collections.abc import Mapping
 from fabricd.core.errors import InvalidArgument, ResourceExhausted
 from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Message
+
+
+def utf8_size(value: str) -> int:
+    """The UTF-8 size of a str (cheap for ASCII)."""
+    return len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass"))
+
+
+def too_large(field: str, size: int, limit: int, what: str = "") -> InvalidArgument:
+    return InvalidArgument(f"{field} is {size} bytes{' ' + what if what else ''}; the limit is {limit} bytes",
+                           reason="FIELD_TOO_LARGE", field=field, limit=limit, size=size)
+
+
+def text_bytes(value: str, field: str, limit: int) -> int:
+    """FIELD_TOO_LARGE when `value` is over `limit` bytes in UTF-8; its size otherwise."""
+    if len(value) > limit // 4 or not value.isascii():
+        size = utf8_size(value)
+        if size > limit:
+            raise too_large(field, size, limit)
+        return size
+    return len(value)
 
 
 def text_field(value: str, field: str, limits: Limits, *, required: bool) -> str:
@@ -66,14 +93,9 @@ def string_map(values: Mapping[str, str], field: str, max_bytes: int) -> int:
     for key, value in values.items():
         if not key:
             raise InvalidArgument(f"{field} has an empty key", reason="INVALID_FIELD", field=field)
-        size += len(key.encode("utf-8", "surrogatepass")) + len(value.encode("utf-8", "surrogatepass"))
+        size += utf8_size(key) + utf8_size(value)
     if size > max_bytes:
-        raise InvalidArgument(
-            f"{field} is {size} bytes; the limit is {max_bytes}",
-            reason="FIELD_TOO_LARGE",
-            field=field,
-            limit=max_bytes,
-        )
+        raise too_large(field, size, max_bytes)
     return size
 
 
@@ -93,13 +115,40 @@ def capabilities(values: tuple[Capability, ...], limits: Limits) -> tuple[Capabi
                 f"capability {cap.name!r} is listed twice", reason="DUPLICATE_ITEM", field=f"capabilities[{i}].name"
             )
         seen.add(cap.name)
-        if len(cap.description) + len(cap.payload) > limits.max_metadata_bytes:
-            raise InvalidArgument(
-                f"capabilities[{i}] description and payload exceed {limits.max_metadata_bytes} characters",
-                reason="FIELD_TOO_LARGE",
-                field=f"capabilities[{i}]",
-            )
+        text_bytes(cap.description, f"capabilities[{i}].description", limits.max_entry_bytes)
+        text_bytes(cap.payload, f"capabilities[{i}].payload", limits.max_entry_bytes)
     return values
+
+
+MAX_CWD_BYTES = 4096
+
+
+def entry(capabilities_: tuple[Capability, ...], metadata: Mapping[str, str], cwd: str, limits: Limits) -> int:
+    """Check what Register stores (capabilities, metadata, cwd) and bound the whole entry; its size in bytes."""
+    capabilities(capabilities_, limits)
+    parts = {
+        "capabilities": sum(utf8_size(c.name) + utf8_size(c.description) + utf8_size(c.payload) + 8
+                            for c in capabilities_),
+        "metadata": string_map(metadata, "metadata", limits.max_metadata_bytes),
+        "cwd": text_bytes(cwd, "cwd", MAX_CWD_BYTES),
+    }
+    size = sum(parts.values())
+    if size > limits.max_entry_bytes:
+        largest = max(parts, key=lambda k: parts[k])
+        detail = ", ".join(f"{k} {v}" for k, v in parts.items())
+        raise too_large(largest, size, limits.max_entry_bytes,
+                        f"with the rest of the directory entry ({detail}): shrink {largest}")
+    return size
+
+
+def headers(values: Mapping[str, str], field: str, limits: Limits) -> int:
+    """At most `max_headers` headers, keys of at most `max_id_chars` bytes; their size in bytes."""
+    if len(values) > limits.max_headers:
+        raise InvalidArgument(f"{field} has {len(values)} headers; the limit is {limits.max_headers}",
+                              reason="TOO_MANY_ITEMS", field=field, limit=limits.max_headers)
+    for key in values:
+        text_bytes(key, f"{field}[{key[:32]!r}] key", limits.max_id_chars)
+    return string_map(values, field, limits.max_message_bytes)
 
 
 RESERVED_HEADER_PREFIX = "fabricd-"
@@ -146,7 +195,7 @@ def message(msg: Message, limits: Limits) -> Message:
                               "put the rest in the text or data", reason="TOO_MANY_ITEMS", field="message.headers",
                               limit=limits.max_headers)
     if msg.headers:
-        size += string_map(msg.headers, "message.headers", limits.max_message_bytes)
+        size += headers(msg.headers, "message.headers", limits)
     payload_size(size, "message", limits, what="text, data and headers")
     return msg
 

@@ -64,7 +64,7 @@ class App:
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.started = time.time_ns()
-        core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
+        core = self.core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
                     backup=self.store.backup_to, backup_dir=c.data_dir)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
@@ -110,6 +110,8 @@ class App:
         try:
             tls = Tls.load(c.tls) if c.tls.enabled else None
             self.bound = [bind(self.server, address, tls) for address in c.listen]
+            self.core.a2a.listeners[:] = self.bound
+            self.core.a2a.mutual_tls = bool(c.tls.enabled and c.tls.client_ca)
             metrics_at = self.metrics.serve(c.metrics.listen) if c.metrics.listen else ""
         except (ListenError, OSError) as exc:
             await self.store.close()

@@ -92,7 +92,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
 
     @mapped
     async def ListTokens(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListTokensResponse(tokens=[token_out(t) for t in await self._tokens.list()])
+        listed = await self._tokens.list(request.page_size, request.page_token)
+        return pb.ListTokensResponse(tokens=[token_out(t) for t in listed.items], next_page_token=listed.next_page_token)
 
     @mapped
     async def GetStatus(self, request, context):  # noqa: ANN001, ANN201, N802

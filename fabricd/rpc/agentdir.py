@@ -33,7 +33,9 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def ListAgents(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListAgentsResponse(agents=[wire.to_pb(a, pb.Agent) for a in await self._dir.list_agents()])
+        listed = await self._dir.list_agents(request.page_size, request.page_token)
+        return pb.ListAgentsResponse(agents=[wire.to_pb(a, pb.Agent) for a in listed.items],
+                                     next_page_token=listed.next_page_token)
 
     @mapped
     async def CreateThread(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -44,8 +46,9 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def ListThreads(self, request, context):  # noqa: ANN001, ANN201, N802
-        threads = await self._dir.list_threads(request.agent_id)
-        return pb.ListThreadsResponse(threads=[wire.to_pb(t, pb.Thread) for t in threads])
+        listed = await self._dir.list_threads(request.agent_id, request.page_size, request.page_token)
+        return pb.ListThreadsResponse(threads=[wire.to_pb(t, pb.Thread) for t in listed.items],
+                                      next_page_token=listed.next_page_token)
 
     @mapped
     async def Admit(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -67,8 +70,9 @@ class AgentDirectoryServicer(pb_grpc.AgentDirectoryServiceServicer):
 
     @mapped
     async def ListRequests(self, request, context):  # noqa: ANN001, ANN201, N802
-        requests, token = await self._dir.list_requests(request.filter, request.page_size, request.page_token)
-        return pb.ListRequestsResponse(requests=[wire.to_pb(r, pb.Request) for r in requests], next_page_token=token)
+        listed = await self._dir.list_requests(request.filter, request.page_size, request.page_token)
+        return pb.ListRequestsResponse(requests=[wire.to_pb(r, pb.Request) for r in listed.items],
+                                       next_page_token=listed.next_page_token)
 
     @mapped
     async def Advertise(self, request, context):  # noqa: ANN001, ANN201, N802

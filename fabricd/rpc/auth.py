@@ -164,6 +164,12 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     "GetDirectoryData": anyone, "WatchDirectoryData": anyone,
     # AdminService
     "GetStatus": anyone,
+    # lf.a2a.v1.A2AService: any identity may call any tenant, as itself; the servicer shows an agent
+    # only the tasks it sent or that are queued for it, and answering stays RendezvousService.Reply's.
+    **{f"A2AService/{name}": anyone for name in (
+        "SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+        "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
+        "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard")},
 }
 """Calls an agent identity may make, and on what condition. Anything else is admin only."""
 

@@ -41,7 +41,9 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
 
     @mapped
     async def ListMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.ListMailboxesResponse(mailboxes=[self._out(e) for e in await self._directory.list()])
+        listed = await self._directory.list(request.page_size, request.page_token)
+        return pb.ListMailboxesResponse(mailboxes=[self._out(e) for e in listed.items],
+                                        next_page_token=listed.next_page_token)
 
     @mapped
     async def ResolveName(self, request, context):  # noqa: ANN001, ANN201, N802

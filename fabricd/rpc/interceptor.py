@@ -42,10 +42,13 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         return handler
 
     def _wrap(self, path: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        """`handler` behind the guard and the call metrics; fabricd.v1 methods only."""
-        if not path.startswith("/fabricd.v1."):
+        """`handler` behind the guard and the call metrics; fabricd.v1 and A2A methods only."""
+        if path.startswith("/lf.a2a.v1."):
+            method = "A2AService/" + path.rsplit("/", 1)[1]  # not to be confused with fabricd's SendMessage
+        elif path.startswith("/fabricd.v1."):
+            method = path.rsplit("/", 1)[1]
+        else:
             return handler  # health checks and reflection are open
-        method = path.rsplit("/", 1)[1]
         guard, observe = self._guard, self._observe
         view = visibility.for_agent(method)
         deserialize = handler.request_deserializer

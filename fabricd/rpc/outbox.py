@@ -28,8 +28,10 @@ class OutboxServicer(pb_grpc.OutboxServiceServicer):
 
     @mapped
     async def ListOutbox(self, request, context):  # noqa: ANN001, ANN201, N802
-        rows, next_key = await self._outbox.list(request.limit, request.after_key, request.state)
-        return pb.ListOutboxResponse(rows=[wire.row_out(r) for r in rows], next_after_key=next_key)
+        listed = await self._outbox.list(request.limit, request.after_key, request.state, request.page_size,
+                                         request.page_token)
+        return pb.ListOutboxResponse(rows=[wire.row_out(r) for r in listed.items], next_after_key=listed.next_cursor,
+                                     next_page_token=listed.next_page_token)
 
     @mapped
     async def RetryDeadLetters(self, request, context):  # noqa: ANN001, ANN201, N802

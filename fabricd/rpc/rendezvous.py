@@ -67,7 +67,9 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def GetQueue(self, request, context):  # noqa: ANN001, ANN201, N802
-        return pb.GetQueueResponse(tickets=wire.queue_out(await self._rv.queue(request.agent_id)))
+        listed = await self._rv.queue(request.agent_id, request.page_size, request.page_token)
+        return pb.GetQueueResponse(tickets=wire.queue_out(listed.items, first=listed.offset),
+                                   next_page_token=listed.next_page_token)
 
     @mapped
     async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -16,7 +16,9 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
+from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.rpc import reflection
+from fabricd.rpc.a2a import A2AServicer, Endpoint
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
@@ -52,6 +54,8 @@ SERVICE_NAMES = tuple(
     )
 )
 
+A2A_SERVICE = a2a_pb2.DESCRIPTOR.services_by_name["A2AService"].full_name
+
 
 @dataclass(slots=True)
 class Core:
@@ -68,6 +72,8 @@ class Core:
     """Writes a consistent copy of the store to a file descriptor (blocking)."""
     backup_dir: str = ""
     """Where the backup is staged: an unlinked file on the store's own disk."""
+    a2a: Endpoint = field(default_factory=Endpoint)
+    """What A2A agent cards say about the listeners; the daemon fills it once they are bound."""
 
 
 class ListenError(Exception):
@@ -130,15 +136,16 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
+    a2a_pb2_grpc.add_A2AServiceServicer_to_server(A2AServicer(core.rendezvous, core.directory, core.a2a), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable(server, (*SERVICE_NAMES, health.SERVICE_NAME))
+    reflection.enable(server, (*SERVICE_NAMES, A2A_SERVICE, health.SERVICE_NAME))
     return server, health_servicer
 
 
 async def set_serving(health_servicer: health.aio.HealthServicer, serving: bool) -> None:
     status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
-    for name in ("", *SERVICE_NAMES):
+    for name in ("", *SERVICE_NAMES, A2A_SERVICE):
         await health_servicer.set(name, status)
 
 

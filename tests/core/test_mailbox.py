@@ -16,7 +16,7 @@ async def test_mail_to_an_unknown_name_is_refused_unless_create_mailbox(fabric: 
     with pytest.raises(NotFound) as refused:
         await fabric.mailboxes.send(mail("alicee"))
     assert refused.value.reason == "UNKNOWN_RECIPIENT" and refused.value.metadata["suggestions"] == "alice"
-    assert await fabric.directory.list() == [await fabric.directory.resolve("alice")]  # no mailbox was made
+    assert (await fabric.directory.list()).items == [await fabric.directory.resolve("alice")]  # no mailbox was made
     sent = await fabric.mailboxes.send(mail("alicee"), create_mailbox=True)
     assert sent.message.seq == 1 and (await fabric.mailboxes.peek("alicee", 10))[1] == 1
 

@@ -29,7 +29,7 @@ async def test_a_reply_is_delivered_exactly_once_with_its_receipt(fabric: Fabric
     assert (await fabric.outbox.fan_out(job("mail-1", "alice", "bob"), "result"))[1] == 0  # a receipt stays
     (body,) = texts((await fabric.mailboxes.peek("alice", 10))[0])
     assert body.endswith("result")
-    rows, _ = await fabric.outbox.list(10, "", RowState.DELIVERED)
+    rows = (await fabric.outbox.list(10, "", RowState.DELIVERED)).items
     assert [(r.key, r.seq, r.content) for r in rows] == [(keys[0], 1, ""), (keys[1], 1, "")]
 
 
@@ -42,7 +42,7 @@ async def test_a_refused_post_is_retried_then_dead_lettered_at_max_attempts() ->
     assert (await fabric.outbox.drain_once()).failed == 0  # not due yet: backing off
     fabric.clock.advance(1)
     assert (await fabric.outbox.drain_once()).failed == 1
-    (dead,), _ = await fabric.outbox.list(10, "", RowState.DEAD_LETTER)
+    (dead,) = (await fabric.outbox.list(10, "", RowState.DEAD_LETTER)).items
     assert dead.attempts == 2 and dead.last_error.startswith("MAILBOX_FULL")
     await fabric.mailboxes.drain("alice", 10)
     assert await fabric.outbox.retry_dead_letters([]) == 1
@@ -59,7 +59,7 @@ async def test_the_agent_directory_sequence_moves_once_per_change(fabric: Fabric
     settled = await ad.settle(admission.request_id, "", interactive=False, notify=True)
     data = await ad.data()
     assert (data.sequence, data.pending, data.notifications) == (3, 0, 1) and settled.owes_notification
-    assert [r.request_id for r in (await ad.list_requests(FILTER_NOTIFICATIONS, 10, ""))[0]] == [admission.request_id]
+    assert [r.request_id for r in (await ad.list_requests(FILTER_NOTIFICATIONS, 10, "")).items] == [admission.request_id]
     await ad.notification_sent(admission.request_id)
     assert (await ad.data()).sequence == 4
     assert (await fabric.outbox.drain_once()).posted == 1  # the settlement went to `response` through the outbox
@@ -89,7 +89,7 @@ async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:
     assert await fabric.tokens.revoke(token.token_id) and not await fabric.tokens.revoke(token.token_id)
     assert fabric.tokens.verify(secret) is None and revoked == [token.token_id]
     await fabric.tokens.refresh()
-    assert fabric.tokens.verify(secret) is None and [t.token_id for t in await fabric.tokens.list()] == revoked
+    assert fabric.tokens.verify(secret) is None and [t.token_id for t in (await fabric.tokens.list()).items] == revoked
 
 
 def test_nodes_never_mint_the_same_id_in_the_same_millisecond() -> None:

@@ -62,7 +62,7 @@ async def test_tickets_queue_in_fifo_order_with_their_positions(fabric: Fabric) 
     await fabric.directory.register("alice")
     positions = [(await fabric.rendezvous.enqueue(TicketRequest("alice", f"task {i}")))[1] for i in range(3)]
     assert positions == [0, 1, 2]
-    assert [t.task for t in await fabric.rendezvous.queue("alice")] == ["task 0", "task 1", "task 2"]
+    assert [t.task for t in (await fabric.rendezvous.queue("alice")).items] == ["task 0", "task 1", "task 2"]
 
 
 async def test_reply_answers_the_head_or_the_named_ticket(fabric: Fabric) -> None:
@@ -88,7 +88,7 @@ async def test_asking_an_unknown_target_is_refused(fabric: Fabric) -> None:
 async def test_an_answer_wakes_the_waiting_asker(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     asking = asyncio.ensure_future(fabric.rendezvous.ask(TicketRequest("alice", "task"), 5))
-    while not await fabric.rendezvous.queue("alice"):
+    while not (await fabric.rendezvous.queue("alice")).items:
         await asyncio.sleep(0)
     await fabric.rendezvous.reply("alice", "done")
     assert (await asking)[1] == "done"
@@ -98,7 +98,7 @@ async def test_an_ask_that_times_out_retires_its_ticket(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     with pytest.raises(DeadlineExceeded):
         await fabric.rendezvous.ask(TicketRequest("alice", "task"), 0.01)
-    assert await fabric.rendezvous.queue("alice") == []
+    assert (await fabric.rendezvous.queue("alice")).items == []
 
 
 async def test_cancel_head_retires_only_the_head_and_close_queue_retires_all(fabric: Fabric) -> None:
@@ -110,7 +110,7 @@ async def test_cancel_head_retires_only_the_head_and_close_queue_retires_all(fab
         await fabric.rendezvous.await_reply(tickets[0].ticket_id, 1)
     assert aborted.value.reason == "TICKET_ABORTED"
     assert await fabric.rendezvous.close_queue("alice") == 2
-    assert await fabric.rendezvous.queue("alice") == []
+    assert (await fabric.rendezvous.queue("alice")).items == []
 
 
 async def test_finished_tickets_are_forgotten_after_the_retention(fabric: Fabric) -> None:

@@ -17,8 +17,8 @@ async def test_an_admit_retried_with_its_key_returns_the_first_answer_and_moves_
     again = await ad.admit(agent.agent_id, "", Submission(text="build it"), False, request_key="k-1")
     assert again == first and first.accepted
     assert (await ad.data()).sequence == sequence  # the agent-directory sequence did not move again
-    assert len((await ad.list_requests(FILTER_ALL, 100, ""))[0]) == 1
-    assert len(await ad.list_threads(agent.agent_id)) == 2  # the initial thread and the admission's one
+    assert len((await ad.list_requests(FILTER_ALL, 100, "")).items) == 1
+    assert len((await ad.list_threads(agent.agent_id)).items) == 2  # the initial thread and the admission's one
 
 
 async def test_an_admit_key_reused_for_another_submission_is_already_exists_and_writes_nothing(fabric: Fabric) -> None:

@@ -42,6 +42,7 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert pong == "pong: ping"
         assert steps["received"] == {"step": "received", "text": "hello from python", "from": "py-agent"}
         assert steps["asked"]["result"] == "42"
+        assert steps["paged"] == {"step": "paged", "first": 1, "more": True, "all": 2, "same": True}  # pages, then all
         assert steps["unread"]["count"] == 0  # the Node subscription acked what it handled
         assert steps["error"] == {"step": "error", "code": "FAILED_PRECONDITION", "reason": "NO_PENDING_REQUEST",
                                   "agent": "node-agent"}  # typed errors with the stable reason, in Node too

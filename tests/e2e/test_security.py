@@ -17,6 +17,8 @@ from cryptography.x509.oid import NameOID
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from fabricd.a2a import a2a_pb2 as a2a
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.client import Client, ClientTls, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.v1 import admin_service_pb2 as adm
 from fabricd.v1 import agent_directory_service_pb2 as ad
@@ -94,6 +96,26 @@ CALLS = [
     Call("admin", "RevokeToken", lambda s: adm.RevokeTokenRequest(token_id="nope"), "admin"),
     Call("admin", "ListTokens", lambda s: adm.ListTokensRequest(), "admin"),
     Call("admin", "BackupStore", lambda s: adm.BackupStoreRequest(), "admin", stream=True),
+    # lf.a2a.v1.A2AService: any identity, as itself. The sends carry no content, so the guard is what is
+    # tested and nothing is written; an agent sees only its own tasks (TASK_NOT_FOUND otherwise).
+    Call("a2a", "SendMessage", lambda s: a2a.SendMessageRequest(tenant=BOB, message=a2a.Message(message_id="m")),
+         "anyone"),
+    Call("a2a", "SendStreamingMessage", lambda s: a2a.SendMessageRequest(tenant=BOB, message=a2a.Message(
+        message_id="m")), "anyone", stream=True),
+    Call("a2a", "GetTask", lambda s: a2a.GetTaskRequest(tenant=BOB, id=s["ticket"]), "anyone"),
+    Call("a2a", "ListTasks", lambda s: a2a.ListTasksRequest(tenant=BOB), "anyone"),
+    Call("a2a", "CancelTask", lambda s: a2a.CancelTaskRequest(tenant=BOB, id="no-such-task"), "anyone"),
+    Call("a2a", "SubscribeToTask", lambda s: a2a.SubscribeToTaskRequest(tenant=BOB, id=s["ticket"]), "anyone",
+         stream=True),
+    Call("a2a", "CreateTaskPushNotificationConfig", lambda s: a2a.TaskPushNotificationConfig(tenant=BOB),
+         "anyone"),
+    Call("a2a", "GetTaskPushNotificationConfig", lambda s: a2a.GetTaskPushNotificationConfigRequest(tenant=BOB),
+         "anyone"),
+    Call("a2a", "ListTaskPushNotificationConfigs",
+         lambda s: a2a.ListTaskPushNotificationConfigsRequest(tenant=BOB), "anyone"),
+    Call("a2a", "DeleteTaskPushNotificationConfig",
+         lambda s: a2a.DeleteTaskPushNotificationConfigRequest(tenant=BOB), "anyone"),
+    Call("a2a", "GetExtendedAgentCard", lambda s: a2a.GetExtendedAgentCardRequest(tenant=BOB), "anyone"),
     # Last: it may remove alice's mailbox.
     Call("directory", "Unregister", lambda s: dr.UnregisterRequest(agent_id=ALICE), "own"),
 ]
@@ -107,7 +129,9 @@ def test_every_fabricd_rpc_is_in_the_matrix() -> None:
     modules = (admin_service_pb2, agent_directory_service_pb2, directory_service_pb2, mailbox_service_pb2,
                outbox_service_pb2, rendezvous_service_pb2)
     methods = {m.name for mod in modules for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods}
-    assert {c.method for c in CALLS} == methods
+    assert {c.method for c in CALLS if c.stub != "a2a"} == methods
+    assert {c.method for c in CALLS if c.stub == "a2a"} == {
+        m.name for m in a2a.DESCRIPTOR.services_by_name["A2AService"].methods}
     assert len(SERVICE_NAMES) == 6
 
 
@@ -118,14 +142,17 @@ PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus"}
 def test_every_read_an_agent_may_make_beyond_its_own_is_either_withheld_in_part_or_public() -> None:
     from fabricd.rpc import auth, visibility
 
-    anyone = {c.method for c in CALLS if c.scope == "anyone"}
-    assert anyone == {m for m, policy in auth.POLICIES.items() if policy is auth.anyone}
+    # A2A reads are decided in their servicer (an agent sees the tasks it sent or that are queued for it).
+    anyone = {c.method for c in CALLS if c.scope == "anyone" and c.stub != "a2a"}
+    assert anyone == {m for m, policy in auth.POLICIES.items()
+                      if policy is auth.anyone and not m.startswith("A2AService/")}
     assert set(visibility.WITHHELD) | PUBLIC_READS == anyone  # every such read is decided, none forgotten
     assert not set(visibility.WITHHELD) & PUBLIC_READS
 
 
 async def code_of(client: Client, call: Call, state: dict) -> grpc.StatusCode:
-    rpc = getattr(getattr(client, call.stub), call.method)
+    stub = a2a_grpc.A2AServiceStub(client._channel) if call.stub == "a2a" else getattr(client, call.stub)
+    rpc = getattr(stub, call.method)
     try:
         if call.stream:
             stream = rpc(call.request(state))

@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from fabricd.v1 import (admin_service_pb2_grpc, agent_directory_service_pb2_grpc, directory_service_pb2_grpc,
                         mailbox_service_pb2_grpc, outbox_service_pb2_grpc, rendezvous_service_pb2_grpc)
+from fabricd.a2a import a2a_pb2_grpc
 from fabricd.v1 import admin_service_pb2 as adm
 from tests.e2e.test_security import CALLS
 
@@ -35,9 +36,10 @@ STUBS = {"directory": directory_service_pb2_grpc.DirectoryServiceStub,
          "rendezvous": rendezvous_service_pb2_grpc.RendezvousServiceStub,
          "outbox": outbox_service_pb2_grpc.OutboxServiceStub,
          "agent_directory": agent_directory_service_pb2_grpc.AgentDirectoryServiceStub,
-         "admin": admin_service_pb2_grpc.AdminServiceStub}
+         "admin": admin_service_pb2_grpc.AdminServiceStub,
+         "a2a": a2a_pb2_grpc.A2AServiceStub}
 # Calls that may wait for an answer: the generated request gets a short deadline.
-WAITING = {"Ask", "AwaitReply"}
+WAITING = {"Ask", "AwaitReply", "a2a.SendMessage"}
 
 TEXT = st.one_of(
     st.text(max_size=40),
@@ -67,6 +69,8 @@ def message(descriptor, depth: int = 0) -> st.SearchStrategy:  # noqa: ANN001
     fields = {}
     for field in descriptor.fields:
         if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            if field.message_type.fields_by_name["value"].message_type is not None:
+                continue  # a map of messages (google.protobuf.Struct in A2A): not generated
             value = st.dictionaries(TEXT, TEXT, max_size=3)
         elif field.message_type is not None:
             if depth >= 2 or field.message_type.full_name.startswith("google.protobuf.Any"):
@@ -126,7 +130,8 @@ def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:  # noqa:
             next(stream)
             stream.cancel()
         else:
-            rpc(request, timeout=0.2 if call.method in WAITING else 10)
+            waits = call.method in WAITING or f"{call.stub}.{call.method}" in WAITING
+            rpc(request, timeout=0.3 if waits else 10)
     except grpc.RpcError as exc:
         return exc.code()
     return grpc.StatusCode.OK

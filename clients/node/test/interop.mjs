@@ -40,6 +40,11 @@ try {
 await client.send('later-agent', 'for when it registers', { sender: 'node-agent', createMailbox: true });
 const gone = await client.unregister('later-agent', { purge: true });
 step({ step: 'unregistered', purged: Number(gone.purged_messages) });
+const first = await client.listMailboxes({ pageSize: 1 });
+const rest = await client.listMailboxes({ pageToken: first.nextPageToken });
+const all = await client.listMailboxes();
+step({ step: 'paged', first: first.length, more: first.nextPageToken !== '', all: all.length,
+  same: [...first, ...rest].map((e) => e.agent_id).join() === all.map((e) => e.agent_id).join() });
 const left = await client.peek('node-agent');
 step({ step: 'unread', count: Number(left.unread_count) });
 client.close();

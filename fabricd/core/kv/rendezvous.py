@@ -12,6 +12,12 @@ from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketSourceKind, TicketState
 
 MAX_QUEUE_SCAN = 100_000
+IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
+
+
+def position_in(queue: list[Ticket], ticket_id: str) -> int:
+    """Where a ticket stands in its target's FIFO (0: the head), or -1 when it is not queued."""
+    return next((i for i, t in enumerate(queue) if t.ticket_id == ticket_id), -1)
 
 
 def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result: str = "", reason: str = "") -> None:
@@ -32,9 +38,16 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         raise rules.unknown_target(request.target)
     kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
     requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
+    ticket_id = str(uuid.uuid4())
+    if request.idempotency_key:
+        # The same key to the same target names the same ticket: a resend returns it, queued or finished.
+        ticket_id = str(uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{entry.agent_id}\n{request.idempotency_key}"))
+        existing = tx.get_ticket(ticket_id)
+        if existing is not None:  # a resend, rare: finding its place may read the queue
+            return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
     ticket = Ticket(
-        ticket_id=str(uuid.uuid4()),
+        ticket_id=ticket_id,
         target=entry.agent_id,
         task=request.task,
         source_kind=kind,
@@ -84,6 +97,39 @@ def retire(tx: RecordTx, now: int, ticket_id: str, reason: str) -> bool:
         return False
     finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
     return True
+
+
+def view(tx: RecordTx, ticket_id: str) -> rules.TicketView | None:
+    ticket = tx.get_ticket(ticket_id)
+    if ticket is None:
+        return None
+    queued = ticket.state == TicketState.QUEUED
+    position = position_in(tx.queue(ticket.target, MAX_QUEUE_SCAN), ticket_id) if queued else -1
+    return rules.TicketView(ticket, position)
+
+
+def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> Ticket | None:
+    """Withdraw a queued ticket wherever it stands; a finished one is returned unchanged, an unknown one None."""
+    ticket = tx.get_ticket(ticket_id)
+    if ticket is not None and ticket.state == TicketState.QUEUED:
+        finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
+    return ticket
+
+
+def listed(tx: RecordTx, name: str, query: rules.TicketQuery) -> list[Ticket]:
+    """The target's tickets matching `query`, newest first, after `query.before_seq`."""
+    out = []
+    for ticket in reversed(tx.tickets_of(target(tx, name))):
+        if query.before_seq and ticket.seq >= query.before_seq:
+            continue
+        if query.conversation_id and ticket.conversation_id != query.conversation_id:
+            continue
+        if query.states and ticket.state not in query.states:
+            continue
+        out.append(ticket)
+        if len(out) >= query.limit:
+            break
+    return out
 
 
 def answer(tx: RecordTx, now: int, agent_id: str, result: str, ticket_id: str) -> str:

@@ -13,17 +13,18 @@ from typing import TYPE_CHECKING
 
 from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
-from fabricd.core.kv import directory, mailbox, outbox, rendezvous
+from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.paging import Page
 from fabricd.core.ports import StoreStats, Wakeups
 
 if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketRequest
+    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 
@@ -47,6 +48,9 @@ class KvDirectory(_Part):
 
     async def entries(self) -> list[MailboxEntry]:
         return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
+
+    async def page(self, after: str, limit: int, max_bytes: int) -> Page[MailboxEntry]:
+        return await self._e.read(lambda tx: paging.mailboxes(tx, after, limit, max_bytes))
 
     async def snapshot(self) -> tuple[int, list[MailboxEntry]]:
         return await self._e.read(lambda tx: (tx.revision(), sorted(tx.entries(), key=lambda e: e.agent_id)))
@@ -115,6 +119,9 @@ class KvRendezvous(_Part):
     async def queue(self, agent_id: str) -> list[Ticket]:
         return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
 
+    async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
+        return await self._e.read(lambda tx: paging.queue(tx, name, after, limit, max_bytes))
+
     async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
         return await self._e.write(lambda tx: rendezvous.answer(tx, self._clock(), agent_id, result, ticket_id))
 
@@ -134,6 +141,15 @@ class KvRendezvous(_Part):
 
     async def queued_count(self) -> int:
         return await self._e.read(lambda tx: tx.queued_tickets())
+
+    async def view(self, ticket_id: str) -> TicketView | None:
+        return await self._e.read(lambda tx: rendezvous.view(tx, ticket_id))
+
+    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+        return await self._e.write(lambda tx: rendezvous.cancel(tx, self._clock(), ticket_id, reason))
+
+    async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
+        return await self._e.read(lambda tx: rendezvous.listed(tx, target, query))
 
 
 class KvOutbox(_Part):
@@ -160,6 +176,9 @@ class KvOutbox(_Part):
 
     async def rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
         return await self._e.read(lambda tx: tx.outbox_rows(after_key, limit, state))
+
+    async def page(self, after_key: str, limit: int, state: RowState, max_bytes: int) -> Page[OutboxRow]:
+        return await self._e.read(lambda tx: paging.outbox(tx, after_key, limit, state, max_bytes))
 
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         return await self._e.write(lambda tx: outbox.retry_dead_letters(tx, self._clock(), keys))
@@ -196,6 +215,9 @@ class KvAgentDirectory(_Part):
     async def agents(self) -> list[Agent]:
         return await self._e.read(lambda tx: tx.agents())
 
+    async def agents_page(self, after: str, limit: int, max_bytes: int) -> Page[Agent]:
+        return await self._e.read(lambda tx: paging.agents(tx, after, limit, max_bytes))
+
     async def create_thread(self, agent_id: str, title: str, kind: str, create_ns: int,
                             contexts: tuple[str, ...], request_key: str = "") -> Thread:
         return await self._e.write(lambda tx: self._s.create_thread(tx, agent_id, title, kind, create_ns, contexts,
@@ -203,6 +225,9 @@ class KvAgentDirectory(_Part):
 
     async def threads_of(self, agent_id: str) -> list[Thread] | None:
         return await self._e.read(lambda tx: self._s.threads_of(tx, agent_id))
+
+    async def threads_page(self, agent_id: str, after: str, limit: int, max_bytes: int) -> Page[Thread] | None:
+        return await self._e.read(lambda tx: paging.threads(tx, agent_id, after, limit, max_bytes))
 
     async def admit(self, agent_id: str, thread_id: str, submission: Submission, optional_work: bool,
                     max_causal_depth: int, request_key: str = "") -> Admission:
@@ -217,6 +242,9 @@ class KvAgentDirectory(_Part):
 
     async def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
         return await self._e.read(lambda tx: tx.requests(which, after_seq, limit))
+
+    async def requests_page(self, which: int, after: str, limit: int, max_bytes: int) -> Page[WorkRequest]:
+        return await self._e.read(lambda tx: paging.requests(tx, which, after, limit, max_bytes))
 
     async def advertise(self, profiles: str, availability: str) -> None:
         await self._e.write(lambda tx: self._s.advertise(tx, profiles, availability))
@@ -248,6 +276,9 @@ class KvTokens(_Part):
 
     async def all(self) -> list[tuple[bytes, Token]]:
         return await self._e.read(lambda tx: tx.tokens())
+
+    async def page(self, after: str, limit: int, max_bytes: int) -> Page[Token]:
+        return await self._e.read(lambda tx: paging.tokens(tx, after, limit, max_bytes))
 
 
 class KvStore:

@@ -35,6 +35,13 @@ class RecordTx(Protocol):
 
     def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
 
+    def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
+        """(cursor, entry) in the store's key order, after the cursor `after` ("" from the first).
+
+        Cursors of every `*_from` read are the backend's own strings; a cursor it
+        cannot read raises ValueError. Readers stop early: the iterator is closed.
+        """
+
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         """Entries whose revision is above `revision`, in revision order; a deleted entry
         comes back as a bare MailboxEntry with change UNREGISTERED."""
@@ -84,7 +91,13 @@ class RecordTx(Protocol):
         """How many tickets are QUEUED for `target`: a counter kept in step by put_ticket and delete_ticket,
         so reading it costs one record however long the queue is."""
 
+    def queue_from(self, target: str, after_seq: int) -> Iterator[tuple[int, Ticket]]:
+        """(seq, ticket) of the FIFO of `target` after ticket seq `after_seq`, head first."""
+
     def queued_tickets(self) -> int: ...
+
+    def tickets_of(self, target: str) -> list[Ticket]:
+        """Every stored ticket of `target`, in any state, in FIFO (seq) order."""
 
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""
@@ -105,6 +118,9 @@ class RecordTx(Protocol):
 
     def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
         """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
+
+    def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
+        """(key, row) in key order after `after_key`, every state."""
 
     def outbox_counts(self) -> tuple[int, int]:
         """(pending rows, all rows including receipts)."""
@@ -127,11 +143,17 @@ class RecordTx(Protocol):
 
     def agents(self) -> list[Agent]: ...
 
+    def agents_from(self, after: str) -> Iterator[tuple[str, Agent]]:
+        """(cursor, agent) in the store's key order after the cursor `after`."""
+
     def get_thread(self, thread_id: str) -> Thread | None: ...
 
     def put_thread(self, thread: Thread) -> None: ...
 
     def threads_of(self, agent_id: str) -> list[Thread]: ...
+
+    def threads_from(self, agent_id: str, after_seq: int) -> Iterator[tuple[int, Thread]]:
+        """(seq, thread) of an agent's threads in creation order after `after_seq`."""
 
     def get_request(self, request_id: str) -> WorkRequest | None: ...
 
@@ -140,6 +162,9 @@ class RecordTx(Protocol):
 
     def requests(self, which: int, after_seq: int, limit: int) -> list[WorkRequest]:
         """Requests of a filter (pending, notifications, all) in admission order after `after_seq`."""
+
+    def requests_from(self, which: int, after_seq: int) -> Iterator[tuple[int, WorkRequest]]:
+        """(seq, request) of a filter in admission order after `after_seq`."""
 
     def get_repair(self, key: str) -> tuple[int, str] | None: ...
 
@@ -158,6 +183,9 @@ class RecordTx(Protocol):
     def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None: ...
 
     def tokens(self) -> list[tuple[bytes, Token]]: ...
+
+    def tokens_from(self, after: str) -> Iterator[tuple[str, Token]]:
+        """(cursor, token) in the store's key order after the cursor `after`."""
 
     # -- effects
     def wake(self, key: str) -> None:

@@ -9,7 +9,7 @@ import lmdb
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records
-from fabricd.store.lmdb.tx_directory import DirectoryRecords
+from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +138,10 @@ class LmdbTx(DirectoryRecords):
                     if len(out) >= limit:
                         break
         return out
+
+    def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
+        for key, raw in rows_after(self._txn, self._dbs.entries, bytes.fromhex(after)):
+            yield key.hex(), records.decode_entry(raw)
 
     def delete_entry(self, agent_id: str) -> None:
         entry = self.get_entry(agent_id)
@@ -306,6 +310,13 @@ class LmdbTx(DirectoryRecords):
                         out.append(records.decode_ticket(raw))
         return out
 
+    def queue_from(self, target: str, after_seq: int) -> Iterator[tuple[int, Ticket]]:
+        start = keys.u64(after_seq + 1) if after_seq else b""
+        for key, tkey in rows_under(self._txn, self._dbs.queues, keys.entry(target), start):
+            raw = self._txn.get(tkey, db=self._dbs.tickets)
+            if raw is not None:
+                yield keys.read_u64(key, keys.DIGEST), records.decode_ticket(raw)
+
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         out: list[str] = []
         with self._txn.cursor(db=self._dbs.finished) as cur:
@@ -329,6 +340,17 @@ class LmdbTx(DirectoryRecords):
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
+
+    def tickets_of(self, target: str) -> list[Ticket]:
+        # A scan of every ticket: there is no per-target index of finished tickets yet, and the
+        # retention (24 h by default, pruned) bounds the table. Good enough for A2A's ListTasks.
+        out = []
+        for raw in self._txn.cursor(db=self._dbs.tickets).iternext(keys=False, values=True):
+            ticket = records.decode_ticket(raw)
+            if ticket.target == target:
+                out.append(ticket)
+        out.sort(key=lambda t: t.seq)
+        return out
 
     def queued_tickets(self) -> int:
         return self._txn.stat(self._dbs.queues)["entries"]
@@ -381,6 +403,10 @@ class LmdbTx(DirectoryRecords):
                     if len(out) >= limit:
                         break
         return out
+
+    def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
+        for key, raw in rows_after(self._txn, self._dbs.outbox, keys.outbox_row(after_key)):
+            yield bytes(key).decode("utf-8", "surrogatepass"), records.decode_row(raw)
 
     def delete_outbox_row(self, key: str) -> None:
         before = self.get_outbox_row(key)

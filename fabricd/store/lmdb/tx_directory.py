@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from fabricd import wire
@@ -9,6 +10,25 @@ from fabricd.core import agentdir
 from fabricd.core.tokens import Token
 from fabricd.store.lmdb import keys, records
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+
+
+def rows_after(txn: Any, db: Any, start: bytes, *, inclusive: bool = False) -> Iterator[tuple[bytes, bytes]]:
+    """(key, value) of `db` in key order after the key `start` (from it, when `inclusive`)."""
+    with txn.cursor(db=db) as cur:
+        if not cur.set_range(start):
+            return
+        for key, value in cur:
+            if start and key == start and not inclusive:
+                continue
+            yield key, value
+
+
+def rows_under(txn: Any, db: Any, prefix: bytes, start: bytes) -> Iterator[tuple[bytes, bytes]]:
+    """(key, value) of `db` under `prefix`, from the key `prefix + start` on."""
+    for key, value in rows_after(txn, db, prefix + start, inclusive=True):
+        if not key.startswith(prefix):
+            return
+        yield key, value
 
 
 class DirectoryRecords:
@@ -63,6 +83,10 @@ class DirectoryRecords:
         with self._txn.cursor(db=self._dbs.ad_agents) as cur:
             return [wire.from_pb(ad_pb.Agent.FromString(raw), agentdir.Agent) for _, raw in cur]
 
+    def agents_from(self, after: str) -> Iterator[tuple[str, agentdir.Agent]]:
+        for key, raw in rows_after(self._txn, self._dbs.ad_agents, bytes.fromhex(after)):
+            yield key.hex(), wire.from_pb(ad_pb.Agent.FromString(raw), agentdir.Agent)
+
     def get_thread(self, thread_id: str) -> agentdir.Thread | None:
         raw = self._txn.get(keys.h(thread_id), db=self._dbs.ad_threads)
         return wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread) if raw is not None else None
@@ -86,6 +110,13 @@ class DirectoryRecords:
                     if raw is not None:
                         out.append(wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread))
         return out
+
+    def threads_from(self, agent_id: str, after_seq: int) -> Iterator[tuple[int, agentdir.Thread]]:
+        start = keys.u64(after_seq + 1) if after_seq else b""
+        for key, _ in rows_under(self._txn, self._dbs.ad_by_agent, keys.h(agent_id), start):
+            raw = self._txn.get(key[-keys.DIGEST :], db=self._dbs.ad_threads)
+            if raw is not None:
+                yield keys.read_u64(key, keys.DIGEST), wire.from_pb(ad_pb.Thread.FromString(raw), agentdir.Thread)
 
     def get_request(self, request_id: str) -> agentdir.WorkRequest | None:
         raw = self._txn.get(keys.h(request_id), db=self._dbs.ad_requests)
@@ -125,6 +156,12 @@ class DirectoryRecords:
                         out.append(records.decode_request(raw))
         return out
 
+    def requests_from(self, which: int, after_seq: int) -> Iterator[tuple[int, agentdir.WorkRequest]]:
+        for key, _ in rows_under(self._txn, self._dbs.ad_lists, bytes((which,)), keys.u64(after_seq + 1)):
+            raw = self._txn.get(key[9:], db=self._dbs.ad_requests)
+            if raw is not None:
+                yield keys.read_u64(key, 1), records.decode_request(raw)
+
     def get_repair(self, key: str) -> tuple[int, str] | None:
         raw = self._txn.get(keys.h(key), db=self._dbs.ad_repairs)
         return (keys.read_u64(raw), raw[8:].decode()) if raw is not None else None
@@ -153,6 +190,10 @@ class DirectoryRecords:
             if token.token_id == token_id:
                 return key, token
         return None
+
+    def tokens_from(self, after: str) -> Iterator[tuple[str, Token]]:
+        for key, raw in rows_after(self._txn, self._dbs.tokens, bytes.fromhex(after)):
+            yield bytes(key).hex(), records.decode_token(raw)
 
     def tokens(self) -> list[tuple[bytes, Token]]:
         with self._txn.cursor(db=self._dbs.tokens) as cur:

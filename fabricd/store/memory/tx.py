@@ -76,6 +76,13 @@ class MemoryTx:
     def entries_named(self, session_name: str) -> list[MailboxEntry]:
         return [e for e in self.entries() if e.session_name == session_name]
 
+    def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
+        start = bytes.fromhex(after).decode("utf-8", "surrogatepass")  # cursors are hex, as in LMDB
+        for agent_id in sorted(a for a in self._t("entries") if a > start):
+            entry = self.get_entry(agent_id)
+            if entry is not None:
+                yield agent_id.encode("utf-8", "surrogatepass").hex(), entry
+
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         out = []
         for rev in sorted(r for r in self._t("revisions") if r > revision):
@@ -191,8 +198,19 @@ class MemoryTx:
                         key=lambda t: t.seq)
         return [copy.deepcopy(t) for t in queued[:limit]]
 
+    def queue_from(self, target: str, after_seq: int) -> Iterator[tuple[int, Ticket]]:
+        queued = sorted((t for t in self._t("tickets").values()
+                         if t.target == target and t.state == TicketState.QUEUED and t.seq > after_seq),
+                        key=lambda t: t.seq)
+        for ticket in queued:
+            yield ticket.seq, copy.deepcopy(ticket)
+
     def queued_tickets(self) -> int:
         return sum(1 for t in self._t("tickets").values() if t.state == TicketState.QUEUED)
+
+    def tickets_of(self, target: str) -> list[Ticket]:
+        return [copy.deepcopy(t) for t in sorted((t for t in self._t("tickets").values() if t.target == target),
+                                                 key=lambda t: t.seq)]
 
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         done = sorted((t.finish_ns, t.ticket_id) for t in self._t("tickets").values()
@@ -224,6 +242,10 @@ class MemoryTx:
         rows = [r for k, r in sorted(self._t("outbox").items())
                 if k > after_key and (state == RowState.UNSPECIFIED or r.state == state)]
         return [copy.deepcopy(r) for r in rows[:limit]]
+
+    def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
+        for key in sorted(k for k in self._t("outbox") if k > after_key):
+            yield key, copy.deepcopy(self._t("outbox")[key])
 
     def outbox_counts(self) -> tuple[int, int]:
         rows = self._t("outbox").values()
@@ -260,6 +282,11 @@ class MemoryTx:
     def agents(self) -> list[Agent]:
         return [copy.deepcopy(a) for a in self._t("agents").values()]
 
+    def agents_from(self, after: str) -> Iterator[tuple[str, Agent]]:
+        start = bytes.fromhex(after).decode("utf-8", "surrogatepass")
+        for agent_id in sorted(a for a in self._t("agents") if a > start):
+            yield agent_id.encode("utf-8", "surrogatepass").hex(), copy.deepcopy(self._t("agents")[agent_id])
+
     def get_thread(self, thread_id: str) -> Thread | None:
         found = self._t("threads").get(thread_id)
         return copy.deepcopy(found[1]) if found is not None else None
@@ -272,6 +299,11 @@ class MemoryTx:
     def threads_of(self, agent_id: str) -> list[Thread]:
         mine = sorted(((s, t) for s, t in self._t("threads").values() if t.agent_id == agent_id), key=lambda p: p[0])
         return [copy.deepcopy(t) for _, t in mine]
+
+    def threads_from(self, agent_id: str, after_seq: int) -> Iterator[tuple[int, Thread]]:
+        mine = sorted((s, t) for s, t in self._t("threads").values() if t.agent_id == agent_id and s > after_seq)
+        for seq, thread in mine:
+            yield seq, copy.deepcopy(thread)
 
     def get_request(self, request_id: str) -> WorkRequest | None:
         return copy.deepcopy(self._t("requests").get(request_id))
@@ -286,6 +318,15 @@ class MemoryTx:
 
         found = sorted((r for r in self._t("requests").values() if r.seq > after_seq and listed(r)), key=lambda r: r.seq)
         return [copy.deepcopy(r) for r in found[:limit]]
+
+    def requests_from(self, which: int, after_seq: int) -> Iterator[tuple[int, WorkRequest]]:
+        while True:
+            page = self.requests(which, after_seq, 100)
+            for request in page:
+                yield request.seq, request
+            if len(page) < 100:
+                return
+            after_seq = page[-1].seq
 
     def get_repair(self, key: str) -> tuple[int, str] | None:
         return self._t("repairs").get(key)
@@ -312,6 +353,11 @@ class MemoryTx:
 
     def tokens(self) -> list[tuple[bytes, Token]]:
         return [(k, copy.copy(t)) for k, t in self._t("tokens").items()]
+
+    def tokens_from(self, after: str) -> Iterator[tuple[str, Token]]:
+        start = bytes.fromhex(after)  # ValueError for a cursor this backend did not hand out
+        for key in sorted(k for k in self._t("tokens") if k > start):
+            yield key.hex(), copy.copy(self._t("tokens")[key])
 
     # -- effects
 

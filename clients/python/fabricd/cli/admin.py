@@ -84,7 +84,7 @@ def token_revoke(ctx: Context, token_id: str) -> None:
 @click.pass_obj
 def token_ls(ctx: Context) -> None:
     """List tokens (ids and scopes; never the tokens themselves)."""
-    tokens = ctx.run(lambda c: c.list_tokens())
+    tokens = sorted(ctx.run(lambda c: c.list_tokens()), key=lambda t: (t.create_time.ToNanoseconds(), t.token_id))
     if ctx.json:
         for t in tokens:
             ctx.emit(t)

@@ -86,7 +86,7 @@ def unregister(ctx: Context, agent_id: str, purge: bool) -> None:
 @click.pass_obj
 def ls(ctx: Context, live: bool) -> None:
     """List every mailbox with presence, unread count and capabilities."""
-    entries = ctx.run(lambda c: c.list_mailboxes())
+    entries = sorted(ctx.run(lambda c: c.list_mailboxes()), key=lambda e: e.agent_id)  # every page, then sorted
     if live:
         entries = [e for e in entries if e.presence in (pb.PRESENCE_LIVE, pb.PRESENCE_BUSY)]
     if ctx.json:
@@ -193,7 +193,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
     ctx.run(follow)
 
 
-from fabricd.cli import admin, ask, doctor, wait, watch, work  # noqa: E402, F401 - their commands join the group
+from fabricd.cli import a2a, admin, ask, doctor, wait, watch, work  # noqa: E402, F401 - their commands join the group
 
 
 def main(args: list[str] | None = None) -> None:

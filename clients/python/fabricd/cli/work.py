@@ -81,7 +81,7 @@ ROW_STATE_NAMES = {1: "[yellow]pending[/]", 2: "[red]dead[/]", 3: "[green]delive
 
 @outbox.command("ls")
 @click.option("--state", type=click.Choice(list(ROW_STATES)), default="all", help="which rows")
-@click.option("--limit", "-n", default=100, help="at most this many rows (max 1000)")
+@click.option("--limit", "-n", default=0, help="one page of at most this many rows (max 1000); default: every row")
 @click.option("--after", default="", help="rows after this key")
 @click.pass_obj
 def outbox_ls(ctx: Context, state: str, limit: int, after: str) -> None:
@@ -132,7 +132,7 @@ def agents() -> None:
 @click.pass_obj
 def agents_ls(ctx: Context) -> None:
     """List the directory's agents."""
-    found = ctx.run(lambda c: c.list_agents())
+    found = sorted(ctx.run(lambda c: c.list_agents()), key=lambda a: (a.create_time.ToNanoseconds(), a.agent_id))
     if ctx.json:
         for agent in found:
             ctx.emit(agent)
@@ -192,7 +192,7 @@ REQUEST_FILTERS = {"pending": 1, "notifications": 2, "all": 3}
 
 @cli.command()
 @click.option("--filter", "which", type=click.Choice(list(REQUEST_FILTERS)), default="pending")
-@click.option("--limit", "-n", default=100, help="at most this many (max 1000)")
+@click.option("--limit", "-n", default=0, help="only the first this many (max 1000); default: every request")
 @click.pass_obj
 def requests(ctx: Context, which: str, limit: int) -> None:
     """List admitted requests: pending (default), notifications owed, or all."""

@@ -26,6 +26,7 @@ from fabricd.client._errors import (
     from_status,
 )
 from fabricd.client._jobs import AgentWork, QueuedJob, agent_job, decode_agent_job
+from fabricd.client._paging import Page
 from fabricd.client._sync import SyncClient
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "InternalError",
     "InvalidArgument",
     "NotFound",
+    "Page",
     "PermissionDenied",
     "QueuedJob",
     "ResourceExhausted",

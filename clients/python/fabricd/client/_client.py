@@ -15,6 +15,7 @@ import grpc
 from fabricd.client import _target
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
+from fabricd.client._paging import Page, read_pages
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
 from fabricd.v1 import directory_service_pb2 as dir_pb
@@ -241,8 +242,12 @@ class Client(WorkCalls):
         """Remove a mailbox; with `purge`, even with unread mail or queued tickets (deleted, aborted)."""
         return await self._call(self.directory.Unregister, dir_pb.UnregisterRequest(agent_id=agent_id, purge=purge))
 
-    async def list_mailboxes(self) -> list[pb.MailboxEntry]:
-        return list((await self._call(self.directory.ListMailboxes, dir_pb.ListMailboxesRequest())).mailboxes)
+    async def list_mailboxes(self, *, page_size: int = 0, page_token: str = "") -> Page[pb.MailboxEntry]:
+        """Every mailbox (page after page), or one page when given a page_size or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            return self._call(self.directory.ListMailboxes, dir_pb.ListMailboxesRequest(page_size=size, page_token=token))
+
+        return await read_pages(fetch, lambda r: r.mailboxes, page_size, page_token)
 
     async def resolve(self, name: str) -> pb.MailboxEntry:
         return (await self._call(self.directory.ResolveName, dir_pb.ResolveNameRequest(name=name))).entry

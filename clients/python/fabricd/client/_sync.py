@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from fabricd.client._client import AddressLike, Client, SendResult, Subscription
 from fabricd.client._errors import FabricError
+from fabricd.client._paging import Page
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import directory_service_pb2 as dir_pb
@@ -105,8 +106,8 @@ class SyncClient:
     def unregister(self, agent_id: str, *, purge: bool = False) -> dir_pb.UnregisterResponse:
         return self._run(self._client.unregister(agent_id, purge=purge))
 
-    def list_mailboxes(self) -> list[pb.MailboxEntry]:
-        return self._run(self._client.list_mailboxes())
+    def list_mailboxes(self, *, page_size: int = 0, page_token: str = "") -> Page[pb.MailboxEntry]:
+        return self._run(self._client.list_mailboxes(page_size=page_size, page_token=page_token))
 
     def resolve(self, name: str) -> pb.MailboxEntry:
         return self._run(self._client.resolve(name))
@@ -180,8 +181,8 @@ class SyncClient:
     def close_queue(self, agent_id: str, reason: str = "") -> int:
         return self._run(self._client.close_queue(agent_id, reason))
 
-    def get_queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
-        return self._run(self._client.get_queue(agent_id))
+    def get_queue(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[rv_pb.QueuedTicket]:
+        return self._run(self._client.get_queue(agent_id, page_size=page_size, page_token=page_token))
 
     def watch_queue(self, agent_id: str) -> Iterator[list[rv_pb.QueuedTicket]]:
         return self._iterate(self._client.watch_queue(agent_id))
@@ -195,8 +196,9 @@ class SyncClient:
         return self._run(self._client.drain_outbox())
 
     def list_outbox(self, *, state: int = ob_pb.OUTBOX_ROW_STATE_UNSPECIFIED, limit: int = 0,
-                    after_key: str = "") -> ob_pb.ListOutboxResponse:
-        return self._run(self._client.list_outbox(state=state, limit=limit, after_key=after_key))
+                    after_key: str = "", page_size: int = 0, page_token: str = "") -> ob_pb.ListOutboxResponse:
+        return self._run(self._client.list_outbox(state=state, limit=limit, after_key=after_key, page_size=page_size,
+                                                  page_token=page_token))
 
     def retry_dead_letters(self, keys: Sequence[str] = ()) -> int:
         return self._run(self._client.retry_dead_letters(keys))
@@ -217,16 +219,16 @@ class SyncClient:
     def get_agent(self, agent_id: str) -> ad_pb.Agent:
         return self._run(self._client.get_agent(agent_id))
 
-    def list_agents(self) -> list[ad_pb.Agent]:
-        return self._run(self._client.list_agents())
+    def list_agents(self, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Agent]:
+        return self._run(self._client.list_agents(page_size=page_size, page_token=page_token))
 
     def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
                       contexts: Sequence[str] = (), request_key: str = "") -> ad_pb.Thread:
         return self._run(self._client.create_thread(agent_id, title=title, kind=kind, contexts=contexts,
                                                     request_key=request_key))
 
-    def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
-        return self._run(self._client.list_threads(agent_id))
+    def list_threads(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Thread]:
+        return self._run(self._client.list_threads(agent_id, page_size=page_size, page_token=page_token))
 
     def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
               optional_work: bool = False, request_key: str = "") -> ad_pb.AdmitResponse:
@@ -275,8 +277,8 @@ class SyncClient:
     def revoke_token(self, token_id: str) -> bool:
         return self._run(self._client.revoke_token(token_id))
 
-    def list_tokens(self) -> list[admin_pb.TokenInfo]:
-        return self._run(self._client.list_tokens())
+    def list_tokens(self, *, page_size: int = 0, page_token: str = "") -> Page[admin_pb.TokenInfo]:
+        return self._run(self._client.list_tokens(page_size=page_size, page_token=page_token))
 
     # -- Old names (deprecated), as on Client: they warn and call the new name.
 

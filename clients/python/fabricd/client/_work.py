@@ -13,6 +13,7 @@ from typing import Any
 import grpc
 
 from fabricd.client._errors import FabricError
+from fabricd.client._paging import Page, read_pages
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
@@ -99,9 +100,14 @@ class WorkCalls:
         request = rv_pb.CloseQueueRequest(agent_id=agent_id, reason=reason)
         return (await self._call(self.rendezvous.CloseQueue, request)).aborted
 
-    async def get_queue(self, agent_id: str) -> list[rv_pb.QueuedTicket]:
-        """The tickets waiting for `agent_id`, head (position 0) first."""
-        return list((await self._call(self.rendezvous.GetQueue, rv_pb.GetQueueRequest(agent_id=agent_id))).tickets)
+    async def get_queue(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[rv_pb.QueuedTicket]:
+        """The tickets waiting for `agent_id`, head (position 0) first: all, or one page when given a page_size
+        or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            request = rv_pb.GetQueueRequest(agent_id=agent_id, page_size=size, page_token=token)
+            return self._call(self.rendezvous.GetQueue, request)
+
+        return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
 
     async def watch_queue(self, agent_id: str) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
         """The queue now, then after every change (keepalives skipped)."""
@@ -125,9 +131,17 @@ class WorkCalls:
         return await self._call(self.outbox.DrainOutbox, ob_pb.DrainOutboxRequest())
 
     async def list_outbox(self, *, state: int = ob_pb.OUTBOX_ROW_STATE_UNSPECIFIED, limit: int = 0,
-                          after_key: str = "") -> ob_pb.ListOutboxResponse:
-        request = ob_pb.ListOutboxRequest(state=state, limit=limit, after_key=after_key)
-        return await self._call(self.outbox.ListOutbox, request)
+                          after_key: str = "", page_size: int = 0, page_token: str = "") -> ob_pb.ListOutboxResponse:
+        """Every row of a state in one response (page after page), or one page when given a page_size,
+        page_token, limit or after_key (its next_page_token, or next_after_key, goes on)."""
+        def fetch(size: int, token: str) -> Any:
+            request = ob_pb.ListOutboxRequest(state=state, limit=limit, after_key=after_key, page_size=size,
+                                              page_token=token)
+            return self._call(self.outbox.ListOutbox, request)
+
+        if limit or after_key or page_size or page_token:
+            return await fetch(page_size, page_token)
+        return ob_pb.ListOutboxResponse(rows=await read_pages(fetch, lambda r: r.rows, 0, ""))
 
     async def retry_dead_letters(self, keys: Sequence[str] = ()) -> int:
         request = ob_pb.RetryDeadLettersRequest(keys=list(keys))
@@ -154,8 +168,12 @@ class WorkCalls:
     async def get_agent(self, agent_id: str) -> ad_pb.Agent:
         return (await self._call(self.agent_directory.GetAgent, ad_pb.GetAgentRequest(agent_id=agent_id))).agent
 
-    async def list_agents(self) -> list[ad_pb.Agent]:
-        return list((await self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest())).agents)
+    async def list_agents(self, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Agent]:
+        """Every agent (page after page), or one page when given a page_size or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            return self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest(page_size=size, page_token=token))
+
+        return await read_pages(fetch, lambda r: r.agents, page_size, page_token)
 
     async def create_thread(self, agent_id: str, *, title: str = "", kind: str = "",
                             contexts: Sequence[str] = (), request_key: str = "") -> ad_pb.Thread:
@@ -164,9 +182,14 @@ class WorkCalls:
                                             request_key=request_key)
         return (await self._call(self.agent_directory.CreateThread, request)).thread
 
-    async def list_threads(self, agent_id: str) -> list[ad_pb.Thread]:
-        request = ad_pb.ListThreadsRequest(agent_id=agent_id)
-        return list((await self._call(self.agent_directory.ListThreads, request)).threads)
+    async def list_threads(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Thread]:
+        """The agent's threads in creation order (page after page), or one page when given a page_size or
+        page_token."""
+        def fetch(size: int, token: str) -> Any:
+            request = ad_pb.ListThreadsRequest(agent_id=agent_id, page_size=size, page_token=token)
+            return self._call(self.agent_directory.ListThreads, request)
+
+        return await read_pages(fetch, lambda r: r.threads, page_size, page_token)
 
     async def admit(self, agent_id: str, submission: ad_pb.Submission, *, thread_id: str = "",
                     optional_work: bool = False, request_key: str = "") -> ad_pb.AdmitResponse:
@@ -190,8 +213,15 @@ class WorkCalls:
 
     async def list_requests(self, which: int = ad_pb.REQUEST_FILTER_ALL, *, page_size: int = 0,
                             page_token: str = "") -> ad_pb.ListRequestsResponse:
-        request = ad_pb.ListRequestsRequest(filter=which, page_size=page_size, page_token=page_token)
-        return await self._call(self.agent_directory.ListRequests, request)
+        """Every request of a filter in one response (page after page), or one page when given a page_size
+        or page_token (its next_page_token goes on)."""
+        def fetch(size: int, token: str) -> Any:
+            request = ad_pb.ListRequestsRequest(filter=which, page_size=size, page_token=token)
+            return self._call(self.agent_directory.ListRequests, request)
+
+        if page_size or page_token:
+            return await fetch(page_size, page_token)
+        return ad_pb.ListRequestsResponse(requests=await read_pages(fetch, lambda r: r.requests, 0, ""))
 
     async def advertise(self, profiles: str, availability: str) -> None:
         request = ad_pb.AdvertiseRequest(profiles=profiles, availability=availability)
@@ -233,8 +263,12 @@ class WorkCalls:
     async def revoke_token(self, token_id: str) -> bool:
         return (await self._call(self.admin.RevokeToken, admin_pb.RevokeTokenRequest(token_id=token_id))).revoked
 
-    async def list_tokens(self) -> list[admin_pb.TokenInfo]:
-        return list((await self._call(self.admin.ListTokens, admin_pb.ListTokensRequest())).tokens)
+    async def list_tokens(self, *, page_size: int = 0, page_token: str = "") -> Page[admin_pb.TokenInfo]:
+        """Every token (page after page), or one page when given a page_size or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            return self._call(self.admin.ListTokens, admin_pb.ListTokensRequest(page_size=size, page_token=token))
+
+        return await read_pages(fetch, lambda r: r.tokens, page_size, page_token)
 
     # -- Old names (deprecated): reads are get_*/list_*/watch_*, actions are verbs.
 

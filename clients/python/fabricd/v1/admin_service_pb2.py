@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x66\x61\x62ricd/v1/admin_service.proto\x12\nfabricd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xde\x01\n\tTokenInfo\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12%\n\x05scope\x18\x02 \x01(\x0e\x32\x16.fabricd.v1.TokenScope\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\r\n\x05label\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0brevoke_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsession_names\x18\x07 \x03(\t\"r\n\x11IssueTokenRequest\x12%\n\x05scope\x18\x01 \x01(\x0e\x32\x16.fabricd.v1.TokenScope\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\r\n\x05label\x18\x03 \x01(\t\x12\x15\n\rsession_names\x18\x04 \x03(\t\"H\n\x12IssueTokenResponse\x12#\n\x04info\x18\x01 \x01(\x0b\x32\x15.fabricd.v1.TokenInfo\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x12RevokeTokenRequest\x12\x10\n\x08token_id\x18\x01 \x01(\t\"&\n\x13RevokeTokenResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\x08\"\x13\n\x11ListTokensRequest\";\n\x12ListTokensResponse\x12%\n\x06tokens\x18\x01 \x03(\x0b\x32\x15.fabricd.v1.TokenInfo\"\x12\n\x10GetStatusRequest\"\xc3\x03\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12.\n\nstart_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64\x61ta_dir\x18\x03 \x01(\t\x12\x18\n\x10listen_addresses\x18\x04 \x03(\t\x12\x16\n\x0emap_size_bytes\x18\x05 \x01(\x04\x12\x16\n\x0emap_used_bytes\x18\x06 \x01(\x04\x12\x0f\n\x07\x63ommits\x18\x07 \x01(\x04\x12\x0e\n\x06writes\x18\x08 \x01(\x04\x12\x11\n\tmailboxes\x18\t \x01(\x04\x12\x16\n\x0equeued_tickets\x18\n \x01(\x04\x12\x14\n\x0copen_streams\x18\x0b \x01(\r\x12\x0f\n\x07waiters\x18\x0c \x01(\r\x12\x12\n\nopen_waits\x18\r \x01(\r\x12\x16\n\x0eoutbox_pending\x18\x0e \x01(\x04\x12\x13\n\x0boutbox_rows\x18\x0f \x01(\x04\x12\x16\n\x0emap_free_bytes\x18\x10 \x01(\x04\x12\x30\n\x0c\x63urrent_time\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0b\x61uth_tokens\x18\x12 \x01(\t\"\x14\n\x12\x42\x61\x63kupStoreRequest\"X\n\x13\x42\x61\x63kupStoreResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x13\n\x0btotal_bytes\x18\x03 \x01(\x04\x12\x0e\n\x06sha256\x18\x04 \x01(\t*W\n\nTokenScope\x12\x1b\n\x17TOKEN_SCOPE_UNSPECIFIED\x10\x00\x12\x15\n\x11TOKEN_SCOPE_ADMIN\x10\x01\x12\x15\n\x11TOKEN_SCOPE_AGENT\x10\x02\x32\x94\x03\n\x0c\x41\x64minService\x12H\n\tGetStatus\x12\x1c.fabricd.v1.GetStatusRequest\x1a\x1d.fabricd.v1.GetStatusResponse\x12K\n\nIssueToken\x12\x1d.fabricd.v1.IssueTokenRequest\x1a\x1e.fabricd.v1.IssueTokenResponse\x12N\n\x0bRevokeToken\x12\x1e.fabricd.v1.RevokeTokenRequest\x1a\x1f.fabricd.v1.RevokeTokenResponse\x12K\n\nListTokens\x12\x1d.fabricd.v1.ListTokensRequest\x1a\x1e.fabricd.v1.ListTokensResponse\x12P\n\x0b\x42\x61\x63kupStore\x12\x1e.fabricd.v1.BackupStoreRequest\x1a\x1f.fabricd.v1.BackupStoreResponse0\x01\x42~\n\x0e\x64\x65v.fabricd.v1B\x11\x41\x64minServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1e\x66\x61\x62ricd/v1/admin_service.proto\x12\nfabricd.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xde\x01\n\tTokenInfo\x12\x10\n\x08token_id\x18\x01 \x01(\t\x12%\n\x05scope\x18\x02 \x01(\x0e\x32\x16.fabricd.v1.TokenScope\x12\x10\n\x08\x61gent_id\x18\x03 \x01(\t\x12\r\n\x05label\x18\x04 \x01(\t\x12/\n\x0b\x63reate_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0brevoke_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsession_names\x18\x07 \x03(\t\"r\n\x11IssueTokenRequest\x12%\n\x05scope\x18\x01 \x01(\x0e\x32\x16.fabricd.v1.TokenScope\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\x12\r\n\x05label\x18\x03 \x01(\t\x12\x15\n\rsession_names\x18\x04 \x03(\t\"H\n\x12IssueTokenResponse\x12#\n\x04info\x18\x01 \x01(\x0b\x32\x15.fabricd.v1.TokenInfo\x12\r\n\x05token\x18\x02 \x01(\t\"&\n\x12RevokeTokenRequest\x12\x10\n\x08token_id\x18\x01 \x01(\t\"&\n\x13RevokeTokenResponse\x12\x0f\n\x07revoked\x18\x01 \x01(\x08\":\n\x11ListTokensRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"T\n\x12ListTokensResponse\x12%\n\x06tokens\x18\x01 \x03(\x0b\x32\x15.fabricd.v1.TokenInfo\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x12\n\x10GetStatusRequest\"\xc3\x03\n\x11GetStatusResponse\x12\x0f\n\x07version\x18\x01 \x01(\t\x12.\n\nstart_time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x64\x61ta_dir\x18\x03 \x01(\t\x12\x18\n\x10listen_addresses\x18\x04 \x03(\t\x12\x16\n\x0emap_size_bytes\x18\x05 \x01(\x04\x12\x16\n\x0emap_used_bytes\x18\x06 \x01(\x04\x12\x0f\n\x07\x63ommits\x18\x07 \x01(\x04\x12\x0e\n\x06writes\x18\x08 \x01(\x04\x12\x11\n\tmailboxes\x18\t \x01(\x04\x12\x16\n\x0equeued_tickets\x18\n \x01(\x04\x12\x14\n\x0copen_streams\x18\x0b \x01(\r\x12\x0f\n\x07waiters\x18\x0c \x01(\r\x12\x12\n\nopen_waits\x18\r \x01(\r\x12\x16\n\x0eoutbox_pending\x18\x0e \x01(\x04\x12\x13\n\x0boutbox_rows\x18\x0f \x01(\x04\x12\x16\n\x0emap_free_bytes\x18\x10 \x01(\x04\x12\x30\n\x0c\x63urrent_time\x18\x11 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x13\n\x0b\x61uth_tokens\x18\x12 \x01(\t\"\x14\n\x12\x42\x61\x63kupStoreRequest\"X\n\x13\x42\x61\x63kupStoreResponse\x12\x0c\n\x04\x64\x61ta\x18\x01 \x01(\x0c\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x12\x13\n\x0btotal_bytes\x18\x03 \x01(\x04\x12\x0e\n\x06sha256\x18\x04 \x01(\t*W\n\nTokenScope\x12\x1b\n\x17TOKEN_SCOPE_UNSPECIFIED\x10\x00\x12\x15\n\x11TOKEN_SCOPE_ADMIN\x10\x01\x12\x15\n\x11TOKEN_SCOPE_AGENT\x10\x02\x32\x94\x03\n\x0c\x41\x64minService\x12H\n\tGetStatus\x12\x1c.fabricd.v1.GetStatusRequest\x1a\x1d.fabricd.v1.GetStatusResponse\x12K\n\nIssueToken\x12\x1d.fabricd.v1.IssueTokenRequest\x1a\x1e.fabricd.v1.IssueTokenResponse\x12N\n\x0bRevokeToken\x12\x1e.fabricd.v1.RevokeTokenRequest\x1a\x1f.fabricd.v1.RevokeTokenResponse\x12K\n\nListTokens\x12\x1d.fabricd.v1.ListTokensRequest\x1a\x1e.fabricd.v1.ListTokensResponse\x12P\n\x0b\x42\x61\x63kupStore\x12\x1e.fabricd.v1.BackupStoreRequest\x1a\x1f.fabricd.v1.BackupStoreResponse0\x01\x42~\n\x0e\x64\x65v.fabricd.v1B\x11\x41\x64minServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,8 +33,8 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'fabricd.v1.admin_service_pb
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.fabricd.v1B\021AdminServiceProtoP\001Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\242\002\003FXX\252\002\nFabricd.V1\312\002\nFabricd\\V1\352\002\013Fabricd::V1'
-  _globals['_TOKENSCOPE']._serialized_start=1242
-  _globals['_TOKENSCOPE']._serialized_end=1329
+  _globals['_TOKENSCOPE']._serialized_start=1306
+  _globals['_TOKENSCOPE']._serialized_end=1393
   _globals['_TOKENINFO']._serialized_start=80
   _globals['_TOKENINFO']._serialized_end=302
   _globals['_ISSUETOKENREQUEST']._serialized_start=304
@@ -46,17 +46,17 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REVOKETOKENRESPONSE']._serialized_start=534
   _globals['_REVOKETOKENRESPONSE']._serialized_end=572
   _globals['_LISTTOKENSREQUEST']._serialized_start=574
-  _globals['_LISTTOKENSREQUEST']._serialized_end=593
-  _globals['_LISTTOKENSRESPONSE']._serialized_start=595
-  _globals['_LISTTOKENSRESPONSE']._serialized_end=654
-  _globals['_GETSTATUSREQUEST']._serialized_start=656
-  _globals['_GETSTATUSREQUEST']._serialized_end=674
-  _globals['_GETSTATUSRESPONSE']._serialized_start=677
-  _globals['_GETSTATUSRESPONSE']._serialized_end=1128
-  _globals['_BACKUPSTOREREQUEST']._serialized_start=1130
-  _globals['_BACKUPSTOREREQUEST']._serialized_end=1150
-  _globals['_BACKUPSTORERESPONSE']._serialized_start=1152
-  _globals['_BACKUPSTORERESPONSE']._serialized_end=1240
-  _globals['_ADMINSERVICE']._serialized_start=1332
-  _globals['_ADMINSERVICE']._serialized_end=1736
+  _globals['_LISTTOKENSREQUEST']._serialized_end=632
+  _globals['_LISTTOKENSRESPONSE']._serialized_start=634
+  _globals['_LISTTOKENSRESPONSE']._serialized_end=718
+  _globals['_GETSTATUSREQUEST']._serialized_start=720
+  _globals['_GETSTATUSREQUEST']._serialized_end=738
+  _globals['_GETSTATUSRESPONSE']._serialized_start=741
+  _globals['_GETSTATUSRESPONSE']._serialized_end=1192
+  _globals['_BACKUPSTOREREQUEST']._serialized_start=1194
+  _globals['_BACKUPSTOREREQUEST']._serialized_end=1214
+  _globals['_BACKUPSTORERESPONSE']._serialized_start=1216
+  _globals['_BACKUPSTORERESPONSE']._serialized_end=1304
+  _globals['_ADMINSERVICE']._serialized_start=1396
+  _globals['_ADMINSERVICE']._serialized_end=1800
 # @@protoc_insertion_point(module_scope)

@@ -92,7 +92,9 @@ class AdminServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListTokens(self, request, context):
-        """Every token issued, without the tokens themselves. Admin only.
+        """Every token issued, without the tokens themselves, a page at a time
+        (AIP-158) in the store's order. Admin only. INVALID_ARGUMENT
+        (INVALID_PAGE_TOKEN) for a token this list did not hand out.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -203,14 +203,20 @@ class GetAgentResponse(_message.Message):
     def __init__(self, agent: _Optional[_Union[Agent, _Mapping]] = ...) -> None: ...
 
 class ListAgentsRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListAgentsResponse(_message.Message):
-    __slots__ = ("agents",)
+    __slots__ = ("agents", "next_page_token")
     AGENTS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     agents: _containers.RepeatedCompositeFieldContainer[Agent]
-    def __init__(self, agents: _Optional[_Iterable[_Union[Agent, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, agents: _Optional[_Iterable[_Union[Agent, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class CreateThreadRequest(_message.Message):
     __slots__ = ("agent_id", "title", "kind", "create_time", "contexts", "request_key")
@@ -235,16 +241,22 @@ class CreateThreadResponse(_message.Message):
     def __init__(self, thread: _Optional[_Union[Thread, _Mapping]] = ...) -> None: ...
 
 class ListThreadsRequest(_message.Message):
-    __slots__ = ("agent_id",)
+    __slots__ = ("agent_id", "page_size", "page_token")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
-    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListThreadsResponse(_message.Message):
-    __slots__ = ("threads",)
+    __slots__ = ("threads", "next_page_token")
     THREADS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     threads: _containers.RepeatedCompositeFieldContainer[Thread]
-    def __init__(self, threads: _Optional[_Iterable[_Union[Thread, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, threads: _Optional[_Iterable[_Union[Thread, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class AdmitRequest(_message.Message):
     __slots__ = ("agent_id", "thread_id", "submission", "optional_work", "request_key")

@@ -140,7 +140,9 @@ class AgentDirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListAgents(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """A page of the agents (AIP-158), in the store's order. INVALID_ARGUMENT
+        (INVALID_PAGE_TOKEN) for a token this list did not hand out.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
@@ -154,7 +156,9 @@ class AgentDirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListThreads(self, request, context):
-        """The agent's threads in creation order; NOT_FOUND for an unknown agent.
+        """A page of the agent's threads (AIP-158), in creation order; NOT_FOUND for
+        an unknown agent; INVALID_ARGUMENT (INVALID_PAGE_TOKEN) for a token this
+        list did not hand out for this agent.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -193,7 +197,10 @@ class AgentDirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListRequests(self, request, context):
-        """Missing associated documentation comment in .proto file."""
+        """A page of the requests of a filter (AIP-158), in admission order.
+        INVALID_ARGUMENT (INVALID_PAGE_TOKEN) for a token this list did not hand
+        out for this filter.
+        """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')

@@ -91,14 +91,20 @@ class UnregisterResponse(_message.Message):
     def __init__(self, purged_messages: _Optional[int] = ..., aborted_tickets: _Optional[int] = ...) -> None: ...
 
 class ListMailboxesRequest(_message.Message):
-    __slots__ = ()
-    def __init__(self) -> None: ...
+    __slots__ = ("page_size", "page_token")
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    page_size: int
+    page_token: str
+    def __init__(self, page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListMailboxesResponse(_message.Message):
-    __slots__ = ("mailboxes",)
+    __slots__ = ("mailboxes", "next_page_token")
     MAILBOXES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     mailboxes: _containers.RepeatedCompositeFieldContainer[_types_pb2.MailboxEntry]
-    def __init__(self, mailboxes: _Optional[_Iterable[_Union[_types_pb2.MailboxEntry, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, mailboxes: _Optional[_Iterable[_Union[_types_pb2.MailboxEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class ResolveNameRequest(_message.Message):
     __slots__ = ("name",)

@@ -110,7 +110,10 @@ class DirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListMailboxes(self, request, context):
-        """Every mailbox, including those that exist only because mail arrived.
+        """Every mailbox, including those that exist only because mail arrived, a
+        page at a time (AIP-158) in the store's order (stable while paging, not
+        sorted). INVALID_ARGUMENT (INVALID_PAGE_TOKEN) for a token this list did
+        not hand out.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -26,7 +26,7 @@ from fabricd.v1 import types_pb2 as fabricd_dot_v1_dot_types__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x66\x61\x62ricd/v1/outbox_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89\x01\n\nSettledJob\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\'\n\x07outcome\x18\x02 \x01(\x0e\x32\x16.fabricd.v1.JobOutcome\x12\"\n\x05\x61gent\x18\x03 \x01(\x0b\x32\x13.fabricd.v1.Address\x12\x1e\n\x04mail\x18\x04 \x01(\x0b\x32\x10.fabricd.v1.Mail\"^\n\x0f\x41gentJobPayload\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63ommand_fact_id\x18\x02 \x01(\t\x12\x1e\n\x04mail\x18\x03 \x01(\x0b\x32\x10.fabricd.v1.Mail\"b\n\rOutboxReceipt\x12\x30\n\x0c\x64\x65liver_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nmessage_id\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\"\xeb\x02\n\tOutboxRow\x12\x0b\n\x03key\x18\x01 \x01(\t\x12)\n\x05state\x18\x02 \x01(\x0e\x32\x1a.fabricd.v1.OutboxRowState\x12&\n\trecipient\x18\x03 \x01(\x0b\x32\x13.fabricd.v1.Address\x12#\n\x06sender\x18\x04 \x01(\x0b\x32\x13.fabricd.v1.Address\x12\x0e\n\x06job_id\x18\x05 \x01(\t\x12\x10\n\x08\x61ttempts\x18\x06 \x01(\r\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12*\n\x07receipt\x18\n \x01(\x0b\x32\x19.fabricd.v1.OutboxReceipt\x12\x0f\n\x07\x63ontent\x18\x0b \x01(\t\"E\n\rFanOutRequest\x12#\n\x03job\x18\x01 \x01(\x0b\x32\x16.fabricd.v1.SettledJob\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"5\n\x0e\x46\x61nOutResponse\x12\x12\n\nreply_keys\x18\x01 \x03(\t\x12\x0f\n\x07written\x18\x02 \x01(\r\"\x14\n\x12\x44rainOutboxRequest\"C\n\x13\x44rainOutboxResponse\x12\x0e\n\x06posted\x18\x01 \x01(\r\x12\x0e\n\x06\x66\x61iled\x18\x02 \x01(\r\x12\x0c\n\x04more\x18\x03 \x01(\x08\"`\n\x11ListOutboxRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x11\n\tafter_key\x18\x02 \x01(\t\x12)\n\x05state\x18\x03 \x01(\x0e\x32\x1a.fabricd.v1.OutboxRowState\"Q\n\x12ListOutboxResponse\x12#\n\x04rows\x18\x01 \x03(\x0b\x32\x15.fabricd.v1.OutboxRow\x12\x16\n\x0enext_after_key\x18\x02 \x01(\t\"\'\n\x17RetryDeadLettersRequest\x12\x0c\n\x04keys\x18\x01 \x03(\t\"+\n\x18RetryDeadLettersResponse\x12\x0f\n\x07retried\x18\x01 \x01(\r\"G\n\x14PruneReceiptsRequest\x12/\n\x0b\x62\x65\x66ore_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\'\n\x15PruneReceiptsResponse\x12\x0e\n\x06pruned\x18\x01 \x01(\r*\xb5\x01\n\nJobOutcome\x12\x1b\n\x17JOB_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15JOB_OUTCOME_COMPLETED\x10\x01\x12\x16\n\x12JOB_OUTCOME_FAILED\x10\x02\x12\x1f\n\x1bJOB_OUTCOME_OUTCOME_UNKNOWN\x10\x03\x12\x1b\n\x17JOB_OUTCOME_INTERRUPTED\x10\x04\x12\x19\n\x15JOB_OUTCOME_CANCELLED\x10\x05*\x92\x01\n\x0eOutboxRowState\x12 \n\x1cOUTBOX_ROW_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18OUTBOX_ROW_STATE_PENDING\x10\x01\x12 \n\x1cOUTBOX_ROW_STATE_DEAD_LETTER\x10\x02\x12\x1e\n\x1aOUTBOX_ROW_STATE_DELIVERED\x10\x03\x32\xa2\x03\n\rOutboxService\x12?\n\x06\x46\x61nOut\x12\x19.fabricd.v1.FanOutRequest\x1a\x1a.fabricd.v1.FanOutResponse\x12N\n\x0b\x44rainOutbox\x12\x1e.fabricd.v1.DrainOutboxRequest\x1a\x1f.fabricd.v1.DrainOutboxResponse\x12K\n\nListOutbox\x12\x1d.fabricd.v1.ListOutboxRequest\x1a\x1e.fabricd.v1.ListOutboxResponse\x12]\n\x10RetryDeadLetters\x12#.fabricd.v1.RetryDeadLettersRequest\x1a$.fabricd.v1.RetryDeadLettersResponse\x12T\n\rPruneReceipts\x12 .fabricd.v1.PruneReceiptsRequest\x1a!.fabricd.v1.PruneReceiptsResponseB\x7f\n\x0e\x64\x65v.fabricd.v1B\x12OutboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x66\x61\x62ricd/v1/outbox_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89\x01\n\nSettledJob\x12\x0e\n\x06job_id\x18\x01 \x01(\t\x12\'\n\x07outcome\x18\x02 \x01(\x0e\x32\x16.fabricd.v1.JobOutcome\x12\"\n\x05\x61gent\x18\x03 \x01(\x0b\x32\x13.fabricd.v1.Address\x12\x1e\n\x04mail\x18\x04 \x01(\x0b\x32\x10.fabricd.v1.Mail\"^\n\x0f\x41gentJobPayload\x12\x12\n\nsession_id\x18\x01 \x01(\t\x12\x17\n\x0f\x63ommand_fact_id\x18\x02 \x01(\t\x12\x1e\n\x04mail\x18\x03 \x01(\x0b\x32\x10.fabricd.v1.Mail\"b\n\rOutboxReceipt\x12\x30\n\x0c\x64\x65liver_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nmessage_id\x18\x02 \x01(\t\x12\x0b\n\x03seq\x18\x03 \x01(\x04\"\xeb\x02\n\tOutboxRow\x12\x0b\n\x03key\x18\x01 \x01(\t\x12)\n\x05state\x18\x02 \x01(\x0e\x32\x1a.fabricd.v1.OutboxRowState\x12&\n\trecipient\x18\x03 \x01(\x0b\x32\x13.fabricd.v1.Address\x12#\n\x06sender\x18\x04 \x01(\x0b\x32\x13.fabricd.v1.Address\x12\x0e\n\x06job_id\x18\x05 \x01(\t\x12\x10\n\x08\x61ttempts\x18\x06 \x01(\r\x12\x35\n\x11next_attempt_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x12\n\nlast_error\x18\x08 \x01(\t\x12/\n\x0b\x63reate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12*\n\x07receipt\x18\n \x01(\x0b\x32\x19.fabricd.v1.OutboxReceipt\x12\x0f\n\x07\x63ontent\x18\x0b \x01(\t\"E\n\rFanOutRequest\x12#\n\x03job\x18\x01 \x01(\x0b\x32\x16.fabricd.v1.SettledJob\x12\x0f\n\x07\x63ontent\x18\x02 \x01(\t\"5\n\x0e\x46\x61nOutResponse\x12\x12\n\nreply_keys\x18\x01 \x03(\t\x12\x0f\n\x07written\x18\x02 \x01(\r\"\x14\n\x12\x44rainOutboxRequest\"C\n\x13\x44rainOutboxResponse\x12\x0e\n\x06posted\x18\x01 \x01(\r\x12\x0e\n\x06\x66\x61iled\x18\x02 \x01(\r\x12\x0c\n\x04more\x18\x03 \x01(\x08\"\x87\x01\n\x11ListOutboxRequest\x12\r\n\x05limit\x18\x01 \x01(\r\x12\x11\n\tafter_key\x18\x02 \x01(\t\x12)\n\x05state\x18\x03 \x01(\x0e\x32\x1a.fabricd.v1.OutboxRowState\x12\x11\n\tpage_size\x18\x04 \x01(\x05\x12\x12\n\npage_token\x18\x05 \x01(\t\"j\n\x12ListOutboxResponse\x12#\n\x04rows\x18\x01 \x03(\x0b\x32\x15.fabricd.v1.OutboxRow\x12\x16\n\x0enext_after_key\x18\x02 \x01(\t\x12\x17\n\x0fnext_page_token\x18\x03 \x01(\t\"\'\n\x17RetryDeadLettersRequest\x12\x0c\n\x04keys\x18\x01 \x03(\t\"+\n\x18RetryDeadLettersResponse\x12\x0f\n\x07retried\x18\x01 \x01(\r\"G\n\x14PruneReceiptsRequest\x12/\n\x0b\x62\x65\x66ore_time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\'\n\x15PruneReceiptsResponse\x12\x0e\n\x06pruned\x18\x01 \x01(\r*\xb5\x01\n\nJobOutcome\x12\x1b\n\x17JOB_OUTCOME_UNSPECIFIED\x10\x00\x12\x19\n\x15JOB_OUTCOME_COMPLETED\x10\x01\x12\x16\n\x12JOB_OUTCOME_FAILED\x10\x02\x12\x1f\n\x1bJOB_OUTCOME_OUTCOME_UNKNOWN\x10\x03\x12\x1b\n\x17JOB_OUTCOME_INTERRUPTED\x10\x04\x12\x19\n\x15JOB_OUTCOME_CANCELLED\x10\x05*\x92\x01\n\x0eOutboxRowState\x12 \n\x1cOUTBOX_ROW_STATE_UNSPECIFIED\x10\x00\x12\x1c\n\x18OUTBOX_ROW_STATE_PENDING\x10\x01\x12 \n\x1cOUTBOX_ROW_STATE_DEAD_LETTER\x10\x02\x12\x1e\n\x1aOUTBOX_ROW_STATE_DELIVERED\x10\x03\x32\xa2\x03\n\rOutboxService\x12?\n\x06\x46\x61nOut\x12\x19.fabricd.v1.FanOutRequest\x1a\x1a.fabricd.v1.FanOutResponse\x12N\n\x0b\x44rainOutbox\x12\x1e.fabricd.v1.DrainOutboxRequest\x1a\x1f.fabricd.v1.DrainOutboxResponse\x12K\n\nListOutbox\x12\x1d.fabricd.v1.ListOutboxRequest\x1a\x1e.fabricd.v1.ListOutboxResponse\x12]\n\x10RetryDeadLetters\x12#.fabricd.v1.RetryDeadLettersRequest\x1a$.fabricd.v1.RetryDeadLettersResponse\x12T\n\rPruneReceipts\x12 .fabricd.v1.PruneReceiptsRequest\x1a!.fabricd.v1.PruneReceiptsResponseB\x7f\n\x0e\x64\x65v.fabricd.v1B\x12OutboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,10 +34,10 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'fabricd.v1.outbox_service_p
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.fabricd.v1B\022OutboxServiceProtoP\001Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\242\002\003FXX\252\002\nFabricd.V1\312\002\nFabricd\\V1\352\002\013Fabricd::V1'
-  _globals['_JOBOUTCOME']._serialized_start=1405
-  _globals['_JOBOUTCOME']._serialized_end=1586
-  _globals['_OUTBOXROWSTATE']._serialized_start=1589
-  _globals['_OUTBOXROWSTATE']._serialized_end=1735
+  _globals['_JOBOUTCOME']._serialized_start=1470
+  _globals['_JOBOUTCOME']._serialized_end=1651
+  _globals['_OUTBOXROWSTATE']._serialized_start=1654
+  _globals['_OUTBOXROWSTATE']._serialized_end=1800
   _globals['_SETTLEDJOB']._serialized_start=105
   _globals['_SETTLEDJOB']._serialized_end=242
   _globals['_AGENTJOBPAYLOAD']._serialized_start=244
@@ -54,18 +54,18 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DRAINOUTBOXREQUEST']._serialized_end=952
   _globals['_DRAINOUTBOXRESPONSE']._serialized_start=954
   _globals['_DRAINOUTBOXRESPONSE']._serialized_end=1021
-  _globals['_LISTOUTBOXREQUEST']._serialized_start=1023
-  _globals['_LISTOUTBOXREQUEST']._serialized_end=1119
-  _globals['_LISTOUTBOXRESPONSE']._serialized_start=1121
-  _globals['_LISTOUTBOXRESPONSE']._serialized_end=1202
-  _globals['_RETRYDEADLETTERSREQUEST']._serialized_start=1204
-  _globals['_RETRYDEADLETTERSREQUEST']._serialized_end=1243
-  _globals['_RETRYDEADLETTERSRESPONSE']._serialized_start=1245
-  _globals['_RETRYDEADLETTERSRESPONSE']._serialized_end=1288
-  _globals['_PRUNERECEIPTSREQUEST']._serialized_start=1290
-  _globals['_PRUNERECEIPTSREQUEST']._serialized_end=1361
-  _globals['_PRUNERECEIPTSRESPONSE']._serialized_start=1363
-  _globals['_PRUNERECEIPTSRESPONSE']._serialized_end=1402
-  _globals['_OUTBOXSERVICE']._serialized_start=1738
-  _globals['_OUTBOXSERVICE']._serialized_end=2156
+  _globals['_LISTOUTBOXREQUEST']._serialized_start=1024
+  _globals['_LISTOUTBOXREQUEST']._serialized_end=1159
+  _globals['_LISTOUTBOXRESPONSE']._serialized_start=1161
+  _globals['_LISTOUTBOXRESPONSE']._serialized_end=1267
+  _globals['_RETRYDEADLETTERSREQUEST']._serialized_start=1269
+  _globals['_RETRYDEADLETTERSREQUEST']._serialized_end=1308
+  _globals['_RETRYDEADLETTERSRESPONSE']._serialized_start=1310
+  _globals['_RETRYDEADLETTERSRESPONSE']._serialized_end=1353
+  _globals['_PRUNERECEIPTSREQUEST']._serialized_start=1355
+  _globals['_PRUNERECEIPTSREQUEST']._serialized_end=1426
+  _globals['_PRUNERECEIPTSRESPONSE']._serialized_start=1428
+  _globals['_PRUNERECEIPTSRESPONSE']._serialized_end=1467
+  _globals['_OUTBOXSERVICE']._serialized_start=1803
+  _globals['_OUTBOXSERVICE']._serialized_end=2221
 # @@protoc_insertion_point(module_scope)

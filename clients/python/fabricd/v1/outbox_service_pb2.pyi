@@ -126,22 +126,28 @@ class DrainOutboxResponse(_message.Message):
     def __init__(self, posted: _Optional[int] = ..., failed: _Optional[int] = ..., more: _Optional[bool] = ...) -> None: ...
 
 class ListOutboxRequest(_message.Message):
-    __slots__ = ("limit", "after_key", "state")
+    __slots__ = ("limit", "after_key", "state", "page_size", "page_token")
     LIMIT_FIELD_NUMBER: _ClassVar[int]
     AFTER_KEY_FIELD_NUMBER: _ClassVar[int]
     STATE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     limit: int
     after_key: str
     state: OutboxRowState
-    def __init__(self, limit: _Optional[int] = ..., after_key: _Optional[str] = ..., state: _Optional[_Union[OutboxRowState, str]] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, limit: _Optional[int] = ..., after_key: _Optional[str] = ..., state: _Optional[_Union[OutboxRowState, str]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListOutboxResponse(_message.Message):
-    __slots__ = ("rows", "next_after_key")
+    __slots__ = ("rows", "next_after_key", "next_page_token")
     ROWS_FIELD_NUMBER: _ClassVar[int]
     NEXT_AFTER_KEY_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     rows: _containers.RepeatedCompositeFieldContainer[OutboxRow]
     next_after_key: str
-    def __init__(self, rows: _Optional[_Iterable[_Union[OutboxRow, _Mapping]]] = ..., next_after_key: _Optional[str] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, rows: _Optional[_Iterable[_Union[OutboxRow, _Mapping]]] = ..., next_after_key: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class RetryDeadLettersRequest(_message.Message):
     __slots__ = ("keys",)

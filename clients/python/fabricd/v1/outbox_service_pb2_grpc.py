@@ -104,7 +104,11 @@ class OutboxServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListOutbox(self, request, context):
-        """Rows in key order: pending, dead-lettered and delivered (receipts).
+        """Rows in key order: pending, dead-lettered and delivered (receipts), a page
+        at a time: page_size/page_token (AIP-158), or the older limit/after_key.
+        A page filtered by state may hold fewer rows than asked (one call reads at
+        most 10 rows per row asked) and still go on. INVALID_ARGUMENT
+        (INVALID_PAGE_TOKEN) for a token this list did not hand out.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

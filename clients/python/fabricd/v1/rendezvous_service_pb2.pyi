@@ -153,16 +153,22 @@ class CloseQueueResponse(_message.Message):
     def __init__(self, aborted: _Optional[int] = ...) -> None: ...
 
 class GetQueueRequest(_message.Message):
-    __slots__ = ("agent_id",)
+    __slots__ = ("agent_id", "page_size", "page_token")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
-    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, agent_id: _Optional[str] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class GetQueueResponse(_message.Message):
-    __slots__ = ("tickets",)
+    __slots__ = ("tickets", "next_page_token")
     TICKETS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     tickets: _containers.RepeatedCompositeFieldContainer[QueuedTicket]
-    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class WatchQueueRequest(_message.Message):
     __slots__ = ("agent_id",)

@@ -167,7 +167,12 @@ class RendezvousServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetQueue(self, request, context):
-        """The FIFO of `agent_id`, head first, positions computed now. Never mutates.
+        """The FIFO of `agent_id`, head first, a page at a time (AIP-158): a queue
+        may hold thousands of tickets of up to a message's size each. Positions
+        count from the head; a later page goes on from where the earlier pages
+        ended, so tickets answered in between leave its positions that much too
+        high. Never mutates. INVALID_ARGUMENT
+        (INVALID_PAGE_TOKEN) for a token this list did not hand out for this agent.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

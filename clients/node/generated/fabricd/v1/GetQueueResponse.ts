@@ -4,8 +4,10 @@ import type { QueuedTicket as _fabricd_v1_QueuedTicket, QueuedTicket__Output as 
 
 export interface GetQueueResponse {
   'tickets'?: (_fabricd_v1_QueuedTicket)[];
+  'next_page_token'?: (string);
 }
 
 export interface GetQueueResponse__Output {
   'tickets': (_fabricd_v1_QueuedTicket__Output)[];
+  'next_page_token': (string);
 }

@@ -2,7 +2,11 @@
 
 
 export interface ListAgentsRequest {
+  'page_size'?: (number);
+  'page_token'?: (string);
 }
 
 export interface ListAgentsRequest__Output {
+  'page_size': (number);
+  'page_token': (string);
 }

@@ -4,8 +4,10 @@ import type { Agent as _fabricd_v1_Agent, Agent__Output as _fabricd_v1_Agent__Ou
 
 export interface ListAgentsResponse {
   'agents'?: (_fabricd_v1_Agent)[];
+  'next_page_token'?: (string);
 }
 
 export interface ListAgentsResponse__Output {
   'agents': (_fabricd_v1_Agent__Output)[];
+  'next_page_token': (string);
 }

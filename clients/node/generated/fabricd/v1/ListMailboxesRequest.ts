@@ -2,7 +2,11 @@
 
 
 export interface ListMailboxesRequest {
+  'page_size'?: (number);
+  'page_token'?: (string);
 }
 
 export interface ListMailboxesRequest__Output {
+  'page_size': (number);
+  'page_token': (string);
 }

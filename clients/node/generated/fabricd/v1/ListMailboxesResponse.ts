@@ -4,8 +4,10 @@ import type { MailboxEntry as _fabricd_v1_MailboxEntry, MailboxEntry__Output as 
 
 export interface ListMailboxesResponse {
   'mailboxes'?: (_fabricd_v1_MailboxEntry)[];
+  'next_page_token'?: (string);
 }
 
 export interface ListMailboxesResponse__Output {
   'mailboxes': (_fabricd_v1_MailboxEntry__Output)[];
+  'next_page_token': (string);
 }

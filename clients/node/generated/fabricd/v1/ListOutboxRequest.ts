@@ -6,10 +6,14 @@ export interface ListOutboxRequest {
   'limit'?: (number);
   'after_key'?: (string);
   'state'?: (_fabricd_v1_OutboxRowState);
+  'page_size'?: (number);
+  'page_token'?: (string);
 }
 
 export interface ListOutboxRequest__Output {
   'limit': (number);
   'after_key': (string);
   'state': (_fabricd_v1_OutboxRowState__Output);
+  'page_size': (number);
+  'page_token': (string);
 }

@@ -5,9 +5,11 @@ import type { OutboxRow as _fabricd_v1_OutboxRow, OutboxRow__Output as _fabricd_
 export interface ListOutboxResponse {
   'rows'?: (_fabricd_v1_OutboxRow)[];
   'next_after_key'?: (string);
+  'next_page_token'?: (string);
 }
 
 export interface ListOutboxResponse__Output {
   'rows': (_fabricd_v1_OutboxRow__Output)[];
   'next_after_key': (string);
+  'next_page_token': (string);
 }

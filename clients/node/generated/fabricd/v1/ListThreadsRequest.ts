@@ -3,8 +3,12 @@
 
 export interface ListThreadsRequest {
   'agent_id'?: (string);
+  'page_size'?: (number);
+  'page_token'?: (string);
 }
 
 export interface ListThreadsRequest__Output {
   'agent_id': (string);
+  'page_size': (number);
+  'page_token': (string);
 }

@@ -4,8 +4,10 @@ import type { Thread as _fabricd_v1_Thread, Thread__Output as _fabricd_v1_Thread
 
 export interface ListThreadsResponse {
   'threads'?: (_fabricd_v1_Thread)[];
+  'next_page_token'?: (string);
 }
 
 export interface ListThreadsResponse__Output {
   'threads': (_fabricd_v1_Thread__Output)[];
+  'next_page_token': (string);
 }

@@ -2,7 +2,11 @@
 
 
 export interface ListTokensRequest {
+  'page_size'?: (number);
+  'page_token'?: (string);
 }
 
 export interface ListTokensRequest__Output {
+  'page_size': (number);
+  'page_token': (string);
 }

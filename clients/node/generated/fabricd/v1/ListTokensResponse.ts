@@ -4,8 +4,10 @@ import type { TokenInfo as _fabricd_v1_TokenInfo, TokenInfo__Output as _fabricd_
 
 export interface ListTokensResponse {
   'tokens'?: (_fabricd_v1_TokenInfo)[];
+  'next_page_token'?: (string);
 }
 
 export interface ListTokensResponse__Output {
   'tokens': (_fabricd_v1_TokenInfo__Output)[];
+  'next_page_token': (string);
 }

@@ -1,0 +1,292 @@
+"""lf.a2a.v1.A2AService: the Agent2Agent protocol's gRPC binding over the rendezvous FIFOs.
+
+Every request's `tenant` names the agent (an agent id or an unambiguous session name); a
+message to it becomes a ticket in its durable FIFO, and the ticket is the task (see a2a_convert).
+The caller is who the guard identified: an agent token sends as that agent, anyone else as a
+human. An agent identity sees and cancels only the tasks it sent or that are queued for it.
+Errors follow the binding: google.rpc.ErrorInfo with domain a2a-protocol.org and the spec's
+reason where the spec has one. A request whose `a2a-version` is not 1.0 is VERSION_NOT_SUPPORTED.
+
+Unlike Ask, a blocking SendMessage whose deadline passes does not retire its ticket: just before
+the deadline it returns the task as it stands (SUBMITTED or WORKING), to be fetched or resumed later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import grpc
+
+from fabricd import __version__
+from fabricd.a2a import a2a_pb2 as a2a
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+from fabricd.core import errors
+from fabricd.core.directory import Directory
+from fabricd.core.model import Ticket, TicketSourceKind, TicketState
+from fabricd.core.rendezvous import Rendezvous, TicketQuery, TicketRequest, TicketView
+from fabricd.rpc import a2a_convert as convert
+from fabricd.rpc.auth import LOCAL, Identity, caller
+from fabricd.rpc.errors import _internal
+
+_DEADLINE_MARGIN_S = 0.05
+_PAGE_SIZE = 50
+_STATES = {  # an A2A state filter as ticket states (the view then tells SUBMITTED from WORKING)
+    a2a.TASK_STATE_SUBMITTED: (TicketState.QUEUED,), a2a.TASK_STATE_WORKING: (TicketState.QUEUED,),
+    a2a.TASK_STATE_COMPLETED: (TicketState.ANSWERED,), a2a.TASK_STATE_CANCELED: (TicketState.ABORTED,),
+    a2a.TASK_STATE_FAILED: (TicketState.ABORTED,),
+}
+
+
+@dataclass(slots=True)
+class Endpoint:
+    """What the agent cards say about the daemon: its listeners (filled once bound) and mutual TLS."""
+
+    listeners: list[str] = field(default_factory=list)
+    mutual_tls: bool = False
+
+
+def a2a_mapped(method: Callable) -> Callable:
+    """Check the protocol version, and send errors the way the A2A binding does."""
+    name = method.__name__
+
+    async def fail(context: grpc.aio.ServicerContext, request: object, exc: BaseException) -> None:
+        err = exc if isinstance(exc, errors.FabricError) else _internal(name, context, request)
+        code, status = convert.status_of(err)
+        await context.abort(code, err.message,
+                            trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),))
+
+    if inspect.isasyncgenfunction(method):
+        @functools.wraps(method)
+        async def stream(self, request, context):  # noqa: ANN001, ANN202
+            try:
+                _check_version(context)
+                async for item in method(self, request, context):
+                    yield item
+                return
+            except grpc.aio.AbortError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - FabricErrors translated, the rest INTERNAL (logged)
+                problem = exc
+            await fail(context, request, problem)
+        return stream
+
+    @functools.wraps(method)
+    async def unary(self, request, context):  # noqa: ANN001, ANN202
+        try:
+            _check_version(context)
+            return await method(self, request, context)
+        except grpc.aio.AbortError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            problem = exc
+        await fail(context, request, problem)
+    return unary
+
+
+def _check_version(context: grpc.aio.ServicerContext) -> None:
+    for key, value in context.invocation_metadata() or ():
+        if key == "a2a-version" and value.strip() not in ("1.0", "1.0.0") and not value.strip().startswith("1.0."):
+            raise convert.A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "VERSION_NOT_SUPPORTED",
+                                     f"A2A version {value!r} is not supported; this server speaks 1.0",
+                                     supported="1.0")
+
+
+def _push_unsupported() -> convert.A2AProblem:
+    return convert.A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "PUSH_NOTIFICATION_NOT_SUPPORTED",
+                              "push notifications are not supported: use SubscribeToTask or GetTask")
+
+
+def _may_see(identity: Identity, ticket: Ticket) -> bool:
+    return identity.trusted or identity.agent_id in (ticket.source_agent, ticket.target)
+
+
+class A2AServicer(a2a_grpc.A2AServiceServicer):
+    """The A2A tasks of every agent on the fabric, routed by tenant."""
+
+    def __init__(self, rendezvous: Rendezvous, directory: Directory, endpoint: Endpoint) -> None:
+        self._rv = rendezvous
+        self._dir = directory
+        self._endpoint = endpoint
+
+    # -- helpers
+
+    async def _tenant(self, tenant: str) -> str:
+        if not tenant:
+            raise convert.invalid_params("tenant is required: the agent id or session name of the agent to call "
+                                         "(the tenant of the agent card's interface)", field="tenant")
+        return (await self._dir.resolve(tenant)).agent_id
+
+    async def _task(self, tenant: str, task_id: str) -> TicketView:
+        """The view of a task of this tenant the caller may see; TASK_NOT_FOUND otherwise."""
+        agent_id = await self._tenant(tenant)
+        if not task_id:
+            raise convert.invalid_params("id is required: the task id", field="id")
+        try:
+            view = await self._rv.view(task_id)
+        except errors.NotFound:
+            raise convert.task_not_found(task_id) from None
+        if view.ticket.target != agent_id or not _may_see(caller(), view.ticket):
+            raise convert.task_not_found(task_id)
+        return view
+
+    async def _enqueue(self, request: a2a.SendMessageRequest) -> TicketView:
+        agent_id = await self._tenant(request.tenant)
+        message = request.message
+        if not message.message_id:
+            raise convert.invalid_params("message.message_id is required", field="message.message_id")
+        if request.configuration.HasField("task_push_notification_config"):
+            raise _push_unsupported()
+        if message.task_id:
+            view = await self._task(request.tenant, message.task_id)
+            raise convert.unsupported(f"task {message.task_id} is {a2a.TaskState.Name(convert.task_state(view))}: "
+                                      "follow-up messages to a task are not supported yet; send a new message in "
+                                      "the same context_id")
+        identity = caller()
+        is_agent = bool(identity.agent_id) and not identity.trusted
+        ticket, _ = await self._rv.enqueue(TicketRequest(
+            target=agent_id,
+            task=convert.message_text(message),
+            requester=identity.agent_id if is_agent else f"a2a:{identity}",
+            source_kind=TicketSourceKind.AGENT if is_agent else TicketSourceKind.HUMAN,
+            source_agent=identity.agent_id if is_agent else "",
+            conversation_id=message.context_id or str(uuid.uuid4()),
+            idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+        ))
+        return await self._rv.view(ticket.ticket_id)
+
+    # -- the service
+
+    @a2a_mapped
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._enqueue(request)
+        history = (request.configuration.history_length
+                   if request.configuration.HasField("history_length") else None)
+        if request.configuration.return_immediately or view.ticket.state != TicketState.QUEUED:
+            return a2a.SendMessageResponse(task=convert.task(view, history))
+        remaining = context.time_remaining()
+        timeout = None if remaining is None else max(0.0, remaining - _DEADLINE_MARGIN_S)
+        try:
+            async with asyncio.timeout(timeout):
+                async for seen in self._rv.watch(view.ticket.ticket_id):
+                    if seen is not None:
+                        view = seen
+        except TimeoutError:
+            pass  # the ticket stays queued: the caller GetTasks or resubscribes later
+        return a2a.SendMessageResponse(task=convert.task(view, history))
+
+    @a2a_mapped
+    async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._enqueue(request)
+        async for event in self._events(view):
+            yield event
+
+    @a2a_mapped
+    async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._task(request.tenant, request.id)
+        async for event in self._events(view):
+            yield event
+
+    async def _events(self, first: TicketView):  # noqa: ANN202
+        """The task, then a status update at each change, then the artifact and the final status."""
+        yield a2a.StreamResponse(task=convert.task(first))
+        if first.ticket.state != TicketState.QUEUED:
+            return
+        last = convert.task_state(first), first.position
+        async for view in self._rv.watch(first.ticket.ticket_id):
+            if view is None or (convert.task_state(view), view.position) == last:
+                continue
+            last = convert.task_state(view), view.position
+            ticket = view.ticket
+            if ticket.state == TicketState.ANSWERED:
+                yield a2a.StreamResponse(artifact_update=a2a.TaskArtifactUpdateEvent(
+                    task_id=ticket.ticket_id, context_id=ticket.conversation_id, artifact=convert.artifact(ticket),
+                    last_chunk=True))
+            yield a2a.StreamResponse(status_update=a2a.TaskStatusUpdateEvent(
+                task_id=ticket.ticket_id, context_id=ticket.conversation_id, status=convert.status(view)))
+
+    @a2a_mapped
+    async def GetTask(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._task(request.tenant, request.id)
+        if request.HasField("history_length") and request.history_length < 0:
+            raise convert.invalid_params("history_length may not be negative", field="history_length")
+        return convert.task(view, request.history_length if request.HasField("history_length") else None)
+
+    @a2a_mapped
+    async def ListTasks(self, request, context):  # noqa: ANN001, ANN201, N802
+        agent_id = await self._tenant(request.tenant)
+        size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
+        if not 1 <= size <= 100:
+            raise convert.invalid_params("page_size must be 1 to 100", field="page_size")
+        before = 0
+        if request.page_token:
+            if not request.page_token.isdigit():
+                raise convert.invalid_params("page_token is not one this server gave", field="page_token")
+            before = int(request.page_token)
+        identity = caller()
+        wanted = request.status
+        tasks: list[a2a.Task] = []
+        next_token = ""
+        while len(tasks) < size:  # filter by the caller's view and the A2A state, reading pages of tickets
+            tickets = await self._rv.list(agent_id, TicketQuery(request.context_id, _STATES.get(wanted, ()),
+                                                                before, size))
+            for ticket in tickets:
+                before = ticket.seq
+                if not _may_see(identity, ticket):
+                    continue
+                view = await self._rv.view(ticket.ticket_id)
+                if wanted and convert.task_state(view) != wanted:
+                    continue
+                tasks.append(convert.task(view, request.history_length if request.HasField("history_length")
+                                          else None, artifacts=request.include_artifacts))
+                if len(tasks) == size:
+                    break
+            if len(tickets) < size:
+                break
+            next_token = str(before)
+        if len(tasks) == size:
+            next_token = str(before)
+        return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size)
+
+    @a2a_mapped
+    async def CancelTask(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._task(request.tenant, request.id)
+        ticket = await self._rv.cancel(view.ticket.ticket_id)
+        cancelled = TicketView(ticket, -1)
+        if convert.task_state(cancelled) != a2a.TASK_STATE_CANCELED:
+            raise convert.A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "TASK_NOT_CANCELABLE",
+                                     f"task {ticket.ticket_id} already finished "
+                                     f"({a2a.TaskState.Name(convert.task_state(cancelled))})",
+                                     task_id=ticket.ticket_id)
+        return convert.task(cancelled)
+
+    @a2a_mapped
+    async def GetExtendedAgentCard(self, request, context):  # noqa: ANN001, ANN201, N802
+        entry = await self._dir.resolve(request.tenant) if request.tenant else None
+        if entry is None:
+            raise convert.invalid_params("tenant is required: the agent id or session name of the agent",
+                                         field="tenant")
+        return convert.card(entry, self._endpoint.listeners, self._endpoint.mutual_tls, __version__)
+
+    @a2a_mapped
+    async def CreateTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+        raise _push_unsupported()
+
+    @a2a_mapped
+    async def GetTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+        raise _push_unsupported()
+
+    @a2a_mapped
+    async def ListTaskPushNotificationConfigs(self, request, context):  # noqa: ANN001, ANN201, N802
+        raise _push_unsupported()
+
+    @a2a_mapped
+    async def DeleteTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+        raise _push_unsupported()
+
+
+__all__ = ["LOCAL", "A2AServicer", "Endpoint"]

@@ -1,0 +1,183 @@
+"""Tickets as A2A tasks, mailbox entries as agent cards, and the A2A binding's error table.
+
+A ticket is a task: id = ticket id, context id = conversation id. Its state:
+  QUEUED behind others -> SUBMITTED (the status message says the position), QUEUED at the head -> WORKING,
+  ANSWERED -> COMPLETED with one artifact ("reply") holding the reply text,
+  ABORTED by CancelTask -> CANCELED, ABORTED otherwise (queue closed, expired, abandoned) -> FAILED.
+"""
+
+from __future__ import annotations
+
+import json
+
+import grpc
+from google.protobuf import any_pb2, json_format
+from google.rpc import error_details_pb2, status_pb2
+
+from fabricd.a2a import a2a_pb2 as a2a
+from fabricd.core import errors
+from fabricd.core.model import MailboxEntry, Ticket, TicketState
+from fabricd.core.rendezvous import CANCELLED, TicketView
+from fabricd.rpc.errors import DOMAIN, code_of
+
+A2A_DOMAIN = "a2a-protocol.org"
+PROTOCOL_VERSION = "1.0"
+ARTIFACT_ID = "reply"
+
+
+class A2AProblem(errors.FabricError):
+    """An error the A2A binding names: sent with domain a2a-protocol.org and the spec's reason."""
+
+    def __init__(self, code: grpc.StatusCode, a2a_reason: str, message: str, **metadata: object) -> None:
+        super().__init__(message, **metadata)
+        self.code = code
+        self.reason = a2a_reason
+
+
+def task_not_found(task_id: str) -> A2AProblem:
+    return A2AProblem(grpc.StatusCode.NOT_FOUND, "TASK_NOT_FOUND", f"no task {task_id!r} for this tenant (never "
+                      "created, or expired)", task_id=task_id)
+
+
+def unsupported(what: str) -> A2AProblem:
+    return A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION", what)
+
+
+def invalid_params(message: str, **metadata: object) -> A2AProblem:
+    return A2AProblem(grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PARAMS", message, **metadata)
+
+
+# fabricd reasons an A2A client should see as the spec's errors; the rest keep fabricd's domain.
+_AS_A2A = {
+    "TICKET_NOT_FOUND": (grpc.StatusCode.NOT_FOUND, "TASK_NOT_FOUND"),
+    "UNKNOWN_TARGET": (grpc.StatusCode.NOT_FOUND, "INVALID_PARAMS"),
+    "NAME_NOT_FOUND": (grpc.StatusCode.NOT_FOUND, "INVALID_PARAMS"),
+    "AMBIGUOUS_NAME": (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PARAMS"),
+}
+
+
+def status_of(exc: errors.FabricError) -> tuple[grpc.StatusCode, status_pb2.Status]:
+    """The gRPC code and google.rpc.Status of an error, in the A2A binding's terms where it has them."""
+    if isinstance(exc, A2AProblem):
+        code, reason, domain = exc.code, exc.reason, A2A_DOMAIN
+    elif exc.reason in _AS_A2A:
+        (code, reason), domain = _AS_A2A[exc.reason], A2A_DOMAIN
+    elif isinstance(exc, errors.InvalidArgument):
+        code, reason, domain = grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PARAMS", A2A_DOMAIN
+    else:
+        code, reason, domain = code_of(exc), exc.reason, DOMAIN
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason=reason, domain=domain,
+                                            metadata={**exc.metadata, "fabricd_reason": exc.reason}))
+    return code, status_pb2.Status(code=code.value[0], message=exc.message, details=[detail])
+
+
+def _timestamp(message: a2a.TaskStatus, ns: int) -> None:
+    if ns:
+        message.timestamp.FromNanoseconds(ns)
+
+
+def task_state(view: TicketView) -> int:
+    ticket = view.ticket
+    if ticket.state == TicketState.QUEUED:
+        return a2a.TASK_STATE_WORKING if view.position == 0 else a2a.TASK_STATE_SUBMITTED
+    if ticket.state == TicketState.ANSWERED:
+        return a2a.TASK_STATE_COMPLETED
+    return a2a.TASK_STATE_CANCELED if ticket.reason == CANCELLED else a2a.TASK_STATE_FAILED
+
+
+def status(view: TicketView) -> a2a.TaskStatus:
+    """The task status; while queued, its message says the position (metadata fabricd.position, 0 = head)."""
+    ticket = view.ticket
+    out = a2a.TaskStatus(state=task_state(view))
+    if ticket.state == TicketState.QUEUED:
+        text = ("at the head of the agent's queue: the agent is on it" if view.position == 0
+                else f"queued behind {view.position} other task(s)")
+        out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", text))
+        out.message.metadata.update({"fabricd": {"position": view.position}})
+        _timestamp(out, ticket.enqueue_ns)
+    else:
+        if ticket.state == TicketState.ABORTED:
+            out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", ticket.reason))
+        _timestamp(out, ticket.finish_ns)
+    return out
+
+
+def _agent_message(ticket: Ticket, message_id: str, text: str) -> a2a.Message:
+    return a2a.Message(message_id=message_id, context_id=ticket.conversation_id, task_id=ticket.ticket_id,
+                       role=a2a.ROLE_AGENT, parts=[a2a.Part(text=text)])
+
+
+def artifact(ticket: Ticket) -> a2a.Artifact:
+    return a2a.Artifact(artifact_id=ARTIFACT_ID, name="reply", parts=[a2a.Part(text=ticket.result)])
+
+
+def task(view: TicketView, history_length: int | None = None, artifacts: bool = True) -> a2a.Task:
+    ticket = view.ticket
+    out = a2a.Task(id=ticket.ticket_id, context_id=ticket.conversation_id, status=status(view))
+    if artifacts and ticket.state == TicketState.ANSWERED:
+        out.artifacts.append(artifact(ticket))
+    history = [a2a.Message(message_id=ticket.ticket_id, context_id=ticket.conversation_id, task_id=ticket.ticket_id,
+                           role=a2a.ROLE_USER, parts=[a2a.Part(text=ticket.task)])]
+    if ticket.state == TicketState.ANSWERED:
+        history.append(_agent_message(ticket, f"{ticket.ticket_id}/reply", ticket.result))
+    if history_length is not None:
+        history = history[len(history) - history_length:] if history_length > 0 else []
+    out.history.extend(history)
+    out.metadata.update({"fabricd": {"target": ticket.target, "requester": ticket.requester}})
+    return out
+
+
+def message_text(message: a2a.Message) -> str:
+    """The task text of an A2A message: its text parts; data parts as JSON and url parts as links, each on its own.
+
+    Raw bytes have no place in a text task: CONTENT_TYPE_NOT_SUPPORTED (carry them as a url).
+    """
+    lines = []
+    for part in message.parts:
+        kind = part.WhichOneof("content")
+        if kind == "text":
+            lines.append(part.text)
+        elif kind == "data":
+            lines.append(json.dumps(json_format.MessageToDict(part.data), ensure_ascii=False))
+        elif kind == "url":
+            lines.append(f"{part.filename or 'file'}: {part.url}")
+        elif kind == "raw":
+            raise A2AProblem(grpc.StatusCode.INVALID_ARGUMENT, "CONTENT_TYPE_NOT_SUPPORTED",
+                             "raw parts are not supported: a fabric task is text; send a url part instead")
+    text = "\n".join(lines)
+    if not text:
+        raise invalid_params("the message has no text, data or url part: a task needs some content",
+                             field="message.parts")
+    return text
+
+
+def card(entry: MailboxEntry, listeners: list[str], mutual_tls: bool, version: str) -> a2a.AgentCard:
+    """The agent card of a mailbox entry: one GRPC interface per listener, with the agent id as tenant."""
+    skills = [a2a.AgentSkill(id=c.name, name=c.name, description=c.description or c.name, tags=[c.name])
+              for c in entry.capabilities]
+    if not skills:
+        skills = [a2a.AgentSkill(id="ask", name="ask", description="Any task, answered in text by the agent",
+                                 tags=["ask"])]
+    out = a2a.AgentCard(
+        name=entry.session_name or entry.agent_id,
+        description=entry.metadata.get("description") or f"Agent {entry.agent_id} on a fabricd fabric",
+        version=version,
+        capabilities=a2a.AgentCapabilities(streaming=True, push_notifications=False, extended_agent_card=True),
+        default_input_modes=["text/plain"],
+        default_output_modes=["text/plain"],
+        skills=skills,
+    )
+    for address in listeners:
+        out.supported_interfaces.append(a2a.AgentInterface(url=address, protocol_binding="GRPC",
+                                                           tenant=entry.agent_id, protocol_version=PROTOCOL_VERSION))
+    out.security_schemes["bearer"].http_auth_security_scheme.CopyFrom(a2a.HTTPAuthSecurityScheme(
+        scheme="Bearer", bearer_format="fabricd token (fabric token issue)",
+        description="authorization: Bearer <token>; not needed on the daemon's unix socket"))
+    requirements = [a2a.SecurityRequirement(schemes={"bearer": a2a.StringList()})]
+    if mutual_tls:
+        out.security_schemes["mtls"].mtls_security_scheme.CopyFrom(a2a.MutualTlsSecurityScheme(
+            description="a client certificate whose CN names the calling agent"))
+        requirements.append(a2a.SecurityRequirement(schemes={"mtls": a2a.StringList()}))
+    out.security_requirements.extend(requirements)
+    return out

@@ -1,0 +1,264 @@
+"""Every agent on the fabric speaks A2A: the official a2a-sdk client against a real daemon.
+
+The agent side is a fabric agent answering through fabricd.v1 (Client.reply); the caller side is
+a2a-sdk's ClientFactory over the gRPC binding, routed to the agent by the card's tenant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import uuid
+
+import grpc
+import pytest
+from a2a.client import ClientConfig, ClientFactory
+from a2a.client.client_factory import minimal_agent_card
+from a2a.types import (
+    CancelTaskRequest,
+    GetExtendedAgentCardRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    Message,
+    Part,
+    Role,
+    SendMessageRequest,
+    SubscribeToTaskRequest,
+    TaskState,
+)
+from a2a.utils.errors import InvalidParamsError, TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError
+
+from fabricd.client import Client
+
+AGENT = "researcher"
+pytestmark = pytest.mark.timeout(40)
+
+
+class Bearer(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInterceptor):
+    """Adds `authorization: Bearer TOKEN` to every call, as an A2A client configured with a token does."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+
+    def _details(self, details):  # noqa: ANN001, ANN202
+        metadata = list(details.metadata or ()) + [("authorization", f"Bearer {self.token}")]
+        return details._replace(metadata=metadata)
+
+    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
+        return await continuation(self._details(details), request)
+
+    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
+        return await continuation(self._details(details), request)
+
+
+def factory(token: str = "", *, streaming: bool = True, polling: bool = False) -> ClientFactory:
+    def channel(url: str) -> grpc.aio.Channel:
+        return grpc.aio.insecure_channel(url, interceptors=[Bearer(token)] if token else None)
+
+    return ClientFactory(ClientConfig(streaming=streaming, polling=polling, grpc_channel_factory=channel,
+                                      supported_protocol_bindings=["GRPC"]))
+
+
+async def resolve(target: str, tenant: str, token: str = ""):  # noqa: ANN201
+    """The agent's card, through the SDK: a minimal card naming the endpoint, then GetExtendedAgentCard."""
+    bootstrap = minimal_agent_card(target, ["GRPC"])
+    bootstrap.supported_interfaces[0].tenant = tenant
+    client = factory(token).create(bootstrap)
+    try:
+        return await client.get_extended_agent_card(GetExtendedAgentCardRequest())
+    finally:
+        await client.close()
+
+
+def text_message(text: str, message_id: str = "", context_id: str = "") -> Message:
+    return Message(message_id=message_id or str(uuid.uuid4()), context_id=context_id, role=Role.ROLE_USER,
+                   parts=[Part(text=text)])
+
+
+async def collect(events) -> list:  # noqa: ANN001
+    return [event async for event in events]
+
+
+async def queued(fabric: Client, agent: str, count: int) -> list:
+    """Wait (on WatchQueue, not a sleep) until `agent` has `count` queued tickets."""
+    async for tickets in fabric.watch_queue(agent):
+        if len(tickets) >= count:
+            return tickets
+    raise AssertionError("the queue watch ended")
+
+
+@pytest.fixture
+async def fabric(daemon):  # noqa: ANN001, ANN201
+    async with Client(daemon.target) as c:
+        await c.register(AGENT, session_name="research", capabilities=["summarise", "search"])
+        yield c
+
+
+async def test_the_card_resolves_through_the_sdk_with_one_grpc_interface_per_listener(daemon, fabric) -> None:  # noqa: ANN001
+    card = await resolve(daemon.target, "research")  # the session name routes too
+    assert card.name == "research"
+    assert [(i.url, i.protocol_binding, i.tenant, i.protocol_version) for i in card.supported_interfaces] == [
+        (daemon.target, "GRPC", AGENT, "1.0")]
+    assert sorted(s.id for s in card.skills) == ["search", "summarise"]
+    assert card.capabilities.streaming and not card.capabilities.push_notifications
+    assert card.security_schemes["bearer"].http_auth_security_scheme.scheme == "Bearer"
+
+
+async def test_a_blocking_send_returns_the_agents_reply_as_a_completed_task(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False).create(await resolve(daemon.target, AGENT))
+    sending = asyncio.ensure_future(collect(client.send_message(SendMessageRequest(
+        message=text_message("summarise the paper", context_id="ctx-1")))))
+    (ticket,) = await queued(fabric, AGENT, 1)
+    await fabric.reply(AGENT, "it says 42", ticket_id=ticket.ticket_id)
+    (event,) = await sending
+    task = event.task
+    assert (task.id, task.context_id, task.status.state) == (ticket.ticket_id, "ctx-1", TaskState.TASK_STATE_COMPLETED)
+    assert [p.text for p in task.artifacts[0].parts] == ["it says 42"]
+    await client.close()
+
+
+async def test_a_streaming_send_shows_submitted_then_working_then_completed_with_the_artifact(daemon, fabric) -> None:  # noqa: ANN001
+    first, _ = await fabric.enqueue(AGENT, "a task ahead"), None
+    client = factory().create(await resolve(daemon.target, AGENT))
+    events: list = []
+
+    async def stream() -> None:
+        async for event in client.send_message(SendMessageRequest(message=text_message("second"))):
+            events.append(event)
+
+    streaming = asyncio.ensure_future(stream())
+    tickets = await queued(fabric, AGENT, 2)
+    await fabric.reply(AGENT, "first done", ticket_id=first.ticket_id)
+    await queued(fabric, AGENT, 1)
+    await fabric.reply(AGENT, "second done", ticket_id=tickets[1].ticket_id)
+    await streaming
+    kinds = [e.WhichOneof("payload") for e in events]
+    assert kinds == ["task", "status_update", "artifact_update", "status_update"], kinds
+    assert events[0].task.status.state == TaskState.TASK_STATE_SUBMITTED
+    assert events[0].task.status.message.metadata["fabricd"]["position"] == 1  # one task ahead of it
+    assert events[1].status_update.status.state == TaskState.TASK_STATE_WORKING
+    assert [p.text for p in events[2].artifact_update.artifact.parts] == ["second done"]
+    assert events[3].status_update.status.state == TaskState.TASK_STATE_COMPLETED
+    await client.close()
+
+
+async def test_return_immediately_then_get_task_and_subscribe(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("later"))))
+    assert event.task.status.state == TaskState.TASK_STATE_WORKING  # alone in the queue: at the head
+    got = await client.get_task(GetTaskRequest(id=event.task.id, history_length=1))
+    assert got.id == event.task.id and [p.text for p in got.history[0].parts] == ["later"]
+    await client.close()
+    client = factory().create(await resolve(daemon.target, AGENT))  # the SDK subscribes when it streams
+    watching = client.subscribe(SubscribeToTaskRequest(id=event.task.id))
+    first = await anext(watching)  # subscribed: the task as it stands
+    assert first.task.status.state == TaskState.TASK_STATE_WORKING
+    await fabric.reply(AGENT, "done", ticket_id=event.task.id)
+    events = await collect(watching)
+    assert events[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
+    ended = await collect(client.subscribe(SubscribeToTaskRequest(id=event.task.id)))  # finished: ends at once
+    assert [e.task.status.state for e in ended] == [TaskState.TASK_STATE_COMPLETED]
+    await client.close()
+
+
+async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    message = text_message("once", message_id="m-1")
+    (a,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    (b,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    assert a.task.id == b.task.id
+    assert len(await fabric.get_queue(AGENT)) == 1
+    await client.close()
+
+
+async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_is_not_cancelable(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    (head,) = await collect(client.send_message(SendMessageRequest(message=text_message("head"))))
+    (behind,) = await collect(client.send_message(SendMessageRequest(message=text_message("behind"))))
+    assert behind.task.status.state == TaskState.TASK_STATE_SUBMITTED
+    cancelled = await client.cancel_task(CancelTaskRequest(id=behind.task.id))
+    assert cancelled.status.state == TaskState.TASK_STATE_CANCELED
+    assert [t.ticket_id for t in await fabric.get_queue(AGENT)] == [head.task.id]
+    unread = [m.ticket_id for m in (await fabric.peek(AGENT)).messages]
+    assert unread == [head.task.id]  # the cancelled task's message was withdrawn from the mailbox
+    await fabric.reply(AGENT, "done")
+    with pytest.raises(TaskNotCancelableError):
+        await client.cancel_task(CancelTaskRequest(id=head.task.id))
+    await client.close()
+
+
+async def test_unknown_tenant_task_and_version_give_the_sdks_typed_errors(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False).create(await resolve(daemon.target, AGENT))
+    with pytest.raises(TaskNotFoundError):
+        await client.get_task(GetTaskRequest(id="no-such-task"))
+    await client.close()
+    with pytest.raises(InvalidParamsError):
+        await resolve(daemon.target, "nobody")
+    async with grpc.aio.insecure_channel(daemon.target) as channel:
+        from a2a.client.transports.grpc import GrpcTransport
+        from a2a.client.client import ClientCallContext
+        transport = GrpcTransport(channel, await resolve(daemon.target, AGENT))
+        with pytest.raises(VersionNotSupportedError):
+            await transport.get_task(GetTaskRequest(tenant=AGENT, id="x"),
+                                     context=ClientCallContext(service_parameters={"A2A-Version": "0.3"}))
+
+
+async def test_list_tasks_pages_through_the_tenants_tasks_newest_first(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    ids = []
+    for n in range(5):
+        (event,) = await collect(client.send_message(SendMessageRequest(message=text_message(f"t{n}",
+                                                                                             context_id="c"))))
+        ids.append(event.task.id)
+    seen, token = [], ""
+    while True:
+        page = await client.list_tasks(ListTasksRequest(context_id="c", page_size=2, page_token=token))
+        seen += [t.id for t in page.tasks]
+        token = page.next_page_token
+        if not token:
+            break
+    assert seen == ids[::-1]
+    await client.close()
+
+
+async def test_a_task_queued_across_a_daemon_restart_is_answered_to_a_new_subscriber(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("survive"))))
+    await client.close()
+    await fabric.close()
+    daemon.restart()
+    async with Client(daemon.target) as again:
+        client = factory().create(await resolve(daemon.target, AGENT))
+        watching = client.subscribe(SubscribeToTaskRequest(id=event.task.id))
+        first = await anext(watching)
+        assert first.task.id == event.task.id and first.task.status.state == TaskState.TASK_STATE_WORKING
+        await again.reply(AGENT, "still here", ticket_id=event.task.id)
+        events = await collect(watching)
+        assert [p.text for p in events[-2].artifact_update.artifact.parts] == ["still here"]
+        assert events[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
+        await client.close()
+
+
+async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0").start()
+    tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]
+    async with Client(daemon.target) as local:
+        await local.register(AGENT)
+        token = (await local.issue_token(agent_id="alice")).token
+        card = await resolve(tcp, AGENT, token)
+        client = factory(token, streaming=False, polling=True).create(card)
+        (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("from alice"))))
+        (ticket,) = await local.get_queue(AGENT)
+        assert ticket.ticket_id == event.task.id and ticket.source.agent_id == "alice"
+        await client.close()
+
+
+def test_fabric_a2a_card_prints_the_card_as_json(daemon) -> None:  # noqa: ANN001
+    subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "register", AGENT],
+                   check=True, capture_output=True)
+    out = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "a2a", "card", AGENT],
+                         check=True, capture_output=True, text=True).stdout
+    card = json.loads(out)
+    assert card["name"] == AGENT and card["supportedInterfaces"][0]["protocolBinding"] == "GRPC"
