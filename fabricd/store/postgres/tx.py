@@ -30,6 +30,7 @@ from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
+from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -55,7 +56,7 @@ def _request(seq: int, body: bytes) -> WorkRequest:
     return request
 
 
-class PgTx:
+class PgTx(PagedReads):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
 
     def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
