@@ -257,3 +257,15 @@ def test_install_refuses_a_settings_file_it_cannot_read_and_leaves_it_alone(daem
     assert done.returncode == 1 and "cannot read" in done.stderr
     assert (tmp_path / ".claude" / "settings.json").read_text() == "{ not json"
     assert not (tmp_path / ".mcp.json").exists()
+
+
+async def test_the_mcp_servers_instructions_say_to_check_the_inbox_and_answer_with_reply_to_task(daemon) -> None:  # noqa: ANN001
+    from mcp import Client as McpClient
+    from mcp.client.stdio import StdioServerParameters
+
+    bridge = StdioServerParameters(command=sys.executable, args=["-m", "fabricd.cli.main", "--target", daemon.target,
+                                                                 "mcp", "--agent", "reviewer"])
+    async with McpClient(bridge) as mcp:
+        instructions = mcp.instructions or ""
+    assert "'reviewer'" in instructions and "start of a task" in instructions
+    assert "read_inbox" in instructions and "reply_to_task" in instructions and "ticket_id" in instructions
