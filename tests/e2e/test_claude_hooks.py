@@ -177,12 +177,22 @@ async def test_session_end_leaves_the_agent_offline_with_its_queue_closed(client
     assert not list((Path(session.env["XDG_STATE_HOME"]) / "fabricd" / "hooks").glob("*.json"))
 
 
+async def test_session_end_by_clear_keeps_the_queue_for_the_context_that_follows(client: Client,
+                                                                                   session: Session) -> None:
+    await session.context(SESSION_START)
+    ticket = (await client.enqueue("reviewer", "a long job", source_agent="planner")).ticket_id
+    assert await session.answer(SESSION_END, reason="clear") is None
+    assert [t.ticket_id for t in await client.get_queue("reviewer")] == [ticket]
+    assert (await presence(client, "reviewer")).presence == pb.PRESENCE_LIVE
+    assert ticket in await session.context(SESSION_START, source="clear")
+
+
 @pytest.mark.parametrize("document", [SESSION_START, USER_PROMPT_SUBMIT, STOP, SESSION_END],
                          ids=lambda d: d["hook_event_name"])
 async def test_an_unreachable_daemon_never_breaks_the_session(tmp_path: Path, document: dict[str, Any]) -> None:
     session = Session(f"unix:{tmp_path}/nobody.sock", tmp_path)
     done = await session.run(document)
-    assert done.stdout == "" and "did nothing" in done.stderr
+    assert done.stdout == "" and "did nothing" in done.stderr and "cannot reach fabricd" in done.stderr
 
 
 async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: Path) -> None:  # noqa: ANN001

@@ -11,7 +11,8 @@ when it exits 0:
   the last seen seq, kept in a state file per session).
 - Stop blocks the stop (`{"decision": "block", "reason": ...}`) while requests
   are queued or mail is unread, at most --max-blocks times in a row.
-- SessionEnd closes the agent's request queue and marks it offline.
+- SessionEnd closes the agent's request queue and marks it offline (not when
+  the reason is "clear": /clear goes on in a fresh context, SessionStart follows).
 
 A hook must never break the session it serves: whatever goes wrong (daemon
 down, bad input), the program writes nothing on standard output, says why on
@@ -240,6 +241,8 @@ async def handle(client: Client, event: str, payload: dict[str, Any], agent_id: 
         state.save(path)
         return {"decision": "block", "reason": stop_reason(agent_id, work, state.blocks, max_blocks)}
     if event == "SessionEnd":
+        if payload.get("reason") == "clear":
+            return None  # /clear starts a fresh context in the same session (SessionStart follows): work stays queued
         await client.close_queue(agent_id, "the agent's Claude Code session ended")
         await client.touch(agent_id, offline=True)
         with contextlib.suppress(OSError):
@@ -297,6 +300,8 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
         why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         if isinstance(exc, TimeoutError):
             why = f"fabricd did not answer within {HOOK_TIMEOUT_S:g}s"
+        elif getattr(exc, "reason", "") == "UNAVAILABLE":
+            why = f"cannot reach fabricd ({why}); is it running? start it with `fabricd serve` or pass --target"
         click.echo(f"fabric: the {name} hook for {agent_id} did nothing: {why} "
                    f"[{getattr(exc, 'reason', type(exc).__name__)}]", err=True)
         return
