@@ -234,7 +234,7 @@ class Mailboxes(Service):
         cursor = 0
         while True:
             seen = wakeups.version(key)
-            messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.max_response_bytes)
+            messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.stream_buffer_bytes)
             if messages:
                 cursor = messages[-1].seq
                 yield messages

@@ -101,3 +101,26 @@ async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) ->
                                     for i in range(start, start + 500)], create_mailbox=True)
         await asyncio.wait_for(asyncio.gather(*tasks), 120)
         assert got == {f"box-{i}": f"for {i}" for i in range(1000)}
+
+
+async def test_40_never_reading_streams_of_1mb_messages_hold_bounded_memory(daemon) -> None:  # noqa: ANN001
+    """Finding 17.7: each stream holds one small batch in flight, not a 16 MiB one (40 of them took 2.5 GB)."""
+    async with Client(daemon.target) as client, Client(daemon.target) as hoarder:
+        await client.register("hoard")
+        baseline_p99 = await p99_send_ms(client, "hoard-sender", 200)
+        for i in range(20):
+            await client.send("hoard", "m" * 1_000_000, id=f"big-{i}")
+        before = rss_anon_kib(daemon.proc.pid)
+        stuck = [hoarder.mailbox.Subscribe(mb.SubscribeRequest(agent_id="hoard")) for _ in range(40)]
+        for call in stuck:  # the daemon has handed each stream its first batch (headers go with it)
+            await call.wait_for_connection()
+        grown_mib = (rss_anon_kib(daemon.proc.pid) - before) / 1024
+        loaded_p99 = await p99_send_ms(client, "hoard-sender", 200)
+        grown_mib = max(grown_mib, (rss_anon_kib(daemon.proc.pid) - before) / 1024)
+        for call in stuck:
+            call.cancel()
+    print(f"\n40 stuck 1 MB streams: send p99 {baseline_p99:.2f} ms -> {loaded_p99:.2f} ms, memory +{grown_mib:.1f} MiB")
+    # Stated bound: a stream's batch is at most limits.stream_buffer_bytes (1 MiB) or one larger message, so
+    # 40 streams hold ~40 MiB of message bytes plus their copies in flight: under 200 MiB, not 2.5 GB.
+    assert grown_mib < 200, f"daemon anonymous memory grew {grown_mib:.1f} MiB for 40 stuck streams"
+    assert loaded_p99 < 5 * baseline_p99 + 20, (baseline_p99, loaded_p99)
