@@ -18,8 +18,8 @@ class Limits:
     max_message_bytes: int = setting(1 << 20, "bytes of one message: text, data and headers", kind="size",
                                      at_least=1, at_most=256 << 20, reloadable=True)
     max_response_bytes: int = 16 << 20
-    """Peek, drain and each Subscribe batch return at most this many bytes of messages (always at least one),
-    well inside gRPC's frame limit; a drain never consumes what it cannot return."""
+    """Peek and drain return at most this many bytes of messages (always at least one), well inside gRPC's
+    frame limit; a drain never consumes what it cannot return. Subscribe batches use stream_buffer_bytes."""
     max_batch: int = 1000
     """Messages in one SendMessages call, ids in one AckMessages call."""
     default_limit: int = 100
@@ -43,3 +43,14 @@ class Limits:
     dedupe_window_s: float = setting(7 * 24 * 3600.0, "seconds a consumed message's id is remembered: "
                                      "a resend within it is a duplicate", key="dedupe_window", at_least=0,
                                      reloadable=True)
+    stream_buffer_bytes: int = setting(1 << 20, "bytes of messages in one Subscribe batch, the most a stream has "
+                                       "in flight (a larger message goes alone)", kind="size", at_least=1,
+                                       at_most=256 << 20, reloadable=True)
+    stream_buffer_total_bytes: int = setting(64 << 20, "bytes in flight over all streams of the daemon; a "
+                                             "stream waits for room before its next batch", kind="size",
+                                             at_least=1, reloadable=True)
+    stream_stall_timeout_s: float = setting(60.0, "seconds a stream may leave a batch untaken before it is "
+                                            "ended with STREAM_STALLED", key="stream_stall_timeout",
+                                            at_least=0.01, reloadable=True)
+    max_streams_per_token: int = setting(64, "open streams per token or mTLS identity (local callers without "
+                                         "a token are not counted); 0 is no limit", at_least=0, reloadable=True)

@@ -227,6 +227,8 @@ class Mailboxes(Service):
         Each stream keeps its own cursor, so every subscriber sees every unread
         message; nothing is consumed until acked. A wake-up is only a hint: the
         loop re-reads storage every time, so a lost one costs a keepalive's delay.
+        A batch holds at most `limits.stream_buffer_bytes` of messages (one larger
+        message alone), and the next is read only when the consumer asks for it.
         """
         validate.agent_id(agent_id, self.limits)
         wakeups, mailboxes = self._wakeups, self._store.mailboxes
@@ -234,7 +236,7 @@ class Mailboxes(Service):
         cursor = 0
         while True:
             seen = wakeups.version(key)
-            messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.max_response_bytes)
+            messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.stream_buffer_bytes)
             if messages:
                 cursor = messages[-1].seq
                 yield messages

@@ -1,7 +1,8 @@
 """The gRPC interceptor that runs the guard (fabricd.rpc.auth) before every fabricd.v1 call.
 
 It parses the request, admits it (or ends it with the refusal), tracks token
-calls so a revocation ends them, gives an agent identity its view of each
+calls so a revocation ends them, writes each stream's responses under flow
+control (fabricd.rpc.streams), gives an agent identity its view of each
 response (fabricd.rpc.visibility), and records every call's outcome.
 """
 
@@ -16,7 +17,9 @@ import grpc
 
 from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.rpc import errors, visibility
+from fabricd.core.limits import Limits
 from fabricd.rpc.auth import Guard, Identity, revoked
+from fabricd.rpc.streams import Streams
 
 log = logging.getLogger("fabricd.rpc")
 
@@ -24,9 +27,11 @@ log = logging.getLogger("fabricd.rpc")
 class GuardInterceptor(grpc.aio.ServerInterceptor):
     """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
 
-    def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None) -> None:
+    def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None,
+                 streams: Streams | None = None) -> None:
         self._guard = guard
         self._observe = observe
+        self.streams = streams or Streams(Limits)
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
 
     async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
@@ -49,7 +54,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             method = path.rsplit("/", 1)[1]
         else:
             return handler  # health checks and reflection are open
-        guard, observe = self._guard, self._observe
+        guard, observe, streams = self._guard, self._observe, self.streams
         view = visibility.for_agent(method)
         deserialize = handler.request_deserializer
 
@@ -123,8 +128,16 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             inner_stream = handler.unary_stream
 
             async def stream(raw, context):  # noqa: ANN001, ANN202
+                # A coroutine, not an async generator: it writes each response itself, so the wait for the
+                # transport to take it (and a revocation's cancel during that wait) happens in our code.
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
+                try:
+                    slot = streams.open(identity)
+                except FabricError as exc:
+                    context.set_code(errors.code_of(exc))
+                    finish(context, started, identity, True)
+                    await errors.abort(context, exc)
                 call = guard.track(identity)
                 items = inner_stream(request, context).__aiter__()
                 failed = True
@@ -136,20 +149,19 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                             break
                         if view is not None and not identity.trusted:
                             item = view(item, identity.agent_id)
-                        if call is not None:
-                            call.inside = False  # gRPC sends it: a cancel now would land in gRPC's code
-                        yield item
-                        if call is not None:
-                            call.inside = True
-                            if call.revoked:
-                                raise asyncio.CancelledError
+                        await streams.write(context, item, item.ByteSize())
                     failed = False
+                except FabricError as exc:  # stalled: the client stopped reading
+                    await items.aclose()
+                    context.set_code(errors.code_of(exc))
+                    await errors.abort(context, exc)
                 except asyncio.CancelledError:
                     if call is None or not call.revoked:
                         raise
                     await items.aclose()
                     await ended_by_revocation(context)
                 finally:
+                    streams.close(slot)
                     guard.untrack(identity, call)
                     finish(context, started, identity, failed)
 

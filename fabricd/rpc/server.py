@@ -23,6 +23,7 @@ from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
 from fabricd.rpc.interceptor import GuardInterceptor
+from fabricd.rpc.streams import Streams
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
@@ -119,7 +120,8 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     # and let the core give the precise error for anything it can see.
     max_frame = max(64 << 20, 4 * max_message_bytes)
     server = grpc.aio.server(
-        interceptors=[GuardInterceptor(guard, observe)] if guard is not None else None,
+        interceptors=[GuardInterceptor(guard, observe, Streams(lambda: core.mailboxes.limits))] if guard is not None
+        else None,
         options=[
             ("grpc.max_receive_message_length", max_frame),
             ("grpc.max_send_message_length", max_frame),

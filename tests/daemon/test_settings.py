@@ -106,12 +106,18 @@ PROBES = {
     "auth.rate_burst": lambda app: app.limiter.burst,
     **{key: (lambda app, name=name: {getattr(s.limits, name) for s in app._services()})
        for key, name in [("limits.max_message_bytes", "max_message_bytes"), ("limits.max_unread", "max_unread"),
-                         ("limits.live_window", "live_window_s"), ("limits.dedupe_window", "dedupe_window_s")]},
+                         ("limits.live_window", "live_window_s"), ("limits.dedupe_window", "dedupe_window_s"),
+                         ("limits.stream_buffer_bytes", "stream_buffer_bytes"),
+                         ("limits.stream_buffer_total_bytes", "stream_buffer_total_bytes"),
+                         ("limits.stream_stall_timeout", "stream_stall_timeout_s"),
+                         ("limits.max_streams_per_token", "max_streams_per_token")]},
 }
 """Where each reloadable key shows in a running daemon."""
 CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, "auth.rate_burst": 9,
            "limits.max_message_bytes": 4096, "limits.max_unread": 2, "limits.live_window": 1.0,
-           "limits.dedupe_window": 2.0}
+           "limits.dedupe_window": 2.0, "limits.stream_buffer_bytes": 1 << 16,
+           "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
+           "limits.max_streams_per_token": 8}
 
 
 async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001

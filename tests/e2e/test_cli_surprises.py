@@ -164,7 +164,7 @@ def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> No
         assert first.startswith("fabric: asked worker: ticket ") and first.endswith(
             "is at position 1 in worker's queue (1 ahead)")
         ticket_id = first.split()[4]
-        assert [t.ticket_id for t in client.queue("worker")][1] == ticket_id
+        assert [t.ticket_id for t in client.get_queue("worker")][1] == ticket_id
         client.reply("worker", "done")  # the head is answered: ours moves up
         assert asking.next_line() == (f"fabric: ticket {ticket_id} is at the head of worker's queue: "
                                       "waiting for the answer")
@@ -172,7 +172,7 @@ def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> No
         assert asking.next_line() == f"fabric: withdrew ticket {ticket_id} from worker's queue"
         code, out = asking.finish()
         assert code == 130 and out == ""
-        assert client.queue("worker") == []
+        assert client.get_queue("worker") == []
         assert ticket_id not in [m.ticket_id for m in client.peek("worker").messages]  # withdrawn from the inbox too
 
 

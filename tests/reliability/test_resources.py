@@ -6,9 +6,11 @@ import asyncio
 import subprocess
 import time
 
+import grpc
 import pytest
 
 from fabricd.client import Client, ResourceExhausted
+from fabricd.client._errors import from_rpc_error
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import types_pb2 as pb
 
@@ -101,3 +103,87 @@ async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) ->
                                     for i in range(start, start + 500)], create_mailbox=True)
         await asyncio.wait_for(asyncio.gather(*tasks), 120)
         assert got == {f"box-{i}": f"for {i}" for i in range(1000)}
+
+
+async def test_40_never_reading_streams_of_1mb_messages_hold_bounded_memory(daemon) -> None:  # noqa: ANN001
+    """Finding 17.7: each stream holds one small batch in flight, not a 16 MiB one (40 of them took 2.5 GB)."""
+    async with Client(daemon.target) as client, Client(daemon.target) as hoarder:
+        await client.register("hoard")
+        baseline_p99 = await p99_send_ms(client, "hoard-sender", 200)
+        for i in range(20):
+            await client.send("hoard", "m" * 1_000_000, id=f"big-{i}")
+        before = rss_anon_kib(daemon.proc.pid)
+        stuck = [hoarder.mailbox.Subscribe(mb.SubscribeRequest(agent_id="hoard")) for _ in range(40)]
+        for call in stuck:  # the daemon has handed each stream its first batch (headers go with it)
+            await call.wait_for_connection()
+        grown_mib = (rss_anon_kib(daemon.proc.pid) - before) / 1024
+        loaded_p99 = await p99_send_ms(client, "hoard-sender", 200)
+        grown_mib = max(grown_mib, (rss_anon_kib(daemon.proc.pid) - before) / 1024)
+        for call in stuck:
+            call.cancel()
+    print(f"\n40 stuck 1 MB streams: send p99 {baseline_p99:.2f} ms -> {loaded_p99:.2f} ms, memory +{grown_mib:.1f} MiB")
+    # Stated bound: a stream's batch is at most limits.stream_buffer_bytes (1 MiB) or one larger message, so
+    # 40 streams hold ~40 MiB of message bytes plus their copies in flight: under 200 MiB, not 2.5 GB.
+    assert grown_mib < 200, f"daemon anonymous memory grew {grown_mib:.1f} MiB for 40 stuck streams"
+    assert loaded_p99 < 5 * baseline_p99 + 20, (baseline_p99, loaded_p99)
+
+
+async def open_streams_drop_to(client: Client, count: int) -> None:
+    while (await client.get_status()).open_streams > count:
+        await asyncio.sleep(0.02)
+
+
+async def test_a_stalled_stream_ends_with_stream_stalled_and_a_subscription_resubscribes_losing_nothing(
+        make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--stream-stall-timeout", "0.5").start()
+    texts = [f"{i:02d}" + "s" * 900_000 for i in range(20)]  # 18 MB: more than any client window takes unread
+    async with Client(daemon.target) as client:
+        await client.register("slow")
+        for i, text in enumerate(texts):
+            await client.send("slow", text, id=f"slow-{i}")
+        raw = client.mailbox.Subscribe(mb.SubscribeRequest(agent_id="slow"))  # opened, never read
+        await raw.wait_for_connection()
+        await asyncio.wait_for(open_streams_drop_to(client, 0), 10)  # the daemon ended it on its own
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            while True:
+                await raw.read()
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert from_rpc_error(err.value).reason == "STREAM_STALLED"
+        assert "subscribe again" in err.value.details()
+
+        got = []
+        async with client.subscribe("slow") as inbox:
+            async for message in inbox:
+                got.append(message.text)
+                if len(got) == 1:  # stop reading until the daemon gives up on this stream
+                    await asyncio.wait_for(open_streams_drop_to(client, 0), 10)
+                if len(got) == len(texts):
+                    break
+            assert inbox.reconnects >= 1
+        assert got == texts  # every message once, in order, across the resubscription
+
+
+async def test_a_token_holds_at_most_max_streams_per_token_open_streams(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--keepalive", "0.1", "--max-streams-per-token", "3").start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:
+        await local.register("alice")
+        token = (await local.issue_token(agent_id="alice")).token
+        async with Client(f"127.0.0.1:{port}", token=token) as alice:
+            streams = [alice.mailbox.Subscribe(mb.SubscribeRequest(agent_id="alice")) for _ in range(3)]
+            for stream in streams:
+                assert (await stream.read()).keepalive
+            fourth = alice.mailbox.Subscribe(mb.SubscribeRequest(agent_id="alice"))
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await fourth.read()
+            refusal = from_rpc_error(err.value)
+            assert (err.value.code(), refusal.reason, refusal.metadata["limit"]) == (
+                grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_STREAMS", "3")
+            streams.pop().cancel()
+            await asyncio.wait_for(open_streams_drop_to(local, 2), 10)
+            again = alice.mailbox.Subscribe(mb.SubscribeRequest(agent_id="alice"))  # a closed one frees its place
+            assert (await again.read()).keepalive
+            # Local callers without a token are not counted.
+            mine = [local.mailbox.Subscribe(mb.SubscribeRequest(agent_id="alice")) for _ in range(5)]
+            for stream in mine:
+                assert (await stream.read()).keepalive

@@ -30,7 +30,7 @@ async def test_a_store_without_the_counter_counts_its_fifo_once_and_keeps_it_fro
         assert (await rv.enqueue(TicketRequest("bob", "t3")))[1] == 3
         await rv.reply("bob", "done")
         assert (await rv.enqueue(TicketRequest("bob", "t4")))[1] == 3
-        assert await engine.read(lambda tx: tx.queue_length("bob")) == len(await rv.queue("bob")) == 4
+        assert await engine.read(lambda tx: tx.queue_length("bob")) == len((await rv.queue("bob")).items) == 4
     finally:
         wakeups.close()
         await store.close()

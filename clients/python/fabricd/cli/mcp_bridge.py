@@ -77,10 +77,14 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     client = bridge.client
     server = MCPServer(
         name="fabricd",
-        instructions=(f"You are agent {me!r} on a fabricd messaging fabric shared with other agents. Use list_peers "
-                      "to see who is there, send_message to tell them things, ask_agent to delegate a task and "
-                      "wait for the answer, read_inbox to see your mail and requests, and reply_to_task to answer "
-                      "a request someone asked you."),
+        instructions=(f"You are agent {me!r} on a fabricd messaging fabric shared with other agents. At the start "
+                      "of a task, and before you finish one, check your inbox with read_inbox: mail from peers and "
+                      "requests they asked you wait there. A message with a ticket_id is a request whose asker "
+                      "is blocked until you answer: do the work and answer it with reply_to_task (pass the "
+                      "ticket_id); mark mail you have handled as read with read_inbox(consume=true). Use "
+                      "list_peers to see who is there (busy means a peer is in the middle of a run and may answer "
+                      "late; offline means its session ended), send_message to tell them things, ask_agent to "
+                      "delegate a task and wait for the answer, and show_queue to see waiting requests."),
     )
 
     @server.tool()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from fabricd.client._errors import FabricError, Unavailable
+from fabricd.client._errors import FabricError, Unavailable, from_rpc_error
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("fabricd.client")
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+
+
+def _stalled(exc: grpc.RpcError) -> bool:
+    """The daemon ended the stream because it was not read for `limits.stream_stall_timeout` (STREAM_STALLED)."""
+    return exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED and from_rpc_error(exc).reason == "STREAM_STALLED"
 
 
 class Subscription:
@@ -118,6 +123,11 @@ class Subscription:
                 continue
             except grpc.RpcError as exc:
                 self._call = None
+                if _stalled(exc) and not self._closed:
+                    # The daemon ended a stream we read too slowly: subscribe again (from the unacked mail).
+                    log.debug("the daemon ended a stalled subscription, subscribing again")
+                    self.reconnects += 1
+                    continue
                 if exc.code() not in _RETRYABLE or self._closed:
                     raise self._client._error(exc) from None
                 self._unreachable(exc)

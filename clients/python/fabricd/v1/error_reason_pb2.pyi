@@ -58,6 +58,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REQUEST_KEY_REUSED: _ClassVar[ErrorReason]
     NAME_HELD: _ClassVar[ErrorReason]
     UNDELIVERABLE_DRAIN: _ClassVar[ErrorReason]
+    STREAM_STALLED: _ClassVar[ErrorReason]
+    TOO_MANY_STREAMS: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -110,3 +112,5 @@ STREAM_ENDED: ErrorReason
 REQUEST_KEY_REUSED: ErrorReason
 NAME_HELD: ErrorReason
 UNDELIVERABLE_DRAIN: ErrorReason
+STREAM_STALLED: ErrorReason
+TOO_MANY_STREAMS: ErrorReason

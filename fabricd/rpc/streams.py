@@ -1,0 +1,110 @@
+"""Flow control of every server stream: one response in flight, a daemon-wide byte budget, stalls, counts.
+
+grpc.aio's `context.write` returns once the transport has taken the message
+into HTTP/2 flow control (gRPC core completes a send when all but its write
+buffer, 64 KiB, has gone out). A stream that awaits each write before making its
+next response therefore holds one response at a time, and a stream's memory is
+bounded by the size of that response: a Subscribe batch is at most
+`limits.stream_buffer_bytes` of messages (one larger message goes alone). All
+streams together hold at most `limits.stream_buffer_total_bytes` in flight: a
+stream waits for room before it writes (a response larger than the whole budget
+goes when nothing else is in flight).
+
+A response not taken within `limits.stream_stall_timeout` means the client has
+stopped reading: the stream stops being fed and ends with RESOURCE_EXHAUSTED
+(STREAM_STALLED). Its last response stays in the transport until the client
+reads or disconnects (gRPC has no way to drop it), so a stalled stream keeps at
+most one batch; and a token (or mTLS identity) opens at most
+`limits.max_streams_per_token` streams (TOO_MANY_STREAMS). Local callers without
+a token are not counted: they own the machine, and the budget and the stall
+timeout still apply to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+import grpc
+
+from fabricd.core.errors import ResourceExhausted
+from fabricd.core.limits import Limits
+from fabricd.rpc.auth import Identity
+
+log = logging.getLogger("fabricd.rpc")
+
+
+def stalled(timeout_s: float) -> ResourceExhausted:
+    return ResourceExhausted(
+        f"this stream's client took no message for {timeout_s:g} s, so the daemon stopped feeding it and ended "
+        "it; subscribe again and keep reading (unacked mail is delivered again)",
+        reason="STREAM_STALLED", stall_timeout_s=f"{timeout_s:g}")
+
+
+def too_many_streams(limit: int) -> ResourceExhausted:
+    return ResourceExhausted(
+        f"this token already holds {limit} open streams, the limit (limits.max_streams_per_token); close one "
+        "before opening another", reason="TOO_MANY_STREAMS", limit=limit)
+
+
+class Streams:
+    """Open streams per token and bytes in flight over all streams (see the module docstring)."""
+
+    def __init__(self, limits: Callable[[], Limits]) -> None:
+        self._limits = limits
+        """Read on every use: a reload (SIGHUP) swaps the limits in place."""
+        self._open: dict[str, int] = {}
+        self._in_flight = 0
+        self._waiting: set[asyncio.Future[None]] = set()
+        self.stalled = 0
+        """Streams ended for stalling since the start."""
+
+    @property
+    def in_flight(self) -> int:
+        """Bytes of responses handed to gRPC and not yet taken by the transport."""
+        return self._in_flight
+
+    def open(self, identity: Identity) -> str:
+        """Count a new stream of `identity`; refused over the limit. Returns the key to `close` with."""
+        key = identity.token_id
+        if not key:
+            return ""
+        limit = self._limits().max_streams_per_token
+        held = self._open.get(key, 0)
+        if limit and held >= limit:
+            raise too_many_streams(limit)
+        self._open[key] = held + 1
+        return key
+
+    def close(self, key: str) -> None:
+        if key:
+            held = self._open[key] - 1
+            if held:
+                self._open[key] = held
+            else:
+                del self._open[key]
+
+    async def write(self, context: grpc.aio.ServicerContext, response: object, size: int) -> None:
+        """Write one response once there is room, and wait until the transport takes it or the stall timeout."""
+        limits = self._limits()
+        while self._in_flight and self._in_flight + size > limits.stream_buffer_total_bytes:
+            room: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.add(room)
+            try:
+                await room
+            finally:
+                self._waiting.discard(room)
+        self._in_flight += size
+        try:
+            await asyncio.wait_for(context.write(response), limits.stream_stall_timeout_s)
+        except asyncio.TimeoutError:
+            self.stalled += 1
+            log.info("stream stalled", extra={"peer": context.peer(), "bytes": size})
+            raise stalled(limits.stream_stall_timeout_s) from None
+        finally:
+            self._in_flight -= size
+            waiting, self._waiting = self._waiting, set()
+            for room in waiting:
+                if not room.done():
+                    room.set_result(None)
