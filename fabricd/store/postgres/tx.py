@@ -6,9 +6,10 @@ here hands its query to the event loop and waits for the answer, so the loop
 never blocks and the scripts, with every refusal rule, are the same code on
 LMDB, in memory and here.
 
-Concurrency: a write transaction runs at READ COMMITTED and locks what the
-script will change before reading it: a mailbox entry (`FOR UPDATE`), the
-agent directory's data row, a named counter (its UPDATE). Entries are cached
+Concurrency: a write transaction runs at READ COMMITTED and locks every record
+it reads (`FOR UPDATE`: an entry, a ticket, an outbox row, the agent
+directory's data row, ...) and every named counter it moves (its UPDATE), so
+a reply and a retire of one ticket on two nodes never both win. Entries are cached
 for the transaction and the dirty ones written once at the end (`flush`), as
 on the other backends. A deadlock or a unique-key race between nodes rolls the
 transaction back and the engine runs the script again from the start.
@@ -63,6 +64,8 @@ class PgTx(PagedReads):
         self._conn = conn
         self._loop = loop
         self._write = write
+        self._lock = " FOR UPDATE" if write else ""
+        """A write locks every record it reads (until its commit), so two writers never both change one."""
         self._entries: dict[str, MailboxEntry | None] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self.woken: dict[str, None] = {}
@@ -87,8 +90,7 @@ class PgTx(PagedReads):
 
     def get_entry(self, agent_id: str) -> MailboxEntry | None:
         if agent_id not in self._entries:
-            lock = " FOR UPDATE" if self._write else ""
-            row = self._row(f"{_ENTRY_SQL} WHERE agent_id = $1{lock}", agent_id)
+            row = self._row(f"{_ENTRY_SQL} WHERE agent_id = $1{self._lock}", agent_id)
             self._entries[agent_id] = d.entry_of(row) if row is not None else None
         return self._entries[agent_id]
 
@@ -180,7 +182,8 @@ class PgTx(PagedReads):
         return self._run(d.next_value(self._conn, name))
 
     def get_ticket(self, ticket_id: str) -> Ticket | None:
-        return self._run(s.get_ticket(self._conn, ticket_id))
+        r = self._row(f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
+        return s._ticket(r) if r is not None else None
 
     def put_ticket(self, t: Ticket) -> None:
         self._exec("""
@@ -193,7 +196,10 @@ class PgTx(PagedReads):
                    t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
-        return self._run(s.queue(self._conn, target, limit))
+        # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
+        rows = self._fetch(f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
+                           f"ORDER BY queue_seq LIMIT $2{self._lock}", target, limit)
+        return [s._ticket(r) for r in rows]
 
     def queue_length(self, target: str) -> int:
         return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)
@@ -214,7 +220,8 @@ class PgTx(PagedReads):
     # -- outbox
 
     def get_outbox_row(self, key: str) -> OutboxRow | None:
-        return self._run(o.get_row(self._conn, key))
+        r = self._row(f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1{self._lock}", key)
+        return o.row_of(r) if r is not None else None
 
     def put_outbox_row(self, r: OutboxRow) -> None:
         self._exec(f"""
@@ -246,8 +253,7 @@ class PgTx(PagedReads):
     # -- agent directory
 
     def get_directory_data(self) -> DirectoryData:
-        lock = " FOR UPDATE" if self._write else ""
-        return _data(self._val(f"SELECT body FROM ad_data{lock}"))
+        return _data(self._val(f"SELECT body FROM ad_data{self._lock}"))
 
     def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
         body = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
@@ -265,10 +271,10 @@ class PgTx(PagedReads):
         return wire.from_pb(ad_pb.Agent.FromString(body), agentdir.Agent) if body is not None else None
 
     def get_agent(self, agent_id: str) -> Agent | None:
-        return self._agent(self._run(d.get_agent(self._conn, agent_id=agent_id)))
+        return self._agent(self._val(f"SELECT body FROM ad_agents WHERE agent_id = $1{self._lock}", agent_id))
 
     def agent_named(self, name: str) -> Agent | None:
-        return self._agent(self._run(d.get_agent(self._conn, name=name)))
+        return self._agent(self._val(f"SELECT body FROM ad_agents WHERE name = $1{self._lock}", name))
 
     def put_agent(self, agent: Agent) -> None:
         self._run(d.put_agent(self._conn, agent.agent_id, agent.name,
@@ -282,7 +288,7 @@ class PgTx(PagedReads):
         return wire.from_pb(ad_pb.Thread.FromString(body), agentdir.Thread) if body is not None else None
 
     def get_thread(self, thread_id: str) -> Thread | None:
-        return self._thread(self._run(d.get_thread(self._conn, thread_id)))
+        return self._thread(self._val(f"SELECT body FROM ad_threads WHERE thread_id = $1{self._lock}", thread_id))
 
     def put_thread(self, thread: Thread) -> None:
         self._run(d.put_thread(self._conn, thread.thread_id, thread.agent_id,
@@ -292,8 +298,8 @@ class PgTx(PagedReads):
         return [t for t in map(self._thread, self._run(d.threads_of(self._conn, agent_id))) if t is not None]
 
     def get_request(self, request_id: str) -> WorkRequest | None:
-        found = self._run(d.get_request(self._conn, request_id))
-        return _request(*found) if found is not None else None
+        r = self._row(f"SELECT seq, body FROM ad_requests WHERE request_id = $1{self._lock}", request_id)
+        return _request(r["seq"], r["body"]) if r is not None else None
 
     def put_request(self, request: WorkRequest) -> None:
         self._run(d.put_request(self._conn, request.request_id, request.seq, request.state == PENDING,
@@ -330,11 +336,11 @@ class PgTx(PagedReads):
         self.wake(TOKENS)
 
     def get_token(self, key: bytes) -> Token | None:
-        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE digest = $1", key)
+        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE digest = $1{self._lock}", key)
         return _token(r)[1] if r is not None else None
 
     def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
-        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_id = $1", token_id)
+        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_id = $1{self._lock}", token_id)
         return _token(r) if r is not None else None
 
     def tokens(self) -> list[tuple[bytes, Token]]:
