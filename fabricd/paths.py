@@ -23,8 +23,3 @@ def default_socket(environ: Mapping[str, str] = os.environ) -> str:
     if environ.get("RUNTIME_DIRECTORY"):
         return os.path.join(environ["RUNTIME_DIRECTORY"].split(":")[0], "fabricd.sock")
     return os.path.join(state_dir(environ), "fabricd.sock")
-
-
-def default_target(environ: Mapping[str, str] = os.environ) -> str:
-    """What clients dial when given no --target: $FABRICD_TARGET, else the default socket."""
-    return environ.get("FABRICD_TARGET") or f"unix:{default_socket(environ)}"

@@ -44,22 +44,27 @@ class Issued:
     """The pid of the daemon that was serving the folder, or None when none ran."""
 
 
+def _copy_compacted(path: str, target: str) -> None:
+    """Write one read snapshot of the store in `path`, without free pages, to `target` (0600, fsync'd), and check it."""
+    env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024)
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            env.copyfd(fd, compact=True)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    finally:
+        env.close()
+    verify(target)
+
+
 def backup(path: str, dest: str) -> int:
     """Write a consistent, compacted copy of the store in `path` to the file `dest`; return its size."""
     _require_store(path)
     partial = dest + ".partial"
     try:
-        env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024)
-        try:
-            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                env.copyfd(fd, compact=True)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        finally:
-            env.close()
-        verify(partial)
+        _copy_compacted(path, partial)
         os.replace(partial, dest)
         _fsync_dir(os.path.dirname(os.path.abspath(dest)))
     except (lmdb.Error, OSError) as exc:
@@ -113,17 +118,7 @@ def compact(path: str) -> tuple[int, int]:
     compacted = os.path.join(path, DATA + ".compact")
     try:
         before = os.path.getsize(os.path.join(path, DATA))
-        env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024)
-        try:
-            fd = os.open(compacted, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            try:
-                env.copyfd(fd, compact=True)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-        finally:
-            env.close()
-        verify(compacted)
+        _copy_compacted(path, compacted)
         st = os.stat(os.path.join(path, DATA))
         _replace_data(path, compacted, folder.Modes(file=st.st_mode & 0o777, gid=st.st_gid), copy=False)
         return before, os.path.getsize(os.path.join(path, DATA))
