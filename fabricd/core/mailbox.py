@@ -109,6 +109,8 @@ class Mailboxes(Service):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._background: set[asyncio.Task[None]] = set()
         """Put-backs of drains whose callers left, kept until they are durable."""
+        self._streams: dict[str, int] = {}
+        """Open Subscribe streams of this process by agent id."""
 
     # -- the contract
 
@@ -234,15 +236,26 @@ class Mailboxes(Service):
         wakeups, mailboxes = self._wakeups, self._store.mailboxes
         key = mailbox_key(agent_id)
         cursor = 0
-        while True:
-            seen = wakeups.version(key)
-            messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.stream_buffer_bytes)
-            if messages:
-                cursor = messages[-1].seq
-                yield messages
-                continue
-            woke = await wakeups.wait(key, seen, self._keepalive_s)
-            if wakeups.closed:
-                return
-            if not woke:
-                yield []
+        self._streams[agent_id] = self._streams.get(agent_id, 0) + 1
+        try:
+            while True:
+                seen = wakeups.version(key)
+                messages = await mailboxes.unread(agent_id, cursor, batch, self.limits.stream_buffer_bytes)
+                if messages:
+                    cursor = messages[-1].seq
+                    yield messages
+                    continue
+                woke = await wakeups.wait(key, seen, self._keepalive_s)
+                if wakeups.closed:
+                    return
+                if not woke:
+                    yield []
+        finally:
+            left = self._streams.pop(agent_id) - 1
+            if left:
+                self._streams[agent_id] = left
+
+    def streaming(self, agent_id: str) -> bool:
+        """Whether this process serves an open Subscribe stream of `agent_id` (wake hooks hold off then);
+        thread-safe to ask (a dict read)."""
+        return agent_id in self._streams

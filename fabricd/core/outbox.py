@@ -12,22 +12,28 @@ Every backend keeps this true: the LMDB and memory backends run
 fabricd.core.kv.outbox in one transaction per page of rows; PostgreSQL claims
 rows with FOR UPDATE SKIP LOCKED and posts each with its receipt in the same
 transaction, so several nodes deliver each row once.
+
+Wake rows (`wake:...`, fabricd.core.wake) are the exception: their delivery is
+an HTTP POST or a command, which no transaction can hold. They are claimed with
+a lease in the page's transaction, sent, then settled in a second one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import FabricError, InvalidArgument
+from fabricd.core.errors import FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
 from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
 from fabricd.core.schema import setting
+from fabricd.core.wake import WakeHook
 
 log = logging.getLogger("fabricd.outbox")
 
@@ -70,6 +76,8 @@ class DrainResult:
     posted: int
     failed: int
     more: bool
+    claimed: tuple[tuple[OutboxRow, WakeHook], ...] = ()
+    """Wake rows taken for sending (with their hooks): the caller sends each and settles it."""
 
 
 def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> OutboxRow:
@@ -114,6 +122,9 @@ class Outbox(Service):
                  policy: RetryPolicy = RetryPolicy()) -> None:
         super().__init__(store, limits, clock)
         self._policy = policy
+        self.send_wake: Callable[[OutboxRow, WakeHook], Awaitable[None]] | None = None
+        """Sends a claimed wake row (POST or command), raising a FabricError when it failed (the daemon's:
+        fabricd.daemon.wakesend)."""
 
     # -- fan-out
 
@@ -157,8 +168,24 @@ class Outbox(Service):
     # -- delivery
 
     async def drain_once(self) -> DrainResult:
-        """Post every due row of one page (up to 64)."""
-        return await self._store.outbox.deliver_due(PAGE, self._policy, self.limits.max_unread)
+        """Post every due row of one page (up to 64); send the wake rows among them and settle each."""
+        result = await self._store.outbox.deliver_due(PAGE, self._policy, self.limits.max_unread)
+        if result.claimed:
+            await asyncio.gather(*(self._send_wake(row, hook) for row, hook in result.claimed))
+        return result
+
+    async def _send_wake(self, row: OutboxRow, hook: WakeHook) -> None:
+        error: FabricError | None = None
+        try:
+            if self.send_wake is None:
+                raise Unavailable("this process sends no wakes", reason="WAKE_DELIVERY_FAILED")
+            await self.send_wake(row, hook)
+        except FabricError as exc:
+            error = exc
+        except Exception as exc:  # noqa: BLE001 - a sender's bug is this row's failure, retried, never the loop's
+            log.exception("wake sender failed on %s", row.key)
+            error = FabricError(f"{type(exc).__name__}: {exc}", reason="WAKE_DELIVERY_FAILED")
+        await self._store.outbox.settle_wake(row.key, error, self._policy)
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""

@@ -1,6 +1,6 @@
 """What the core needs from storage and from wake-ups: one narrow, typed port per contract.
 
-A backend implements `Store`: six per-contract ports (like nats-server's
+A backend implements `Store`: seven per-contract ports (like nats-server's
 StreamStore/ConsumerStore or etcd's Backend) and its lifecycle. Every method is
 async; a write returns once it is durable. Each write is an OPERATION, run
 atomically by the backend (LMDB: one function handed to its single writer and
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from fabricd.core.outbox import DrainResult, RetryPolicy
     from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
+    from fabricd.core.wake import WakeHook
 
 WakeKey = str
 """A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""
@@ -212,6 +213,27 @@ class OutboxPort(Protocol):
     async def counts(self) -> tuple[int, int, int]:
         """(pending rows, all rows with receipts, dead letters)."""
 
+    async def settle_wake(self, key: str, error: FabricError | None, policy: RetryPolicy) -> bool:
+        """Record what the sender of a claimed wake row answered: its receipt (True), or a retry or dead
+        letter (fabricd.core.kv.wake.settle)."""
+
+
+class WakePort(Protocol):
+    """Wake hooks and their firing (the rules: fabricd.core.wake)."""
+
+    async def set(self, hook: WakeHook) -> WakeHook:
+        """Store a hook for an existing agent or mailbox, its firing state fresh; NAME_NOT_FOUND else."""
+
+    async def delete(self, agent_id: str) -> bool: ...
+
+    async def get(self, agent_id: str) -> WakeHook | None: ...
+
+    async def next_due(self) -> int | None:
+        """When the earliest armed hook is due (a read: the loop writes only when one is)."""
+
+    async def fire_due(self, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
+        """Fire or disarm every due armed hook: (wake rows made, when the next armed hook is due)."""
+
 
 class AgentDirectoryPort(Protocol):
     """Each write moves DirectoryData.sequence once and keeps the data in a bounded history."""
@@ -294,7 +316,7 @@ class StoreStats:
 
 
 class Store(Protocol):
-    """A backend: the six ports, and its lifecycle."""
+    """A backend: the seven ports, and its lifecycle."""
 
     directory: DirectoryPort
     mailboxes: MailboxPort
@@ -302,6 +324,7 @@ class Store(Protocol):
     outbox: OutboxPort
     agent_directory: AgentDirectoryPort
     tokens: TokenPort
+    wake: WakePort
     wakeups: Wakeups
     node_id: int
     """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""

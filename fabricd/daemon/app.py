@@ -20,8 +20,10 @@ from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.errors import FabricError
 from fabricd.core.tokens import TOKENS, Tokens
+from fabricd.core.wake import Wakes
 from fabricd.daemon import logs, settings, systemd
 from fabricd.daemon.config import Config
+from fabricd.daemon.wakesend import WakeSender
 from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
@@ -55,6 +57,10 @@ class App:
                                      keepalive_s=c.keepalive)
         self.directory = Directory(self.store, c.limits, clock, c.keepalive)
         self.outbox = Outbox(self.store, c.limits, clock, c.outbox.retry)
+        allow_commands = c.wake.commands_allowed(c.listen)
+        self.wakes = Wakes(self.store, c.limits, clock, streaming=self.mailboxes.streaming,
+                           allow_commands=allow_commands)
+        self.outbox.send_wake = WakeSender(c.wake.timeout, allow_commands)
         self.agent_directory = AgentDirectory(self.store, c.limits, clock, max_causal_depth=c.max_causal_depth,
                                               keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
@@ -66,12 +72,14 @@ class App:
         self.started = time.time_ns()
         core = self.core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
+                    wakes=self.wakes,
                     backup=self.store.backup_to, backup_dir=c.data_dir)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
                                                 observe=self.metrics.observe_call)
 
     def _services(self) -> tuple[object, ...]:
-        return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens)
+        return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
+                self.wakes)
 
     async def status(self) -> Status:
         stats = self.store.stats()
@@ -133,7 +141,7 @@ class App:
             print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
         self._sd.notify("READY=1", f"STATUS={await self._summary()}")
         background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
-                      asyncio.create_task(self._status_forever())]
+                      asyncio.create_task(self._status_forever()), asyncio.create_task(self.wakes.run())]
         if c.outbox.loop:
             background.append(asyncio.create_task(self.outbox.run()))
         if c.store:  # tokens issued or revoked by other nodes: reload the cache when they say so

@@ -31,6 +31,22 @@ class OutboxConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class WakeConfig:
+    """`[wake]`: wake hooks (DirectoryService.SetWakeHook)."""
+
+    allow_commands: str = setting("auto", "run command wake hooks (as the daemon's user): on, off, or auto (on "
+                                  "when every listener is a unix socket, off when the daemon listens on TCP)",
+                                  choices=("auto", "on", "off"))
+    timeout: float = setting(10.0, "seconds a wake's POST or command may take before it counts as failed and "
+                             "is retried", at_least=0.1, at_most=60)
+
+    def commands_allowed(self, listen: tuple[str, ...]) -> bool:
+        if self.allow_commands != "auto":
+            return self.allow_commands == "on"
+        return all(address.startswith("unix:") for address in listen)
+
+
+@dataclass(frozen=True, slots=True)
 class MetricsConfig:
     """`[metrics]`: the Prometheus listener."""
 
@@ -107,6 +123,7 @@ class Config:
                                            "consumed ids", at_least=0.01, at_most=86400)
     limits: Limits = section(Limits, flag_prefix="")
     outbox: OutboxConfig = section(OutboxConfig)
+    wake: WakeConfig = section(WakeConfig)
     metrics: MetricsConfig = section(MetricsConfig)
     socket: SocketConfig = section(SocketConfig)
     auth: AuthConfig = section(AuthConfig, flag_prefix="")

@@ -91,6 +91,15 @@ def register_own(request: object, identity: Identity, guard: Guard) -> None:
             f"{identity.agent_id} --name {name}", reason="OUT_OF_SCOPE", identity=str(identity), name=name)
 
 
+def set_wake_hook(request: object, identity: Identity, guard: Guard) -> None:
+    """Its own agent's hook, and a URL one: a command runs as the daemon's user, so it is an admin's to set."""
+    own("agent_id")(request, identity, guard)
+    if request.hook.command:  # type: ignore[attr-defined]
+        raise PermissionDenied(f"{identity} may not set a command wake hook: commands run as the daemon's user, "
+                               "so only an admin or a local caller may set one; use a URL hook (--url)",
+                               reason="WAKE_COMMAND_ADMIN_ONLY", identity=str(identity))
+
+
 def anyone(request: object, identity: Identity, guard: Guard) -> None:
     return None
 
@@ -150,7 +159,7 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # DirectoryService
     "Register": register_own, "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
     "ResolveName": anyone,
-    "WatchMailboxes": anyone,
+    "WatchMailboxes": anyone, "SetWakeHook": set_wake_hook, "GetWakeHook": own("agent_id"),
     # MailboxService
     "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),
     "DrainMessages": own("agent_id"), "Subscribe": own("agent_id"), "AckMessages": own("agent_id"),

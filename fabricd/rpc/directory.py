@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fabricd import wire
+from fabricd.core import wake
 from fabricd.core.directory import Directory
 from fabricd.rpc.auth import caller
 from fabricd.rpc.errors import mapped
@@ -10,9 +11,16 @@ from fabricd.v1 import directory_service_pb2 as pb
 from fabricd.v1 import directory_service_pb2_grpc as pb_grpc
 
 
+def hook_out(hook: wake.WakeHook) -> pb.WakeHook:
+    out = pb.WakeHook(url=hook.url, command=hook.command, only_when_idle=hook.only_when_idle)
+    out.quiet_period.FromNanoseconds(hook.quiet_ns)
+    return out
+
+
 class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
-    def __init__(self, directory: Directory) -> None:
+    def __init__(self, directory: Directory, wakes: wake.Wakes) -> None:
         self._directory = directory
+        self._wakes = wakes
 
     def _out(self, entry):  # noqa: ANN001, ANN202
         return wire.entry_out(entry, self._directory.presence_of(entry))
@@ -57,3 +65,24 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
                 snapshot_complete=batch.snapshot_complete,
                 keepalive=not batch.changes and not batch.snapshot_complete,
             )
+
+    @mapped
+    async def SetWakeHook(self, request, context):  # noqa: ANN001, ANN201, N802
+        h = request.hook
+        hook = await self._wakes.set(
+            request.agent_id, h.url, tuple(h.command),
+            h.quiet_period.ToNanoseconds() if h.HasField("quiet_period") else wake.DEFAULT_QUIET_NS,
+            h.only_when_idle if h.HasField("only_when_idle") else True)
+        if hook is None:
+            return pb.SetWakeHookResponse()
+        return pb.SetWakeHookResponse(hook=hook_out(hook), secret=hook.secret)
+
+    @mapped
+    async def GetWakeHook(self, request, context):  # noqa: ANN001, ANN201, N802
+        hook = await self._wakes.get(request.agent_id)
+        if hook is None:
+            return pb.GetWakeHookResponse()
+        out = pb.GetWakeHookResponse(hook=hook_out(hook), fires=hook.fires, armed=hook.armed)
+        if hook.last_fire_ns:
+            out.last_fire_time.FromNanoseconds(hook.last_fire_ns)
+        return out

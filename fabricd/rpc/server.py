@@ -16,6 +16,7 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
+from fabricd.core.wake import Wakes
 from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.rpc import reflection
 from fabricd.rpc.a2a import A2AServicer, Endpoint
@@ -69,6 +70,7 @@ class Core:
     agent_directory: AgentDirectory
     status: Callable[[], Awaitable[Status]]
     tokens: Tokens
+    wakes: Wakes
     backup: Callable[[int], None] | None = None
     """Writes a consistent copy of the store to a file descriptor (blocking)."""
     backup_dir: str = ""
@@ -131,7 +133,8 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
             ("grpc.so_reuseport", 0),
         ]
     )
-    directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory), server)
+    directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory, core.wakes),
+                                                                      server)
     mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
     rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)

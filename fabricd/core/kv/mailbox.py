@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from fabricd.core import directory as directory_rules
 from fabricd.core import mailbox as rules
 from fabricd.core.errors import FabricError
+from fabricd.core.kv import wake
 from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Address, Change, Envelope, MailboxEntry, Message, Sent
@@ -60,6 +61,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     else:
         tx.put_entry(entry, None)
     encoded = tx.put_message(stored, digest)
+    wake.note(tx, now, entry.agent_id, stored.id, stored.ticket_id)
     sender = msg.sender.agent_id
     if sender and sender != entry.agent_id:
         sender_entry = tx.get_entry(sender)

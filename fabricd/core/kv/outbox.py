@@ -6,8 +6,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from fabricd.core import outbox as rules
+from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
-from fabricd.core.kv import mailbox
+from fabricd.core.kv import mailbox, wake
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import OutboxRow, RowState
 
@@ -43,12 +44,17 @@ def deliver_due(tx: RecordTx, now: int, mint: Callable[[int], str], limit: int, 
                 rng: random.Random, max_unread: int) -> rules.DrainResult:
     rows = tx.due_outbox_rows(now, limit + 1)
     posted = failed = 0
+    claimed = []
     for row in rows[:limit]:
-        if post(tx, now, mint, row, policy, rng, max_unread):
+        if wake_rules.is_wake_row(row.key):  # sent outside the transaction: claimed here, settled later
+            taken = wake.claim(tx, now, row)
+            if taken is not None:
+                claimed.append(taken)
+        elif post(tx, now, mint, row, policy, rng, max_unread):
             posted += 1
         else:
             failed += 1
-    return rules.DrainResult(posted, failed, more=len(rows) > limit)
+    return rules.DrainResult(posted, failed, more=len(rows) > limit, claimed=tuple(claimed))
 
 
 def _all(tx: RecordTx, state: RowState) -> list[OutboxRow]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
-from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous
+from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from fabricd.core.outbox import DrainResult, RetryPolicy
     from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
+    from fabricd.core.wake import WakeHook
 
 
 class _Part:
@@ -189,6 +190,29 @@ class KvOutbox(_Part):
     async def counts(self) -> tuple[int, int, int]:
         return await self._e.read(outbox.counts)
 
+    async def settle_wake(self, key: str, error: FabricError | None, policy: RetryPolicy) -> bool:
+        return await self._e.write(lambda tx: wake.settle(tx, self._clock(), key, error, policy, self._rng))
+
+
+class KvWake(_Part):
+    __slots__ = ()
+
+    async def set(self, hook: WakeHook) -> WakeHook:
+        return await self._e.write(lambda tx: wake.set_hook(tx, hook))
+
+    async def delete(self, agent_id: str) -> bool:
+        return await self._e.write(lambda tx: wake.delete_hook(tx, agent_id))
+
+    async def get(self, agent_id: str) -> WakeHook | None:
+        return await self._e.read(lambda tx: tx.get_wake_hook(agent_id))
+
+    async def next_due(self) -> int | None:
+        due = [h.due_ns() for h in await self._e.read(lambda tx: tx.wake_hooks()) if h.armed]
+        return min(due) if due else None
+
+    async def fire_due(self, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
+        return await self._e.write(lambda tx: wake.fire_due(tx, self._clock(), streaming, live_window_ns))
+
 
 class KvAgentDirectory(_Part):
     __slots__ = ("_s",)
@@ -296,6 +320,7 @@ class KvStore:
         self.outbox = KvOutbox(engine, clock, mint)
         self.agent_directory = KvAgentDirectory(engine, clock, mint)
         self.tokens = KvTokens(engine, clock, mint)
+        self.wake = KvWake(engine, clock, mint)
 
     def use_node_id(self, node_id: int) -> None:
         """Mint ids with `node_id` from now on."""

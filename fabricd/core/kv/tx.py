@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from fabricd.core.agentdir import Agent, DirectoryData, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.tokens import Token
+    from fabricd.core.wake import WakeHook
 
 T = TypeVar("T")
 
@@ -186,6 +187,16 @@ class RecordTx(Protocol):
 
     def tokens_from(self, after: str) -> Iterator[tuple[str, Token]]:
         """(cursor, token) in the store's key order after the cursor `after`."""
+
+    # -- wake hooks
+    def get_wake_hook(self, agent_id: str) -> WakeHook | None: ...
+
+    def put_wake_hook(self, hook: WakeHook) -> None: ...
+
+    def delete_wake_hook(self, agent_id: str) -> None: ...
+
+    def wake_hooks(self) -> list[WakeHook]:
+        """Every hook (a few per agent-run host: the wake loop reads them all)."""
 
     # -- effects
     def wake(self, key: str) -> None:

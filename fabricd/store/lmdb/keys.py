@@ -22,6 +22,7 @@ big-endian so that byte order is numeric order.
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
+    meta       b"wake/" H(agent_id)                  wake hook, JSON (fabricd.core.wake.encode: it holds the id)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
     ad_agents  H(agent_id)                           fabricd.v1.Agent
     ad_names   H(agent name)                         agent_id, UTF-8
@@ -120,6 +121,13 @@ def queue_length(target: str) -> bytes:
 
 def finished(finish_ns: int, ticket_id: str) -> bytes:
     return U64.pack(finish_ns) + h(ticket_id)
+
+
+WAKE_HOOKS = b"wake/"
+
+
+def wake_hook(agent_id: str) -> bytes:
+    return WAKE_HOOKS + entry(agent_id)
 
 
 def sequence(name: str) -> bytes:

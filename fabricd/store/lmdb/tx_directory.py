@@ -1,4 +1,4 @@
-"""The agent directory's and the access tokens' part of a transaction (a mixin of LmdbTx)."""
+"""The agent directory's, the wake hooks' and the access tokens' part of a transaction (a mixin of LmdbTx)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any
 
 from fabricd import wire
 from fabricd.core import agentdir
+from fabricd.core import wake
 from fabricd.core.tokens import Token
+from fabricd.core.wake import WakeHook
 from fabricd.store.lmdb import keys, records
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
@@ -175,6 +177,21 @@ class DirectoryRecords:
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None:
         self._txn.put(keys.h(key), keys.u64(generation) + request_id.encode(), db=self._dbs.ad_repairs)
+
+    # -- wake hooks
+
+    def get_wake_hook(self, agent_id: str) -> WakeHook | None:
+        raw = self._txn.get(keys.wake_hook(agent_id), db=self._dbs.meta)
+        return wake.decode(bytes(raw)) if raw is not None else None
+
+    def put_wake_hook(self, hook: WakeHook) -> None:
+        self._txn.put(keys.wake_hook(hook.agent_id), wake.encode(hook), db=self._dbs.meta)
+
+    def delete_wake_hook(self, agent_id: str) -> None:
+        self._txn.delete(keys.wake_hook(agent_id), db=self._dbs.meta)
+
+    def wake_hooks(self) -> list[WakeHook]:
+        return [wake.decode(bytes(raw)) for _, raw in rows_under(self._txn, self._dbs.meta, keys.WAKE_HOOKS, b"")]
 
     # -- access tokens
 

@@ -12,10 +12,12 @@ from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDI
 from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
+from fabricd.core import wake
 from fabricd.core.tokens import Token
+from fabricd.core.wake import WakeHook
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens", "request_keys")
+          "requests", "repairs", "tokens", "request_keys", "wake_hooks")
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -358,6 +360,21 @@ class MemoryTx:
         start = bytes.fromhex(after)  # ValueError for a cursor this backend did not hand out
         for key in sorted(k for k in self._t("tokens") if k > start):
             yield key.hex(), copy.copy(self._t("tokens")[key])
+
+    # -- wake hooks (stored encoded, so no caller holds a live record)
+
+    def get_wake_hook(self, agent_id: str) -> WakeHook | None:
+        raw = self._t("wake_hooks").get(agent_id)
+        return wake.decode(raw) if raw is not None else None
+
+    def put_wake_hook(self, hook: WakeHook) -> None:
+        self._w("wake_hooks")[hook.agent_id] = wake.encode(hook)
+
+    def delete_wake_hook(self, agent_id: str) -> None:
+        self._w("wake_hooks").pop(agent_id, None)
+
+    def wake_hooks(self) -> list[WakeHook]:
+        return [wake.decode(raw) for _, raw in sorted(self._t("wake_hooks").items())]
 
     # -- effects
 

@@ -26,6 +26,7 @@
                                                 (newline-separated); never the token itself
     request_keys    (scope, key)                idempotency keys of Admit and CreateThread: digest, created id
     node_ids        (a sequence)                each node takes one at start for its minted ids (fabricd.core.ids)
+    wake_hooks      agent_id                    body = the hook and its firing state, JSON (fabricd.core.wake)
 
 Decisions, and why:
 - Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
@@ -210,6 +211,12 @@ CREATE TABLE request_keys (
     PRIMARY KEY (scope, key)
 );
 ALTER TABLE tokens ADD COLUMN session_names text NOT NULL DEFAULT '';
+"""),
+    Migration(3, "wake hooks", """
+CREATE TABLE wake_hooks (
+    agent_id text PRIMARY KEY,
+    body     bytea NOT NULL
+);
 """),
 )
 

@@ -26,7 +26,9 @@ from fabricd import wire
 from fabricd.core import agentdir
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+from fabricd.core import wake
 from fabricd.core.tokens import TOKENS, Token
+from fabricd.core.wake import WakeHook
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
@@ -345,6 +347,23 @@ class PgTx(PagedReads):
 
     def tokens(self) -> list[tuple[bytes, Token]]:
         return [_token(r) for r in self._fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
+
+    # -- wake hooks
+
+    def get_wake_hook(self, agent_id: str) -> WakeHook | None:
+        body = self._val(f"SELECT body FROM wake_hooks WHERE agent_id = $1{self._lock}", agent_id)
+        return wake.decode(body) if body is not None else None
+
+    def put_wake_hook(self, hook: WakeHook) -> None:
+        self._exec("INSERT INTO wake_hooks (agent_id, body) VALUES ($1, $2) ON CONFLICT (agent_id) DO UPDATE "
+                   "SET body = EXCLUDED.body", hook.agent_id, wake.encode(hook))
+
+    def delete_wake_hook(self, agent_id: str) -> None:
+        self._exec("DELETE FROM wake_hooks WHERE agent_id = $1", agent_id)
+
+    def wake_hooks(self) -> list[WakeHook]:
+        return [wake.decode(r["body"]) for r in self._fetch(f"SELECT body FROM wake_hooks ORDER BY agent_id"
+                                                            f"{self._lock}")]
 
     # -- effects
 

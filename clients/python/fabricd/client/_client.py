@@ -242,6 +242,29 @@ class Client(WorkCalls):
         """Remove a mailbox; with `purge`, even with unread mail or queued tickets (deleted, aborted)."""
         return await self._call(self.directory.Unregister, dir_pb.UnregisterRequest(agent_id=agent_id, purge=purge))
 
+    async def set_wake_hook(self, agent_id: str, *, url: str = "", command: Sequence[str] = (),
+                            quiet_period: float | None = None, only_when_idle: bool = True,
+                            ) -> dir_pb.SetWakeHookResponse:
+        """Wake the agent when work arrives while it is idle: POST to `url`, or run `command` (admin only).
+
+        `quiet_period` (seconds, default 30) is the least time between two wakes; `only_when_idle=False`
+        fires even while the agent is subscribed or busy. The response's `secret` (URL hooks) keys the
+        HMAC-SHA256 in each POST's Fabricd-Signature header. Neither url nor command removes the hook.
+        """
+        hook = dir_pb.WakeHook(url=url, command=list(command), only_when_idle=only_when_idle)
+        if quiet_period is not None:
+            hook.quiet_period.FromNanoseconds(round(quiet_period * 1e9))
+        request = dir_pb.SetWakeHookRequest(agent_id=agent_id, hook=hook)
+        return await self._call(self.directory.SetWakeHook, request)
+
+    async def get_wake_hook(self, agent_id: str) -> dir_pb.GetWakeHookResponse:
+        """The agent's wake hook (`HasField("hook")` is False when it has none) and how often it fired."""
+        return await self._call(self.directory.GetWakeHook, dir_pb.GetWakeHookRequest(agent_id=agent_id))
+
+    async def clear_wake_hook(self, agent_id: str) -> None:
+        """Remove the agent's wake hook (nothing happens when it has none)."""
+        await self._call(self.directory.SetWakeHook, dir_pb.SetWakeHookRequest(agent_id=agent_id))
+
     async def list_mailboxes(self, *, page_size: int = 0, page_token: str = "") -> Page[pb.MailboxEntry]:
         """Every mailbox (page after page), or one page when given a page_size or page_token."""
         def fetch(size: int, token: str) -> Any:

@@ -106,6 +106,17 @@ class SyncClient:
     def unregister(self, agent_id: str, *, purge: bool = False) -> dir_pb.UnregisterResponse:
         return self._run(self._client.unregister(agent_id, purge=purge))
 
+    def set_wake_hook(self, agent_id: str, *, url: str = "", command: Sequence[str] = (),
+                      quiet_period: float | None = None, only_when_idle: bool = True) -> dir_pb.SetWakeHookResponse:
+        return self._run(self._client.set_wake_hook(agent_id, url=url, command=command, quiet_period=quiet_period,
+                                                    only_when_idle=only_when_idle))
+
+    def get_wake_hook(self, agent_id: str) -> dir_pb.GetWakeHookResponse:
+        return self._run(self._client.get_wake_hook(agent_id))
+
+    def clear_wake_hook(self, agent_id: str) -> None:
+        return self._run(self._client.clear_wake_hook(agent_id))
+
     def list_mailboxes(self, *, page_size: int = 0, page_token: str = "") -> Page[pb.MailboxEntry]:
         return self._run(self._client.list_mailboxes(page_size=page_size, page_token=page_token))
 

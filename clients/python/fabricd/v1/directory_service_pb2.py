@@ -23,9 +23,11 @@ _sym_db = _symbol_database.Default()
 
 
 from fabricd.v1 import types_pb2 as fabricd_dot_v1_dot_types__pb2
+from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb2
+from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"fabricd/v1/directory_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\"\xe2\x01\n\x0fRegisterRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x14\n\x0csession_name\x18\x02 \x01(\t\x12,\n\x0c\x63\x61pabilities\x18\x03 \x03(\x0b\x32\x16.fabricd.v1.Capability\x12\x0b\n\x03\x63wd\x18\x04 \x01(\t\x12;\n\x08metadata\x18\x05 \x03(\x0b\x32).fabricd.v1.RegisterRequest.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"U\n\x10RegisterResponse\x12\'\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\x12\x18\n\x10name_shared_with\x18\x02 \x03(\t\"?\n\x0cTouchRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0c\n\x04\x62usy\x18\x02 \x01(\x08\x12\x0f\n\x07offline\x18\x03 \x01(\x08\"7\n\rTouchResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x15\n\rsimilar_names\x18\x02 \x03(\t\"4\n\x11UnregisterRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05purge\x18\x02 \x01(\x08\"F\n\x12UnregisterResponse\x12\x17\n\x0fpurged_messages\x18\x01 \x01(\x04\x12\x17\n\x0f\x61\x62orted_tickets\x18\x02 \x01(\x04\"=\n\x14ListMailboxesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"]\n\x15ListMailboxesResponse\x12+\n\tmailboxes\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.MailboxEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\"\n\x12ResolveNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\">\n\x13ResolveNameResponse\x12\'\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\"\x17\n\x15WatchMailboxesRequest\"c\n\x0cMailboxEvent\x12*\n\x04type\x18\x01 \x01(\x0e\x32\x1c.fabricd.v1.MailboxEventType\x12\'\n\x05\x65ntry\x18\x02 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\"p\n\x16WatchMailboxesResponse\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.MailboxEvent\x12\x19\n\x11snapshot_complete\x18\x02 \x01(\x08\x12\x11\n\tkeepalive\x18\x03 \x01(\x08*\xb1\x02\n\x10MailboxEventType\x12\"\n\x1eMAILBOX_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMAILBOX_EVENT_TYPE_SNAPSHOT\x10\x01\x12\x1e\n\x1aMAILBOX_EVENT_TYPE_CREATED\x10\x02\x12!\n\x1dMAILBOX_EVENT_TYPE_REGISTERED\x10\x03\x12\x1e\n\x1aMAILBOX_EVENT_TYPE_TOUCHED\x10\x04\x12#\n\x1fMAILBOX_EVENT_TYPE_BUSY_CHANGED\x10\x05\x12+\n\'MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED\x10\x06\x12#\n\x1fMAILBOX_EVENT_TYPE_UNREGISTERED\x10\x07\x32\xe5\x03\n\x10\x44irectoryService\x12\x45\n\x08Register\x12\x1b.fabricd.v1.RegisterRequest\x1a\x1c.fabricd.v1.RegisterResponse\x12<\n\x05Touch\x12\x18.fabricd.v1.TouchRequest\x1a\x19.fabricd.v1.TouchResponse\x12K\n\nUnregister\x12\x1d.fabricd.v1.UnregisterRequest\x1a\x1e.fabricd.v1.UnregisterResponse\x12T\n\rListMailboxes\x12 .fabricd.v1.ListMailboxesRequest\x1a!.fabricd.v1.ListMailboxesResponse\x12N\n\x0bResolveName\x12\x1e.fabricd.v1.ResolveNameRequest\x1a\x1f.fabricd.v1.ResolveNameResponse\x12Y\n\x0eWatchMailboxes\x12!.fabricd.v1.WatchMailboxesRequest\x1a\".fabricd.v1.WatchMailboxesResponse0\x01\x42\x82\x01\n\x0e\x64\x65v.fabricd.v1B\x15\x44irectoryServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"fabricd/v1/directory_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xe2\x01\n\x0fRegisterRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x14\n\x0csession_name\x18\x02 \x01(\t\x12,\n\x0c\x63\x61pabilities\x18\x03 \x03(\x0b\x32\x16.fabricd.v1.Capability\x12\x0b\n\x03\x63wd\x18\x04 \x01(\t\x12;\n\x08metadata\x18\x05 \x03(\x0b\x32).fabricd.v1.RegisterRequest.MetadataEntry\x1a/\n\rMetadataEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"U\n\x10RegisterResponse\x12\'\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\x12\x18\n\x10name_shared_with\x18\x02 \x03(\t\"?\n\x0cTouchRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0c\n\x04\x62usy\x18\x02 \x01(\x08\x12\x0f\n\x07offline\x18\x03 \x01(\x08\"7\n\rTouchResponse\x12\x0f\n\x07\x63reated\x18\x01 \x01(\x08\x12\x15\n\rsimilar_names\x18\x02 \x03(\t\"4\n\x11UnregisterRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05purge\x18\x02 \x01(\x08\"F\n\x12UnregisterResponse\x12\x17\n\x0fpurged_messages\x18\x01 \x01(\x04\x12\x17\n\x0f\x61\x62orted_tickets\x18\x02 \x01(\x04\"=\n\x14ListMailboxesRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"]\n\x15ListMailboxesResponse\x12+\n\tmailboxes\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.MailboxEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\"\n\x12ResolveNameRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\">\n\x13ResolveNameResponse\x12\'\n\x05\x65ntry\x18\x01 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\"\x17\n\x15WatchMailboxesRequest\"c\n\x0cMailboxEvent\x12*\n\x04type\x18\x01 \x01(\x0e\x32\x1c.fabricd.v1.MailboxEventType\x12\'\n\x05\x65ntry\x18\x02 \x01(\x0b\x32\x18.fabricd.v1.MailboxEntry\"p\n\x16WatchMailboxesResponse\x12(\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.MailboxEvent\x12\x19\n\x11snapshot_complete\x18\x02 \x01(\x08\x12\x11\n\tkeepalive\x18\x03 \x01(\x08\"\x89\x01\n\x08WakeHook\x12\x0b\n\x03url\x18\x01 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x02 \x03(\t\x12/\n\x0cquiet_period\x18\x03 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x1b\n\x0eonly_when_idle\x18\x04 \x01(\x08H\x00\x88\x01\x01\x42\x11\n\x0f_only_when_idle\"J\n\x12SetWakeHookRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\"\n\x04hook\x18\x02 \x01(\x0b\x32\x14.fabricd.v1.WakeHook\"I\n\x13SetWakeHookResponse\x12\"\n\x04hook\x18\x01 \x01(\x0b\x32\x14.fabricd.v1.WakeHook\x12\x0e\n\x06secret\x18\x02 \x01(\t\"&\n\x12GetWakeHookRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"\x8b\x01\n\x13GetWakeHookResponse\x12\"\n\x04hook\x18\x01 \x01(\x0b\x32\x14.fabricd.v1.WakeHook\x12\r\n\x05\x66ires\x18\x02 \x01(\x04\x12\x32\n\x0elast_fire_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05\x61rmed\x18\x04 \x01(\x08*\xb1\x02\n\x10MailboxEventType\x12\"\n\x1eMAILBOX_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1f\n\x1bMAILBOX_EVENT_TYPE_SNAPSHOT\x10\x01\x12\x1e\n\x1aMAILBOX_EVENT_TYPE_CREATED\x10\x02\x12!\n\x1dMAILBOX_EVENT_TYPE_REGISTERED\x10\x03\x12\x1e\n\x1aMAILBOX_EVENT_TYPE_TOUCHED\x10\x04\x12#\n\x1fMAILBOX_EVENT_TYPE_BUSY_CHANGED\x10\x05\x12+\n\'MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED\x10\x06\x12#\n\x1fMAILBOX_EVENT_TYPE_UNREGISTERED\x10\x07\x32\x85\x05\n\x10\x44irectoryService\x12\x45\n\x08Register\x12\x1b.fabricd.v1.RegisterRequest\x1a\x1c.fabricd.v1.RegisterResponse\x12<\n\x05Touch\x12\x18.fabricd.v1.TouchRequest\x1a\x19.fabricd.v1.TouchResponse\x12K\n\nUnregister\x12\x1d.fabricd.v1.UnregisterRequest\x1a\x1e.fabricd.v1.UnregisterResponse\x12T\n\rListMailboxes\x12 .fabricd.v1.ListMailboxesRequest\x1a!.fabricd.v1.ListMailboxesResponse\x12N\n\x0bResolveName\x12\x1e.fabricd.v1.ResolveNameRequest\x1a\x1f.fabricd.v1.ResolveNameResponse\x12Y\n\x0eWatchMailboxes\x12!.fabricd.v1.WatchMailboxesRequest\x1a\".fabricd.v1.WatchMailboxesResponse0\x01\x12N\n\x0bSetWakeHook\x12\x1e.fabricd.v1.SetWakeHookRequest\x1a\x1f.fabricd.v1.SetWakeHookResponse\x12N\n\x0bGetWakeHook\x12\x1e.fabricd.v1.GetWakeHookRequest\x1a\x1f.fabricd.v1.GetWakeHookResponseB\x82\x01\n\x0e\x64\x65v.fabricd.v1B\x15\x44irectoryServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,36 +37,46 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.fabricd.v1B\025DirectoryServiceProtoP\001Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\242\002\003FXX\252\002\nFabricd.V1\312\002\nFabricd\\V1\352\002\013Fabricd::V1'
   _globals['_REGISTERREQUEST_METADATAENTRY']._loaded_options = None
   _globals['_REGISTERREQUEST_METADATAENTRY']._serialized_options = b'8\001'
-  _globals['_MAILBOXEVENTTYPE']._serialized_start=1137
-  _globals['_MAILBOXEVENTTYPE']._serialized_end=1442
-  _globals['_REGISTERREQUEST']._serialized_start=75
-  _globals['_REGISTERREQUEST']._serialized_end=301
-  _globals['_REGISTERREQUEST_METADATAENTRY']._serialized_start=254
-  _globals['_REGISTERREQUEST_METADATAENTRY']._serialized_end=301
-  _globals['_REGISTERRESPONSE']._serialized_start=303
-  _globals['_REGISTERRESPONSE']._serialized_end=388
-  _globals['_TOUCHREQUEST']._serialized_start=390
-  _globals['_TOUCHREQUEST']._serialized_end=453
-  _globals['_TOUCHRESPONSE']._serialized_start=455
-  _globals['_TOUCHRESPONSE']._serialized_end=510
-  _globals['_UNREGISTERREQUEST']._serialized_start=512
-  _globals['_UNREGISTERREQUEST']._serialized_end=564
-  _globals['_UNREGISTERRESPONSE']._serialized_start=566
-  _globals['_UNREGISTERRESPONSE']._serialized_end=636
-  _globals['_LISTMAILBOXESREQUEST']._serialized_start=638
-  _globals['_LISTMAILBOXESREQUEST']._serialized_end=699
-  _globals['_LISTMAILBOXESRESPONSE']._serialized_start=701
-  _globals['_LISTMAILBOXESRESPONSE']._serialized_end=794
-  _globals['_RESOLVENAMEREQUEST']._serialized_start=796
-  _globals['_RESOLVENAMEREQUEST']._serialized_end=830
-  _globals['_RESOLVENAMERESPONSE']._serialized_start=832
-  _globals['_RESOLVENAMERESPONSE']._serialized_end=894
-  _globals['_WATCHMAILBOXESREQUEST']._serialized_start=896
-  _globals['_WATCHMAILBOXESREQUEST']._serialized_end=919
-  _globals['_MAILBOXEVENT']._serialized_start=921
-  _globals['_MAILBOXEVENT']._serialized_end=1020
-  _globals['_WATCHMAILBOXESRESPONSE']._serialized_start=1022
-  _globals['_WATCHMAILBOXESRESPONSE']._serialized_end=1134
-  _globals['_DIRECTORYSERVICE']._serialized_start=1445
-  _globals['_DIRECTORYSERVICE']._serialized_end=1930
+  _globals['_MAILBOXEVENTTYPE']._serialized_start=1675
+  _globals['_MAILBOXEVENTTYPE']._serialized_end=1980
+  _globals['_REGISTERREQUEST']._serialized_start=140
+  _globals['_REGISTERREQUEST']._serialized_end=366
+  _globals['_REGISTERREQUEST_METADATAENTRY']._serialized_start=319
+  _globals['_REGISTERREQUEST_METADATAENTRY']._serialized_end=366
+  _globals['_REGISTERRESPONSE']._serialized_start=368
+  _globals['_REGISTERRESPONSE']._serialized_end=453
+  _globals['_TOUCHREQUEST']._serialized_start=455
+  _globals['_TOUCHREQUEST']._serialized_end=518
+  _globals['_TOUCHRESPONSE']._serialized_start=520
+  _globals['_TOUCHRESPONSE']._serialized_end=575
+  _globals['_UNREGISTERREQUEST']._serialized_start=577
+  _globals['_UNREGISTERREQUEST']._serialized_end=629
+  _globals['_UNREGISTERRESPONSE']._serialized_start=631
+  _globals['_UNREGISTERRESPONSE']._serialized_end=701
+  _globals['_LISTMAILBOXESREQUEST']._serialized_start=703
+  _globals['_LISTMAILBOXESREQUEST']._serialized_end=764
+  _globals['_LISTMAILBOXESRESPONSE']._serialized_start=766
+  _globals['_LISTMAILBOXESRESPONSE']._serialized_end=859
+  _globals['_RESOLVENAMEREQUEST']._serialized_start=861
+  _globals['_RESOLVENAMEREQUEST']._serialized_end=895
+  _globals['_RESOLVENAMERESPONSE']._serialized_start=897
+  _globals['_RESOLVENAMERESPONSE']._serialized_end=959
+  _globals['_WATCHMAILBOXESREQUEST']._serialized_start=961
+  _globals['_WATCHMAILBOXESREQUEST']._serialized_end=984
+  _globals['_MAILBOXEVENT']._serialized_start=986
+  _globals['_MAILBOXEVENT']._serialized_end=1085
+  _globals['_WATCHMAILBOXESRESPONSE']._serialized_start=1087
+  _globals['_WATCHMAILBOXESRESPONSE']._serialized_end=1199
+  _globals['_WAKEHOOK']._serialized_start=1202
+  _globals['_WAKEHOOK']._serialized_end=1339
+  _globals['_SETWAKEHOOKREQUEST']._serialized_start=1341
+  _globals['_SETWAKEHOOKREQUEST']._serialized_end=1415
+  _globals['_SETWAKEHOOKRESPONSE']._serialized_start=1417
+  _globals['_SETWAKEHOOKRESPONSE']._serialized_end=1490
+  _globals['_GETWAKEHOOKREQUEST']._serialized_start=1492
+  _globals['_GETWAKEHOOKREQUEST']._serialized_end=1530
+  _globals['_GETWAKEHOOKRESPONSE']._serialized_start=1533
+  _globals['_GETWAKEHOOKRESPONSE']._serialized_end=1672
+  _globals['_DIRECTORYSERVICE']._serialized_start=1983
+  _globals['_DIRECTORYSERVICE']._serialized_end=2628
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,8 @@
+import datetime
+
 from fabricd.v1 import types_pb2 as _types_pb2
+from google.protobuf import duration_pb2 as _duration_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -139,3 +143,49 @@ class WatchMailboxesResponse(_message.Message):
     snapshot_complete: bool
     keepalive: bool
     def __init__(self, events: _Optional[_Iterable[_Union[MailboxEvent, _Mapping]]] = ..., snapshot_complete: _Optional[bool] = ..., keepalive: _Optional[bool] = ...) -> None: ...
+
+class WakeHook(_message.Message):
+    __slots__ = ("url", "command", "quiet_period", "only_when_idle")
+    URL_FIELD_NUMBER: _ClassVar[int]
+    COMMAND_FIELD_NUMBER: _ClassVar[int]
+    QUIET_PERIOD_FIELD_NUMBER: _ClassVar[int]
+    ONLY_WHEN_IDLE_FIELD_NUMBER: _ClassVar[int]
+    url: str
+    command: _containers.RepeatedScalarFieldContainer[str]
+    quiet_period: _duration_pb2.Duration
+    only_when_idle: bool
+    def __init__(self, url: _Optional[str] = ..., command: _Optional[_Iterable[str]] = ..., quiet_period: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., only_when_idle: _Optional[bool] = ...) -> None: ...
+
+class SetWakeHookRequest(_message.Message):
+    __slots__ = ("agent_id", "hook")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    HOOK_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    hook: WakeHook
+    def __init__(self, agent_id: _Optional[str] = ..., hook: _Optional[_Union[WakeHook, _Mapping]] = ...) -> None: ...
+
+class SetWakeHookResponse(_message.Message):
+    __slots__ = ("hook", "secret")
+    HOOK_FIELD_NUMBER: _ClassVar[int]
+    SECRET_FIELD_NUMBER: _ClassVar[int]
+    hook: WakeHook
+    secret: str
+    def __init__(self, hook: _Optional[_Union[WakeHook, _Mapping]] = ..., secret: _Optional[str] = ...) -> None: ...
+
+class GetWakeHookRequest(_message.Message):
+    __slots__ = ("agent_id",)
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+
+class GetWakeHookResponse(_message.Message):
+    __slots__ = ("hook", "fires", "last_fire_time", "armed")
+    HOOK_FIELD_NUMBER: _ClassVar[int]
+    FIRES_FIELD_NUMBER: _ClassVar[int]
+    LAST_FIRE_TIME_FIELD_NUMBER: _ClassVar[int]
+    ARMED_FIELD_NUMBER: _ClassVar[int]
+    hook: WakeHook
+    fires: int
+    last_fire_time: _timestamp_pb2.Timestamp
+    armed: bool
+    def __init__(self, hook: _Optional[_Union[WakeHook, _Mapping]] = ..., fires: _Optional[int] = ..., last_fire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., armed: _Optional[bool] = ...) -> None: ...

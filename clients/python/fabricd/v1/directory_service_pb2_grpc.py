@@ -68,6 +68,16 @@ class DirectoryServiceStub:
                 request_serializer=fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesResponse.FromString,
                 _registered_method=True)
+        self.SetWakeHook = channel.unary_unary(
+                '/fabricd.v1.DirectoryService/SetWakeHook',
+                request_serializer=fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookResponse.FromString,
+                _registered_method=True)
+        self.GetWakeHook = channel.unary_unary(
+                '/fabricd.v1.DirectoryService/GetWakeHook',
+                request_serializer=fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookResponse.FromString,
+                _registered_method=True)
 
 
 class DirectoryServiceServicer:
@@ -138,6 +148,32 @@ class DirectoryServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SetWakeHook(self, request, context):
+        """Sets the agent's wake hook, replacing any earlier one (its firing state
+        starts afresh); an empty hook (no url, no command) removes it. When mail or
+        a ticket arrives and the agent is idle, the daemon POSTs to the URL or runs
+        the command, once per burst (see WakeHook). A URL hook gets a new secret,
+        returned here only: its POSTs carry Fabricd-Signature, the HMAC-SHA256 of
+        the body keyed with it. The own agent or an admin; only an admin (or a
+        local caller) may set a command. INVALID_ARGUMENT: WAKE_URL_INVALID,
+        WAKE_COMMAND_INVALID, WAKE_HOOK_AMBIGUOUS, WAKE_QUIET_PERIOD_OUT_OF_RANGE;
+        NOT_FOUND (NAME_NOT_FOUND) for an agent with no mailbox (register it first);
+        FAILED_PRECONDITION (WAKE_COMMANDS_DISABLED) for a command on a daemon whose
+        wake.allow_commands is off; PERMISSION_DENIED (WAKE_COMMAND_ADMIN_ONLY) for
+        a command set with an agent token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetWakeHook(self, request, context):
+        """The agent's wake hook (unset when it has none) and its firing state; never
+        the secret. The own agent or an admin. INVALID_ARGUMENT for a bad id.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DirectoryServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -170,6 +206,16 @@ def add_DirectoryServiceServicer_to_server(servicer, server):
                     servicer.WatchMailboxes,
                     request_deserializer=fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesResponse.SerializeToString,
+            ),
+            'SetWakeHook': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetWakeHook,
+                    request_deserializer=fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookResponse.SerializeToString,
+            ),
+            'GetWakeHook': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetWakeHook,
+                    request_deserializer=fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -338,6 +384,60 @@ class DirectoryService:
             '/fabricd.v1.DirectoryService/WatchMailboxes',
             fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesRequest.SerializeToString,
             fabricd_dot_v1_dot_directory__service__pb2.WatchMailboxesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetWakeHook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.DirectoryService/SetWakeHook',
+            fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookRequest.SerializeToString,
+            fabricd_dot_v1_dot_directory__service__pb2.SetWakeHookResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetWakeHook(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.DirectoryService/GetWakeHook',
+            fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookRequest.SerializeToString,
+            fabricd_dot_v1_dot_directory__service__pb2.GetWakeHookResponse.FromString,
             options,
             channel_credentials,
             insecure,

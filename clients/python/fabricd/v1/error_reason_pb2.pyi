@@ -60,6 +60,13 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     UNDELIVERABLE_DRAIN: _ClassVar[ErrorReason]
     STREAM_STALLED: _ClassVar[ErrorReason]
     TOO_MANY_STREAMS: _ClassVar[ErrorReason]
+    WAKE_URL_INVALID: _ClassVar[ErrorReason]
+    WAKE_COMMAND_INVALID: _ClassVar[ErrorReason]
+    WAKE_HOOK_AMBIGUOUS: _ClassVar[ErrorReason]
+    WAKE_QUIET_PERIOD_OUT_OF_RANGE: _ClassVar[ErrorReason]
+    WAKE_COMMANDS_DISABLED: _ClassVar[ErrorReason]
+    WAKE_COMMAND_ADMIN_ONLY: _ClassVar[ErrorReason]
+    WAKE_DELIVERY_FAILED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -114,3 +121,10 @@ NAME_HELD: ErrorReason
 UNDELIVERABLE_DRAIN: ErrorReason
 STREAM_STALLED: ErrorReason
 TOO_MANY_STREAMS: ErrorReason
+WAKE_URL_INVALID: ErrorReason
+WAKE_COMMAND_INVALID: ErrorReason
+WAKE_HOOK_AMBIGUOUS: ErrorReason
+WAKE_QUIET_PERIOD_OUT_OF_RANGE: ErrorReason
+WAKE_COMMANDS_DISABLED: ErrorReason
+WAKE_COMMAND_ADMIN_ONLY: ErrorReason
+WAKE_DELIVERY_FAILED: ErrorReason

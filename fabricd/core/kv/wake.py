@@ -1,0 +1,109 @@
+"""Transaction scripts of wake hooks: set and remove them, arm on arrival, fire due hooks, claim and settle
+wake rows (the rules are fabricd.core.wake's)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+
+from fabricd.core import directory as directory_rules
+from fabricd.core import outbox as outbox_rules
+from fabricd.core import wake as rules
+from fabricd.core.errors import FabricError
+from fabricd.core.kv.tx import RecordTx
+from fabricd.core.model import Address, OutboxRow, Presence, RowState, presence
+from fabricd.core.wake import WAKE, WakeHook
+
+SENDER = Address("fabricd", "wake")
+"""The `sender` of wake rows as `fabric outbox ls` shows them."""
+
+
+def set_hook(tx: RecordTx, hook: WakeHook) -> WakeHook:
+    """Store a new hook for an existing agent or mailbox (firing state starts afresh); NAME_NOT_FOUND else."""
+    if tx.get_entry(hook.agent_id) is None:
+        raise directory_rules.name_not_found(hook.agent_id)
+    tx.put_wake_hook(hook)
+    tx.wake(WAKE)
+    return hook
+
+
+def delete_hook(tx: RecordTx, agent_id: str) -> bool:
+    if tx.get_wake_hook(agent_id) is None:
+        return False
+    tx.delete_wake_hook(agent_id)
+    tx.wake(WAKE)
+    return True
+
+
+def note(tx: RecordTx, now: int, agent_id: str, message_id: str, ticket_id: str) -> None:
+    """Mail (or a ticket's task) arrived for `agent_id`: arm its hook, if it has one and is not armed yet."""
+    hook = tx.get_wake_hook(agent_id)
+    if hook is None or (hook.armed and (hook.ticket_id or not ticket_id)):
+        return  # no hook, or armed already with nothing new to say: a burst costs one read per message
+    if not hook.armed:
+        hook.armed_ns, hook.reason, hook.first_message_id = now, "mail", message_id
+    if ticket_id:
+        hook.reason, hook.ticket_id = "ticket", ticket_id
+    tx.put_wake_hook(hook)
+    tx.wake(WAKE)
+
+
+def _disarm(hook: WakeHook) -> None:
+    hook.armed_ns, hook.reason, hook.first_message_id, hook.ticket_id = 0, "", "", ""
+
+
+def fire_due(tx: RecordTx, now: int, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
+    """Fire (or disarm) every armed hook that is due: (wake rows made, when the next armed hook is due)."""
+    made, next_due = 0, None
+    for hook in tx.wake_hooks():
+        if not hook.armed:
+            continue
+        due = hook.due_ns()
+        if due > now:
+            next_due = due if next_due is None else min(next_due, due)
+            continue
+        entry = tx.get_entry(hook.agent_id)
+        queued = tx.queue_length(hook.agent_id)
+        unread = entry.unread_count if entry is not None else 0
+        busy = entry is not None and presence(entry, now, live_window_ns) == Presence.BUSY
+        idle = not (busy or streaming(hook.agent_id))
+        if (unread or queued) and (idle or not hook.only_when_idle):
+            n = tx.next_sequence("wake")
+            body = rules.payload(hook, entry.session_name if entry is not None else "", unread, queued)
+            tx.put_outbox_row(OutboxRow(key=rules.row_key(hook.agent_id, n), state=RowState.PENDING,
+                                        recipient=Address(hook.agent_id), sender=SENDER, job_id="wake",
+                                        content=body, next_attempt_ns=now, create_ns=now))
+            tx.wake(outbox_rules.OUTBOX)
+            hook.last_fire_ns, hook.fires = now, hook.fires + 1
+            made += 1
+        _disarm(hook)
+        tx.put_wake_hook(hook)
+    return made, next_due
+
+
+def claim(tx: RecordTx, now: int, row: OutboxRow) -> tuple[OutboxRow, WakeHook] | None:
+    """Take a due wake row for its sender: hold it for LEASE_NS and return it with the hook to fire.
+
+    A row whose hook was removed since is settled here, as a receipt saying so."""
+    hook = tx.get_wake_hook(row.recipient.agent_id)
+    if hook is None:
+        tx.put_outbox_row(replace(outbox_rules.delivered(row, now, 0), last_error="not sent: the hook was removed"))
+        return None
+    held = replace(row, next_attempt_ns=now + rules.LEASE_NS)
+    tx.put_outbox_row(held)
+    return held, hook
+
+
+def settle(tx: RecordTx, now: int, key: str, error: FabricError | None, policy: outbox_rules.RetryPolicy,
+           rng: random.Random) -> bool:
+    """Record a sender's answer: the receipt, or a retry with back-off (a dead letter at max_attempts)."""
+    row = tx.get_outbox_row(key)
+    if row is None or row.state != RowState.PENDING:
+        return False
+    if error is None:
+        tx.put_outbox_row(outbox_rules.delivered(row, now, 0))
+        return True
+    tx.put_outbox_row(outbox_rules.failed(row, error, now, policy, rng))
+    tx.wake(outbox_rules.OUTBOX)
+    return False

@@ -1,0 +1,250 @@
+"""Wake hooks: tell an idle agent that work arrived, once per burst, through the outbox's durable delivery.
+
+An agent (or an admin for it) sets a hook: a URL to POST to or a command to
+run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
+
+- Arrival: storing mail (a ticket's task is mail too) for an agent with a hook
+  ARMS the hook, in the send's own transaction; an armed hook stays armed, so
+  a burst of 1,000 messages arms it once and costs one read per message.
+- Firing: the daemon's wake loop looks at armed hooks. A hook is due at its
+  arming, or `quiet_period` after its last fire, whichever is later: after a
+  fire, nothing fires again until the quiet period has passed AND new work
+  arrived since. When due, and with `only_when_idle` the agent has no open
+  Subscribe stream and is not BUSY, and something still waits (unread mail or
+  a queued ticket), it fires: in one transaction the hook is disarmed and a
+  wake row (key `wake:<agent>:<n>`, n from a store-wide counter) joins the
+  outbox. Otherwise it is disarmed without firing: a subscriber already has the
+  mail, a busy agent reads it at the end of its turn, an empty inbox needs no wake.
+- Delivery: the outbox loop claims a due wake row with a lease (so no other
+  node takes it), POSTs or runs the hook outside any transaction, then turns
+  the row into its receipt, or into a retry with the outbox's back-off and
+  dead letters. A wake row is made once per arming, so one arrival never makes
+  two wakes; a daemon killed after the POST but before the receipt sends that
+  same wake again when the lease ends (at least once, like any webhook): the
+  `Fabricd-Wake-Id` header (the row key) lets a receiver drop the repeat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from urllib.parse import urlsplit
+
+from fabricd.core import validate
+from fabricd.core.errors import FabricError, FailedPrecondition, InvalidArgument
+from fabricd.core.limits import Limits
+from fabricd.core.ports import Service, Store
+
+log = logging.getLogger("fabricd.wake")
+
+WAKE = "wake"
+"""Wake-up key: a hook was armed or changed (the wake loop looks again)."""
+ROW_PREFIX = "wake:"
+DEFAULT_QUIET_NS = 30 * 10**9
+MAX_QUIET_NS = 86400 * 10**9
+MAX_URL_BYTES = 2048
+MAX_ARGS = 64
+MAX_COMMAND_BYTES = 8192
+LEASE_NS = 120 * 10**9
+"""How long a claimed wake row is held for its sender before another claim may take it (longer than any
+sender's timeout: wake.timeout is at most 60 s)."""
+
+
+@dataclass(slots=True)
+class WakeHook:
+    """One agent's hook (what to do) and its firing state (when it last fired, whether work waits)."""
+
+    agent_id: str
+    url: str = ""
+    command: tuple[str, ...] = ()
+    quiet_ns: int = DEFAULT_QUIET_NS
+    only_when_idle: bool = True
+    secret: str = ""
+    """Hex; the HMAC key of URL hooks' signatures (its ASCII text is the key)."""
+    armed_ns: int = 0
+    """When work arrived that no wake has announced yet; 0 when none waits."""
+    reason: str = ""
+    """"mail" or "ticket": what armed the hook (a ticket wins over mail)."""
+    first_message_id: str = ""
+    ticket_id: str = ""
+    last_fire_ns: int = 0
+    fires: int = 0
+    extra: dict[str, str] = field(default_factory=dict)
+    """Fields a newer fabricd stored that this one does not know (kept as they are)."""
+
+    @property
+    def armed(self) -> bool:
+        return self.armed_ns > 0
+
+    def due_ns(self) -> int:
+        """When an armed hook may fire: at arming, or a quiet period after the last fire."""
+        return max(self.armed_ns, self.last_fire_ns + self.quiet_ns if self.last_fire_ns else 0)
+
+
+def encode(hook: WakeHook) -> bytes:
+    """The stored form (JSON, the same on every backend)."""
+    record = asdict(hook)
+    record["command"] = list(hook.command)
+    return json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def decode(raw: bytes | str) -> WakeHook:
+    record = json.loads(raw)
+    known = set(WakeHook.__dataclass_fields__)
+    extra = {k: v for k, v in record.items() if k not in known}
+    hook = WakeHook(**{k: v for k, v in record.items() if k in known})
+    hook.command = tuple(hook.command)
+    hook.extra.update(extra)
+    return hook
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The `Fabricd-Signature` header: HMAC-SHA256 of the body, keyed with the secret's text, in hex."""
+    return hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def row_key(agent_id: str, n: int) -> str:
+    """`wake:<agent>:<n>`; a long agent id is named by its digest (outbox keys stay short on LMDB)."""
+    name = agent_id if len(agent_id.encode("utf-8", "surrogatepass")) <= 200 else hashlib.blake2b(
+        agent_id.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return f"{ROW_PREFIX}{name}:{n:012d}"
+
+
+def is_wake_row(key: str) -> bool:
+    return key.startswith(ROW_PREFIX)
+
+
+def payload(hook: WakeHook, session_name: str, unread: int, queued: int) -> str:
+    """The JSON a URL hook is POSTed and a command hook reads on stdin."""
+    return json.dumps({"agent_id": hook.agent_id, "session_name": session_name, "reason": hook.reason or "mail",
+                       "unread": unread, "queued_tickets": queued, "first_message_id": hook.first_message_id,
+                       "ticket_id": hook.ticket_id}, separators=(",", ":"), ensure_ascii=False)
+
+
+# -- checks (the refusals, in these words on every backend)
+
+
+def _bad(message: str, *, reason: str, **metadata: object) -> InvalidArgument:
+    return InvalidArgument(message, reason=reason, field="hook", **metadata)
+
+
+def check_url(url: str) -> None:
+    size = len(url.encode("utf-8", "surrogatepass"))
+    if size > MAX_URL_BYTES:
+        raise _bad(f"hook.url is {size} bytes; the limit is {MAX_URL_BYTES}", reason="WAKE_URL_INVALID",
+                   limit=MAX_URL_BYTES)
+    if not url.isprintable() or any(c.isspace() for c in url):
+        raise _bad("hook.url contains spaces or control characters; percent-encode them", reason="WAKE_URL_INVALID")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise _bad(f"hook.url {url!r} is not a URL: {exc}", reason="WAKE_URL_INVALID") from None
+    if parts.scheme not in ("http", "https"):
+        raise _bad(f"hook.url {url!r} must start with http:// or https:// (fabricd POSTs the wake to it)",
+                   reason="WAKE_URL_INVALID")
+    if not parts.hostname:
+        raise _bad(f"hook.url {url!r} names no host: use http://HOST[:PORT]/PATH", reason="WAKE_URL_INVALID")
+    if parts.username is not None or parts.password is not None:
+        raise _bad("hook.url may not carry a user or password (they would be stored and shown); check the "
+                   "Fabricd-Signature header instead", reason="WAKE_URL_INVALID")
+    del port
+
+
+def check_command(command: tuple[str, ...]) -> None:
+    if len(command) > MAX_ARGS:
+        raise _bad(f"hook.command has {len(command)} arguments; the limit is {MAX_ARGS}", reason="WAKE_COMMAND_INVALID",
+                   limit=MAX_ARGS)
+    if not command[0].strip():
+        raise _bad("hook.command[0] is empty: it names the program to run (no shell is involved)",
+                   reason="WAKE_COMMAND_INVALID")
+    size = sum(len(a.encode("utf-8", "surrogatepass")) for a in command)
+    if size > MAX_COMMAND_BYTES:
+        raise _bad(f"hook.command is {size} bytes; the limit is {MAX_COMMAND_BYTES}", reason="WAKE_COMMAND_INVALID",
+                   limit=MAX_COMMAND_BYTES)
+    for i, arg in enumerate(command):
+        if "\0" in arg:
+            raise _bad(f"hook.command[{i}] contains a NUL character, which no argument can hold",
+                       reason="WAKE_COMMAND_INVALID")
+
+
+def check(url: str, command: tuple[str, ...], quiet_ns: int) -> None:
+    """Refuse a hook that is not exactly one of a URL and a command, or has a quiet period out of range."""
+    if url and command:
+        raise _bad("a hook is either a URL or a command, not both: set one of hook.url and hook.command",
+                   reason="WAKE_HOOK_AMBIGUOUS")
+    if url:
+        check_url(url)
+    if command:
+        check_command(command)
+    if not 0 <= quiet_ns <= MAX_QUIET_NS:
+        raise _bad(f"hook.quiet_period is {quiet_ns / 1e9:g} s; it must be between 0 and 86400 s (a day)",
+                   reason="WAKE_QUIET_PERIOD_OUT_OF_RANGE", limit=86400)
+
+
+# -- the contract
+
+
+def commands_disabled() -> FailedPrecondition:
+    return FailedPrecondition(
+        "this daemon runs no wake commands (wake.allow_commands is off, the default when it listens on TCP): "
+        "use a URL hook, or set wake.allow_commands = \"on\" in its configuration if every caller that can "
+        "reach it may run programs as the daemon's user", reason="WAKE_COMMANDS_DISABLED")
+
+
+class Wakes(Service):
+    """Wake hooks over a Store, and the loop that fires them (see the module docstring)."""
+
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], *,
+                 streaming: Callable[[str], bool] = lambda agent_id: False, allow_commands: bool = True) -> None:
+        super().__init__(store, limits, clock)
+        self._streaming = streaming
+        self.allow_commands = allow_commands
+
+    async def set(self, agent_id: str, url: str = "", command: tuple[str, ...] = (),
+                  quiet_ns: int = DEFAULT_QUIET_NS, only_when_idle: bool = True) -> WakeHook | None:
+        """Set the agent's hook (a new secret for a URL hook); an empty one removes it (None)."""
+        validate.agent_id(agent_id, self.limits)
+        if not url and not command:
+            await self._store.wake.delete(agent_id)
+            return None
+        check(url, command, quiet_ns)
+        if command and not self.allow_commands:
+            raise commands_disabled()
+        hook = WakeHook(agent_id, url, tuple(command), quiet_ns, only_when_idle, new_secret() if url else "")
+        return await self._store.wake.set(hook)
+
+    async def get(self, agent_id: str) -> WakeHook | None:
+        validate.agent_id(agent_id, self.limits)
+        return await self._store.wake.get(agent_id)
+
+    async def fire_due(self) -> int | None:
+        """Fire what is due; when the next armed hook is due (None: none is armed)."""
+        due = await self._store.wake.next_due()
+        if due is None or due > self._clock():
+            return due  # nothing due: no write
+        _, due = await self._store.wake.fire_due(self._streaming, int(self.limits.live_window_s * 1e9))
+        return due
+
+    async def run(self, idle_s: float = 60.0) -> None:
+        """The wake loop: fire due hooks, then sleep until the next is due or a hook is armed."""
+        wakeups = self._wakeups
+        while not wakeups.closed:
+            seen = wakeups.version(WAKE)
+            try:
+                due = await self.fire_due()
+            except FabricError as exc:  # the store is full or closing: try again later
+                log.warning("wake hooks paused: %s", exc.message)
+                due = None
+            wait = idle_s if due is None else max(0.0, (due - self._clock()) / 1e9)
+            if wait > 0:
+                await wakeups.wait(WAKE, seen, min(wait, idle_s))
