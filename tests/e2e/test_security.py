@@ -19,7 +19,7 @@ from grpc_status import rpc_status
 
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
-from fabricd.client import Client, ClientTls, PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.client import Client, ClientTls, FailedPrecondition, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.v1 import admin_service_pb2 as adm
 from fabricd.v1 import agent_directory_service_pb2 as ad
 from fabricd.v1 import directory_service_pb2 as dr
@@ -52,6 +52,9 @@ CALLS = [
     Call("directory", "ListMailboxes", lambda s: dr.ListMailboxesRequest(), "anyone"),
     Call("directory", "ResolveName", lambda s: dr.ResolveNameRequest(name=BOB), "anyone"),
     Call("directory", "WatchMailboxes", lambda s: dr.WatchMailboxesRequest(), "anyone", stream=True),
+    Call("directory", "SetWakeHook", lambda s: dr.SetWakeHookRequest(
+        agent_id=ALICE, hook=dr.WakeHook(url="http://127.0.0.1:9/wake")), "own"),
+    Call("directory", "GetWakeHook", lambda s: dr.GetWakeHookRequest(agent_id=ALICE), "own"),
     Call("mailbox", "SendMessage", lambda s: mb.SendMessageRequest(message=pb.Message(
         sender=pb.Address(agent_id=ALICE), recipient=pb.Address(agent_id=BOB), text="hi")), "own"),
     Call("mailbox", "SendMessages", lambda s: mb.SendMessagesRequest(messages=[pb.Message(
@@ -216,6 +219,20 @@ async def test_an_agent_token_may_act_as_its_agent_and_an_admin_token_may_do_eve
         for call in CALLS:
             code = await code_of(client, call, state)
             assert code not in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED), call.method
+
+
+async def test_only_an_admin_may_set_a_command_wake_hook_and_a_tcp_daemon_runs_none(secured) -> None:  # noqa: ANN001
+    daemon, tcp, local, state = secured
+    async with Client(tcp, token=state["alice"]) as client:
+        with pytest.raises(PermissionDenied) as denied:
+            await client.set_wake_hook(ALICE, command=["/bin/true"])
+        assert denied.value.reason == "WAKE_COMMAND_ADMIN_ONLY"
+    async with Client(tcp, token=state["admin"]) as client:  # an admin passes the guard; the daemon refuses
+        await client.register(ALICE)
+        with pytest.raises(FailedPrecondition) as disabled:
+            await client.set_wake_hook(ALICE, command=["/bin/true"])
+        assert disabled.value.reason == "WAKE_COMMANDS_DISABLED"  # wake.allow_commands is off on TCP
+        assert not (await client.get_wake_hook(ALICE)).HasField("hook")
 
 
 async def test_an_agent_token_sends_as_itself(secured) -> None:  # noqa: ANN001
