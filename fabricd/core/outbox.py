@@ -63,6 +63,9 @@ class RetryPolicy:
                            key="backoff_cap", at_least=0.001, at_most=7 * 86400)
     jitter: float = 0.2
     """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
+    lease_s: float = 75.0
+    """How long a claimed wake row is held for its sender (the daemon: wake.timeout + 5 s); a sender that died
+    with it (a crash) leaves it to the next claim once the lease ends."""
     max_attempts: int = setting(0, "failed posts before a row is dead-lettered; 0 retries forever with the capped "
                                    "back-off", at_least=0)
 

@@ -16,7 +16,7 @@ run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
   outbox. Otherwise it is disarmed without firing: a subscriber already has the
   mail, a busy agent reads it at the end of its turn, an empty inbox needs no wake.
 - Delivery: the outbox loop claims a due wake row with a lease (so no other
-  node takes it), POSTs or runs the hook outside any transaction, then turns
+  node takes it; wake.timeout + 5 s, RetryPolicy.lease_s), POSTs or runs the hook outside any transaction, then turns
   the row into its receipt, or into a retry with the outbox's back-off and
   dead letters. A wake row is made once per arming, so one arrival never makes
   two wakes; a daemon killed after the POST but before the receipt sends that
@@ -50,9 +50,6 @@ MAX_QUIET_NS = 86400 * 10**9
 MAX_URL_BYTES = 2048
 MAX_ARGS = 64
 MAX_COMMAND_BYTES = 8192
-LEASE_NS = 120 * 10**9
-"""How long a claimed wake row is held for its sender before another claim may take it (longer than any
-sender's timeout: wake.timeout is at most 60 s)."""
 
 
 @dataclass(slots=True)

@@ -10,6 +10,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
@@ -56,7 +57,7 @@ class App:
         self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
                                      keepalive_s=c.keepalive)
         self.directory = Directory(self.store, c.limits, clock, c.keepalive)
-        self.outbox = Outbox(self.store, c.limits, clock, c.outbox.retry)
+        self.outbox = Outbox(self.store, c.limits, clock, replace(c.outbox.retry, lease_s=c.wake.timeout + 5))
         allow_commands = c.wake.commands_allowed(c.listen)
         self.wakes = Wakes(self.store, c.limits, clock, streaming=self.mailboxes.streaming,
                            allow_commands=allow_commands)

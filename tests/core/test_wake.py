@@ -126,11 +126,13 @@ async def test_a_claimed_wake_is_not_claimed_again_until_its_lease_ends(fabric: 
     await wakes.set("alice", url=URL)
     await fabric.mailboxes.send(mail("alice"))
     await wakes.fire_due()
-    first = await fabric.store.outbox.deliver_due(64, RetryPolicy(), 0)  # claimed; its sender "died"
+    policy = RetryPolicy(lease_s=15)
+    first = await fabric.store.outbox.deliver_due(64, policy, 0)  # claimed; its sender "died"
     assert len(first.claimed) == 1
-    assert (await fabric.store.outbox.deliver_due(64, RetryPolicy(), 0)).claimed == ()
-    fabric.clock.advance(wake.LEASE_NS / 1e9)
-    again = await fabric.store.outbox.deliver_due(64, RetryPolicy(), 0)
+    fabric.clock.advance(14.9)
+    assert (await fabric.store.outbox.deliver_due(64, policy, 0)).claimed == ()
+    fabric.clock.advance(0.1)
+    again = await fabric.store.outbox.deliver_due(64, policy, 0)
     assert [r.key for r, _ in again.claimed] == [r.key for r, _ in first.claimed]  # the same wake, not a new one
 
 

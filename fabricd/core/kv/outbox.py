@@ -47,7 +47,7 @@ def deliver_due(tx: RecordTx, now: int, mint: Callable[[int], str], limit: int, 
     claimed = []
     for row in rows[:limit]:
         if wake_rules.is_wake_row(row.key):  # sent outside the transaction: claimed here, settled later
-            taken = wake.claim(tx, now, row)
+            taken = wake.claim(tx, now, row, int(policy.lease_s * 1e9))
             if taken is not None:
                 claimed.append(taken)
         elif post(tx, now, mint, row, policy, rng, max_unread):

@@ -82,15 +82,15 @@ def fire_due(tx: RecordTx, now: int, streaming: Callable[[str], bool], live_wind
     return made, next_due
 
 
-def claim(tx: RecordTx, now: int, row: OutboxRow) -> tuple[OutboxRow, WakeHook] | None:
-    """Take a due wake row for its sender: hold it for LEASE_NS and return it with the hook to fire.
+def claim(tx: RecordTx, now: int, row: OutboxRow, lease_ns: int) -> tuple[OutboxRow, WakeHook] | None:
+    """Take a due wake row for its sender: hold it for `lease_ns` and return it with the hook to fire.
 
     A row whose hook was removed since is settled here, as a receipt saying so."""
     hook = tx.get_wake_hook(row.recipient.agent_id)
     if hook is None:
         tx.put_outbox_row(replace(outbox_rules.delivered(row, now, 0), last_error="not sent: the hook was removed"))
         return None
-    held = replace(row, next_attempt_ns=now + rules.LEASE_NS)
+    held = replace(row, next_attempt_ns=now + lease_ns)
     tx.put_outbox_row(held)
     return held, hook
 
