@@ -258,3 +258,27 @@ async def test_bad_hooks_are_refused_with_their_reason_and_an_empty_hook_clears(
     assert (await client.get_wake_hook("alice")).hook.only_when_idle is False
     await client.clear_wake_hook("alice")
     assert not (await client.get_wake_hook("alice")).HasField("hook")
+
+
+def fabric(daemon, *args: str) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+    return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+async def test_the_cli_sets_shows_and_clears_a_hook_and_the_printed_secret_signs(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice").returncode == 0
+    both = fabric(daemon, "wake", "set", "alice", "--url", receiver.url, "--command", "--", "/bin/true")
+    assert both.returncode == 2 and "exactly one of --url" in both.stderr
+    set_ = fabric(daemon, "--json", "wake", "set", "alice", "--url", receiver.url, "--quiet-period", "5", "--always")
+    hook = json.loads(set_.stdout)
+    assert (hook["url"], hook["quiet_period_s"], hook["only_when_idle"]) == (receiver.url, 5.0, False)
+    assert fabric(daemon, "send", "alice", "wake up", "--from", "bob").returncode == 0
+    assert signed(await receiver.next(), hook["secret"])
+    shown = fabric(daemon, "wake", "show", "alice")
+    assert f"POST {receiver.url}" in shown.stdout and "fired 1 time" in shown.stdout
+    assert hook["secret"] not in shown.stdout
+    command = fabric(daemon, "wake", "set", "alice", "--command", "--", "/bin/echo", "--flag")
+    assert command.returncode == 0 and "run /bin/echo --flag" in command.stdout
+    assert fabric(daemon, "wake", "clear", "alice").returncode == 0
+    gone = fabric(daemon, "wake", "show", "alice")
+    assert gone.returncode == 1 and "no wake hook" in gone.stderr
