@@ -10,6 +10,8 @@ import type { GetStatusResponse__Output } from './generated/fabricd/v1/GetStatus
 import type { WatchMailboxesResponse__Output } from './generated/fabricd/v1/WatchMailboxesResponse';
 import type { TouchResponse__Output } from './generated/fabricd/v1/TouchResponse';
 import type { UnregisterResponse__Output } from './generated/fabricd/v1/UnregisterResponse';
+import type { SetWakeHookResponse__Output } from './generated/fabricd/v1/SetWakeHookResponse';
+import type { GetWakeHookResponse__Output } from './generated/fabricd/v1/GetWakeHookResponse';
 
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
@@ -31,6 +33,10 @@ export declare class Client {
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
   touch(agentId: string, options?: { busy?: boolean; offline?: boolean }): Promise<TouchResponse__Output>;
   unregister(agentId: string, options?: { purge?: boolean }): Promise<UnregisterResponse__Output>;
+  /** Wake the agent when work arrives while it is idle: POST to url, or run command (admin only). */
+  setWakeHook(agentId: string, options?: { url?: string; command?: string[]; quietPeriodS?: number; onlyWhenIdle?: boolean }): Promise<SetWakeHookResponse__Output>;
+  getWakeHook(agentId: string): Promise<GetWakeHookResponse__Output>;
+  clearWakeHook(agentId: string): Promise<void>;
   /** Every mailbox (page after page), or one page when given pageSize or pageToken. */
   listMailboxes(options?: PageOptions): Promise<Page<MailboxEntry__Output>>;
   resolve(name: string): Promise<MailboxEntry__Output>;

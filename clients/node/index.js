@@ -197,6 +197,27 @@ export class Client {
     return this.call(this.directory, 'Unregister', { agent_id: agentId, purge });
   }
   /**
+   * Wake the agent when work arrives while it is idle: POST to `url`, or run `command` (an argv; admin only).
+   * `quietPeriodS` (default 30) is the least time between two wakes; `onlyWhenIdle: false` wakes even while
+   * it is subscribed or busy. Resolves to {hook, secret}: the secret keys the HMAC-SHA256 in Fabricd-Signature.
+   */
+  setWakeHook(agentId, { url = '', command = [], quietPeriodS = null, onlyWhenIdle = true } = {}) {
+    const hook = { url, command, only_when_idle: onlyWhenIdle };
+    if (quietPeriodS !== null) {
+      const nanos = Math.round(quietPeriodS * 1e9);
+      hook.quiet_period = { seconds: Math.floor(nanos / 1e9), nanos: nanos % 1e9 };
+    }
+    return this.call(this.directory, 'SetWakeHook', { agent_id: agentId, hook });
+  }
+  /** The agent's wake hook ({hook: null} when it has none), with {fires, last_fire_time, armed}. */
+  getWakeHook(agentId) {
+    return this.call(this.directory, 'GetWakeHook', { agent_id: agentId });
+  }
+  /** Remove the agent's wake hook. */
+  async clearWakeHook(agentId) {
+    await this.call(this.directory, 'SetWakeHook', { agent_id: agentId });
+  }
+  /**
    * Read a list (AIP-158): every page by default; one page when given pageSize or pageToken, as an array
    * with `nextPageToken` ('' at the end).
    */

@@ -49,6 +49,7 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert steps["typo"] == {"step": "typo", "code": "NOT_FOUND", "reason": "UNKNOWN_RECIPIENT",
                                  "suggestions": "py-agent"}
         assert steps["unregistered"] == {"step": "unregistered", "purged": 1}
+        assert steps["wake"] == {"step": "wake", "secret": 64, "quiet": 2, "idle": True, "cleared": True}
         assert heard == ["hello from node"]
         entries = {e.agent_id: e for e in await client.list_mailboxes()}
         assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"

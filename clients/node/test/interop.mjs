@@ -45,6 +45,12 @@ const rest = await client.listMailboxes({ pageToken: first.nextPageToken });
 const all = await client.listMailboxes();
 step({ step: 'paged', first: first.length, more: first.nextPageToken !== '', all: all.length,
   same: [...first, ...rest].map((e) => e.agent_id).join() === all.map((e) => e.agent_id).join() });
+const set = await client.setWakeHook('node-agent', { url: 'http://127.0.0.1:9/wake', quietPeriodS: 2.5 });
+const shown = await client.getWakeHook('node-agent');
+await client.clearWakeHook('node-agent');
+const cleared = await client.getWakeHook('node-agent');
+step({ step: 'wake', secret: set.secret.length, quiet: Number(shown.hook.quiet_period.seconds),
+  idle: shown.hook.only_when_idle, cleared: cleared.hook === null });
 const left = await client.peek('node-agent');
 step({ step: 'unread', count: Number(left.unread_count) });
 client.close();
