@@ -228,11 +228,12 @@ class WakePort(Protocol):
 
     async def get(self, agent_id: str) -> WakeHook | None: ...
 
-    async def next_due(self) -> int | None:
-        """When the earliest armed hook is due (a read: the loop writes only when one is)."""
+    async def armed(self) -> list[tuple[str, int]]:
+        """(agent id, when due) of every armed hook (a read: the loop writes only for a due one)."""
 
-    async def fire_due(self, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
-        """Fire or disarm every due armed hook: (wake rows made, when the next armed hook is due)."""
+    async def fire(self, agent_id: str, streaming: Callable[[str], bool], live_window_ns: int) -> bool:
+        """Fire the agent's hook if it is armed and due, or disarm it (fabricd.core.kv.wake.fire), in one
+        transaction per agent; whether a wake row was made."""
 
 
 class AgentDirectoryPort(Protocol):

@@ -71,7 +71,7 @@ class WakeHook:
     ticket_id: str = ""
     last_fire_ns: int = 0
     fires: int = 0
-    extra: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, object] = field(default_factory=dict)
     """Fields a newer fabricd stored that this one does not know (kept as they are)."""
 
     @property
@@ -143,7 +143,7 @@ def check_url(url: str) -> None:
         raise _bad("hook.url contains spaces or control characters; percent-encode them", reason="WAKE_URL_INVALID")
     try:
         parts = urlsplit(url)
-        port = parts.port
+        _ = parts.port  # a port that is no number in range raises here
     except ValueError as exc:
         raise _bad(f"hook.url {url!r} is not a URL: {exc}", reason="WAKE_URL_INVALID") from None
     if parts.scheme not in ("http", "https"):
@@ -154,7 +154,6 @@ def check_url(url: str) -> None:
     if parts.username is not None or parts.password is not None:
         raise _bad("hook.url may not carry a user or password (they would be stored and shown); check the "
                    "Fabricd-Signature header instead", reason="WAKE_URL_INVALID")
-    del port
 
 
 def check_command(command: tuple[str, ...]) -> None:
@@ -225,12 +224,14 @@ class Wakes(Service):
         return await self._store.wake.get(agent_id)
 
     async def fire_due(self) -> int | None:
-        """Fire what is due; when the next armed hook is due (None: none is armed)."""
-        due = await self._store.wake.next_due()
-        if due is None or due > self._clock():
-            return due  # nothing due: no write
-        _, due = await self._store.wake.fire_due(self._streaming, int(self.limits.live_window_s * 1e9))
-        return due
+        """Fire (or disarm) each due hook, one transaction each; when the next armed hook is due (None: none)."""
+        now, upcoming = self._clock(), None
+        for agent_id, due in await self._store.wake.armed():
+            if due > now:
+                upcoming = due if upcoming is None else min(upcoming, due)
+            else:
+                await self._store.wake.fire(agent_id, self._streaming, int(self.limits.live_window_s * 1e9))
+        return upcoming
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The wake loop: fire due hooks, then sleep until the next is due or a hook is armed."""

@@ -206,12 +206,11 @@ class KvWake(_Part):
     async def get(self, agent_id: str) -> WakeHook | None:
         return await self._e.read(lambda tx: tx.get_wake_hook(agent_id))
 
-    async def next_due(self) -> int | None:
-        due = [h.due_ns() for h in await self._e.read(lambda tx: tx.wake_hooks()) if h.armed]
-        return min(due) if due else None
+    async def armed(self) -> list[tuple[str, int]]:
+        return await self._e.read(wake.armed)
 
-    async def fire_due(self, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
-        return await self._e.write(lambda tx: wake.fire_due(tx, self._clock(), streaming, live_window_ns))
+    async def fire(self, agent_id: str, streaming: Callable[[str], bool], live_window_ns: int) -> bool:
+        return await self._e.write(lambda tx: wake.fire(tx, self._clock(), agent_id, streaming, live_window_ns))
 
 
 class KvAgentDirectory(_Part):

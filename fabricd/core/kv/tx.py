@@ -196,7 +196,8 @@ class RecordTx(Protocol):
     def delete_wake_hook(self, agent_id: str) -> None: ...
 
     def wake_hooks(self) -> list[WakeHook]:
-        """Every hook (a few per agent-run host: the wake loop reads them all)."""
+        """Every hook (the wake loop reads them all): a listing; a script that changes one reads it again
+        with get_wake_hook (which a database backend locks)."""
 
     # -- effects
     def wake(self, key: str) -> None:

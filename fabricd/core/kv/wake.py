@@ -53,33 +53,34 @@ def _disarm(hook: WakeHook) -> None:
     hook.armed_ns, hook.reason, hook.first_message_id, hook.ticket_id = 0, "", "", ""
 
 
-def fire_due(tx: RecordTx, now: int, streaming: Callable[[str], bool], live_window_ns: int) -> tuple[int, int | None]:
-    """Fire (or disarm) every armed hook that is due: (wake rows made, when the next armed hook is due)."""
-    made, next_due = 0, None
-    for hook in tx.wake_hooks():
-        if not hook.armed:
-            continue
-        due = hook.due_ns()
-        if due > now:
-            next_due = due if next_due is None else min(next_due, due)
-            continue
-        entry = tx.get_entry(hook.agent_id)
-        queued = tx.queue_length(hook.agent_id)
-        unread = entry.unread_count if entry is not None else 0
-        busy = entry is not None and presence(entry, now, live_window_ns) == Presence.BUSY
-        idle = not (busy or streaming(hook.agent_id))
-        if (unread or queued) and (idle or not hook.only_when_idle):
-            n = tx.next_sequence("wake")
-            body = rules.payload(hook, entry.session_name if entry is not None else "", unread, queued)
-            tx.put_outbox_row(OutboxRow(key=rules.row_key(hook.agent_id, n), state=RowState.PENDING,
-                                        recipient=Address(hook.agent_id), sender=SENDER, job_id="wake",
-                                        content=body, next_attempt_ns=now, create_ns=now))
-            tx.wake(outbox_rules.OUTBOX)
-            hook.last_fire_ns, hook.fires = now, hook.fires + 1
-            made += 1
-        _disarm(hook)
-        tx.put_wake_hook(hook)
-    return made, next_due
+def armed(tx: RecordTx) -> list[tuple[str, int]]:
+    """(agent id, when due) of every armed hook."""
+    return [(hook.agent_id, hook.due_ns()) for hook in tx.wake_hooks() if hook.armed]
+
+
+def fire(tx: RecordTx, now: int, agent_id: str, streaming: Callable[[str], bool], live_window_ns: int) -> bool:
+    """Fire the agent's hook if it is armed and due, or disarm it (see fabricd.core.wake); whether a wake row
+    was made. The entry is read before the hook, as a send does, so the two never wait on each other."""
+    entry = tx.get_entry(agent_id)
+    hook = tx.get_wake_hook(agent_id)
+    if hook is None or not hook.armed or hook.due_ns() > now:
+        return False
+    queued = tx.queue_length(agent_id)
+    unread = entry.unread_count if entry is not None else 0
+    busy = entry is not None and presence(entry, now, live_window_ns) == Presence.BUSY
+    idle = not (busy or streaming(agent_id))
+    made = bool(unread or queued) and (idle or not hook.only_when_idle)
+    if made:
+        n = tx.next_sequence("wake")
+        body = rules.payload(hook, entry.session_name if entry is not None else "", unread, queued)
+        tx.put_outbox_row(OutboxRow(key=rules.row_key(agent_id, n), state=RowState.PENDING,
+                                    recipient=Address(agent_id), sender=SENDER, job_id="wake", content=body,
+                                    next_attempt_ns=now, create_ns=now))
+        tx.wake(outbox_rules.OUTBOX)
+        hook.last_fire_ns, hook.fires = now, hook.fires + 1
+    _disarm(hook)
+    tx.put_wake_hook(hook)
+    return made
 
 
 def claim(tx: RecordTx, now: int, row: OutboxRow, lease_ns: int) -> tuple[OutboxRow, WakeHook] | None:

@@ -362,8 +362,8 @@ class PgTx(PagedReads):
         self._exec("DELETE FROM wake_hooks WHERE agent_id = $1", agent_id)
 
     def wake_hooks(self) -> list[WakeHook]:
-        return [wake.decode(r["body"]) for r in self._fetch(f"SELECT body FROM wake_hooks ORDER BY agent_id"
-                                                            f"{self._lock}")]
+        # A listing, never locked: a script that changes a hook reads it again with get_wake_hook.
+        return [wake.decode(r["body"]) for r in self._fetch("SELECT body FROM wake_hooks ORDER BY agent_id")]
 
     # -- effects
 
