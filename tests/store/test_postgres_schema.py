@@ -13,7 +13,8 @@ from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import SchemaAhead
 
 TABLES = {"schema_version", "counters", "mailboxes", "removals", "messages", "message_ids", "tickets", "outbox",
-          "ad_data", "ad_history", "ad_agents", "ad_threads", "ad_requests", "ad_repairs", "tokens", "request_keys"}
+          "ad_data", "ad_history", "ad_agents", "ad_threads", "ad_requests", "ad_repairs", "tokens", "request_keys",
+          "wake_hooks"}
 
 
 async def tables(conn: asyncpg.Connection) -> set[str]:
