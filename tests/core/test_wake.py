@@ -168,6 +168,9 @@ async def test_setting_returns_a_secret_the_signature_uses_and_an_empty_hook_rem
     assert wake.signature(hook.secret, b"{}") != wake.signature(wake.new_secret(), b"{}")
     assert (await wakes.set("alice", url=URL)).secret != hook.secret  # set again: a new secret
     assert await wakes.set("alice") is None and await wakes.get("alice") is None
+    await wakes.set("alice", url=URL)
+    await fabric.directory.unregister("alice", purge=False)
+    assert await wakes.get("alice") is None  # the hook went with the mailbox
 
 
 def test_the_stored_form_round_trips_and_keeps_fields_it_does_not_know() -> None:

@@ -117,6 +117,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
         raise rules.mailbox_not_empty(entry, queued)
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
     purged = mailbox.purge(tx, entry.agent_id)
+    tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own
     tx.delete_entry(entry.agent_id)
     tx.wake(DIRECTORY)
     tx.wake(mailbox.key(entry.agent_id))

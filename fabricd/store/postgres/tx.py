@@ -26,14 +26,13 @@ from fabricd import wire
 from fabricd.core import agentdir
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
-from fabricd.core import wake
 from fabricd.core.tokens import TOKENS, Token
-from fabricd.core.wake import WakeHook
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.tx_pages import PagedReads
+from fabricd.store.postgres.tx_wake import WakeRecords
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -59,7 +58,7 @@ def _request(seq: int, body: bytes) -> WorkRequest:
     return request
 
 
-class PgTx(PagedReads):
+class PgTx(PagedReads, WakeRecords):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
 
     def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
@@ -72,6 +71,7 @@ class PgTx(PagedReads):
         self._dirty: dict[str, MailboxEntry] = {}
         self.woken: dict[str, None] = {}
         self.stored_messages = 0
+        self._hooked: set[str] | None = None
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
@@ -347,23 +347,6 @@ class PgTx(PagedReads):
 
     def tokens(self) -> list[tuple[bytes, Token]]:
         return [_token(r) for r in self._fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
-
-    # -- wake hooks
-
-    def get_wake_hook(self, agent_id: str) -> WakeHook | None:
-        body = self._val(f"SELECT body FROM wake_hooks WHERE agent_id = $1{self._lock}", agent_id)
-        return wake.decode(body) if body is not None else None
-
-    def put_wake_hook(self, hook: WakeHook) -> None:
-        self._exec("INSERT INTO wake_hooks (agent_id, body) VALUES ($1, $2) ON CONFLICT (agent_id) DO UPDATE "
-                   "SET body = EXCLUDED.body", hook.agent_id, wake.encode(hook))
-
-    def delete_wake_hook(self, agent_id: str) -> None:
-        self._exec("DELETE FROM wake_hooks WHERE agent_id = $1", agent_id)
-
-    def wake_hooks(self) -> list[WakeHook]:
-        # A listing, never locked: a script that changes a hook reads it again with get_wake_hook.
-        return [wake.decode(r["body"]) for r in self._fetch("SELECT body FROM wake_hooks ORDER BY agent_id")]
 
     # -- effects
 
