@@ -7,8 +7,10 @@ import hashlib
 import hmac
 import json
 import queue
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +23,7 @@ from fabricd.client import Client, FailedPrecondition, InvalidArgument, NotFound
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
+from tests.conftest import Daemon
 
 BACKENDS = ["lmdb", "postgres"]  # every daemon test here runs on both stores (tests/conftest.py)
 
@@ -282,3 +285,28 @@ async def test_the_cli_sets_shows_and_clears_a_hook_and_the_printed_secret_signs
     assert fabric(daemon, "wake", "clear", "alice").returncode == 0
     gone = fabric(daemon, "wake", "show", "alice")
     assert gone.returncode == 1 and "no wake hook" in gone.stderr
+
+
+async def test_three_nodes_on_one_database_fire_a_burst_once(pg_url: str, tmp_path, receiver: Receiver) -> None:  # noqa: ANN001
+    folders = [tempfile.mkdtemp(prefix=f"fw{i}-", dir="/tmp") for i in range(3)]
+    nodes = [Daemon(str(tmp_path / f"data{i}"), folder, "--store", pg_url) for i, folder in enumerate(folders)]
+    try:
+        for node in nodes:
+            node.start()
+        clients = [Client(node.target) for node in nodes]
+        async with clients[0] as a, clients[1] as b, clients[2] as c:
+            await a.register("alice")
+            secret = (await a.set_wake_hook("alice", url=receiver.url, quiet_period=3600)).secret
+            await asyncio.gather(*(client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"),
+                                                                text=f"{n}-{i}") for i in range(100)])
+                                   for n, client in enumerate((a, b, c))))
+            assert signed(await receiver.next(), secret)
+            (row,) = await until(lambda: _delivered(b))
+            assert (await c.get_wake_hook("alice")).fires == 1 and len(await wake_rows(a)) == 1
+            assert len(receiver.all) == 1
+    finally:
+        for node in nodes:
+            if node.proc is not None and node.proc.poll() is None:
+                node.kill()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
