@@ -16,9 +16,9 @@ run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
   outbox. Otherwise it is disarmed without firing: a subscriber already has the
   mail, a busy agent reads it at the end of its turn, an empty inbox needs no wake.
 - Delivery: the outbox loop claims a due wake row with a lease (so no other
-  node takes it; wake.timeout + 5 s, RetryPolicy.lease_s), POSTs or runs the hook outside any transaction, then turns
-  the row into its receipt, or into a retry with the outbox's back-off and
-  dead letters. A wake row is made once per arming, so one arrival never makes
+  node takes it: RetryPolicy.lease_s, wake.timeout + 5 s in the daemon), POSTs
+  or runs the hook outside any transaction, then turns the row into its
+  receipt, or into a retry with the outbox's back-off and dead letters. A wake row is made once per arming, so one arrival never makes
   two wakes; a daemon killed after the POST but before the receipt sends that
   same wake again when the lease ends (at least once, like any webhook): the
   `Fabricd-Wake-Id` header (the row key) lets a receiver drop the repeat.
