@@ -18,10 +18,16 @@ run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
 - Delivery: the outbox loop claims a due wake row with a lease (so no other
   node takes it: RetryPolicy.lease_s, wake.timeout + 5 s in the daemon), POSTs
   or runs the hook outside any transaction, then turns the row into its
-  receipt, or into a retry with the outbox's back-off and dead letters. A wake row is made once per arming, so one arrival never makes
-  two wakes; a daemon killed after the POST but before the receipt sends that
-  same wake again when the lease ends (at least once, like any webhook): the
+  receipt, or into a retry with the outbox's back-off and dead letters. A
+  wake row is made once per arming, so one arrival never makes two wakes; a
+  daemon killed after the POST but before the receipt sends that same wake
+  again when the lease ends (at least once, like any webhook): the
   `Fabricd-Wake-Id` header (the row key) lets a receiver drop the repeat.
+
+Several nodes (PostgreSQL): arming, firing and claiming are row-locked
+transactions, so each wake is made and sent once whichever nodes run the
+loops; whether an agent has an open Subscribe stream is each node's own
+knowledge (`streaming`), so a stream on another node does not hold a wake back.
 """
 
 from __future__ import annotations
