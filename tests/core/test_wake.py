@@ -180,3 +180,15 @@ def test_the_stored_form_round_trips_and_keeps_fields_it_does_not_know() -> None
     newer = json.loads(wake.encode(hook))
     newer["from_the_future"] = 1
     assert wake.decode(json.dumps(newer)).extra == {"from_the_future": 1}
+
+
+async def test_a_wake_whose_hook_was_removed_is_settled_unsent(fabric: Fabric) -> None:
+    wakes, sender = wakes_of(fabric)
+    await fabric.directory.register("alice")
+    await wakes.set("alice", url=URL)
+    await fabric.mailboxes.send(mail("alice"))
+    await wakes.fire_due()
+    await wakes.set("alice")  # removed between the fire and the delivery
+    await fabric.outbox.drain_once()
+    (receipt,) = await fabric.store.outbox.rows("", 10, RowState.UNSPECIFIED)
+    assert (receipt.state, receipt.last_error, sender.sent) == (RowState.DELIVERED, "not sent: the hook was removed", [])
