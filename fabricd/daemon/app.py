@@ -61,7 +61,7 @@ class App:
         allow_commands = c.wake.commands_allowed(c.listen)
         self.wakes = Wakes(self.store, c.limits, clock, streaming=self.mailboxes.streaming,
                            allow_commands=allow_commands)
-        self.outbox.send_wake = WakeSender(c.wake.timeout, allow_commands)
+        self.outbox.send_wake = self.wake_sender = WakeSender(c.wake.timeout, allow_commands)
         self.agent_directory = AgentDirectory(self.store, c.limits, clock, max_causal_depth=c.max_causal_depth,
                                               keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
@@ -120,6 +120,7 @@ class App:
             tls = Tls.load(c.tls) if c.tls.enabled else None
             self.bound = [bind(self.server, address, tls) for address in c.listen]
             self.core.a2a.listeners[:] = self.bound
+            self.wake_sender.target = next((a for a in self.bound if a.startswith("unix:")), "")
             self.core.a2a.mutual_tls = bool(c.tls.enabled and c.tls.client_ca)
             metrics_at = self.metrics.serve(c.metrics.listen) if c.metrics.listen else ""
         except (ListenError, OSError) as exc:

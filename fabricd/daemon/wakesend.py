@@ -33,6 +33,9 @@ class WakeSender:
     def __init__(self, timeout_s: float, allow_commands: bool) -> None:
         self.timeout_s = timeout_s
         self.allow_commands = allow_commands
+        self.target = ""
+        """The daemon's own unix socket once bound: commands get it as FABRICD_TARGET, so a `fabric` or a
+        client they start reaches this daemon whatever socket it serves on."""
 
     async def __call__(self, row: OutboxRow, hook: WakeHook) -> None:
         body = row.content.encode()
@@ -66,9 +69,10 @@ class WakeSender:
 
     async def run(self, command: tuple[str, ...], body: bytes) -> None:
         try:
+            env = dict(os.environ, FABRICD_TARGET=self.target) if self.target else None
             proc = await asyncio.create_subprocess_exec(
                 *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True)  # its own group: a timeout ends it all
+                stderr=asyncio.subprocess.PIPE, env=env, start_new_session=True)  # its own group: a timeout ends it all
         except OSError as exc:
             raise _failed(f"cannot run {command[0]}: {exc.strerror or exc}") from exc
         try:

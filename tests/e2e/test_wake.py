@@ -227,7 +227,8 @@ async def test_a_hook_and_its_pending_wake_survive_a_kill_and_the_wake_is_delive
 async def test_a_command_hook_gets_the_json_on_stdin_and_only_where_commands_are_allowed(  # noqa: ANN001
         make_daemon, tmp_path) -> None:
     out = tmp_path / "wake.json"
-    command = [sys.executable, "-c", "import sys; open(sys.argv[1], 'wb').write(sys.stdin.buffer.read())", str(out)]
+    command = [sys.executable, "-c", "import os, sys; open(sys.argv[1], 'wb').write(sys.stdin.buffer.read()); "
+               "open(sys.argv[1] + '.target', 'w').write(os.environ.get('FABRICD_TARGET', ''))", str(out)]
     refusing = make_daemon("--wake-allow-commands", "off").start()
     async with Client(refusing.target) as client:
         await client.register("alice")
@@ -243,6 +244,7 @@ async def test_a_command_hook_gets_the_json_on_stdin_and_only_where_commands_are
         await until(lambda: _delivered(client))
         body = json.loads(out.read_bytes())
         assert (body["agent_id"], body["reason"], body["unread"]) == ("alice", "mail", 1)
+        assert (tmp_path / "wake.json.target").read_text() == daemon.target  # the command can call back
 
 
 async def test_bad_hooks_are_refused_with_their_reason_and_an_empty_hook_clears(client: Client) -> None:
