@@ -23,6 +23,7 @@ class Databases:
     tickets: lmdb._Database
     queues: lmdb._Database
     finished: lmdb._Database
+    ticket_index: lmdb._Database
     outbox: lmdb._Database
     due: lmdb._Database
     ad_history: lmdb._Database
@@ -274,6 +275,7 @@ class LmdbTx(DirectoryRecords):
                 self._count_queued(ticket.target, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
+        index_ticket(txn, dbs, ticket)
 
     def _count_queued(self, target: str, delta: int) -> None:
         """Move the queued-ticket counter of `target` (after its slot changed)."""
@@ -339,18 +341,27 @@ class LmdbTx(DirectoryRecords):
             self._count_queued(ticket.target, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
+        txn.delete(keys.by_target(ticket.target, ticket.seq), db=dbs.ticket_index)
+        if ticket.source_agent:
+            txn.delete(keys.by_source(ticket.source_agent, ticket.seq), db=dbs.ticket_index)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
 
-    def tickets_of(self, target: str) -> list[Ticket]:
-        # A scan of every ticket: there is no per-target index of finished tickets yet, and the
-        # retention (24 h by default, pruned) bounds the table. Good enough for A2A's ListTasks.
-        out = []
-        for raw in self._txn.cursor(db=self._dbs.tickets).iternext(keys=False, values=True):
-            ticket = records.decode_ticket(raw)
-            if ticket.target == target:
-                out.append(ticket)
-        out.sort(key=lambda t: t.seq)
-        return out
+    def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
+        prefix = keys.by_source(source_agent) if source_agent else keys.by_target(target)
+        with self._txn.cursor(db=self._dbs.ticket_index) as cur:
+            # Newest first: start just below `before_seq` (or past the prefix's last key) and walk back.
+            start = prefix + keys.u64(before_seq) if before_seq else prefix + b"\xff" * 8
+            found = cur.prev() if cur.set_range(start) else cur.last()
+            while found:
+                key, tkey = cur.item()
+                if not key.startswith(prefix):
+                    return
+                raw = self._txn.get(tkey, db=self._dbs.tickets)
+                if raw is not None:
+                    ticket = records.decode_ticket(raw)
+                    if ticket.target == target:
+                        yield ticket
+                found = cur.prev()
 
     def queued_tickets(self) -> int:
         return self._txn.stat(self._dbs.queues)["entries"]
@@ -433,3 +444,23 @@ class LmdbTx(DirectoryRecords):
         self._dirty.clear()
         if self._revision is not None:
             txn.put(keys.REVISION, keys.u64(self._revision), db=dbs.meta)
+
+
+def index_ticket(txn: lmdb.Transaction, dbs: Databases, ticket: Ticket) -> None:
+    """Put a ticket in ticket_index: under its target, and under its asking agent if an agent asked."""
+    tkey = keys.ticket(ticket.ticket_id)
+    txn.put(keys.by_target(ticket.target, ticket.seq), tkey, db=dbs.ticket_index)
+    if ticket.source_agent:
+        txn.put(keys.by_source(ticket.source_agent, ticket.seq), tkey, db=dbs.ticket_index)
+
+
+def build_ticket_index(txn: lmdb.Transaction, dbs: Databases) -> int:
+    """Index every stored ticket once (a store written before ticket_index existed); the number indexed."""
+    if txn.get(keys.TICKET_INDEX_BUILT, db=dbs.meta) is not None:
+        return 0
+    count = 0
+    for raw in txn.cursor(db=dbs.tickets).iternext(keys=False, values=True):
+        index_ticket(txn, dbs, records.decode_ticket(raw))
+        count += 1
+    txn.put(keys.TICKET_INDEX_BUILT, b"1", db=dbs.meta)
+    return count
