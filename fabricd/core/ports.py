@@ -182,8 +182,9 @@ class RendezvousPort(Protocol):
     async def view(self, ticket_id: str) -> TicketView | None:
         """A ticket and its position in its target's FIFO (-1 once finished); None if unknown or pruned."""
 
-    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
-        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged."""
+    async def cancel(self, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
+        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged.
+        The flag: whether this call withdrew it."""
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
         """A target's tickets (any state), newest first, filtered and paged by `query`."""

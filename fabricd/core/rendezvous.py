@@ -9,6 +9,7 @@ uncollected result: they are in the store, and AwaitReply re-attaches (on any no
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -265,14 +266,14 @@ class Rendezvous(Service):
     async def reply(self, agent_id: str, result: str | Answer, ticket_id: str = "") -> str:
         """Answer the head of the FIFO, or `ticket_id`; a plain string answers COMPLETED."""
         answer = result if isinstance(result, Answer) else Answer(result)
+        if answer.outcome not in iter(TicketOutcome) or answer.outcome == TicketOutcome.UNSPECIFIED:
+            raise InvalidArgument(f"outcome {int(answer.outcome)} is unknown: COMPLETED, INPUT_REQUIRED, REJECTED "
+                                  "or FAILED", reason="INVALID_FIELD", field="outcome")
+        answer = dataclasses.replace(answer, outcome=TicketOutcome(answer.outcome))
         limits = self.limits
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
-        if answer.outcome not in (TicketOutcome.COMPLETED, TicketOutcome.INPUT_REQUIRED, TicketOutcome.REJECTED,
-                                  TicketOutcome.FAILED):
-            raise InvalidArgument(f"outcome {int(answer.outcome)} is unknown: COMPLETED, INPUT_REQUIRED, REJECTED "
-                                  "or FAILED", reason="INVALID_FIELD", field="outcome")
         self._bytes(answer.result, answer.data, answer.headers, "result")
         return await self._store.rendezvous.answer(agent_id, answer, ticket_id)
 
@@ -329,11 +330,15 @@ class Rendezvous(Service):
         Returns the ticket as it now is: ABORTED with reason CANCELLED, or unchanged when it had
         already finished (the caller tells these apart by the reason).
         """
+        return (await self.cancel_ticket(ticket_id))[0]
+
+    async def cancel_ticket(self, ticket_id: str) -> tuple[Ticket, bool]:
+        """As `cancel`, and whether this call withdrew it (False: it had finished before)."""
         self._ticket_id(ticket_id)
-        ticket = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
-        if ticket is None:
+        found = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
+        if found is None:
             raise ticket_not_found(ticket_id)
-        return ticket
+        return found
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
         """A target's tickets, newest first (see TicketQuery)."""
@@ -343,6 +348,26 @@ class Rendezvous(Service):
         if not 1 <= query.limit <= 1000:
             raise InvalidArgument("page size must be 1 to 1000", reason="INVALID_FIELD", field="page_size")
         return await self._store.rendezvous.list(target, query)
+
+    async def tickets(self, target: str, query: TicketQuery, page_size: int = 0,
+                      page_token: str = "") -> Listed[TicketView]:
+        """One page of a target's tickets, newest first (ListTickets): positions of the queued ones too."""
+        validate.agent_id(target, self.limits)
+        scope = "\n".join((target, query.conversation_id, query.source_agent, ",".join(str(int(s)) for s in
+                                                                                     query.states)))
+        asked = paging.request("tickets", scope, page_size, page_token)
+        if asked.cursor and not asked.cursor.isdigit():
+            raise paging.bad_token("is not one this daemon handed out")
+        found = await self.list(target, TicketQuery(query.conversation_id, query.states, int(asked.cursor or 0),
+                                                    asked.size + 1, query.source_agent))
+        items, more = paging.take(((t.seq, t) for t in found), asked.size, paging.budget())
+        positions: dict[str, int] = {}
+        if any(t.state == TicketState.QUEUED for t in items):  # one read of the FIFO for the whole page
+            queue = await self._store.rendezvous.queue(items[0].target)
+            positions = {t.ticket_id: i for i, t in enumerate(queue)}
+        views = [TicketView(t, positions.get(t.ticket_id, -1)) for t in items]
+        page = paging.Page(views, str(more) if more is not None else "")
+        return Listed(views, paging.next_token("tickets", scope, asked, page), asked.offset)
 
     async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
         """The ticket now, then at each change of it or of its position; ends after it finished.

@@ -35,10 +35,11 @@ from fabricd.rpc.errors import _internal
 
 _DEADLINE_MARGIN_S = 0.05
 _PAGE_SIZE = 50
-_STATES = {  # an A2A state filter as ticket states (the view then tells SUBMITTED from WORKING)
+_STATES = {  # an A2A state filter as ticket states (the view then tells them apart)
     a2a.TASK_STATE_SUBMITTED: (TicketState.QUEUED,), a2a.TASK_STATE_WORKING: (TicketState.QUEUED,),
     a2a.TASK_STATE_COMPLETED: (TicketState.ANSWERED,), a2a.TASK_STATE_CANCELED: (TicketState.ABORTED,),
-    a2a.TASK_STATE_FAILED: (TicketState.ABORTED,),
+    a2a.TASK_STATE_FAILED: (TicketState.ABORTED, TicketState.ANSWERED),
+    a2a.TASK_STATE_INPUT_REQUIRED: (TicketState.ANSWERED,), a2a.TASK_STATE_REJECTED: (TicketState.ANSWERED,),
 }
 
 
@@ -141,21 +142,28 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             raise convert.invalid_params("message.message_id is required", field="message.message_id")
         if request.configuration.HasField("task_push_notification_config"):
             raise _push_unsupported()
-        if message.task_id:
+        context_id = message.context_id
+        if message.task_id:  # a follow-up: it continues an INPUT_REQUIRED task (TICKET_NOT_CONTINUABLE otherwise)
             view = await self._task(request.tenant, message.task_id)
-            raise convert.unsupported(f"task {message.task_id} is {a2a.TaskState.Name(convert.task_state(view))}: "
-                                      "follow-up messages to a task are not supported yet; send a new message in "
-                                      "the same context_id")
+            if context_id and context_id != view.ticket.conversation_id:
+                raise convert.invalid_params(f"task {message.task_id} belongs to context "
+                                             f"{view.ticket.conversation_id!r}, not {context_id!r}",
+                                             field="message.context_id")
+            context_id = view.ticket.conversation_id
         identity = caller()
         is_agent = bool(identity.agent_id) and not identity.trusted
+        text, data, headers = convert.message_content(message)
         ticket, _ = await self._rv.enqueue(TicketRequest(
             target=agent_id,
-            task=convert.message_text(message),
+            task=text,
             requester=identity.agent_id if is_agent else f"a2a:{identity}",
             source_kind=TicketSourceKind.AGENT if is_agent else TicketSourceKind.HUMAN,
             source_agent=identity.agent_id if is_agent else "",
-            conversation_id=message.context_id or str(uuid.uuid4()),
+            conversation_id=context_id or str(uuid.uuid4()),
             idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+            data=data,
+            headers=headers,
+            continues=message.task_id,
         ))
         return await self._rv.view(ticket.ticket_id)
 
@@ -202,7 +210,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                 continue
             last = convert.task_state(view), view.position
             ticket = view.ticket
-            if ticket.state == TicketState.ANSWERED:
+            if convert.completed(ticket):
                 yield a2a.StreamResponse(artifact_update=a2a.TaskArtifactUpdateEvent(
                     task_id=ticket.ticket_id, context_id=ticket.conversation_id, artifact=convert.artifact(ticket),
                     last_chunk=True))
@@ -228,16 +236,16 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                 raise convert.invalid_params("page_token is not one this server gave", field="page_token")
             before = int(request.page_token)
         identity = caller()
+        # An agent listing another agent's tasks sees those it sent: read through the index of its own tickets.
+        asked_by = identity.agent_id if not identity.trusted and identity.agent_id != agent_id else ""
         wanted = request.status
         tasks: list[a2a.Task] = []
         next_token = ""
-        while len(tasks) < size:  # filter by the caller's view and the A2A state, reading pages of tickets
+        while len(tasks) < size:  # filter by the A2A state, reading pages of tickets
             tickets = await self._rv.list(agent_id, TicketQuery(request.context_id, _STATES.get(wanted, ()),
-                                                                before, size))
+                                                                before, size, asked_by))
             for ticket in tickets:
                 before = ticket.seq
-                if not _may_see(identity, ticket):
-                    continue
                 view = await self._rv.view(ticket.ticket_id)
                 if wanted and convert.task_state(view) != wanted:
                     continue

@@ -149,12 +149,20 @@ def view(tx: RecordTx, ticket_id: str) -> rules.TicketView | None:
     return rules.TicketView(ticket, position)
 
 
-def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> Ticket | None:
-    """Withdraw a queued ticket wherever it stands; a finished one is returned unchanged, an unknown one None."""
+def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
+    """Withdraw a queued (or INPUT_REQUIRED) ticket wherever it stands: (it, True); a finished one unchanged:
+    (it, False); an unknown one: None."""
     ticket = tx.get_ticket(ticket_id)
-    if ticket is not None and ticket.state == TicketState.QUEUED:
+    if ticket is None:
+        return None
+    waiting = ticket.state == TicketState.ANSWERED and ticket.outcome == TicketOutcome.INPUT_REQUIRED
+    if waiting:  # a question nobody will answer: withdrawn too; its finished record moves to the new time
+        tx.delete_ticket(ticket_id)
+        ticket.outcome = TicketOutcome.UNSPECIFIED
+    withdrawn = waiting or ticket.state == TicketState.QUEUED
+    if withdrawn:
         finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
-    return ticket
+    return ticket, withdrawn
 
 
 def listed(tx: RecordTx, name: str, query: rules.TicketQuery) -> list[Ticket]:

@@ -145,7 +145,7 @@ class KvRendezvous(_Part):
     async def view(self, ticket_id: str) -> TicketView | None:
         return await self._e.read(lambda tx: rendezvous.view(tx, ticket_id))
 
-    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+    async def cancel(self, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
         return await self._e.write(lambda tx: rendezvous.cancel(tx, self._clock(), ticket_id, reason))
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
