@@ -11,7 +11,7 @@ client gets its parts back, in the task's history and in the reply artifact:
   `content-type: application/json`;
 - one url part: no data; headers `a2a-part: url`, `a2a-url`, `a2a-filename` and
   `content-type` (its media type) when given;
-- several non-text parts, or one with metadata: `data` holds the JSON array of the
+- several non-text parts, or one with metadata (or a data part with a media type): `data` holds the JSON array of the
   parts in A2A's JSON form (raw bytes base64); headers `a2a-part: parts`,
   `content-type: application/json`.
 A message with no text part gets a placeholder text (the core needs one) and the
@@ -19,7 +19,8 @@ header `a2a-text: none`, so the way back shows no text part.
 
 Back (a reply from a fabric agent, or a task in history): a text part when there is
 text, then the parts the headers say; data without an `a2a-part` header (a fabric
-agent replying with bytes) is one raw part with the `content-type` header as its media type.
+agent replying with bytes) is one raw part with the `content-type` header as its media type
+(a raw part sent without a media type comes back as application/octet-stream).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def split(parts: list[a2a.Part]) -> tuple[str, bytes, dict[str, str]]:
     if not texts and not others:
         raise ValueError("the message has no text, raw, data or url part: a task needs some content")
     data, headers = b"", {}
-    if len(others) == 1 and not others[0].HasField("metadata"):
+    plain = len(others) == 1 and not others[0].HasField("metadata") and not (
+        others[0].WhichOneof("content") == "data" and others[0].media_type)
+    if plain:
         part = others[0]
         kind = part.WhichOneof("content")
         headers[PART] = kind
@@ -76,7 +79,7 @@ def join(text: str, data: bytes, headers: dict[str, str]) -> list[a2a.Part]:
         for raw in json.loads(data.decode()):
             out.append(json_format.ParseDict(raw, a2a.Part()))
     elif kind == "data":
-        part = a2a.Part(filename=filename, media_type="application/json")
+        part = a2a.Part(filename=filename)
         json_format.Parse(data.decode() or "null", part.data)
         out.append(part)
     elif kind == "url":
