@@ -35,9 +35,9 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys
+from fabricd.store.lmdb import folder, keys, ticket_index
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.tx import Databases, LmdbTx, build_ticket_index
+from fabricd.store.lmdb.tx import Databases, LmdbTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
@@ -105,7 +105,7 @@ class LmdbEngine:
             with self._env.begin(write=True) as txn:
                 self._dbs = open_databases(self._env, txn)
                 check_schema(path, txn, self._dbs, create=True)
-                build_ticket_index(txn, self._dbs)
+                ticket_index.build(txn, self._dbs)
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc

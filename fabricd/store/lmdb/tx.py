@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import lmdb
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb import keys, records, ticket_index
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
 
@@ -275,7 +275,7 @@ class LmdbTx(DirectoryRecords):
                 self._count_queued(ticket.target, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
-        index_ticket(txn, dbs, ticket)
+        ticket_index.add(txn, dbs, ticket)
 
     def _count_queued(self, target: str, delta: int) -> None:
         """Move the queued-ticket counter of `target` (after its slot changed)."""
@@ -341,27 +341,11 @@ class LmdbTx(DirectoryRecords):
             self._count_queued(ticket.target, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
-        txn.delete(keys.by_target(ticket.target, ticket.seq), db=dbs.ticket_index)
-        if ticket.source_agent:
-            txn.delete(keys.by_source(ticket.source_agent, ticket.seq), db=dbs.ticket_index)
+        ticket_index.remove(txn, dbs, ticket)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
 
     def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
-        prefix = keys.by_source(source_agent) if source_agent else keys.by_target(target)
-        with self._txn.cursor(db=self._dbs.ticket_index) as cur:
-            # Newest first: start just below `before_seq` (or past the prefix's last key) and walk back.
-            start = prefix + keys.u64(before_seq) if before_seq else prefix + b"\xff" * 8
-            found = cur.prev() if cur.set_range(start) else cur.last()
-            while found:
-                key, tkey = cur.item()
-                if not key.startswith(prefix):
-                    return
-                raw = self._txn.get(tkey, db=self._dbs.tickets)
-                if raw is not None:
-                    ticket = records.decode_ticket(raw)
-                    if ticket.target == target:
-                        yield ticket
-                found = cur.prev()
+        return ticket_index.newest_first(self._txn, self._dbs, target, source_agent, before_seq)
 
     def queued_tickets(self) -> int:
         return self._txn.stat(self._dbs.queues)["entries"]
@@ -445,22 +429,3 @@ class LmdbTx(DirectoryRecords):
         if self._revision is not None:
             txn.put(keys.REVISION, keys.u64(self._revision), db=dbs.meta)
 
-
-def index_ticket(txn: lmdb.Transaction, dbs: Databases, ticket: Ticket) -> None:
-    """Put a ticket in ticket_index: under its target, and under its asking agent if an agent asked."""
-    tkey = keys.ticket(ticket.ticket_id)
-    txn.put(keys.by_target(ticket.target, ticket.seq), tkey, db=dbs.ticket_index)
-    if ticket.source_agent:
-        txn.put(keys.by_source(ticket.source_agent, ticket.seq), tkey, db=dbs.ticket_index)
-
-
-def build_ticket_index(txn: lmdb.Transaction, dbs: Databases) -> int:
-    """Index every stored ticket once (a store written before ticket_index existed); the number indexed."""
-    if txn.get(keys.TICKET_INDEX_BUILT, db=dbs.meta) is not None:
-        return 0
-    count = 0
-    for raw in txn.cursor(db=dbs.tickets).iternext(keys=False, values=True):
-        index_ticket(txn, dbs, records.decode_ticket(raw))
-        count += 1
-    txn.put(keys.TICKET_INDEX_BUILT, b"1", db=dbs.meta)
-    return count
