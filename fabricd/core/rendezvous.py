@@ -335,7 +335,10 @@ class Rendezvous(Service):
     async def cancel_ticket(self, ticket_id: str) -> tuple[Ticket, bool]:
         """As `cancel`, and whether this call withdrew it (False: it had finished before)."""
         self._ticket_id(ticket_id)
-        found = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
+        seen = await self._store.rendezvous.get(ticket_id)  # a read first: an unknown or finished one writes nothing
+        if seen is not None and seen.state != TicketState.QUEUED and seen.outcome != TicketOutcome.INPUT_REQUIRED:
+            return seen, False
+        found = await self._store.rendezvous.cancel(ticket_id, CANCELLED) if seen is not None else None
         if found is None:
             raise ticket_not_found(ticket_id)
         return found
