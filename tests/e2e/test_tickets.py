@@ -144,3 +144,23 @@ async def test_the_cli_shows_lists_and_cancels_tickets_and_replies_with_an_outco
     assert [json.loads(line)["ticket_id"] for line in lines] == [second.ticket_id, first.ticket_id]
     table = await asyncio.to_thread(_fabric, daemon, "ticket", "ls", "alice", "--state", "aborted")
     assert second.ticket_id in table and first.ticket_id not in table
+
+
+async def test_fabric_ask_says_when_the_agent_asks_back_and_continue_answers_it(daemon, fabric: Client) -> None:  # noqa: ANN001
+    def ask(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "--json", "ask",
+                               "alice", *args], capture_output=True, text=True, timeout=60)
+
+    asking = asyncio.ensure_future(asyncio.to_thread(ask, "book a table", "--from", "bob"))
+    (ticket,) = [t async for t in _first_queue(fabric, "alice")]
+    await fabric.reply("alice", "for how many?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
+    first = await asking
+    assert first.returncode == 3 and f"--continue {ticket.ticket_id}" in first.stderr
+    assert json.loads(first.stdout) == {"result": "for how many?", "outcome": "input-required",
+                                        "ticket_id": ticket.ticket_id}
+    asking = asyncio.ensure_future(asyncio.to_thread(ask, "four", "--from", "bob", "--continue", ticket.ticket_id))
+    (again,) = [t async for t in _first_queue(fabric, "alice")]
+    assert again.ticket_id == ticket.ticket_id
+    await fabric.reply("alice", "booked")
+    done = await asking
+    assert done.returncode == 0 and json.loads(done.stdout)["result"] == "booked"
