@@ -230,34 +230,21 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
         if not 1 <= size <= 100:
             raise convert.invalid_params("page_size must be 1 to 100", field="page_size")
-        before = 0
-        if request.page_token:
-            if not request.page_token.isdigit():
-                raise convert.invalid_params("page_token is not one this server gave", field="page_token")
-            before = int(request.page_token)
         identity = caller()
         # An agent listing another agent's tasks sees those it sent: read through the index of its own tickets.
         asked_by = identity.agent_id if not identity.trusted and identity.agent_id != agent_id else ""
         wanted = request.status
+        query = TicketQuery(request.context_id, _STATES.get(wanted, ()), source_agent=asked_by)
+        history = request.history_length if request.HasField("history_length") else None
         tasks: list[a2a.Task] = []
-        next_token = ""
-        while len(tasks) < size:  # filter by the A2A state, reading pages of tickets
-            tickets = await self._rv.list(agent_id, TicketQuery(request.context_id, _STATES.get(wanted, ()),
-                                                                before, size, asked_by))
-            for ticket in tickets:
-                before = ticket.seq
-                view = await self._rv.view(ticket.ticket_id)
-                if wanted and convert.task_state(view) != wanted:
-                    continue
-                tasks.append(convert.task(view, request.history_length if request.HasField("history_length")
-                                          else None, artifacts=request.include_artifacts))
-                if len(tasks) == size:
-                    break
-            if len(tickets) < size:
+        next_token = request.page_token
+        while len(tasks) < size:  # pages of tickets (positions read once a page), filtered by the A2A state
+            listed = await self._rv.tickets(agent_id, query, size - len(tasks), next_token)
+            tasks += [convert.task(view, history, artifacts=request.include_artifacts) for view in listed.items
+                      if not wanted or convert.task_state(view) == wanted]
+            next_token = listed.next_page_token
+            if not next_token:
                 break
-            next_token = str(before)
-        if len(tasks) == size:
-            next_token = str(before)
         return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size)
 
     @a2a_mapped

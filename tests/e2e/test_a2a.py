@@ -195,6 +195,9 @@ async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None: 
         (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("from alice"))))
         (ticket,) = await local.get_queue(AGENT)
         assert ticket.ticket_id == event.task.id and ticket.source.agent_id == "alice"
+        await local.enqueue(AGENT, "not alice's")
+        listed = await client.list_tasks(ListTasksRequest())  # alice sees the tasks she sent, no others
+        assert [t.id for t in listed.tasks] == [event.task.id]
         await client.close()
 
 

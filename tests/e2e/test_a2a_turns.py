@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from a2a.types import CancelTaskRequest, GetTaskRequest, Message, Part, Role, SendMessageRequest, TaskState
+from a2a.types import (CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part, Role, SendMessageRequest,
+                       TaskState)
 from a2a.utils.errors import UnsupportedOperationError
 from google.protobuf import struct_pb2
 
@@ -79,6 +80,10 @@ async def test_rejected_and_failed_replies_are_the_tasks_states_and_input_requir
     assert (failed.status.state, texts(failed.status.message.parts)) == (TaskState.TASK_STATE_FAILED,
                                                                         ["the tool crashed"])
     assert waiting.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
+    for state, expected in ((TaskState.TASK_STATE_REJECTED, [ids[0]]), (TaskState.TASK_STATE_FAILED, [ids[1]]),
+                            (TaskState.TASK_STATE_INPUT_REQUIRED, [ids[2]]), (TaskState.TASK_STATE_COMPLETED, [])):
+        listed = await client.list_tasks(ListTasksRequest(status=state, page_size=1))
+        assert [t.id for t in listed.tasks] == expected, state
     cancelled = await client.cancel_task(CancelTaskRequest(id=ids[2]))  # nobody will answer the question
     assert cancelled.status.state == TaskState.TASK_STATE_CANCELED
     asker = await fabric.await_answer(ids[0], timeout=5)  # a fabricd.v1 asker sees the outcome too
