@@ -162,7 +162,7 @@ class Rendezvous(Service):
     def _bytes(self, text: str, data: bytes, headers: dict[str, str], field: str) -> None:
         """Text, data and headers together within one message's size; no daemon (fabricd-) headers."""
         size = len(text.encode("utf-8", "surrogatepass")) + len(data)
-        size += validate.headers(headers, f"{field}.headers" if field != "task" else "headers", self.limits)
+        size += validate.headers(headers, "headers", self.limits)
         for key in headers:
             if key.lower().startswith(validate.RESERVED_HEADER_PREFIX):
                 raise InvalidArgument(f"header {key!r}: headers starting with {validate.RESERVED_HEADER_PREFIX!r} "
