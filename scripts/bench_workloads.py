@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 import bench_common
 from bench_common import derive, rounded
 from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads
+from fabricd.a2a import a2a_pb2 as a2a_pb
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import types_pb2 as pb
@@ -196,6 +198,38 @@ async def outbox_rate(client: Client, settlements: int, fan: int, prefix: str, c
     return settlements * fan / (time.perf_counter() - start)
 
 
+async def a2a_rate(client: Client, callers: int, targets: int, total: int) -> tuple[float, float, float]:
+    """A2A SendMessage round trips (blocking, raw lf.a2a.v1 stubs on the client's channel) per second, with
+    p50/p99 latency in ms: the same agents and replies as ask_rate, so the two compare."""
+    names = [f"a2a-target-{targets}-{t}" for t in range(targets)]
+    for name in names:
+        await client.register(name)
+    stop = asyncio.Event()
+    servers = [asyncio.create_task(serve_asks(client, name, stop)) for name in names]
+    stub = a2a_grpc.A2AServiceStub(client._channel)
+    version = (("a2a-version", "1.0"),)
+    samples: list[float] = []
+    per = total // callers
+
+    async def caller(c: int) -> None:
+        for i in range(per):
+            request = a2a_pb.SendMessageRequest(tenant=names[c % targets], message=a2a_pb.Message(
+                message_id=f"{c}-{i}", role=a2a_pb.ROLE_USER, parts=[a2a_pb.Part(text=f"task {i}")]))
+            t0 = time.perf_counter()
+            response = await stub.SendMessage(request, metadata=version, timeout=30)
+            samples.append(time.perf_counter() - t0)
+            if response.task.status.state != a2a_pb.TASK_STATE_COMPLETED:
+                raise SystemExit(f"a2a task {response.task.id} ended {response.task.status.state}")
+
+    start = time.perf_counter()
+    await asyncio.gather(*(caller(c) for c in range(callers)))
+    rate = per * callers / (time.perf_counter() - start)
+    stop.set()
+    for task in servers:
+        task.cancel()
+    return (rate, *percentiles(samples))
+
+
 RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch", "sub", "lat"]
 """The mailboxes the workloads send to; each arm's daemon gets them registered before it is measured."""
 
@@ -264,6 +298,16 @@ async def _ask_16x4(t: Tree) -> dict[str, float]:
     return {"ask_16x4": rate, "ask_16x4_p50_ms": p50, "ask_16x4_p99_ms": p99}
 
 
+async def _a2a_1x1(t: Tree) -> dict[str, float]:
+    rate, p50, p99 = await a2a_rate(await t.client(), 1, 1, t.n(1000))
+    return {"a2a_1x1": rate, "a2a_1x1_p50_ms": p50, "a2a_1x1_p99_ms": p99}
+
+
+async def _a2a_16x4(t: Tree) -> dict[str, float]:
+    rate, p50, p99 = await a2a_rate(await t.client(), 16, 4, t.n(4000))
+    return {"a2a_16x4": rate, "a2a_16x4_p50_ms": p50, "a2a_16x4_p99_ms": p99}
+
+
 async def _outbox_wide(t: Tree) -> dict[str, float]:
     return {"outbox_1x1000": await outbox_rate(await t.client(), 1, 1000, "wide")}
 
@@ -279,6 +323,7 @@ async def _send_64_nosync(t: Tree) -> dict[str, float]:
 WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
+    "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
     "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""

@@ -270,22 +270,34 @@ export class Client {
   }
 
   // -- RendezvousService
-  #ticket(target, task, { sourceAgent, requester = '', conversationId = '' }) {
+  #ticket(target, task, { sourceAgent, requester = '', conversationId = '', data, headers = {}, continueTicketId = '' }) {
     const source = sourceAgent ? { kind: 'TICKET_SOURCE_KIND_AGENT', agent_id: sourceAgent }
       : { kind: 'TICKET_SOURCE_KIND_HUMAN' };
-    return { target, task, requester, source, conversation_id: conversationId };
+    return { target, task, requester, source, conversation_id: conversationId, data, headers,
+      continue_ticket_id: continueTicketId };
   }
-  /** Ask `target` and wait for the reply; resolves to the result text. */
-  async ask(target, task, { timeoutMs, ...options } = {}) {
-    const request = { ...this.#ticket(target, task, options), timeout: duration(timeoutMs) };
-    return (await this.call(this.rendezvous, 'Ask', request)).result;
+  /** Ask `target` and wait for the reply; resolves to the result text (askAnswer: with its outcome). */
+  async ask(target, task, options = {}) { return (await this.askAnswer(target, task, options)).result; }
+  /** Ask and wait; resolves to the whole AskResponse: ticket_id, result, outcome, data, headers. */
+  askAnswer(target, task, { timeoutMs, ...options } = {}) {
+    return this.call(this.rendezvous, 'Ask', { ...this.#ticket(target, task, options), timeout: duration(timeoutMs) });
   }
   enqueue(target, task, options = {}) { return this.call(this.rendezvous, 'EnqueueTicket', this.#ticket(target, task, options)); }
-  async awaitReply(ticketId, { timeoutMs } = {}) {
-    return (await this.call(this.rendezvous, 'AwaitReply', { ticket_id: ticketId, timeout: duration(timeoutMs) })).result;
+  async awaitReply(ticketId, options = {}) { return (await this.awaitAnswer(ticketId, options)).result; }
+  awaitAnswer(ticketId, { timeoutMs } = {}) {
+    return this.call(this.rendezvous, 'AwaitReply', { ticket_id: ticketId, timeout: duration(timeoutMs) });
   }
-  async reply(agentId, result, { ticketId = '' } = {}) {
-    return (await this.call(this.rendezvous, 'Reply', { agent_id: agentId, result, ticket_id: ticketId })).ticket_id;
+  /** Answer the head of the queue (or ticketId); outcome: 'TICKET_OUTCOME_COMPLETED' (default),
+   * '..._INPUT_REQUIRED' (result is a question), '..._REJECTED' or '..._FAILED' (result says why). */
+  async reply(agentId, result, { ticketId = '', outcome = 'TICKET_OUTCOME_COMPLETED', data, headers = {} } = {}) {
+    const request = { agent_id: agentId, result, ticket_id: ticketId, outcome, data, headers };
+    return (await this.call(this.rendezvous, 'Reply', request)).ticket_id;
+  }
+  async getTicket(ticketId) { return (await this.call(this.rendezvous, 'GetTicket', { ticket_id: ticketId })).ticket; }
+  cancelTicket(ticketId) { return this.call(this.rendezvous, 'CancelTicket', { ticket_id: ticketId }); }
+  listTickets(agentId, { conversationId = '', states = [], sourceAgentId = '', ...options } = {}) {
+    const request = { agent_id: agentId, conversation_id: conversationId, states, source_agent_id: sourceAgentId };
+    return this.#pages(this.rendezvous, 'ListTickets', request, 'tickets', options);
   }
   async cancelHead(agentId, ticketId) {
     return (await this.call(this.rendezvous, 'CancelHead', { agent_id: agentId, ticket_id: ticketId })).cancelled;

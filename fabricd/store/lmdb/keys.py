@@ -16,6 +16,10 @@ big-endian so that byte order is numeric order.
     tickets    H(ticket_id)                          ticket record (records.py)
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
+    ticket_index b"t" H(target) u64 ticket seq       H(ticket_id)   (every ticket of a target, any state: listing)
+               b"s" H(source agent) u64 ticket seq   H(ticket_id)   (every ticket an agent asked: its own list)
+    meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
+                                                     for stores written before it)
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
@@ -116,6 +120,19 @@ def queue_slot(target: str, seq: int) -> bytes:
 
 def queue_length(target: str) -> bytes:
     return b"queued/" + entry(target)
+
+
+TICKET_INDEX_BUILT = b"ticket-index"
+
+
+def by_target(target: str, seq: int | None = None) -> bytes:
+    """A target's slot in ticket_index (its prefix when `seq` is None)."""
+    return b"t" + entry(target) + (U64.pack(seq) if seq is not None else b"")
+
+
+def by_source(source_agent: str, seq: int | None = None) -> bytes:
+    """An asking agent's slot in ticket_index (its prefix when `seq` is None)."""
+    return b"s" + entry(source_agent) + (U64.pack(seq) if seq is not None else b"")
 
 
 def finished(finish_ns: int, ticket_id: str) -> bytes:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import struct
 
 from fabricd import wire
-from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketSourceKind, TicketState
+from fabricd.core import turns
+from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
+                                TicketSourceKind, TicketState)
 from fabricd.core import agentdir
 from fabricd.core.tokens import Token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
@@ -46,10 +49,12 @@ def decode_id(raw: bytes) -> IdRecord:
 
 
 # ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,
-# then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason
+# then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason;
+# version 2 goes on with u8 outcome, data and result data (each u32 length + bytes), then 3 strings of JSON:
+# headers, result headers, earlier turns. Version 1 records (stored before) read with the defaults.
 _TICKET_HEAD = struct.Struct(">BBBQQQ")
 _LEN = struct.Struct(">I")
-_TICKET_VERSION = 1
+_TICKET_VERSION = 2
 
 
 def _strings(values: tuple[str, ...]) -> bytes:
@@ -71,18 +76,44 @@ def _read_strings(raw: bytes, offset: int, count: int) -> list[str]:
     return out
 
 
+def _blob(value: bytes) -> bytes:
+    return _LEN.pack(len(value)) + value
+
+
+def _read_blob(raw: bytes, offset: int) -> tuple[bytes, int]:
+    (n,) = _LEN.unpack_from(raw, offset)
+    start = offset + _LEN.size
+    return bytes(raw[start : start + n]), start + n
+
+
+def _end_of_strings(raw: bytes, offset: int, count: int) -> int:
+    for _ in range(count):
+        offset += _LEN.size + _LEN.unpack_from(raw, offset)[0]
+    return offset
+
+
 def encode_ticket(t: Ticket) -> bytes:
     head = _TICKET_HEAD.pack(_TICKET_VERSION, int(t.state), int(t.source_kind), t.seq, t.enqueue_ns, t.finish_ns)
     return head + _strings(
         (t.ticket_id, t.target, t.task, t.source_agent, t.requester, t.conversation_id, t.result, t.reason)
-    )
+    ) + bytes((int(t.outcome),)) + _blob(t.data) + _blob(t.result_data) + _strings(
+        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier)))
 
 
 def decode_ticket(raw: bytes) -> Ticket:
-    _version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
+    version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
     ticket_id, target, task, source_agent, requester, conversation, result, reason = _read_strings(
         raw, _TICKET_HEAD.size, 8
     )
+    extra: dict[str, object] = {}
+    if version >= 2:
+        offset = _end_of_strings(raw, _TICKET_HEAD.size, 8)
+        outcome = TicketOutcome(raw[offset])
+        data, offset = _read_blob(raw, offset + 1)
+        result_data, offset = _read_blob(raw, offset)
+        headers, result_headers, earlier = _read_strings(raw, offset, 3)
+        extra = dict(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
+                     result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
     return Ticket(
         ticket_id=ticket_id,
         target=target,
@@ -97,6 +128,7 @@ def decode_ticket(raw: bytes) -> Ticket:
         result=result,
         reason=reason,
         finish_ns=finish_ns,
+        **extra,  # type: ignore[arg-type]
     )
 
 

@@ -17,11 +17,13 @@ its writers: seqs are gap-free and commit in order on every node.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fabricd import wire
-from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketState
+from fabricd.core import turns
+from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketOutcome, TicketState
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -329,7 +331,8 @@ async def finish_ticket(conn, ticket_id: str, state: TicketState, result: str, r
 
 
 _TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
-                   "task, enqueue_ns, finish_ns, result, reason")
+                   "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
+                   "earlier")
 
 
 def _ticket(row) -> Ticket:  # noqa: ANN001
@@ -337,7 +340,9 @@ def _ticket(row) -> Ticket:  # noqa: ANN001
                   source_agent=row["source_agent"], requester=row["requester"],
                   conversation_id=row["conversation_id"], seq=row["queue_seq"], enqueue_ns=row["enqueue_ns"],
                   state=TicketState(row["state"]), result=row["result"], reason=row["reason"],
-                  finish_ns=row["finish_ns"])
+                  finish_ns=row["finish_ns"], outcome=TicketOutcome(row["outcome"]), data=bytes(row["data"]),
+                  headers=json.loads(row["headers"]), result_data=bytes(row["result_data"]),
+                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]))
 
 
 async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001

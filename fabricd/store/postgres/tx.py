@@ -19,11 +19,12 @@ Read transactions are REPEATABLE READ, READ ONLY: one snapshot, like LMDB's.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, turns
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 from fabricd.core.tokens import TOKENS, Token
@@ -188,12 +189,17 @@ class PgTx(PagedReads):
     def put_ticket(self, t: Ticket) -> None:
         self._exec("""
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
-                                 conversation_id, task, enqueue_ns, finish_ns, result, reason)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                 conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
+                                 result_data, result_headers, earlier)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
             ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
-                result = EXCLUDED.result, reason = EXCLUDED.reason""",
+                result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
+                result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
+                queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
+                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
-                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)
+                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
+                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier))
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.

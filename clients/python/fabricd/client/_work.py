@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 import grpc
@@ -63,31 +63,59 @@ class WorkCalls:
 
         `source_agent` names the asking agent (else the asker is a human). Raises
         DeadlineExceeded after `timeout` seconds (the ticket is retired) and
-        Aborted if the ticket is cancelled or the target's queue closed.
+        Aborted if the ticket is cancelled or the target's queue closed. The
+        result of an INPUT_REQUIRED, REJECTED or FAILED answer is its question or
+        reason: `ask_answer` also says the outcome.
+        """
+        return (await self.ask_answer(target, task, timeout=timeout, source_agent=source_agent, requester=requester,
+                                      conversation_id=conversation_id)).result
+
+    async def ask_answer(self, target: str, task: str, *, timeout: float | None = None,
+                         source_agent: str | None = None, requester: str = "", conversation_id: str = "",
+                         data: bytes = b"", headers: Mapping[str, str] | None = None,
+                         continue_ticket_id: str = "") -> rv_pb.AskResponse:
+        """As `ask`, returning the whole answer: ticket id, result, outcome, data and headers.
+
+        `data` and `headers` go with the task message; `continue_ticket_id` answers a
+        ticket whose outcome was TICKET_OUTCOME_INPUT_REQUIRED (its next turn).
         """
         request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
-                                   conversation_id=conversation_id)
+                                   conversation_id=conversation_id, data=data, headers=headers or {},
+                                   continue_ticket_id=continue_ticket_id)
         if timeout is not None:
             request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.Ask, request)).result
+        return await self._call(self.rendezvous.Ask, request)
 
     async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
-                      conversation_id: str = "") -> rv_pb.EnqueueTicketResponse:
-        """Queue a ticket without waiting: returns its id and position (0 = head)."""
+                      conversation_id: str = "", data: bytes = b"", headers: Mapping[str, str] | None = None,
+                      continue_ticket_id: str = "") -> rv_pb.EnqueueTicketResponse:
+        """Queue a ticket without waiting: returns its id and position (0 = head); see `ask_answer` for the rest."""
         request = rv_pb.EnqueueTicketRequest(target=target, task=task, requester=requester,
-                                             source=self._source(source_agent), conversation_id=conversation_id)
+                                             source=self._source(source_agent), conversation_id=conversation_id,
+                                             data=data, headers=headers or {}, continue_ticket_id=continue_ticket_id)
         return await self._call(self.rendezvous.EnqueueTicket, request)
 
     async def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
         """Wait for a ticket's result (at once if already answered); the ticket stays queued on timeout."""
+        return (await self.await_answer(ticket_id, timeout=timeout)).result
+
+    async def await_answer(self, ticket_id: str, *, timeout: float | None = None) -> rv_pb.AwaitReplyResponse:
+        """As `await_reply`, returning the whole answer: result, outcome, data and headers."""
         request = rv_pb.AwaitReplyRequest(ticket_id=ticket_id)
         if timeout is not None:
             request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.AwaitReply, request)).result
+        return await self._call(self.rendezvous.AwaitReply, request)
 
-    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
-        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id."""
-        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id)
+    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "",
+                    outcome: int = rv_pb.TICKET_OUTCOME_COMPLETED, data: bytes = b"",
+                    headers: Mapping[str, str] | None = None) -> str:
+        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id.
+
+        `outcome` (a TicketOutcome): COMPLETED, or INPUT_REQUIRED (the result is a question the
+        asker may answer by continuing the ticket), REJECTED or FAILED (the result says why).
+        """
+        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id, outcome=outcome,
+                                     data=data, headers=headers or {})
         answered = (await self._call(self.rendezvous.Reply, request)).ticket_id
         self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
         return answered
@@ -106,6 +134,24 @@ class WorkCalls:
         def fetch(size: int, token: str) -> Any:
             request = rv_pb.GetQueueRequest(agent_id=agent_id, page_size=size, page_token=token)
             return self._call(self.rendezvous.GetQueue, request)
+
+        return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
+
+    async def get_ticket(self, ticket_id: str) -> rv_pb.Ticket:
+        """One ticket in any state: position while queued, result and outcome once answered."""
+        return (await self._call(self.rendezvous.GetTicket, rv_pb.GetTicketRequest(ticket_id=ticket_id))).ticket
+
+    async def cancel_ticket(self, ticket_id: str) -> rv_pb.CancelTicketResponse:
+        """Withdraw a queued ticket wherever it stands; `cancelled` is False when it had already finished."""
+        return await self._call(self.rendezvous.CancelTicket, rv_pb.CancelTicketRequest(ticket_id=ticket_id))
+
+    async def list_tickets(self, agent_id: str, *, conversation_id: str = "", states: Sequence[int] = (),
+                           source_agent_id: str = "", page_size: int = 0, page_token: str = "") -> Page[rv_pb.Ticket]:
+        """`agent_id`'s tickets in any state, newest first: all, or one page when given a page_size or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            request = rv_pb.ListTicketsRequest(agent_id=agent_id, conversation_id=conversation_id, states=states,
+                                               source_agent_id=source_agent_id, page_size=size, page_token=token)
+            return self._call(self.rendezvous.ListTickets, request)
 
         return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
 

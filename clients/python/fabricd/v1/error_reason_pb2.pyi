@@ -60,6 +60,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     UNDELIVERABLE_DRAIN: _ClassVar[ErrorReason]
     STREAM_STALLED: _ClassVar[ErrorReason]
     TOO_MANY_STREAMS: _ClassVar[ErrorReason]
+    TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -114,3 +115,4 @@ NAME_HELD: ErrorReason
 UNDELIVERABLE_DRAIN: ErrorReason
 STREAM_STALLED: ErrorReason
 TOO_MANY_STREAMS: ErrorReason
+TICKET_NOT_CONTINUABLE: ErrorReason
