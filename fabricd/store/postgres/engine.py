@@ -79,8 +79,10 @@ class PgEngine:
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
         finally:
             await conn.close()
+        # reset=_keep: no session state to undo (transaction-scoped settings and locks only), so a
+        # connection goes back to the pool without asyncpg's reset query, one round trip per operation.
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size,
-                                               max_inactive_connection_lifetime=0)
+                                               max_inactive_connection_lifetime=0, reset=_keep)
         # Each NOTIFY names the node that sent it, so the listener skips this node's own echoes (its waiters
         # were woken at the commit). A node id, unlike a server pid, is not reused by a reconnect.
         self._publisher = Publisher(self._pool, origin=self.node_id)
@@ -233,6 +235,10 @@ class PgEngine:
                     raise unavailable(exc) from exc
             await _backoff(attempt)
         raise AssertionError("unreachable")
+
+
+async def _keep(conn: asyncpg.Connection) -> None:
+    """A pooled connection's reset: nothing (asyncpg still rolls back a transaction left open)."""
 
 
 class Attempt:

@@ -3,7 +3,7 @@
 A wake-up is a hint, never the data: every waiter re-reads storage when woken, so
 a lost NOTIFY costs latency, not a message. Hence:
 - `publish` sends the keys of a committed batch (deduplicated, so a batch of 100
-  messages to one mailbox wakes it once) in its own short transaction with
+  messages to one mailbox wakes it once) in one statement, its own transaction, with
   `synchronous_commit = off`. NOTIFY inside the data transaction would take the
   global notify lock at commit and serialise every committing sender (the issue
   measured it halving commit throughput), and a hint need not wait for the disk.
@@ -80,9 +80,10 @@ async def publish(conn, keys: Iterable[Hashable], channel: str = CHANNEL, origin
         sent = [f"{origin}:{p}" for p in sent]
     if not sent:
         return 0
-    async with conn.transaction():
-        await conn.execute("SET LOCAL synchronous_commit = off")
-        await conn.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", channel, sent)
+    # One statement, its own transaction; set_config(..., true) lasts to that transaction's commit, which
+    # therefore does not wait for the disk: one round trip.
+    await conn.execute("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, p) "
+                       "FROM unnest($2::text[]) AS p", channel, sent)
     return len(sent)
 
 
