@@ -64,6 +64,8 @@ class PgEngine:
         self._inflight: dict[int, float] = {}
         self.node_id = 0
         self.commits = self.writes = self.messages_stored = 0
+        self.rolled_back = 0
+        """Runs the database rolled back (serialization failures, deadlocks) and that were run again."""
         self.on_commit: Callable[[int, float], None] | None = None
 
     async def start(self) -> None:
@@ -158,7 +160,7 @@ class PgEngine:
                         committing = True
                         await tr.commit()
                 except ROLLED_BACK:
-                    pass
+                    self.rolled_back += 1
                 except asyncpg.UniqueViolationError:
                     if attempt == ATTEMPTS:
                         raise
@@ -209,6 +211,7 @@ class PgEngine:
                     async with pool.acquire() as conn:
                         return await fn(conn, attempt)
                 except ROLLED_BACK as exc:
+                    self.rolled_back += 1
                     if number == ATTEMPTS:
                         raise unavailable(exc) from exc
                 except asyncpg.UniqueViolationError:
