@@ -12,7 +12,8 @@ which gives the very refusal LMDB gives:
   mailbox to create, an unknown name with its "did you mean"),
 - a client id used before for a different recipient name,
 - a reply with no queued ticket to answer (to name why), an idempotent Ask's resend,
-- an outbox row whose recipient has no mailbox yet.
+- an outbox row whose recipient has no mailbox and whose name might be a session name
+  (one with no mailbox and no such session gets its mailbox in the same transaction).
 A batch's hand-over is all or nothing: its transaction is rolled back first (`_Handover`).
 
 A send locks its mailbox rows (the recipient's seq, the sender's activity) in agent id
@@ -32,9 +33,10 @@ from fabricd.core import outbox as outbox_rules
 from fabricd.core import rendezvous as rv_rules
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox
+from fabricd.core.kv.directory import DIRECTORY
 from fabricd.core.kv.rendezvous import IDEMPOTENCY_NAMESPACE
 from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
-from fabricd.core.model import (Address, Envelope, Message, MessageKind, Sent, Ticket, TicketSourceKind,
+from fabricd.core.model import (Address, Change, Envelope, Message, MessageKind, Sent, Ticket, TicketSourceKind,
                                 TicketState)
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
@@ -308,7 +310,9 @@ class PgOutbox(KvOutbox):
                     return outbox_rules.DrainResult(0, 0, more=False), []
                 msgs = [outbox_rules.message_of(r) for r in batch]
                 prepared = _bodies([(m, b"") for m in msgs], now, self._mint)
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread)
+                items = [item for _, _, item in prepared]
+                done = await s.append_many(conn, items, now, max_unread)
+                created = await _create_missing(conn, items, done, now, max_unread)
                 receipts: list[tuple[str, int]] = []
                 failed = []
                 for row, msg, (stored, body, _), d in zip(batch, msgs, prepared, done, strict=True):
@@ -328,14 +332,55 @@ class PgOutbox(KvOutbox):
                                        "next_attempt_ns = $5 WHERE key = $1 AND state = 1",
                                        f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns)
                 attempt.committing = True
-            woken = [msg.recipient.agent_id for msg, d in zip(msgs, done, strict=True) if d.seq is not None]
+            woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
+            if created:
+                woken.append(DIRECTORY)
             return outbox_rules.DrainResult(len(receipts), len(failed), more=len(rows) > limit), woken
 
         try:
             result, woken = await self._e.op(run, rerun_safe=True)  # re-run: claimed rows are receipts by then
         except _Handover:
             return await super().deliver_due(limit, policy, max_unread)
-        self._e.committed({mailbox.key(a): None for a in woken}, len(woken))
+        self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken))
         return result
+
+
+_NAMED = """
+SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1
+"""
+
+_NUMBER_CREATED = """
+WITH rev AS (
+    UPDATE counters SET value = value + cardinality($1::text[]) WHERE name = 'revision' RETURNING value
+)
+UPDATE mailboxes m SET revision = (SELECT value FROM rev) - cardinality($1::text[]) + v.o, change = $2
+FROM unnest($1::text[]) WITH ORDINALITY AS v(a, o) WHERE m.agent_id = v.a
+"""
+
+
+async def _create_missing(conn: Any, items: list[s.Item], done: list[s.Appended], now: int, max_unread: int) -> bool:
+    """Make the mailboxes an outbox page's replies go to but that do not exist, then store those replies
+    (`done` updated in place); whether any was made. Raises _Handover when a name might resolve to an
+    agent (a session name, `session/segment`): the record script decides those.
+
+    The rows are inserted in agent id order before the directory's revision counter is taken, the order
+    the record scripts lock in, and each new mailbox gets its own revision (change CREATED), as there.
+    """
+    waiting = [i for i, d in enumerate(done) if d.seq is None and d.prior is None and d.unread is None]
+    if not waiting:
+        return False
+    names = sorted({items[i].agent_id for i in waiting})
+    sessions = names + [n.rsplit("/", 1)[0] for n in names if "/" in n]
+    if await conn.fetchval(_NAMED, sessions):
+        raise _Handover
+    made = [r["agent_id"] for r in await conn.fetch(
+        "INSERT INTO mailboxes (agent_id) SELECT a FROM unnest($1::text[]) AS a ORDER BY a "
+        "ON CONFLICT (agent_id) DO NOTHING RETURNING agent_id", names)]
+    if made:
+        await conn.execute(_NUMBER_CREATED, sorted(made), int(Change.CREATED))
+    again = await s.append_many(conn, [items[i] for i in waiting], now, max_unread)
+    for i, d in zip(waiting, again, strict=True):
+        done[i] = d
+    return bool(made)
 
 
