@@ -11,6 +11,10 @@ happened). A connection lost during the commit leaves the outcome unknown: the
 caller gets UNAVAILABLE and retries with its ids (sends with a client id and
 tickets are idempotent). A database that stays unreachable answers UNAVAILABLE.
 
+`op` runs the hot paths (hot.py): one statement or one short transaction on a
+pooled connection, with the same re-run rules, no worker thread and no record
+cache. Both report their commits through `committed`.
+
 After each commit the woken keys go to the local waiters at once and to the
 other nodes by one coalesced NOTIFY (listen.Publisher); a Listener turns other
 nodes' NOTIFYs into local wake-ups and wakes every local waiter after a reconnect.
