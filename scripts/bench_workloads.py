@@ -55,14 +55,17 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return samples[len(samples) // 2] * 1e3, samples[int(len(samples) * 0.99) - 1] * 1e3
 
 
-async def send_rate(client: Client, callers: int, total: int) -> float:
-    """SendMessage RPCs straight on the stub, `callers` at a time."""
+async def send_rate(client: Client, callers: int, total: int, samples: list[float] | None = None) -> float:
+    """SendMessage RPCs straight on the stub, `callers` at a time; each call's time into `samples` if given."""
     per = total // callers
-    stub = client.mailbox
 
     async def caller(c: int) -> None:
+        stub = client.mailbox  # per caller: with several nodes (bench_pg.Spread) callers spread across them
         for i in range(per):
+            t0 = time.perf_counter()
             await stub.SendMessage(mbx_pb.SendMessageRequest(message=msg(f"r{c % 8}", i)))
+            if samples is not None:
+                samples.append(time.perf_counter() - t0)
 
     start = time.perf_counter()
     await asyncio.gather(*(caller(c) for c in range(callers)))
@@ -237,34 +240,50 @@ RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch
 class Tree:
     """One source tree's daemons (durable, and --no-sync when asked for), started on first use."""
 
-    def __init__(self, root: str, quick: bool) -> None:
+    def __init__(self, root: str, quick: bool, store: str = "", nodes: int = 1) -> None:
         self.root = root
         self.scale = 0.2 if quick else 1.0
-        self._daemons: dict[bool, tuple[Daemon, Client]] = {}
+        self.store = store
+        """A PostgreSQL URL: `nodes` daemons on it (bench_pg.py), else one LMDB daemon."""
+        self.nodes = nodes
+        self._daemons: dict[bool, tuple[list[Daemon], Client]] = {}
 
     def n(self, count: int) -> int:
         return max(64, int(count * self.scale))
 
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
-            daemon = Daemon(*(["--no-sync"] if nosync else []), root=self.root)
-            client = Client(daemon.target)
-            self._daemons[nosync] = (daemon, client)
+            if self.store:
+                import bench_pg
+
+                daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
+                client: Client = bench_pg.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
+            else:
+                daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
+                client = Client(daemons[0].target)
+            self._daemons[nosync] = (daemons, client)
             await client.wait_ready()
             for name in RECIPIENTS:  # mail to an unregistered name is refused (UNKNOWN_RECIPIENT)
                 await client.register(name)
             await send_rate(client, 8, 256)  # warm up
         return self._daemons[nosync][1]
 
+    def pids(self) -> list[int]:
+        """The daemons' process ids (for CPU accounting)."""
+        return [d.proc.pid for daemons, _ in self._daemons.values() for d in daemons]
+
     async def close(self) -> None:
-        for daemon, client in self._daemons.values():
+        for daemons, client in self._daemons.values():
             await client.close()
-            daemon.stop()
+            for daemon in daemons:
+                daemon.stop()
         self._daemons.clear()
 
 
 async def _send_1(t: Tree) -> dict[str, float]:
-    return {"send_1_caller": await send_rate(await t.client(), 1, t.n(3000))}
+    samples: list[float] = []
+    rate = await send_rate(await t.client(), 1, t.n(3000), samples)
+    return {"send_1_caller": rate, "send_1_p50_ms": percentiles(samples)[0]}
 
 
 async def _send_64(t: Tree) -> dict[str, float]:

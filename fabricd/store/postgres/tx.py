@@ -87,6 +87,11 @@ class PgTx(PagedReads):
     def _exec(self, sql: str, *args: object) -> str:
         return self._run(self._conn.execute(sql, *args))
 
+    def seed(self, rows: list[Any]) -> None:
+        """Cache entries this transaction already read and locked (PgEngine.write's `lock`)."""
+        for r in rows:
+            self._entries[r["agent_id"]] = d.entry_of(r)
+
     # -- directory
 
     def get_entry(self, agent_id: str) -> MailboxEntry | None:
@@ -187,11 +192,14 @@ class PgTx(PagedReads):
         return s._ticket(r) if r is not None else None
 
     def put_ticket(self, t: Ticket) -> None:
+        # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
+        # tickets queued by either path order by commit on every node.
         self._exec("""
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
                                  conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
                                  result_data, result_headers, earlier)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+            VALUES ($1, $2, coalesce((SELECT seq FROM message_ids WHERE id = $20 AND agent_id = $2), $3),
+                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
             ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
                 result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
                 result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
@@ -199,7 +207,7 @@ class PgTx(PagedReads):
                 data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
                    t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
-                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier))
+                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier), t.message_id)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
