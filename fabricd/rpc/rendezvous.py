@@ -14,6 +14,8 @@ _DEADLINE_MARGIN_S = 0.02
 
 
 def _request(r) -> TicketRequest:  # noqa: ANN001
+    # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet.
+    key = f"ask {r.source.kind}:{r.source.agent_id} {r.request_key}" if r.request_key else ""
     return TicketRequest(
         target=r.target,
         task=r.task,
@@ -21,6 +23,7 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
         source_kind=r.source.kind,
         source_agent=r.source.agent_id,
         conversation_id=r.conversation_id,
+        idempotency_key=key,
     )
 
 
@@ -45,7 +48,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
     @mapped
     async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         ticket, position = await self._rv.enqueue(_request(request))
-        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=position)
+        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
     async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802

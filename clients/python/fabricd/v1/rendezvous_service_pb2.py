@@ -26,7 +26,7 @@ from google.protobuf import duration_pb2 as google_dot_protobuf_dot_duration__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#fabricd/v1/rendezvous_service.proto\x12\nfabricd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"L\n\x0cTicketSource\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.fabricd.v1.TicketSourceKind\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\"\xd9\x01\n\x0cQueuedTicket\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12(\n\x06source\x18\x02 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x03 \x01(\t\x12\x11\n\trequester\x18\x04 \x01(\t\x12\x0c\n\x04task\x18\x05 \x01(\t\x12\x30\n\x0c\x65nqueue_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08position\x18\x07 \x01(\r\x12\x0e\n\x06target\x18\x08 \x01(\t\"\xac\x01\n\nAskRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0c\n\x04task\x18\x02 \x01(\t\x12\x11\n\trequester\x18\x03 \x01(\t\x12(\n\x06source\x18\x04 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x05 \x01(\t\x12*\n\x07timeout\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\"0\n\x0b\x41skResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x0e\n\x06result\x18\x02 \x01(\t\"\x8a\x01\n\x14\x45nqueueTicketRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0c\n\x04task\x18\x02 \x01(\t\x12\x11\n\trequester\x18\x03 \x01(\t\x12(\n\x06source\x18\x04 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x05 \x01(\t\"<\n\x15\x45nqueueTicketResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x10\n\x08position\x18\x02 \x01(\r\"R\n\x11\x41waitReplyRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12*\n\x07timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"$\n\x12\x41waitReplyResponse\x12\x0e\n\x06result\x18\x01 \x01(\t\"C\n\x0cReplyRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0e\n\x06result\x18\x02 \x01(\t\x12\x11\n\tticket_id\x18\x03 \x01(\t\"\"\n\rReplyResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\"8\n\x11\x43\x61ncelHeadRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tticket_id\x18\x02 \x01(\t\"\'\n\x12\x43\x61ncelHeadResponse\x12\x11\n\tcancelled\x18\x01 \x01(\x08\"5\n\x11\x43loseQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"%\n\x12\x43loseQueueResponse\x12\x0f\n\x07\x61\x62orted\x18\x01 \x01(\r\"J\n\x0fGetQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"V\n\x10GetQueueResponse\x12)\n\x07tickets\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.QueuedTicket\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"%\n\x11WatchQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"R\n\x12WatchQueueResponse\x12)\n\x07tickets\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.QueuedTicket\x12\x11\n\tkeepalive\x18\x02 \x01(\x08*r\n\x10TicketSourceKind\x12\"\n\x1eTICKET_SOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18TICKET_SOURCE_KIND_HUMAN\x10\x01\x12\x1c\n\x18TICKET_SOURCE_KIND_AGENT\x10\x02\x32\xdc\x04\n\x11RendezvousService\x12\x36\n\x03\x41sk\x12\x16.fabricd.v1.AskRequest\x1a\x17.fabricd.v1.AskResponse\x12T\n\rEnqueueTicket\x12 .fabricd.v1.EnqueueTicketRequest\x1a!.fabricd.v1.EnqueueTicketResponse\x12K\n\nAwaitReply\x12\x1d.fabricd.v1.AwaitReplyRequest\x1a\x1e.fabricd.v1.AwaitReplyResponse\x12<\n\x05Reply\x12\x18.fabricd.v1.ReplyRequest\x1a\x19.fabricd.v1.ReplyResponse\x12K\n\nCancelHead\x12\x1d.fabricd.v1.CancelHeadRequest\x1a\x1e.fabricd.v1.CancelHeadResponse\x12K\n\nCloseQueue\x12\x1d.fabricd.v1.CloseQueueRequest\x1a\x1e.fabricd.v1.CloseQueueResponse\x12\x45\n\x08GetQueue\x12\x1b.fabricd.v1.GetQueueRequest\x1a\x1c.fabricd.v1.GetQueueResponse\x12M\n\nWatchQueue\x12\x1d.fabricd.v1.WatchQueueRequest\x1a\x1e.fabricd.v1.WatchQueueResponse0\x01\x42\x83\x01\n\x0e\x64\x65v.fabricd.v1B\x16RendezvousServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n#fabricd/v1/rendezvous_service.proto\x12\nfabricd.v1\x1a\x1egoogle/protobuf/duration.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"L\n\x0cTicketSource\x12*\n\x04kind\x18\x01 \x01(\x0e\x32\x1c.fabricd.v1.TicketSourceKind\x12\x10\n\x08\x61gent_id\x18\x02 \x01(\t\"\xd9\x01\n\x0cQueuedTicket\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12(\n\x06source\x18\x02 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x03 \x01(\t\x12\x11\n\trequester\x18\x04 \x01(\t\x12\x0c\n\x04task\x18\x05 \x01(\t\x12\x30\n\x0c\x65nqueue_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08position\x18\x07 \x01(\r\x12\x0e\n\x06target\x18\x08 \x01(\t\"\xc1\x01\n\nAskRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0c\n\x04task\x18\x02 \x01(\t\x12\x11\n\trequester\x18\x03 \x01(\t\x12(\n\x06source\x18\x04 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x05 \x01(\t\x12*\n\x07timeout\x18\x06 \x01(\x0b\x32\x19.google.protobuf.Duration\x12\x13\n\x0brequest_key\x18\x07 \x01(\t\"0\n\x0b\x41skResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x0e\n\x06result\x18\x02 \x01(\t\"\x9f\x01\n\x14\x45nqueueTicketRequest\x12\x0e\n\x06target\x18\x01 \x01(\t\x12\x0c\n\x04task\x18\x02 \x01(\t\x12\x11\n\trequester\x18\x03 \x01(\t\x12(\n\x06source\x18\x04 \x01(\x0b\x32\x18.fabricd.v1.TicketSource\x12\x17\n\x0f\x63onversation_id\x18\x05 \x01(\t\x12\x13\n\x0brequest_key\x18\x06 \x01(\t\"<\n\x15\x45nqueueTicketResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12\x10\n\x08position\x18\x02 \x01(\r\"R\n\x11\x41waitReplyRequest\x12\x11\n\tticket_id\x18\x01 \x01(\t\x12*\n\x07timeout\x18\x02 \x01(\x0b\x32\x19.google.protobuf.Duration\"$\n\x12\x41waitReplyResponse\x12\x0e\n\x06result\x18\x01 \x01(\t\"C\n\x0cReplyRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0e\n\x06result\x18\x02 \x01(\t\x12\x11\n\tticket_id\x18\x03 \x01(\t\"\"\n\rReplyResponse\x12\x11\n\tticket_id\x18\x01 \x01(\t\"8\n\x11\x43\x61ncelHeadRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tticket_id\x18\x02 \x01(\t\"\'\n\x12\x43\x61ncelHeadResponse\x12\x11\n\tcancelled\x18\x01 \x01(\x08\"5\n\x11\x43loseQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x0e\n\x06reason\x18\x02 \x01(\t\"%\n\x12\x43loseQueueResponse\x12\x0f\n\x07\x61\x62orted\x18\x01 \x01(\r\"J\n\x0fGetQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"V\n\x10GetQueueResponse\x12)\n\x07tickets\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.QueuedTicket\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"%\n\x11WatchQueueRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"R\n\x12WatchQueueResponse\x12)\n\x07tickets\x18\x01 \x03(\x0b\x32\x18.fabricd.v1.QueuedTicket\x12\x11\n\tkeepalive\x18\x02 \x01(\x08*r\n\x10TicketSourceKind\x12\"\n\x1eTICKET_SOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18TICKET_SOURCE_KIND_HUMAN\x10\x01\x12\x1c\n\x18TICKET_SOURCE_KIND_AGENT\x10\x02\x32\xdc\x04\n\x11RendezvousService\x12\x36\n\x03\x41sk\x12\x16.fabricd.v1.AskRequest\x1a\x17.fabricd.v1.AskResponse\x12T\n\rEnqueueTicket\x12 .fabricd.v1.EnqueueTicketRequest\x1a!.fabricd.v1.EnqueueTicketResponse\x12K\n\nAwaitReply\x12\x1d.fabricd.v1.AwaitReplyRequest\x1a\x1e.fabricd.v1.AwaitReplyResponse\x12<\n\x05Reply\x12\x18.fabricd.v1.ReplyRequest\x1a\x19.fabricd.v1.ReplyResponse\x12K\n\nCancelHead\x12\x1d.fabricd.v1.CancelHeadRequest\x1a\x1e.fabricd.v1.CancelHeadResponse\x12K\n\nCloseQueue\x12\x1d.fabricd.v1.CloseQueueRequest\x1a\x1e.fabricd.v1.CloseQueueResponse\x12\x45\n\x08GetQueue\x12\x1b.fabricd.v1.GetQueueRequest\x1a\x1c.fabricd.v1.GetQueueResponse\x12M\n\nWatchQueue\x12\x1d.fabricd.v1.WatchQueueRequest\x1a\x1e.fabricd.v1.WatchQueueResponse0\x01\x42\x83\x01\n\x0e\x64\x65v.fabricd.v1B\x16RendezvousServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,44 +34,44 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'fabricd.v1.rendezvous_servi
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.fabricd.v1B\026RendezvousServiceProtoP\001Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\242\002\003FXX\252\002\nFabricd.V1\312\002\nFabricd\\V1\352\002\013Fabricd::V1'
-  _globals['_TICKETSOURCEKIND']._serialized_start=1549
-  _globals['_TICKETSOURCEKIND']._serialized_end=1663
+  _globals['_TICKETSOURCEKIND']._serialized_start=1591
+  _globals['_TICKETSOURCEKIND']._serialized_end=1705
   _globals['_TICKETSOURCE']._serialized_start=116
   _globals['_TICKETSOURCE']._serialized_end=192
   _globals['_QUEUEDTICKET']._serialized_start=195
   _globals['_QUEUEDTICKET']._serialized_end=412
   _globals['_ASKREQUEST']._serialized_start=415
-  _globals['_ASKREQUEST']._serialized_end=587
-  _globals['_ASKRESPONSE']._serialized_start=589
-  _globals['_ASKRESPONSE']._serialized_end=637
-  _globals['_ENQUEUETICKETREQUEST']._serialized_start=640
-  _globals['_ENQUEUETICKETREQUEST']._serialized_end=778
-  _globals['_ENQUEUETICKETRESPONSE']._serialized_start=780
-  _globals['_ENQUEUETICKETRESPONSE']._serialized_end=840
-  _globals['_AWAITREPLYREQUEST']._serialized_start=842
-  _globals['_AWAITREPLYREQUEST']._serialized_end=924
-  _globals['_AWAITREPLYRESPONSE']._serialized_start=926
-  _globals['_AWAITREPLYRESPONSE']._serialized_end=962
-  _globals['_REPLYREQUEST']._serialized_start=964
-  _globals['_REPLYREQUEST']._serialized_end=1031
-  _globals['_REPLYRESPONSE']._serialized_start=1033
-  _globals['_REPLYRESPONSE']._serialized_end=1067
-  _globals['_CANCELHEADREQUEST']._serialized_start=1069
-  _globals['_CANCELHEADREQUEST']._serialized_end=1125
-  _globals['_CANCELHEADRESPONSE']._serialized_start=1127
-  _globals['_CANCELHEADRESPONSE']._serialized_end=1166
-  _globals['_CLOSEQUEUEREQUEST']._serialized_start=1168
-  _globals['_CLOSEQUEUEREQUEST']._serialized_end=1221
-  _globals['_CLOSEQUEUERESPONSE']._serialized_start=1223
-  _globals['_CLOSEQUEUERESPONSE']._serialized_end=1260
-  _globals['_GETQUEUEREQUEST']._serialized_start=1262
-  _globals['_GETQUEUEREQUEST']._serialized_end=1336
-  _globals['_GETQUEUERESPONSE']._serialized_start=1338
-  _globals['_GETQUEUERESPONSE']._serialized_end=1424
-  _globals['_WATCHQUEUEREQUEST']._serialized_start=1426
-  _globals['_WATCHQUEUEREQUEST']._serialized_end=1463
-  _globals['_WATCHQUEUERESPONSE']._serialized_start=1465
-  _globals['_WATCHQUEUERESPONSE']._serialized_end=1547
-  _globals['_RENDEZVOUSSERVICE']._serialized_start=1666
-  _globals['_RENDEZVOUSSERVICE']._serialized_end=2270
+  _globals['_ASKREQUEST']._serialized_end=608
+  _globals['_ASKRESPONSE']._serialized_start=610
+  _globals['_ASKRESPONSE']._serialized_end=658
+  _globals['_ENQUEUETICKETREQUEST']._serialized_start=661
+  _globals['_ENQUEUETICKETREQUEST']._serialized_end=820
+  _globals['_ENQUEUETICKETRESPONSE']._serialized_start=822
+  _globals['_ENQUEUETICKETRESPONSE']._serialized_end=882
+  _globals['_AWAITREPLYREQUEST']._serialized_start=884
+  _globals['_AWAITREPLYREQUEST']._serialized_end=966
+  _globals['_AWAITREPLYRESPONSE']._serialized_start=968
+  _globals['_AWAITREPLYRESPONSE']._serialized_end=1004
+  _globals['_REPLYREQUEST']._serialized_start=1006
+  _globals['_REPLYREQUEST']._serialized_end=1073
+  _globals['_REPLYRESPONSE']._serialized_start=1075
+  _globals['_REPLYRESPONSE']._serialized_end=1109
+  _globals['_CANCELHEADREQUEST']._serialized_start=1111
+  _globals['_CANCELHEADREQUEST']._serialized_end=1167
+  _globals['_CANCELHEADRESPONSE']._serialized_start=1169
+  _globals['_CANCELHEADRESPONSE']._serialized_end=1208
+  _globals['_CLOSEQUEUEREQUEST']._serialized_start=1210
+  _globals['_CLOSEQUEUEREQUEST']._serialized_end=1263
+  _globals['_CLOSEQUEUERESPONSE']._serialized_start=1265
+  _globals['_CLOSEQUEUERESPONSE']._serialized_end=1302
+  _globals['_GETQUEUEREQUEST']._serialized_start=1304
+  _globals['_GETQUEUEREQUEST']._serialized_end=1378
+  _globals['_GETQUEUERESPONSE']._serialized_start=1380
+  _globals['_GETQUEUERESPONSE']._serialized_end=1466
+  _globals['_WATCHQUEUEREQUEST']._serialized_start=1468
+  _globals['_WATCHQUEUEREQUEST']._serialized_end=1505
+  _globals['_WATCHQUEUERESPONSE']._serialized_start=1507
+  _globals['_WATCHQUEUERESPONSE']._serialized_end=1589
+  _globals['_RENDEZVOUSSERVICE']._serialized_start=1708
+  _globals['_RENDEZVOUSSERVICE']._serialized_end=2312
 # @@protoc_insertion_point(module_scope)

@@ -49,20 +49,22 @@ class QueuedTicket(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., requester: _Optional[str] = ..., task: _Optional[str] = ..., enqueue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., position: _Optional[int] = ..., target: _Optional[str] = ...) -> None: ...
 
 class AskRequest(_message.Message):
-    __slots__ = ("target", "task", "requester", "source", "conversation_id", "timeout")
+    __slots__ = ("target", "task", "requester", "source", "conversation_id", "timeout", "request_key")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     TASK_FIELD_NUMBER: _ClassVar[int]
     REQUESTER_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
     TIMEOUT_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     target: str
     task: str
     requester: str
     source: TicketSource
     conversation_id: str
     timeout: _duration_pb2.Duration
-    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ...) -> None: ...
+    request_key: str
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class AskResponse(_message.Message):
     __slots__ = ("ticket_id", "result")
@@ -73,18 +75,20 @@ class AskResponse(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., result: _Optional[str] = ...) -> None: ...
 
 class EnqueueTicketRequest(_message.Message):
-    __slots__ = ("target", "task", "requester", "source", "conversation_id")
+    __slots__ = ("target", "task", "requester", "source", "conversation_id", "request_key")
     TARGET_FIELD_NUMBER: _ClassVar[int]
     TASK_FIELD_NUMBER: _ClassVar[int]
     REQUESTER_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     target: str
     task: str
     requester: str
     source: TicketSource
     conversation_id: str
-    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ...) -> None: ...
+    request_key: str
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class EnqueueTicketResponse(_message.Message):
     __slots__ = ("ticket_id", "position")

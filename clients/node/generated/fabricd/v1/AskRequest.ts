@@ -10,6 +10,7 @@ export interface AskRequest {
   'source'?: (_fabricd_v1_TicketSource | null);
   'conversation_id'?: (string);
   'timeout'?: (_google_protobuf_Duration | null);
+  'request_key'?: (string);
 }
 
 export interface AskRequest__Output {
@@ -19,4 +20,5 @@ export interface AskRequest__Output {
   'source': (_fabricd_v1_TicketSource__Output | null);
   'conversation_id': (string);
   'timeout': (_google_protobuf_Duration__Output | null);
+  'request_key': (string);
 }

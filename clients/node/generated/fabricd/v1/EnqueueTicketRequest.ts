@@ -8,6 +8,7 @@ export interface EnqueueTicketRequest {
   'requester'?: (string);
   'source'?: (_fabricd_v1_TicketSource | null);
   'conversation_id'?: (string);
+  'request_key'?: (string);
 }
 
 export interface EnqueueTicketRequest__Output {
@@ -16,4 +17,5 @@ export interface EnqueueTicketRequest__Output {
   'requester': (string);
   'source': (_fabricd_v1_TicketSource__Output | null);
   'conversation_id': (string);
+  'request_key': (string);
 }

@@ -1,0 +1,117 @@
+"""A node that dies loses nothing: clients given every node move on, and what they did carries over.
+
+Three real `fabricd serve` processes on one PostgreSQL database (the `nodes`
+fixture of test_nodes.py); clients get all three targets. A node is killed
+with SIGKILL (or stopped with SIGTERM) while clients use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+import time
+
+import pytest
+
+from fabricd.client import Client, SyncClient, Unavailable
+from tests.conftest import Daemon
+from tests.e2e.test_nodes import nodes  # noqa: F401 - the fixture
+from tests.reliability import checker
+
+
+def targets(daemons: list[Daemon]) -> str:
+    return ",".join(d.target for d in daemons)
+
+
+async def test_a_client_with_every_target_keeps_sending_through_a_kill_9_of_its_node(
+        nodes: list[Daemon]) -> None:  # noqa: F811
+    a, b, c = nodes
+    async with Client([a.target, b.target, c.target]) as client, Client(c.target) as reader:
+        await client.register("sink")
+        for i in range(20):
+            await client.send("sink", f"before {i}", id=f"before-{i}")
+        assert client.target == a.target
+        a.kill()
+        for i in range(20):  # the first of these meets the dead node; it is re-sent to the next one
+            await client.send("sink", f"after {i}", id=f"after-{i}")
+        assert client.target == b.target
+        stored = [m.id for m in (await reader.peek("sink", limit=100)).messages]
+    assert stored == [f"before-{i}" for i in range(20)] + [f"after-{i}" for i in range(20)]
+
+
+async def test_a_send_without_an_id_is_not_resent_but_the_next_call_goes_to_a_live_node(
+        nodes: list[Daemon]) -> None:  # noqa: F811
+    a, b, _ = nodes
+    async with Client([a.target, b.target]) as client:
+        await client.register("sink")
+        a.kill()
+        with pytest.raises(Unavailable):  # it may or may not have been stored: only the caller can decide
+            await client.send("sink", "no id")
+        assert (await client.send("sink", "next")).message.text == "next"
+        assert client.target == b.target
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "shutdown"])
+async def test_an_ask_whose_node_dies_is_answered_once_through_another_node(nodes: list[Daemon], how) -> None:  # noqa: ANN001, F811
+    a, _, c = nodes
+    async with Client([a.target, c.target]) as asker, Client(c.target) as worker:
+        await worker.register("worker")
+        asking = asyncio.create_task(asker.ask("worker", "what is 6 x 7?", timeout=60))
+        async with worker.subscribe("worker", auto_ack=False) as inbox:
+            task = await asyncio.wait_for(anext(inbox), 20)  # queued through node A
+        a.stop(how)
+        with pytest.raises(asyncio.TimeoutError):  # the re-sent Ask waits on node C, on the same ticket
+            await asyncio.wait_for(asyncio.shield(asking), 0.5)
+        await worker.reply("worker", "42", ticket_id=task.ticket_id)
+        assert await asyncio.wait_for(asking, 30) == "42"
+        assert await worker.get_queue("worker") == [], "the re-sent Ask queued no second ticket"
+        assert (await worker.peek("worker")).unread_count == 0
+
+
+async def test_a_subscription_resumes_from_its_cursor_on_the_next_node(nodes: list[Daemon]) -> None:  # noqa: F811
+    a, b, c = nodes
+    async with Client([a.target, b.target]) as follower, Client(c.target) as sender:
+        await sender.register("bob")
+        for i in range(5):
+            await sender.send("bob", f"m{i}", id=f"m{i}")
+        got = []
+        async with follower.subscribe("bob", wait=30) as inbox:
+            for _ in range(3):
+                got.append((await asyncio.wait_for(anext(inbox), 20)).id)
+            a.kill()  # m3 and m4 came in the same batch, or come again from node B: handed out once either way
+            for i in range(5, 10):
+                await sender.send("bob", f"m{i}", id=f"m{i}")
+            for _ in range(7):
+                got.append((await asyncio.wait_for(anext(inbox), 30)).id)
+        assert follower.target == b.target
+        assert got == [f"m{i}" for i in range(10)]
+        async with Client(b.target) as check:
+            assert (await check.peek("bob")).unread_count == 0, "what was handled was acked, through node B"
+
+
+def test_the_sync_client_and_a_comma_separated_target_fail_over_too(nodes: list[Daemon]) -> None:  # noqa: F811
+    a, b, _ = nodes
+    with SyncClient(f"{a.target},{b.target}") as client:
+        client.register("sink")
+        a.kill()
+        assert client.send("sink", "after the kill", id="once").message.id == "once"
+        assert client.target == b.target and client.peek("sink").unread_count == 1
+
+
+async def test_kill_9_of_one_node_of_three_under_mixed_load_loses_and_duplicates_nothing(
+        nodes: list[Daemon], tmp_path, soak: bool) -> None:  # noqa: ANN001, F811
+    kills = 30 if soak else 4
+    rng = random.Random(11)
+    workers = checker.start(targets(nodes), tmp_path)  # every client process has all three nodes
+    for k in range(kills):
+        await asyncio.sleep(rng.uniform(0.5, 1.0))  # the kill lands at a random moment of the load
+        victim = nodes[k % 3]
+        victim.kill()
+        await asyncio.sleep(rng.uniform(0.2, 0.6))  # the clients carry on with the other two
+        await asyncio.to_thread(victim.start)
+    await asyncio.sleep(0.5)
+    await asyncio.to_thread(checker.stop, workers)
+    async with Client(targets(nodes)) as client:
+        summary = await checker.check(client, tmp_path)
+    print(f"\n3 nodes, kill -9 of one at a time: kills={kills} {summary}")
