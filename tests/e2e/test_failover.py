@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 import signal
+import tempfile
 import time
+from collections.abc import Iterator
 
 import pytest
 
 from fabricd.client import Client, SyncClient, Unavailable
+from tests import pg
 from tests.conftest import Daemon
 from tests.e2e.test_nodes import nodes  # noqa: F401 - the fixture
 from tests.reliability import checker
@@ -115,3 +119,66 @@ async def test_kill_9_of_one_node_of_three_under_mixed_load_loses_and_duplicates
     async with Client(targets(nodes)) as client:
         summary = await checker.check(client, tmp_path)
     print(f"\n3 nodes, kill -9 of one at a time: kills={kills} {summary}")
+
+
+@pytest.fixture
+def pair() -> Iterator[pg.Pair]:
+    """A primary with a synchronous streaming standby (tests/pg.py), streaming."""
+    with pg.Pair.start(synchronous=True) as made:
+        made.wait_streaming()
+        yield made
+
+
+async def test_nodes_on_both_hosts_ride_out_a_standby_promotion_losing_no_acknowledged_write(
+        pair: pg.Pair, tmp_path) -> None:  # noqa: ANN001
+    pair.primary.psql('CREATE DATABASE "fabric"')  # streamed to the standby like everything else
+    # libpq's multi-host form, which asyncpg reads too: whichever host accepts writes now.
+    url = (f"postgresql://{pg.SUPERUSER}@127.0.0.1:{pair.primary.port},127.0.0.1:{pair.standby.port}/fabric"
+           "?target_session_attrs=read-write")
+    socks = [tempfile.mkdtemp(prefix=f"fp{i}-", dir="/tmp") for i in range(2)]
+    daemons = [Daemon(str(tmp_path / f"d{i}"), socks[i], "--store", url) for i in range(2)]
+    try:
+        for d in daemons:
+            await asyncio.to_thread(d.start)
+        acknowledged: list[str] = []
+        refused = 0
+        stop = asyncio.Event()
+        async with Client(targets(daemons), retry_window=0) as client:
+            await client.register("sink")
+
+            async def produce(name: str) -> None:
+                nonlocal refused
+                k = 0
+                while not stop.is_set():
+                    mid = f"{name}-{k}"
+                    try:
+                        await client.send("sink", mid, id=mid)
+                        acknowledged.append(mid)
+                        k += 1
+                    except Unavailable:
+                        refused += 1  # the database is failing over: resent with the same id
+                        await asyncio.sleep(0.05)
+
+            producers = [asyncio.create_task(produce(f"p{j}")) for j in range(8)]
+            while len(acknowledged) < 100:
+                await asyncio.sleep(0.01)
+            await asyncio.to_thread(pair.promote)  # the primary dies (immediate stop); the standby takes over
+            before = len(acknowledged)
+            deadline = time.monotonic() + 90
+            while len(acknowledged) < before + 100:  # both nodes write to the new primary, no restart
+                assert time.monotonic() < deadline, "the nodes did not recover after the promotion"
+                await asyncio.sleep(0.05)
+            stop.set()
+            await asyncio.gather(*producers)
+            stored: set[str] = set()
+            while batch := (await client.drain("sink", limit=1000)).messages:
+                stored.update(m.id for m in batch)
+        assert set(acknowledged) <= stored, "every send acknowledged before the promotion survived it"
+        assert all(d.proc is not None and d.proc.poll() is None for d in daemons), "no node had to restart"
+        print(f"\npromotion: {len(acknowledged)} sends acknowledged, {refused} UNAVAILABLE answers meanwhile")
+    finally:
+        for d in daemons:
+            if d.proc is not None and d.proc.poll() is None:
+                d.kill()
+        for folder in socks:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -25,6 +25,7 @@ from fabricd.v1 import (admin_service_pb2_grpc, agent_directory_service_pb2_grpc
                         mailbox_service_pb2_grpc, outbox_service_pb2_grpc, rendezvous_service_pb2_grpc)
 from fabricd.a2a import a2a_pb2_grpc
 from fabricd.v1 import admin_service_pb2 as adm
+from tests import pgfixtures
 from tests.e2e.test_security import CALLS
 
 DEFINED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND,
@@ -102,13 +103,17 @@ def build(cls, values: dict):  # noqa: ANN001, ANN201
     return out
 
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory):  # noqa: ANN001, ANN201
+@pytest.fixture(scope="module", params=["lmdb", "postgres"])
+def target(request, tmp_path_factory):  # noqa: ANN001, ANN201
     from tests.conftest import Daemon
 
     sock_dir = tmp_path_factory.mktemp("s")
     short = tempfile.mkdtemp(prefix="fdh-", dir="/tmp")  # unix socket paths must stay short
-    daemon = Daemon(str(sock_dir / "data"), short, "--no-outbox-loop", "--keepalive", "0.05").start()
+    store: tuple[str, ...] = ()
+    if request.param == "postgres":  # a database of the session's cluster, for this module's daemon
+        cluster = request.getfixturevalue("pg_cluster")
+        store = ("--store", cluster.create_database(f"badinput{os.getpid()}", template=pgfixtures.TEMPLATE))
+    daemon = Daemon(str(sock_dir / "data"), short, *store, "--no-outbox-loop", "--keepalive", "0.05").start()
     yield daemon
     daemon.stop()
     shutil.rmtree(short, ignore_errors=True)

@@ -14,6 +14,9 @@ from fabricd.client._errors import from_rpc_error
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import types_pb2 as pb
 
+BACKENDS = ["lmdb", "postgres"]
+LMDB_ONLY = {"test_a_full_disk_is_resource_exhausted_loses_nothing_and_recovers"}  # LMDB's file on a full disk
+
 
 @pytest.fixture
 def small_disk(tmp_path):  # noqa: ANN001, ANN201
