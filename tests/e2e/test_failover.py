@@ -8,6 +8,8 @@ with SIGKILL (or stopped with SIGTERM) while clients use it.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
 import shutil
 import signal
@@ -20,6 +22,7 @@ import pytest
 from fabricd.client import Client, SyncClient, Unavailable
 from tests import pg
 from tests.conftest import Daemon
+from tests.e2e.test_node import NODE_CLIENT
 from tests.e2e.test_nodes import nodes  # noqa: F401 - the fixture
 from tests.reliability import checker
 
@@ -182,3 +185,51 @@ async def test_nodes_on_both_hosts_ride_out_a_standby_promotion_losing_no_acknow
                 d.kill()
         for folder in socks:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_a_node_client_with_every_target_subscribes_sends_and_asks_through_two_node_deaths(
+        nodes: list[Daemon]) -> None:  # noqa: F811
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
+        pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    a, b, c = nodes
+    async with Client(c.target) as py:
+        for agent in ("node-agent", "py-sink", "py-worker"):
+            await py.register(agent)
+        for i in range(5):
+            await py.send("node-agent", f"m{i}", id=f"m{i}")
+        proc = await asyncio.create_subprocess_exec(node, "test/failover.mjs", targets(nodes), cwd=NODE_CLIENT,
+                                                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                                    stderr=asyncio.subprocess.PIPE)
+        assert proc.stdin is not None and proc.stdout is not None
+
+        async def step(name: str) -> dict:
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, (await proc.stderr.read()).decode()
+            fields = json.loads(line)
+            assert fields["step"] == name, fields
+            return fields
+
+        try:
+            assert (await step("ready"))["target"] == a.target
+            a.kill()
+            for i in range(5, 10):
+                await py.send("node-agent", f"m{i}", id=f"m{i}")
+            proc.stdin.write(b"go\n")
+            subscribed = await step("subscribed")
+            assert subscribed["ids"] == [f"m{i}" for i in range(10)], "resumed on the next node from its cursor"
+            assert (await step("sent"))["target"] == b.target
+            assert (await step("asking"))["target"] == b.target
+            async with py.subscribe("py-worker", auto_ack=False) as inbox:
+                task = await asyncio.wait_for(anext(inbox), 30)  # queued through node B
+            b.kill()
+            await py.reply("py-worker", "42", ticket_id=task.ticket_id)
+            asked = await step("asked")
+            assert asked == {"step": "asked", "result": "42", "target": c.target}
+            assert await asyncio.wait_for(proc.wait(), 30) == 0
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+        assert await py.get_queue("py-worker") == [], "the re-sent ask queued no second ticket"
+        assert [m.id for m in (await py.peek("py-sink")).messages] == [f"after-{i}" for i in range(3)]
+        assert (await py.peek("node-agent")).unread_count == 0, "what the Node subscription handled was acked"

@@ -145,6 +145,10 @@ def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:  # noqa:
 @pytest.mark.parametrize("call", CALLS, ids=[f"{c.stub}.{c.method}" for c in CALLS])
 def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(target, call, soak) -> None:  # noqa: ANN001
     request_cls = type(call.request({"ticket": "t"}))
+    defined = DEFINED
+    if call.method == "BackupStore" and "--store" in target.args:
+        # A daemon on PostgreSQL takes no backups (fabricd copy does): BACKUP_UNAVAILABLE, whatever the request.
+        defined = DEFINED | {grpc.StatusCode.UNAVAILABLE}
     with grpc.insecure_channel(target.target) as channel:
 
         @settings(max_examples=200 if soak else 25, deadline=None, derandomize=True,
@@ -154,7 +158,7 @@ def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(targ
             request = build(request_cls, values)
             before = writes(channel)
             code = call_code(channel, call, request)
-            assert code in DEFINED, (call.method, code, request)
+            assert code in defined, (call.method, code, request)
             if code not in (grpc.StatusCode.OK, grpc.StatusCode.DEADLINE_EXCEEDED):
                 assert writes(channel) == before, (call.method, code, "a refused call wrote")
 
