@@ -13,6 +13,8 @@ import os
 import random
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -233,3 +235,11 @@ async def test_a_node_client_with_every_target_subscribes_sends_and_asks_through
         assert await py.get_queue("py-worker") == [], "the re-sent ask queued no second ticket"
         assert [m.id for m in (await py.peek("py-sink")).messages] == [f"after-{i}" for i in range(3)]
         assert (await py.peek("node-agent")).unread_count == 0, "what the Node subscription handled was acked"
+
+
+def test_fabric_with_a_dead_target_first_answers_through_the_next(daemon: Daemon, tmp_path) -> None:  # noqa: ANN001
+    dead = f"unix:{tmp_path}/gone.sock"  # nothing listens there
+    done = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", dead, "--target", daemon.target,
+                           "--json", "status"], capture_output=True, text=True, timeout=60, cwd=checker.ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "version" in json.loads(done.stdout.splitlines()[0])
