@@ -18,19 +18,25 @@ import type { CancelTicketResponse__Output } from './generated/fabricd/v1/Cancel
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
 type AddressLike = string | { agent_id: string; session_id?: string };
-interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string; data?: Uint8Array; headers?: Record<string, string>; continueTicketId?: string }
+interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string; data?: Uint8Array; headers?: Record<string, string>; continueTicketId?: string; requestKey?: string }
 type TicketOutcome = 'TICKET_OUTCOME_COMPLETED' | 'TICKET_OUTCOME_INPUT_REQUIRED' | 'TICKET_OUTCOME_REJECTED' | 'TICKET_OUTCOME_FAILED';
 export declare const SYSTEM_SOCKET: string;
 export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
 export declare function discoverTarget(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): { target: string; tried: string[] };
 export declare function normalizeTarget(target: string): string;
+/** Several targets (an array, or one string with commas), each normalized, without duplicates. */
+export declare function splitTargets(targets: string | string[]): string[];
 /** One page of a list (AIP-158): pass nextPageToken as pageToken for the next; '' at the end. */
 export type Page<T> = T[] & { nextPageToken: string };
 export interface PageOptions { pageSize?: number; pageToken?: string }
 export declare class Client {
-  constructor(target?: string, options?: { token?: string; systemSocket?: string });
-  /** The address dialled. */
-  target: string;
+  constructor(target?: string | string[], options?: { token?: string; systemSocket?: string; retryWindowMs?: number });
+  /** The node calls go to now (it moves to the next of `targets` when one answers UNAVAILABLE). */
+  readonly target: string;
+  /** Every node this client may use, in the order it tries them. */
+  targets: string[];
+  /** How long a call that can be re-sent keeps trying the nodes on UNAVAILABLE. */
+  retryWindowMs: number;
   /** The sockets discovery looked at (empty when a target was given). */
   tried: string[];
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
@@ -44,7 +50,7 @@ export declare class Client {
   peek(agentId: string, options?: { limit?: number }): Promise<PeekMessagesResponse__Output>;
   drain(agentId: string, options?: { limit?: number }): Promise<DrainMessagesResponse__Output>;
   ack(agentId: string, messageIds: string[]): Promise<number>;
-  subscribe(agentId: string, options?: { autoAck?: boolean }): AsyncGenerator<Message__Output>;
+  subscribe(agentId: string, options?: { autoAck?: boolean; waitMs?: number }): AsyncGenerator<Message__Output>;
   ask(target: string, task: string, options?: TicketOptions & { timeoutMs?: number }): Promise<string>;
   enqueue(target: string, task: string, options?: TicketOptions): Promise<EnqueueTicketResponse__Output>;
   /** Ask and wait; the whole answer: ticket_id, result, outcome, data, headers. */

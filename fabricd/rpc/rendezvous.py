@@ -16,6 +16,8 @@ _DEADLINE_MARGIN_S = 0.02
 
 
 def _request(r) -> TicketRequest:  # noqa: ANN001
+    # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet.
+    key = f"ask {r.source.kind}:{r.source.agent_id} {r.request_key}" if r.request_key else ""
     return TicketRequest(
         target=r.target,
         task=r.task,
@@ -26,6 +28,7 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
         data=r.data,
         headers=dict(r.headers),
         continues=r.continue_ticket_id,
+        idempotency_key=key,
     )
 
 
@@ -59,7 +62,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
     @mapped
     async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         ticket, position = await self._rv.enqueue(_request(request))
-        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=position)
+        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
     async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -273,7 +273,7 @@ class PgTx(PagedReads):
         body = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
         self._exec("UPDATE ad_data SET sequence = $1, body = $2", data.sequence, body)
         if keep_history:
-            self._exec("WITH old AS (DELETE FROM ad_history WHERE sequence <= $1 - $3) "
+            self._exec("WITH old AS (DELETE FROM ad_history WHERE sequence <= $1::bigint - $3::bigint) "
                        "INSERT INTO ad_history (sequence, body) VALUES ($1, $2) "
                        "ON CONFLICT (sequence) DO UPDATE SET body = EXCLUDED.body", data.sequence, body, keep_history)
 

@@ -207,7 +207,7 @@ class QueuedTicket(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., requester: _Optional[str] = ..., task: _Optional[str] = ..., enqueue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., position: _Optional[int] = ..., target: _Optional[str] = ...) -> None: ...
 
 class AskRequest(_message.Message):
-    __slots__ = ("target", "task", "requester", "source", "conversation_id", "timeout", "data", "headers", "continue_ticket_id")
+    __slots__ = ("target", "task", "requester", "source", "conversation_id", "timeout", "data", "headers", "continue_ticket_id", "request_key")
     class HeadersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -224,6 +224,7 @@ class AskRequest(_message.Message):
     DATA_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     CONTINUE_TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     target: str
     task: str
     requester: str
@@ -233,7 +234,8 @@ class AskRequest(_message.Message):
     data: bytes
     headers: _containers.ScalarMap[str, str]
     continue_ticket_id: str
-    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., data: _Optional[bytes] = ..., headers: _Optional[_Mapping[str, str]] = ..., continue_ticket_id: _Optional[str] = ...) -> None: ...
+    request_key: str
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., timeout: _Optional[_Union[datetime.timedelta, _duration_pb2.Duration, _Mapping]] = ..., data: _Optional[bytes] = ..., headers: _Optional[_Mapping[str, str]] = ..., continue_ticket_id: _Optional[str] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class AskResponse(_message.Message):
     __slots__ = ("ticket_id", "result", "outcome", "data", "headers")
@@ -257,7 +259,7 @@ class AskResponse(_message.Message):
     def __init__(self, ticket_id: _Optional[str] = ..., result: _Optional[str] = ..., outcome: _Optional[_Union[TicketOutcome, str]] = ..., data: _Optional[bytes] = ..., headers: _Optional[_Mapping[str, str]] = ...) -> None: ...
 
 class EnqueueTicketRequest(_message.Message):
-    __slots__ = ("target", "task", "requester", "source", "conversation_id", "data", "headers", "continue_ticket_id")
+    __slots__ = ("target", "task", "requester", "source", "conversation_id", "data", "headers", "continue_ticket_id", "request_key")
     class HeadersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -273,6 +275,7 @@ class EnqueueTicketRequest(_message.Message):
     DATA_FIELD_NUMBER: _ClassVar[int]
     HEADERS_FIELD_NUMBER: _ClassVar[int]
     CONTINUE_TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_KEY_FIELD_NUMBER: _ClassVar[int]
     target: str
     task: str
     requester: str
@@ -281,7 +284,8 @@ class EnqueueTicketRequest(_message.Message):
     data: bytes
     headers: _containers.ScalarMap[str, str]
     continue_ticket_id: str
-    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., data: _Optional[bytes] = ..., headers: _Optional[_Mapping[str, str]] = ..., continue_ticket_id: _Optional[str] = ...) -> None: ...
+    request_key: str
+    def __init__(self, target: _Optional[str] = ..., task: _Optional[str] = ..., requester: _Optional[str] = ..., source: _Optional[_Union[TicketSource, _Mapping]] = ..., conversation_id: _Optional[str] = ..., data: _Optional[bytes] = ..., headers: _Optional[_Mapping[str, str]] = ..., continue_ticket_id: _Optional[str] = ..., request_key: _Optional[str] = ...) -> None: ...
 
 class EnqueueTicketResponse(_message.Message):
     __slots__ = ("ticket_id", "position")

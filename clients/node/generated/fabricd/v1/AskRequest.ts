@@ -13,6 +13,7 @@ export interface AskRequest {
   'data'?: (Buffer | Uint8Array | string);
   'headers'?: ({[key: string]: string});
   'continue_ticket_id'?: (string);
+  'request_key'?: (string);
 }
 
 export interface AskRequest__Output {
@@ -25,4 +26,5 @@ export interface AskRequest__Output {
   'data': (Buffer);
   'headers': ({[key: string]: string});
   'continue_ticket_id': (string);
+  'request_key': (string);
 }

@@ -11,6 +11,7 @@ export interface EnqueueTicketRequest {
   'data'?: (Buffer | Uint8Array | string);
   'headers'?: ({[key: string]: string});
   'continue_ticket_id'?: (string);
+  'request_key'?: (string);
 }
 
 export interface EnqueueTicketRequest__Output {
@@ -22,4 +23,5 @@ export interface EnqueueTicketRequest__Output {
   'data': (Buffer);
   'headers': ({[key: string]: string});
   'continue_ticket_id': (string);
+  'request_key': (string);
 }
