@@ -18,7 +18,8 @@ HELP = ("copy a whole fabric from a data folder or postgresql:// URL into anothe
 def add_parser(sub: argparse._SubParsersAction) -> None:
     cmd = sub.add_parser("copy", help=HELP, description=HELP)
     cmd.add_argument("--from", dest="source", required=True, metavar="FOLDER|URL",
-                     help="the fabric to copy: an LMDB data folder (a daemon may be serving it) or postgresql://...")
+                     help="the fabric to copy: an LMDB data folder (a daemon may be serving it), a backup file, or "
+                     "postgresql://...")
     cmd.add_argument("--to", dest="target", required=True, metavar="FOLDER|URL",
                      help="where to copy it: a new data folder or a postgresql:// database holding no fabric")
     cmd.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")

@@ -224,6 +224,19 @@ def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) 
         daemon.stop()
 
 
+def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN001
+    source, backup = str(tmp_path / "source"), str(tmp_path / "fabric.mdb")
+    daemon, _ = serve(source)
+    try:
+        asyncio.run(_with_client(daemon, lambda c: c.register("ann")))
+    finally:
+        daemon.stop()
+    assert fabricd("backup", "--data-dir", source, "--to", backup).returncode == 0
+    copied = fabricd("copy", "--from", backup, "--to", pg_url)
+    assert copied.returncode == 0, copied.stderr
+    assert dump(pg_url) == dump(source) == dump(backup)
+
+
 def test_every_lmdb_sub_database_is_copied_or_rebuilt(tmp_path) -> None:  # noqa: ANN001
     path = str(tmp_path / "data")
     daemon, _ = serve(path)

@@ -71,14 +71,17 @@ class LmdbSource:
     """Implements fabricd.store.transfer.Source on a data folder (the daemon may be serving it)."""
 
     def __init__(self, path: str) -> None:
-        if not os.path.isfile(os.path.join(path, "data.mdb")):
-            raise StoreError(f"{path} holds no fabricd store (no data.mdb); pass a data folder or a postgresql:// URL")
+        backup = os.path.isfile(path)  # a file `fabricd backup` or `fabric backup` wrote: no other process has it
+        if not backup and not os.path.isfile(os.path.join(path, "data.mdb")):
+            raise StoreError(f"{path} holds no fabricd store (no data.mdb); pass a data folder, a backup file or "
+                             "a postgresql:// URL")
         self.path = path
         self.skipped: Counter[str] = Counter()
         try:
-            self._env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024)
+            self._env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024,
+                                  subdir=not backup, lock=not backup)
         except lmdb.Error as exc:
-            raise StoreError(folder.explain(path, exc)) from exc
+            raise StoreError(f"{path} is not a fabricd store: {exc}" if backup else folder.explain(path, exc)) from exc
 
     async def close(self) -> None:
         self._env.close()
