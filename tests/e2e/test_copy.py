@@ -82,6 +82,11 @@ def serve(data_dir: str, *args: str) -> tuple[Daemon, str]:
     return daemon, f"127.0.0.1:{port}"
 
 
+def stop(daemon: Daemon) -> None:
+    daemon.stop()
+    shutil.rmtree(os.path.dirname(daemon.socket), ignore_errors=True)
+
+
 async def fill(client: Client) -> dict[str, object]:
     """One of everything a fabric keeps; what the checks on the copy need to know."""
     await client.register(BOB, session_name="bob-session", capabilities=["summarize"])
@@ -152,7 +157,7 @@ def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each
     try:
         known = asyncio.run(_with_client(daemon, fill))
     finally:
-        daemon.stop()
+        stop(daemon)
 
     into_db = fabricd("copy", "--from", original, "--to", pg_url)
     assert into_db.returncode == 0, into_db.stderr
@@ -171,8 +176,7 @@ def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each
         try:
             asyncio.run(check_served(daemon, tcp, known))
         finally:
-            daemon.stop()
-            shutil.rmtree(os.path.dirname(daemon.socket), ignore_errors=True)
+            stop(daemon)
 
 
 async def _with_client(daemon: Daemon, fn):  # noqa: ANN001, ANN202
@@ -187,7 +191,7 @@ def test_a_target_that_holds_a_fabric_is_refused_and_left_unchanged(tmp_path, pg
         try:
             asyncio.run(_with_client(daemon, lambda c, who=who: c.register(who)))
         finally:
-            daemon.stop()
+            stop(daemon)
     assert fabricd("copy", "--from", other, "--to", pg_url).returncode == 0
     before_db, before_folder = dump(pg_url), dump(other)
 
@@ -197,19 +201,37 @@ def test_a_target_that_holds_a_fabric_is_refused_and_left_unchanged(tmp_path, pg
         assert len(refused.stderr.strip().splitlines()) == 1 and "already holds a fabric" in refused.stderr
         assert dump(target) == before
 
+    fresh = _empty_fabric(tmp_path)  # a store a daemon created and left empty holds no fabric: accepted
+    assert fabricd("copy", "--from", source, "--to", fresh).returncode == 0
+    assert dump(fresh) == dump(source)
+
 
 @pytest.mark.parametrize(("source", "says"), [
     ("/nonexistent/fabric", "holds no fabricd store"),
     ("TARGET", "the same store"),
     ("mysql://db/x", "postgresql://"),
     ("postgresql://nobody@127.0.0.1:1/none", "cannot reach"),
+    ("NOT_A_STORE", "is not empty and holds no store"),
 ])
 def test_bad_locations_exit_2_with_one_line_and_create_nothing(tmp_path, source: str, says: str) -> None:  # noqa: ANN001
     target = str(tmp_path / "target")
+    if source == "NOT_A_STORE":  # a folder of other things: a valid source, and a target to leave alone
+        source, target = str(tmp_path / "source"), str(tmp_path / "photos")
+        asyncio.run(transfer.copy(transfer.open_source(_empty_fabric(tmp_path)), transfer.open_target(
+            source, map_size=1 << 26)))
+        os.makedirs(target)
+        open(os.path.join(target, "cat.jpg"), "w").close()
     result = fabricd("copy", "--from", target if source == "TARGET" else source, "--to", target)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert says in result.stderr
-    assert not os.path.exists(target)
+    assert not os.path.exists(target) or os.listdir(target) == ["cat.jpg"]
+
+
+def _empty_fabric(tmp_path) -> str:  # noqa: ANN001
+    """A data folder holding a store and no fabric (as a daemon leaves it after its first start)."""
+    path = str(tmp_path / "empty")
+    stop(serve(path)[0])
+    return path
 
 
 def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) -> None:  # noqa: ANN001
@@ -221,7 +243,7 @@ def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) 
         assert copied.returncode == 0, copied.stderr
         assert dump(pg_url) == dump(source)
     finally:
-        daemon.stop()
+        stop(daemon)
 
 
 def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN001
@@ -230,7 +252,7 @@ def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN00
     try:
         asyncio.run(_with_client(daemon, lambda c: c.register("ann")))
     finally:
-        daemon.stop()
+        stop(daemon)
     assert fabricd("backup", "--data-dir", source, "--to", backup).returncode == 0
     copied = fabricd("copy", "--from", backup, "--to", pg_url)
     assert copied.returncode == 0, copied.stderr
@@ -239,8 +261,7 @@ def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN00
 
 def test_every_lmdb_sub_database_is_copied_or_rebuilt(tmp_path) -> None:  # noqa: ANN001
     path = str(tmp_path / "data")
-    daemon, _ = serve(path)
-    daemon.stop()
+    stop(serve(path)[0])
     assert set(lmdb_dump.sub_databases(path)) == set(lmdb_dump.COVERS)
 
 

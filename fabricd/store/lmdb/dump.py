@@ -196,6 +196,8 @@ class LmdbTarget:
             held = await _held(self.path)
             if held:
                 raise StoreError(f"{self.path} already holds a fabric ({held}); copy into a new folder")
+        elif os.path.isdir(self.path) and os.listdir(self.path):
+            raise StoreError(f"{self.path} is not empty and holds no store; copy into a new folder")
         self._engine = LmdbEngine(self.path, map_size=self._map_size, group=self._group)
         self._txn = self._engine._env.begin(write=True)  # noqa: SLF001 - the writer thread is not running
         self._tx = LmdbTx(self._txn, self._engine._dbs)  # noqa: SLF001
