@@ -234,6 +234,17 @@ def _empty_fabric(tmp_path) -> str:  # noqa: ANN001
     return path
 
 
+async def test_a_database_of_other_things_is_refused_and_not_migrated(tmp_path, pg_empty_url) -> None:  # noqa: ANN001
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await conn.execute("CREATE TABLE photos (id int)")
+        result = await asyncio.to_thread(fabricd, "copy", "--from", _empty_fabric(tmp_path), "--to", pg_empty_url)
+        assert result.returncode == 2 and "not this fabricd's (photos)" in result.stderr, result.stderr
+        assert await pg_dump.tables(conn) == {"photos"}
+    finally:
+        await conn.close()
+
+
 def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) -> None:  # noqa: ANN001
     source = str(tmp_path / "live")
     daemon, _ = serve(source)

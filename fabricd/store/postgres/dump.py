@@ -16,6 +16,7 @@ from typing import Any
 import asyncpg
 
 from fabricd import wire
+from fabricd.core import agentdir
 from fabricd.core.agentdir import PENDING
 from fabricd.core.model import IdRecord
 from fabricd.store.postgres import directory as d
@@ -71,9 +72,9 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
     ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, _data(r["body"]))),
     ("ad_agents", "SELECT body FROM ad_agents ORDER BY agent_id",
-     lambda r: (Kind.AGENT, wire.from_pb(ad_pb.Agent.FromString(r["body"]), _agentdir().Agent))),
+     lambda r: (Kind.AGENT, wire.from_pb(ad_pb.Agent.FromString(r["body"]), agentdir.Agent))),
     ("ad_threads", "SELECT ordinal, body FROM ad_threads ORDER BY thread_id",
-     lambda r: (Kind.THREAD, (r["ordinal"], wire.from_pb(ad_pb.Thread.FromString(r["body"]), _agentdir().Thread)))),
+     lambda r: (Kind.THREAD, (r["ordinal"], wire.from_pb(ad_pb.Thread.FromString(r["body"]), agentdir.Thread)))),
     ("ad_requests", "SELECT seq, body FROM ad_requests ORDER BY seq",
      lambda r: (Kind.REQUEST, _request(r["seq"], r["body"]))),
     ("ad_repairs", "SELECT key, generation, request_id FROM ad_repairs ORDER BY key",
@@ -82,12 +83,6 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
      lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
     ("tokens", f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, _token(r))),
 )
-
-
-def _agentdir():  # noqa: ANN202 - the module, imported late like tx.py does
-    from fabricd.core import agentdir
-
-    return agentdir
 
 
 def _pb(value: object, message: type) -> bytes:
@@ -136,8 +131,8 @@ async def tables(conn: asyncpg.Connection) -> set[str]:
 async def _check_known(conn: asyncpg.Connection, url: str) -> None:
     unknown = await tables(conn) - set(COVERS) - set(NOT_COPIED)
     if unknown:
-        raise PostgresError(f"{safe(url)} holds tables this fabricd does not copy ({', '.join(sorted(unknown))}); "
-                            "copy it with the fabricd that created them")
+        raise PostgresError(f"{safe(url)} holds tables that are not this fabricd's ({', '.join(sorted(unknown)[:5])}):"
+                            " give fabricd a database of its own, or copy with the fabricd that created them")
 
 
 class PgSource:
@@ -186,8 +181,8 @@ class PgTarget:
     async def begin(self) -> None:
         self._conn = conn = await connect(self.url)
         schema.check(await schema.version(conn), safe(self.url))
+        await _check_known(conn, self.url)  # before the migration: a database of other things is left alone
         await schema.migrate(conn)
-        await _check_known(conn, self.url)
         self._tr = conn.transaction()
         await self._tr.start()
         held = await _held(conn)
