@@ -285,3 +285,17 @@ async def test_every_postgresql_table_and_sequence_is_copied_or_named_as_not_cop
     assert found == set(pg_dump.COVERS) | set(pg_dump.NOT_COPIED)
     assert {kind for kinds in pg_dump.COVERS.values() for kind in kinds} == set(transfer.Kind)
     assert {kind for kinds in lmdb_dump.COVERS.values() for kind in kinds} == set(transfer.Kind)
+
+
+async def test_every_column_of_every_copied_table_is_written_by_the_load(pg_url) -> None:  # noqa: ANN001
+    conn = await asyncpg.connect(pg_url)
+    try:
+        rows = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns "
+                                "WHERE table_schema = current_schema()")
+    finally:
+        await conn.close()
+    found: dict[str, set[str]] = {}
+    for r in rows:
+        found.setdefault(r["table_name"], set()).add(r["column_name"])
+    written = pg_dump.written_columns()
+    assert {table: found[table] for table in pg_dump.COVERS} == written

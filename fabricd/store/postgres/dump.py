@@ -120,6 +120,14 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
 }
 
 
+def written_columns() -> dict[str, set[str]]:
+    """The columns a load writes, per table (tests check they are every column of the schema)."""
+    out = {table: set(columns) for table, columns, _ in _LOADS.values()}
+    out["counters"] = {"name", "value"}
+    out["ad_data"] = {"one", "sequence", "body"}  # `one` is the row's constant key
+    return out
+
+
 async def tables(conn: asyncpg.Connection) -> set[str]:
     """Every table and sequence in the connection's schema."""
     rows = await conn.fetch("""
