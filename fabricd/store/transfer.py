@@ -120,8 +120,8 @@ async def copy(source: Source, target: Target, progress: Callable[[str], None] =
                every_s: float = 2.0) -> Counter[str]:
     """Copy every record of `source` into `target` in one load; the records copied, by kind."""
     counts: Counter[str] = Counter()
+    batches = aiter(source.records())
     try:
-        batches = aiter(source.records())
         first = await anext(batches, None)  # the source is opened and checked before the target is touched
         await target.begin()
         try:
@@ -140,6 +140,7 @@ async def copy(source: Source, target: Target, progress: Callable[[str], None] =
             await target.abort()
             raise
     finally:
+        await batches.aclose()  # ends the source's snapshot (its read transaction) before closing it
         await source.close()
     return counts
 
