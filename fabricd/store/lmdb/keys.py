@@ -12,7 +12,8 @@ big-endian so that byte order is numeric order.
     names      H(session_name) H(agent_id)           b""
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
-    ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py); minted ids keep time order
+    ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py; a hashed id's text follows the
+                                                     recipient); minted ids keep time order
     tickets    H(ticket_id)                          ticket record (records.py)
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
@@ -34,8 +35,9 @@ big-endian so that byte order is numeric order.
     ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
     ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
     ad_repairs H(repair key)                         u64 generation, request_id UTF-8
-               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8 (idempotency
-                                                     keys of Admit and CreateThread; 17 bytes, never a repair key)
+               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8, NUL scope NUL
+                                                     request key (idempotency keys of Admit and CreateThread; 17
+                                                     bytes, never a repair key)
     tokens     SHA-256(token)                        token record (records.py); the token itself is never stored
 """
 

@@ -16,7 +16,8 @@ from fabricd.v1 import types_pb2 as pb
 
 # entry record: u64 last_seq, u8 change, then fabricd.v1.MailboxEntry bytes
 _ENTRY_HEAD = struct.Struct(">QB")
-# id record: u64 seq, u64 send_time_ns, 16-byte digest (zeros for server-minted ids), recipient utf-8
+# id record: u64 seq, u64 send_time_ns, 16-byte digest (zeros for server-minted ids), recipient utf-8, and for
+# an id whose key is hashed (keys.message_id) NUL + the id utf-8: the key alone cannot give it back to `fabricd copy`
 _ID_HEAD = struct.Struct(">QQ16s")
 _NO_DIGEST = bytes(16)
 
@@ -38,14 +39,42 @@ def decode_message(raw: bytes) -> Message:
     return wire.message_in(pb.Message.FromString(raw))
 
 
-def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes) -> bytes:
-    return _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
+def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed_id: str = "") -> bytes:
+    """An id record; `hashed_id` is the message id when its key is a digest (recipients are printable: no NUL)."""
+    raw = _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
+    return raw + b"\0" + hashed_id.encode("utf-8", "surrogatepass") if hashed_id else raw
 
 
 def decode_id(raw: bytes) -> IdRecord:
     seq, send_ns, digest = _ID_HEAD.unpack_from(raw)
-    recipient = raw[_ID_HEAD.size :].decode("utf-8", "surrogatepass")
+    recipient = bytes(raw[_ID_HEAD.size :]).split(b"\0", 1)[0].decode("utf-8", "surrogatepass")
     return IdRecord(recipient, seq, send_ns, b"" if digest == _NO_DIGEST else digest)
+
+
+def hashed_id(raw: bytes) -> str | None:
+    """The message id kept in an id record whose key is hashed; None in records written before it was kept."""
+    _, sep, text = bytes(raw[_ID_HEAD.size :]).partition(b"\0")
+    return text.decode("utf-8", "surrogatepass") if sep else None
+
+
+# request key record (in ad_repairs): 16-byte digest of the request, created id, then NUL scope NUL key (the
+# key is hashed; records written before the text was kept end after the created id)
+
+
+def encode_request_key(scope: str, key: str, digest: bytes, created_id: str) -> bytes:
+    return digest + created_id.encode() + b"\0" + scope.encode("utf-8", "surrogatepass") + b"\0" + \
+        key.encode("utf-8", "surrogatepass")
+
+
+def decode_request_key(raw: bytes) -> tuple[bytes, str, tuple[str, str] | None]:
+    """(digest, created id, (scope, key) or None when the record predates keeping them)."""
+    raw = bytes(raw)
+    created, sep, rest = raw[16:].partition(b"\0")
+    where = None
+    if sep:
+        scope, _, key = rest.partition(b"\0")
+        where = (scope.decode("utf-8", "surrogatepass"), key.decode("utf-8", "surrogatepass"))
+    return raw[:16], created.decode(), where
 
 
 # ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,

@@ -181,9 +181,11 @@ class LmdbTx(DirectoryRecords):
         encoded = records.encode_message(message)
         self.stored_messages += 1
         self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
+        id_key = keys.message_id(message.id)
         self._txn.put(
-            keys.message_id(message.id),
-            records.encode_id(agent_id, message.seq, message.send_time_ns, digest),
+            id_key,
+            records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                              message.id if id_key[0] == 0 else ""),
             db=self._dbs.ids,
         )
         return encoded

@@ -18,6 +18,8 @@ cache. Both report their commits through `committed`.
 After each commit the woken keys go to the local waiters at once and to the
 other nodes by one coalesced NOTIFY (listen.Publisher); a Listener turns other
 nodes' NOTIFYs into local wake-ups and wakes every local waiter after a reconnect.
+On a database without LISTEN/NOTIFY, or with `poll_interval` set, the node sends
+no NOTIFY and wakes its waiters every interval instead (poll.py).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
 from fabricd.store.postgres.listen import Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
+from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
 from fabricd.store.postgres.tx import _ENTRY_SQL, PgTx
 
 T = TypeVar("T")
@@ -54,8 +57,12 @@ def unavailable(exc: BaseException) -> Unavailable:
 class PgEngine:
     """Implements fabricd.core.kv.tx.Engine over an asyncpg pool (see the module docstring)."""
 
-    def __init__(self, url: str, wakeups: Wakeups, *, pool_size: int = 8, migrate: bool = True) -> None:
+    def __init__(self, url: str, wakeups: Wakeups, *, pool_size: int = 8, migrate: bool = True,
+                 poll_interval: float = 0.0, failpoint: str = "") -> None:
         self.url = url
+        self.poll_interval = poll_interval
+        """Seconds between wake-ups of every local waiter; 0 = LISTEN/NOTIFY (polling if the database lacks it)."""
+        self._failpoint = failpoint
         self._wakeups = wakeups
         self._pool_size = pool_size
         self._migrate = migrate
@@ -83,12 +90,21 @@ class PgEngine:
                                         f"`fabricd migrate --store URL` to bring it to {schema.LATEST}")
                 await schema.migrate(conn)
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
+            if not self.poll_interval and not await listen_supported(
+                    conn, pretend_unsupported=self._failpoint == "listen-unsupported"):
+                self.poll_interval = AUTO_INTERVAL_S
+                log.warning("%s does not support LISTEN/NOTIFY: waking every stream every %.3g s to re-read "
+                            "(set poll_interval to choose)", safe(self.url), self.poll_interval)
         finally:
             await conn.close()
         # reset=_keep: no session state to undo (transaction-scoped settings and locks only), so a
         # connection goes back to the pool without asyncpg's reset query, one round trip per operation.
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size,
                                                max_inactive_connection_lifetime=0, reset=_keep)
+        if self.poll_interval:
+            log.info("wake-ups between nodes: polling every %.3g s (no LISTEN/NOTIFY)", self.poll_interval)
+            self._listen_task = asyncio.get_running_loop().create_task(poll(self._wakeups, self.poll_interval))
+            return
         # Each NOTIFY names the node that sent it, so the listener skips this node's own echoes (its waiters
         # were woken at the commit). A node id, unlike a server pid, is not reused by a reconnect.
         self._publisher = Publisher(self._pool, origin=self.node_id)

@@ -33,8 +33,9 @@ class PgStore(KvStore):
     engine: PgEngine
 
     def __init__(self, url: str, wakeups: Wakeups, clock: Callable[[], int], *, pool_size: int = 8,
-                 migrate: bool = True) -> None:
-        super().__init__(PgEngine(url, wakeups, pool_size=pool_size, migrate=migrate), wakeups, clock)
+                 migrate: bool = True, poll_interval: float = 0.0, failpoint: str = "") -> None:
+        super().__init__(PgEngine(url, wakeups, pool_size=pool_size, migrate=migrate, poll_interval=poll_interval,
+                                  failpoint=failpoint), wakeups, clock)
         self.backup_to = None  # a database has its own tools (pg_dump, base backups)
         # The hot paths as single statements or short transactions (hot.py); the rest runs the record scripts.
         self.mailboxes = PgMailboxes(self.engine, clock, self._mint_id)
