@@ -35,7 +35,7 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys
+from fabricd.store.lmdb import folder, keys, ticket_index
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases, LmdbTx
 
@@ -105,6 +105,7 @@ class LmdbEngine:
             with self._env.begin(write=True) as txn:
                 self._dbs = open_databases(self._env, txn)
                 check_schema(path, txn, self._dbs, create=True)
+                ticket_index.build(txn, self._dbs)
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc
@@ -345,14 +346,27 @@ def _fail_at(failpoint: str, point: str) -> None:
 
 
 MAX_DBS = 32
-NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "outbox",
+NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "ticket_index",
+         "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
          "ad_repairs", "tokens")
 
 
+ADDED_LATER = ("ticket_index",)
+"""Databases a store written by an older fabricd of the same schema may lack (opened as None when reading)."""
+
+
 def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
     """The named databases of a store (created in a write `txn` when missing)."""
-    return Databases(**{name: env.open_db(name.encode(), txn=txn, create=create) for name in NAMES})
+    dbs = {}
+    for name in NAMES:
+        try:
+            dbs[name] = env.open_db(name.encode(), txn=txn, create=create)
+        except lmdb.NotFoundError:
+            if name not in ADDED_LATER:
+                raise
+            dbs[name] = None  # a store (or backup) from before it; the engine creates it at open
+    return Databases(**dbs)
 
 
 def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> None:

@@ -67,6 +67,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WAKE_COMMANDS_DISABLED: _ClassVar[ErrorReason]
     WAKE_COMMAND_ADMIN_ONLY: _ClassVar[ErrorReason]
     WAKE_DELIVERY_FAILED: _ClassVar[ErrorReason]
+    TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -128,3 +129,4 @@ WAKE_QUIET_PERIOD_OUT_OF_RANGE: ErrorReason
 WAKE_COMMANDS_DISABLED: ErrorReason
 WAKE_COMMAND_ADMIN_ONLY: ErrorReason
 WAKE_DELIVERY_FAILED: ErrorReason
+TICKET_NOT_CONTINUABLE: ErrorReason
