@@ -31,6 +31,7 @@ from typing import Any
 from fabricd.core import mailbox as rules
 from fabricd.core import outbox as outbox_rules
 from fabricd.core import rendezvous as rv_rules
+from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import DIRECTORY
@@ -58,7 +59,8 @@ def _bodies(items: Sequence[tuple[Message, bytes]], now: int,
     for msg, digest in items:
         stored = _copy(msg, msg.id or mint(now), now)
         body = s.encode(stored)
-        out.append((stored, body, s.Item(msg.recipient.agent_id, stored.id, body, digest, msg.sender.agent_id)))
+        out.append((stored, body, s.Item(msg.recipient.agent_id, stored.id, body, digest, msg.sender.agent_id,
+                                         stored.ticket_id)))
     return out
 
 
@@ -92,16 +94,20 @@ class PgMailboxes(KvMailboxes):
                      max_unread: int) -> list[Sent | FabricError]:
         now = self._clock()
         prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
+        woke = [False]  # the last run armed a wake hook
 
         async def one(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
             (stored, body, item), (msg, digest) = prepared[0], items[0]
             attempt.committing = True
-            done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender)
+            done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
+                                  item.ticket_id)
+            woke[0] = done.woke
             return [_outcome(msg, stored, body, digest, done, max_unread)]
 
         async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
             async with conn.transaction():
                 done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread)
+                woke[0] = any(d.woke for d in done)
                 out = []
                 for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):
                     result = _outcome(msg, stored, body, digest, d, max_unread)
@@ -122,7 +128,8 @@ class PgMailboxes(KvMailboxes):
             raise rules.at_index(out[0], 0)
         fresh = [r for r in out if isinstance(r, Sent) and r.encoded]
         if fresh:
-            self._e.committed({mailbox.key(r.message.recipient.agent_id): None for r in fresh}, len(fresh))
+            woken = {mailbox.key(r.message.recipient.agent_id): None for r in fresh}
+            self._e.committed({**woken, wake_rules.WAKE: None} if woke[0] else woken, len(fresh))
         return out
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
@@ -245,7 +252,8 @@ class PgRendezvous(KvRendezvous):
                 return await super().enqueue(request, max_unread)  # a resend: the record script finds its place
             if isinstance(done, tuple):
                 ticket.seq = done[0]
-                self._e.committed({mailbox.key(target): None, rv_rules.queue_key(target): None}, 1)
+                woken = {mailbox.key(target): None, rv_rules.queue_key(target): None}
+                self._e.committed({**woken, wake_rules.WAKE: None} if done[2] else woken, 1)
                 return ticket, done[1]
             if done is not None:
                 raise rules.mailbox_full(target, done, max_unread)
@@ -275,9 +283,9 @@ class PgRendezvous(KvRendezvous):
 
 
 async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_unread: int,
-                  prior_possible: bool) -> tuple[int, int] | int | str | None:
+                  prior_possible: bool) -> tuple[int, int, bool] | int | str | None:
     """statements.enqueue_ticket, telling a found ticket apart ("prior"); its id is checked only when it may
-    exist (an idempotency key, or a re-run)."""
+    exist (an idempotency key, or a re-run). Stored: (queue seq, position, whether a wake hook was armed)."""
     async with conn.transaction():
         if (prior_possible or attempt.number > 1) and await conn.fetchval(
                 "SELECT 1 FROM tickets WHERE ticket_id = $1", ticket.ticket_id):
@@ -292,7 +300,7 @@ async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_
         row = await conn.fetchrow(s._ENQUEUE, ticket.ticket_id, ticket.target, body, ticket.enqueue_ns,
                                   int(ticket.source_kind), ticket.source_agent, ticket.requester,
                                   ticket.conversation_id, ticket.task)
-    return row["last_seq"], row["position"]
+    return row["last_seq"], row["position"], row["woke"]
 
 
 class PgOutbox(KvOutbox):
@@ -315,6 +323,9 @@ class PgOutbox(KvOutbox):
                 batch = rows[:limit]
                 if not batch:  # another node took them
                     return outbox_rules.DrainResult(0, 0, more=False), []
+                if any(wake_rules.is_wake_row(r.key) for r in batch):
+                    raise _Handover  # a wake row is claimed for its sender, not posted: the record script
+
                 msgs = [outbox_rules.message_of(r) for r in batch]
                 prepared = _bodies([(m, b"") for m in msgs], now, self._mint)
                 items = [item for _, _, item in prepared]
@@ -342,13 +353,15 @@ class PgOutbox(KvOutbox):
             woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
             if created:
                 woken.append(DIRECTORY)
+            if any(d.woke for d in done):
+                woken.append(wake_rules.WAKE)
             return outbox_rules.DrainResult(len(receipts), len(failed), more=len(rows) > limit), woken
 
         try:
             result, woken = await self._e.op(run, rerun_safe=True)  # re-run: claimed rows are receipts by then
         except _Handover:
             return await super().deliver_due(limit, policy, max_unread)
-        self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken))
+        self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken) - (wake_rules.WAKE in woken))
         return result
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from fabricd import wire
 from fabricd.core import turns
@@ -64,9 +64,35 @@ class Appended:
     seq: int | None
     prior: IdRecord | None = None
     unread: int | None = None
+    woke: bool = False
+    """The append armed its recipient's wake hook (the wake loop should look)."""
 
 
-_APPEND = """
+def _arm(arrivals: str, now: str) -> str:
+    """A CTE body arming the wake hooks of `arrivals` (rows a, mid, tid: agent id, message id, ticket id),
+    the rule of fabricd.core.kv.wake.note in SQL on the hook's JSON body.
+
+    Only agents with a wake_hooks row are touched (a primary-key probe for the rest, so a send to an
+    unhooked agent costs no extra round trip), and only hooks with something new to say are written:
+    an unarmed hook is armed by the first message; a ticket names itself on a hook armed without one.
+    The mailbox rows are locked before (the order the record scripts lock in: entry, then hook).
+    """
+    j = "convert_from(w.body, 'UTF8')::jsonb"  # read from the locked row itself (a re-check after a wait sees it)
+    return f"""
+    UPDATE wake_hooks w SET body = convert_to(({j}
+        || CASE WHEN ({j}->>'armed_ns')::bigint > 0 THEN '{{}}'::jsonb
+                ELSE jsonb_build_object('armed_ns', {now}::bigint, 'reason', 'mail', 'first_message_id', v.mid) END
+        || CASE WHEN v.tid <> '' THEN jsonb_build_object('reason', 'ticket', 'ticket_id', v.tid)
+                ELSE '{{}}'::jsonb END)::text, 'UTF8')
+    FROM (SELECT a, (array_agg(mid ORDER BY n))[1] AS mid,
+                 coalesce((array_agg(tid ORDER BY n) FILTER (WHERE tid <> ''))[1], '') AS tid
+          FROM ({arrivals}) AS x GROUP BY a) AS v
+    WHERE w.agent_id = v.a
+      AND (({j}->>'armed_ns')::bigint = 0 OR (v.tid <> '' AND coalesce({j}->>'ticket_id', '') = ''))
+    RETURNING w.agent_id"""
+
+
+_APPEND = f"""
 WITH prior AS (
     SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2
 ), locked AS (
@@ -85,16 +111,17 @@ WITH prior AS (
 ), active AS (
     UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
     WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
+), wake AS ({_arm("SELECT $1::text AS a, $2::text AS mid, $9::text AS tid, 1 AS n FROM box", "$4")}
 )
 SELECT (SELECT last_seq FROM box) AS seq,
        (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
-       p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest
+       p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest, EXISTS (SELECT 1 FROM wake) AS woke
 FROM (SELECT 1) AS one LEFT JOIN prior p ON true
 """
 
 
 async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
-                 max_unread: int = 0, sender: str = "") -> Appended:
+                 max_unread: int = 0, sender: str = "", ticket_id: str = "") -> Appended:
     """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
 
     `body` is the Message encoded without seq (the database assigns it). The
@@ -104,10 +131,10 @@ async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int
     re-run by `retry.run`, then finds the winner's record.
     """
     row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender)
+                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender, ticket_id)
     if row["prior_seq"] is not None:
         return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
-    return Appended(row["seq"], None, row["unread"])
+    return Appended(row["seq"], None, row["unread"], row["woke"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,23 +146,28 @@ class Item:
     body: bytes
     digest: bytes = b""
     sender: str = ""
+    ticket_id: str = ""
 
 
 _LOCK_BOXES = """
 SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
 """
 
-_APPEND_MANY = """
+_APPEND_MANY = f"""
 WITH msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
 ), ids AS (
     INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
     SELECT i, a, s, $5, nullif(d, '') FROM unnest($3::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, a, s, d)
+), boxes AS (
+    UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
+        last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
+    FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
+    WHERE m.agent_id = v.a
+), wake AS ({_arm("SELECT * FROM unnest($1::text[], $3::text[], $11::text[]) WITH ORDINALITY AS u(a, mid, tid, n)",
+                  "$5")}
 )
-UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
-    last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
-FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
-WHERE m.agent_id = v.a
+SELECT array(SELECT agent_id FROM wake)
 """
 # One UPDATE per mailbox row: a statement that updated one row twice (the counters in a CTE, the sender's
 # activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
@@ -156,7 +188,7 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
     boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
     out: list[Appended] = []
-    cols: tuple[list, ...] = ([], [], [], [], [])
+    cols: tuple[list, ...] = ([], [], [], [], [], [])
     active: set[str] = set()
     for item in items:
         prior = priors.get(item.message_id)
@@ -169,7 +201,8 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             box[0] += 1
             box[1] += 1
             priors[item.message_id] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
-            for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest)):
+            for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest,
+                                         item.ticket_id), strict=True):
                 col.append(value)
             out.append(Appended(box[0], None, box[1]))
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
@@ -177,9 +210,13 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     if cols[0]:
         changed = set(cols[0])
         rows = sorted(changed | active)
-        await conn.execute(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
-                           [boxes[a][0] if a in changed else None for a in rows],
-                           [boxes[a][1] if a in changed else None for a in rows], [a in active for a in rows])
+        woke = set(await conn.fetchval(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
+                                       [boxes[a][0] if a in changed else None for a in rows],
+                                       [boxes[a][1] if a in changed else None for a in rows],
+                                       [a in active for a in rows], cols[5]))
+        if woke:
+            out = [replace(d, woke=True) if d.seq is not None and item.agent_id in woke else d
+                   for item, d in zip(items, out, strict=True)]
     return out
 
 
@@ -261,7 +298,7 @@ async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN
 
 # -- rendezvous tickets
 
-_ENQUEUE = """
+_ENQUEUE = f"""
 WITH box AS (
     UPDATE mailboxes SET last_seq = last_seq + 1, unread_count = unread_count + 1
     WHERE agent_id = $2 RETURNING last_seq
@@ -275,8 +312,11 @@ WITH box AS (
     SELECT $1, $2, last_seq, 1, $5, $6, $7, $8, $9, $4 FROM box
 ), active AS (
     UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2
+), wake AS ({_arm("SELECT $2::text AS a, $1::text AS mid, $1::text AS tid, 1 AS n FROM box", "$4")}
 )
-SELECT last_seq, (SELECT count(*) FROM tickets WHERE target = $2 AND state = 1) AS position FROM box
+SELECT last_seq, (SELECT count(*) FROM tickets WHERE target = $2 AND state = 1) AS position,
+       EXISTS (SELECT 1 FROM wake) AS woke
+FROM box
 """
 
 
