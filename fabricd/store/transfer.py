@@ -51,6 +51,7 @@ class Kind(str, enum.Enum):
     REPAIR = "repair"  # (key, generation, request_id)
     REQUEST_KEY = "request_key"  # (scope, key, digest, created_id): idempotency keys of Admit and CreateThread
     TOKEN = "token"  # (SHA-256 digest, Token): the token itself is never stored
+    WAKE_HOOK = "wake_hook"  # core.wake.WakeHook: an agent's hook (URL or command, secret) and its firing state
 
 
 Record = tuple[Kind, Any]

@@ -32,7 +32,8 @@ from fabricd.v1 import agent_directory_service_pb2 as ad
 from tests.conftest import ROOT, Daemon
 from tests.e2e.test_outbox import DEAD, DELIVERED, PENDING, job, rows
 
-BOB, CAROL, WORKER, HELPER, FULL = "bob", "carol", "worker", "helper", "full"
+BOB, CAROL, WORKER, HELPER, FULL, SLEEPER = "bob", "carol", "worker", "helper", "full", "sleeper"
+HOOK_URL = "https://hooks.example.test/wake"
 
 
 def fabricd(*args: str) -> subprocess.CompletedProcess[str]:
@@ -105,8 +106,9 @@ def stop(daemon: Daemon) -> None:
 async def fill(client: Client) -> dict[str, object]:
     """One of everything a fabric keeps; what the checks on the copy need to know."""
     await client.register(BOB, session_name="bob-session", capabilities=["summarize"])
-    for name in (CAROL, WORKER, HELPER, FULL, "dave"):
+    for name in (CAROL, WORKER, HELPER, FULL, SLEEPER, "dave"):
         await client.register(name)
+    secret = (await client.set_wake_hook(SLEEPER, url=HOOK_URL, quiet_period=90, only_when_idle=False)).secret
     await client.unregister("dave")  # a removal watchers resuming from before it must still see
     consumed = await client.send(BOB, "read already", id="client-1")
     await client.ack(BOB, [consumed.message.id])  # gone, but its id stays inside the dedupe window
@@ -135,7 +137,7 @@ async def fill(client: Client) -> dict[str, object]:
     token = (await client.issue_token(agent_id=BOB, label="bob's laptop")).token
     return {"unread": [(m.id, m.seq) for m in unread], "queued": queued, "answered": answered,
             "thread": thread.thread_id, "agent": agent.agent_id, "request": admitted.request_id, "repair": repair,
-            "token": token, "sequence": (await client.get_directory_data()).sequence}
+            "token": token, "sequence": (await client.get_directory_data()).sequence, "secret": secret}
 
 
 async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> None:
@@ -162,6 +164,8 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
                                         thread_id=known["thread"], request_key="admit-key-1")
         assert readmitted.request_id == known["request"]
         assert await client.reconcile_repair("disk-check", 3, "the disk is full") == known["repair"]
+        hooked = await client.get_wake_hook(SLEEPER)
+        assert (hooked.hook.url, hooked.hook.quiet_period.seconds, hooked.hook.only_when_idle) == (HOOK_URL, 90, False)
     async with Client(tcp, token=known["token"]) as as_bob:
         assert len((await as_bob.peek(BOB)).messages) == 3
 
@@ -182,6 +186,7 @@ def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each
 
     first = dump(original)
     assert len(first) > 40
+    assert [r for r in first if '"wake_hook"' in r and known["secret"] in r and SLEEPER in r]  # the hook, its secret
     assert dump(pg_url) == first
     assert dump(back) == first
     assert entries_per_database(back) == entries_per_database(original)  # indexes rebuilt, not just records

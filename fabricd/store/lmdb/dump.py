@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Iterator
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, wake
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records
@@ -36,7 +36,7 @@ INDEX = ()
 """A sub-database that only indexes records of other ones: the load rebuilds it."""
 
 COVERS: dict[str, tuple[Kind, ...]] = {
-    "meta": (Kind.COUNTER, Kind.DIRECTORY),  # and per-target queued-ticket counts, rebuilt with the tickets
+    "meta": (Kind.COUNTER, Kind.DIRECTORY, Kind.WAKE_HOOK),  # and per-target queued-ticket counts, rebuilt with the tickets
     "entries": (Kind.MAILBOX,),
     "names": INDEX,
     "revisions": (Kind.REMOVAL,),  # and the revision index of live entries, rebuilt with them
@@ -117,6 +117,8 @@ class LmdbSource:
                 data = _decode(raw, agentdir.DirectoryData)
                 if data != agentdir.DirectoryData():
                     yield Kind.DIRECTORY, data
+            elif key.startswith(keys.WAKE_HOOKS):
+                yield Kind.WAKE_HOOK, wake.decode(raw)
             elif key not in (keys.SCHEMA, keys.TICKET_INDEX_BUILT) and not key.startswith(_QUEUED):
                 # (the ticket index and its built flag are made again by the load, with the tickets)
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
@@ -263,6 +265,8 @@ class LmdbTarget:
             tx.put_request_key(*value)
         elif kind is Kind.TOKEN:
             tx.put_token(*value)
+        elif kind is Kind.WAKE_HOOK:
+            tx.put_wake_hook(value)
         else:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 

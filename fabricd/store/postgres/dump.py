@@ -17,7 +17,7 @@ from typing import Any
 import asyncpg
 
 from fabricd import wire
-from fabricd.core import agentdir, turns
+from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.model import IdRecord
 from fabricd.store.postgres import directory as d
@@ -47,6 +47,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_repairs": (Kind.REPAIR,),
     "request_keys": (Kind.REQUEST_KEY,),
     "tokens": (Kind.TOKEN,),
+    "wake_hooks": (Kind.WAKE_HOOK,),
 }
 """What each table holds, as records of `fabricd copy` (tests check every table of the schema is here)."""
 
@@ -83,6 +84,7 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("request_keys", "SELECT scope, key, digest, created_id FROM request_keys ORDER BY scope, key",
      lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
     ("tokens", f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, _token(r))),
+    ("wake_hooks", "SELECT body FROM wake_hooks ORDER BY agent_id", lambda r: (Kind.WAKE_HOOK, wake.decode(r["body"]))),
 )
 
 
@@ -120,6 +122,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
     Kind.TOKEN: ("tokens", tuple(_TOKEN_COLUMNS.replace(" ", "").split(",")),
                  lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
                             v[1].revoke_ns, "\n".join(v[1].session_names))),
+    Kind.WAKE_HOOK: ("wake_hooks", ("agent_id", "body"), lambda h: (h.agent_id, wake.encode(h))),
 }
 
 
