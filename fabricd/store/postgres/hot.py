@@ -13,7 +13,10 @@ which gives the very refusal LMDB gives:
 - a client id used before for a different recipient name,
 - a reply with no queued ticket to answer (to name why), an idempotent Ask's resend,
 - an outbox row whose recipient has no mailbox and whose name might be a session name
-  (one with no mailbox and no such session gets its mailbox in the same transaction).
+  (one with no mailbox and no such session gets its mailbox in the same transaction),
+- an outbox page holding a wake row (claimed for its sender, never posted as mail).
+A send, batch, ticket or outbox reply arms its recipient's wake hook in its own statement
+(statements._arm: a probe of wake_hooks by primary key, a write only when a hook has news).
 A batch's hand-over is all or nothing: its transaction is rolled back first (`_Handover`).
 
 A send locks its mailbox rows (the recipient's seq, the sender's activity) in agent id
