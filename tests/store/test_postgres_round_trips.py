@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import asyncpg
 import pytest
 
+from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
@@ -96,7 +97,7 @@ async def operations(store: PgStore, mailboxes: KvMailboxes, rendezvous: KvRende
         tickets.append(ticket.ticket_id)
 
     await measure("enqueue", enqueue)
-    await measure("reply", lambda i: rendezvous.answer("bob", "done", tickets[i]))
+    await measure("reply", lambda i: rendezvous.answer("bob", Answer("done"), tickets[i]))
     await measure("get_ticket", lambda i: rendezvous.get(tickets[i]))
 
     async def deliver(i: int) -> None:
