@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Address, Change, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import asyncpg
 import pytest
 
+from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
