@@ -21,7 +21,7 @@ from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
-from fabricd.core.rendezvous import Answer, TicketRequest
+from fabricd.core.rendezvous import TicketRequest
 from fabricd.store.postgres.store import PgStore
 
 CALLS = ("fetch", "fetchrow", "fetchval", "execute", "executemany")
