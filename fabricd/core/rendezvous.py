@@ -45,6 +45,8 @@ class TicketRequest:
     conversation_id: str = ""
     idempotency_key: str = ""
     """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
+    agent_token: bool = False
+    """The caller is an agent token: the asking agent is held to its quotas (fabricd.core.quota)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +145,8 @@ class Rendezvous(Service):
 
     async def enqueue(self, request: TicketRequest) -> tuple[Ticket, int]:
         self._check(request)
-        return await self._store.rendezvous.enqueue(request, self.limits.max_unread)
+        return await self._store.rendezvous.enqueue(request, self.limits.max_unread,
+                                                    self.limits.quotas_for(request.agent_token))
 
     async def ticket(self, ticket_id: str) -> Ticket | None:
         return await self._store.rendezvous.get(ticket_id)

@@ -156,6 +156,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             source_agent=identity.agent_id if is_agent else "",
             conversation_id=message.context_id or str(uuid.uuid4()),
             idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+            agent_token=identity.kind == "agent",
         ))
         return await self._rv.view(ticket.ticket_id)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fabricd import wire
 from fabricd.core.rendezvous import Rendezvous, TicketRequest
+from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
@@ -21,6 +22,7 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
         source_kind=r.source.kind,
         source_agent=r.source.agent_id,
         conversation_id=r.conversation_id,
+        agent_token=agent_token(),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
+from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name
@@ -32,7 +33,8 @@ def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result
 
 
 def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.TicketRequest,
-            max_unread: int) -> tuple[Ticket, int]:
+            max_unread: int, quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
+    """Queue a ticket and deliver its task; with a `quota`, the asking agent is held to its quotas."""
     entry = resolve_name(tx, request.target)
     if entry is None:
         raise rules.unknown_target(request.target)
@@ -45,6 +47,9 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         existing = tx.get_ticket(ticket_id)
         if existing is not None:  # a resend, rare: finding its place may read the queue
             return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
+    if quota is not None and request.source_agent:
+        usage = tx.usage(request.source_agent).queued_tickets
+        quotas.check(quotas.QUEUED, request.source_agent, quota.queued_tickets, usage, 1)
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
     ticket = Ticket(
         ticket_id=ticket_id,
@@ -67,7 +72,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         kind=MessageKind.USER if kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
         ticket_id=ticket.ticket_id,
     )
-    mailbox.store(tx, now, mint, message, b"", True, max_unread)
+    mailbox.store(tx, now, mint, message, b"", True, max_unread, quota)
     tx.put_ticket(ticket)
     tx.wake(rules.queue_key(entry.agent_id))
     return ticket, position

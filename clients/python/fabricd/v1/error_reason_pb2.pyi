@@ -60,6 +60,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     UNDELIVERABLE_DRAIN: _ClassVar[ErrorReason]
     STREAM_STALLED: _ClassVar[ErrorReason]
     TOO_MANY_STREAMS: _ClassVar[ErrorReason]
+    QUOTA_MAILBOXES: _ClassVar[ErrorReason]
+    QUOTA_UNREAD_BYTES: _ClassVar[ErrorReason]
+    QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -114,3 +117,6 @@ NAME_HELD: ErrorReason
 UNDELIVERABLE_DRAIN: ErrorReason
 STREAM_STALLED: ErrorReason
 TOO_MANY_STREAMS: ErrorReason
+QUOTA_MAILBOXES: ErrorReason
+QUOTA_UNREAD_BYTES: ErrorReason
+QUOTA_QUEUED_TICKETS: ErrorReason
