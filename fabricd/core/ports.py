@@ -299,6 +299,8 @@ class StoreStats:
     size_bytes: int = 0
     used_bytes: int = 0
     free_bytes: int = 0
+    quarantined: int = 0
+    """Corrupt records moved aside since the store opened (a backend that checks record checksums)."""
 
 
 class Store(Protocol):
