@@ -35,14 +35,14 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys
+from fabricd.store.lmdb import folder, keys, records, sealed, upgrade
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases, LmdbTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
 
-SCHEMA_VERSION = 2  # 2: server-minted message ids are keyed in time order
+SCHEMA_VERSION = 3  # 2: server-minted message ids are keyed in time order; 3: values carry checksums
 MAX_BATCH = 4096
 MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
@@ -93,6 +93,8 @@ class LmdbEngine:
         modes = folder.Modes.for_group(group)
         folder.prepare(path, modes)
         self.path = path
+        self.upgrade_backup = ""
+        """The backup of the older store this start upgraded, if it did."""
         self._lock_fd = folder.lock(path, modes)
         try:
             new = not os.path.exists(os.path.join(path, "data.mdb"))
@@ -104,7 +106,10 @@ class LmdbEngine:
             self._env.reader_check()  # clear slots left by a killed process
             with self._env.begin(write=True) as txn:
                 self._dbs = open_databases(self._env, txn)
-                check_schema(path, txn, self._dbs, create=True)
+                found = check_schema(path, txn, self._dbs, create=True)
+            if found < SCHEMA_VERSION:
+                self.upgrade_backup = upgrade.upgrade(self._env, self._dbs, path, found, SCHEMA_VERSION, SEALED,
+                                                     modes.file)
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc
@@ -113,6 +118,11 @@ class LmdbEngine:
             raise
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
+        self.quarantined = 0
+        """Corrupt records moved aside since the store opened."""
+        self._corrupt_lock = threading.Lock()
+        self._corrupt_found: dict[tuple[str, bytes], None] = {}
+        self._quarantining: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
@@ -172,11 +182,57 @@ class LmdbEngine:
 
     async def read(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs))
+            return fn(LmdbTx(txn, self._dbs, self._corrupt))
 
     def read_now(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs))
+            return fn(LmdbTx(txn, self._dbs, self._corrupt))
+
+    # -- corrupt records (fabricd.store.lmdb.sealed)
+
+    def _corrupt(self, name: str, key: bytes) -> None:
+        """A read met a record whose checksum is wrong (any thread): have it moved aside."""
+        with self._corrupt_lock:
+            if (name, key) in self._corrupt_found:
+                return
+            self._corrupt_found[(name, key)] = None
+        if self._loop is not None and not self._closed:
+            self._loop.call_soon_threadsafe(self._quarantine_soon)
+
+    def _corrupt_in_write(self, name: str, key: bytes) -> None:
+        """In a write, a corrupt directory entry fails the operation (retryable): served as missing, the
+        write would make a new mailbox over the old one's messages. Other records are served as missing."""
+        self._corrupt(name, key)
+        if name == "entries":
+            raise Unavailable("a mailbox record of this operation is corrupt and is being moved aside and rebuilt "
+                              "from its messages; retry in a moment", reason="CORRUPT_RECORD", database=name)
+
+    def _quarantine_soon(self) -> None:
+        if self._quarantining is None and not self._closed:
+            self._quarantining = self._loop.create_task(self._quarantine_found())
+
+    async def _quarantine_found(self) -> None:
+        try:
+            while self._corrupt_found and not self._closed:
+                with self._corrupt_lock:
+                    found = list(self._corrupt_found)
+                moved = await self.write(lambda tx: [f for f in found if sealed.quarantine(
+                    tx._txn, self._dbs, *f, records.decode_entry, records.encode_entry,  # noqa: SLF001
+                    records.decode_message, records.decode_id)])
+                self.quarantined += len(moved)
+                for name, key in moved:
+                    log.error("quarantined a corrupt record: database %s, key %s (moved to the quarantine "
+                              "database; fabricd check lists it)", name, key.hex(),
+                              extra={"database": name, "key": key.hex()})
+                with self._corrupt_lock:
+                    for f in found:
+                        self._corrupt_found.pop(f, None)
+        except FabricError as exc:
+            log.warning("moving corrupt records aside failed (%s); the next read of one tries again", exc)
+            with self._corrupt_lock:
+                self._corrupt_found.clear()
+        finally:
+            self._quarantining = None
 
     def making_progress(self, stall_s: float) -> bool:
         """False when one batch has been with the writer for longer than `stall_s` (a stuck disk)."""
@@ -196,6 +252,7 @@ class LmdbEngine:
             size_bytes=info["map_size"],
             used_bytes=(info["last_pgno"] + 1) * stat["psize"],
             free_bytes=free,
+            quarantined=self.quarantined,
         )
 
     def copy_to(self, fd: int) -> None:
@@ -266,7 +323,7 @@ class LmdbEngine:
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
-                tx = LmdbTx(child, dbs)
+                tx = LmdbTx(child, dbs, self._corrupt_in_write)
                 try:
                     result = fn(tx)
                     tx.flush()
@@ -347,26 +404,41 @@ def _fail_at(failpoint: str, point: str) -> None:
 MAX_DBS = 32
 NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-         "ad_repairs", "tokens")
+         "ad_repairs", "tokens", "quarantine")
+SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
 
 
 def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
     """The named databases of a store (created in a write `txn` when missing)."""
-    return Databases(**{name: env.open_db(name.encode(), txn=txn, create=create) for name in NAMES})
+    handles = {name: _open_db(env, txn, name, create) for name in NAMES}
+    return Databases(**handles, sealed={handles[name]: name for name in SEALED})
 
 
-def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> None:
-    """StoreError unless the store is of this fabricd's schema; a new store gets it when `create`."""
+def _open_db(env: lmdb.Environment, txn: lmdb.Transaction, name: str, create: bool) -> Any:
+    try:
+        return env.open_db(name.encode(), txn=txn, create=create)
+    except lmdb.NotFoundError:
+        if name == "quarantine":  # a schema-2 store, opened read-only: none yet
+            return None
+        raise
+
+
+def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> int:
+    """The store's schema version: this fabricd's, or an older one it upgrades (fabricd.store.lmdb.upgrade);
+    StoreError for any other. A new store gets this fabricd's when `create`."""
     raw = txn.get(keys.SCHEMA, db=dbs.meta)
     if raw is None and create:
         txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=dbs.meta)
-    elif raw is None:
+        return SCHEMA_VERSION
+    if raw is None:
         raise StoreError(f"{path} holds no fabricd store (no schema version)")
-    elif keys.read_u64(raw) != SCHEMA_VERSION:
+    found = keys.read_u64(raw)
+    if not upgrade.OLDEST <= found <= SCHEMA_VERSION:
         raise StoreError(
-            f"{path} holds schema version {keys.read_u64(raw)}; this fabricd reads version "
+            f"{path} holds schema version {found}; this fabricd reads versions {upgrade.OLDEST} to "
             f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
         )
+    return found
 
 
 def free_bytes(env: lmdb.Environment, txn: lmdb.Transaction, dbs: Databases) -> int:

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import lmdb
 
 from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
 from fabricd.store.usage import sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
@@ -36,6 +38,9 @@ class Databases:
     ad_lists: lmdb._Database
     ad_repairs: lmdb._Database
     tokens: lmdb._Database
+    quarantine: lmdb._Database
+    sealed: dict[Any, str] = field(default_factory=dict, compare=False)
+    """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
 
 class LmdbTx(DirectoryRecords):
@@ -43,8 +48,8 @@ class LmdbTx(DirectoryRecords):
 
     __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "woken", "stored_messages")
 
-    def __init__(self, txn: lmdb.Transaction, dbs: Databases) -> None:
-        self._txn = txn
+    def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
+        self._txn = SealedTxn(txn, dbs.sealed, on_corrupt)  # corrupt records are served as missing
         self._dbs = dbs
         self._entries: dict[str, MailboxEntry | None] = {}
         # The session name each entry is indexed under in `names`, as of now in this transaction.
@@ -253,6 +258,9 @@ class LmdbTx(DirectoryRecords):
                 if seen >= limit:
                     return forgotten, bytes(key)
                 seen += 1
+                if raw is None:  # corrupt: left for the quarantine
+                    found = cur.next()
+                    continue
                 record = records.decode_id(raw)
                 unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
                 if record.send_time_ns < sent_before_ns and unread is None:

@@ -63,6 +63,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_MAILBOXES: _ClassVar[ErrorReason]
     QUOTA_UNREAD_BYTES: _ClassVar[ErrorReason]
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
+    CORRUPT_RECORD: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -120,3 +121,4 @@ TOO_MANY_STREAMS: ErrorReason
 QUOTA_MAILBOXES: ErrorReason
 QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
+CORRUPT_RECORD: ErrorReason
