@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import lmdb
 
-from fabricd.store.lmdb import folder, records, sealed
+from fabricd.store.lmdb import folder, quarantine, sealed
 from fabricd.store.lmdb.engine import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, open_databases
 from fabricd.store.lmdb.folder import StoreError
 
@@ -58,9 +58,7 @@ def check(path: str, *, repair: bool) -> Report:
                 report.quarantined_before = txn.stat(dbs.quarantine)["entries"]
             if repair:
                 sealed_txn = sealed.SealedTxn(txn, dbs.sealed, None)
-                report.repaired = sum(sealed.quarantine(sealed_txn, dbs, name, key, records.decode_entry,
-                                                        records.encode_entry, records.decode_message,
-                                                        records.decode_id) for name, key in report.corrupt)
+                report.repaired = sum(quarantine.move(sealed_txn, dbs, name, key) for name, key in report.corrupt)
         return report
     except lmdb.Error as exc:
         raise StoreError(folder.explain(path, exc)) from exc

@@ -35,7 +35,8 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys, records, sealed, upgrade
+from fabricd.store.lmdb import folder, keys, sealed, upgrade
+from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases, LmdbTx
 
@@ -118,11 +119,8 @@ class LmdbEngine:
             raise
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
-        self.quarantined = 0
-        """Corrupt records moved aside since the store opened."""
-        self._corrupt_lock = threading.Lock()
-        self._corrupt_found: dict[tuple[str, bytes], None] = {}
-        self._quarantining: asyncio.Task[None] | None = None
+        self.quarantine = Quarantine(self.write, self._dbs)
+        """Corrupt records met by reads, moved aside (fabricd.store.lmdb.quarantine)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
@@ -146,6 +144,7 @@ class LmdbEngine:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self.quarantine.start(self._loop)
         self._idle = asyncio.Event()
         self._idle.set()
         # The writer needs the GIL back right after each fsync; don't make it wait 5 ms for it.
@@ -158,6 +157,7 @@ class LmdbEngine:
         if self._closed:
             return
         self._closed = True
+        self.quarantine.closed = True
         if self._thread is not None:
             while self._pending or self._busy:
                 self._flush()
@@ -182,57 +182,11 @@ class LmdbEngine:
 
     async def read(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs, self._corrupt))
+            return fn(LmdbTx(txn, self._dbs, self.quarantine.found))
 
     def read_now(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs, self._corrupt))
-
-    # -- corrupt records (fabricd.store.lmdb.sealed)
-
-    def _corrupt(self, name: str, key: bytes) -> None:
-        """A read met a record whose checksum is wrong (any thread): have it moved aside."""
-        with self._corrupt_lock:
-            if (name, key) in self._corrupt_found:
-                return
-            self._corrupt_found[(name, key)] = None
-        if self._loop is not None and not self._closed:
-            self._loop.call_soon_threadsafe(self._quarantine_soon)
-
-    def _corrupt_in_write(self, name: str, key: bytes) -> None:
-        """In a write, a corrupt directory entry fails the operation (retryable): served as missing, the
-        write would make a new mailbox over the old one's messages. Other records are served as missing."""
-        self._corrupt(name, key)
-        if name == "entries":
-            raise Unavailable("a mailbox record of this operation is corrupt and is being moved aside and rebuilt "
-                              "from its messages; retry in a moment", reason="CORRUPT_RECORD", database=name)
-
-    def _quarantine_soon(self) -> None:
-        if self._quarantining is None and not self._closed:
-            self._quarantining = self._loop.create_task(self._quarantine_found())
-
-    async def _quarantine_found(self) -> None:
-        try:
-            while self._corrupt_found and not self._closed:
-                with self._corrupt_lock:
-                    found = list(self._corrupt_found)
-                moved = await self.write(lambda tx: [f for f in found if sealed.quarantine(
-                    tx._txn, self._dbs, *f, records.decode_entry, records.encode_entry,  # noqa: SLF001
-                    records.decode_message, records.decode_id)])
-                self.quarantined += len(moved)
-                for name, key in moved:
-                    log.error("quarantined a corrupt record: database %s, key %s (moved to the quarantine "
-                              "database; fabricd check lists it)", name, key.hex(),
-                              extra={"database": name, "key": key.hex()})
-                with self._corrupt_lock:
-                    for f in found:
-                        self._corrupt_found.pop(f, None)
-        except FabricError as exc:
-            log.warning("moving corrupt records aside failed (%s); the next read of one tries again", exc)
-            with self._corrupt_lock:
-                self._corrupt_found.clear()
-        finally:
-            self._quarantining = None
+            return fn(LmdbTx(txn, self._dbs, self.quarantine.found))
 
     def making_progress(self, stall_s: float) -> bool:
         """False when one batch has been with the writer for longer than `stall_s` (a stuck disk)."""
@@ -252,7 +206,7 @@ class LmdbEngine:
             size_bytes=info["map_size"],
             used_bytes=(info["last_pgno"] + 1) * stat["psize"],
             free_bytes=free,
-            quarantined=self.quarantined,
+            quarantined=self.quarantine.moved,
         )
 
     def copy_to(self, fd: int) -> None:
@@ -323,7 +277,7 @@ class LmdbEngine:
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
-                tx = LmdbTx(child, dbs, self._corrupt_in_write)
+                tx = LmdbTx(child, dbs, self.quarantine.found_in_write)
                 try:
                     result = fn(tx)
                     tx.flush()

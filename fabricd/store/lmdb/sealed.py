@@ -5,7 +5,7 @@ checksum), a get, a pop and a cursor unseal it (check and strip it). A value
 whose checksum does not match is never handed out: the read reports it
 (`on_corrupt(database name, key)`) and serves the record as missing, so one
 flipped byte costs one record, not a mailbox or a stream. The engine then
-moves the record aside (`quarantine`): into the `quarantine` database, under
+moves the record aside (fabricd.store.lmdb.quarantine): into the `quarantine` database, under
 the database's name and the key, and a message's mailbox no longer counts it
 as unread. `fabricd check` verifies every value of a store offline.
 
@@ -148,56 +148,3 @@ def scan(txn: lmdb.Transaction, dbs: Any, names: tuple[str, ...]) -> Iterator[tu
             for key, raw in cur.iternext(keys=True, values=True):
                 if unseal(raw) is None:
                     yield name, bytes(key)
-
-
-def quarantine(txn: SealedTxn, dbs: Any, name: str, key: bytes, decode_entry: Callable[[bytes], Any],
-               encode_entry: Callable[[Any], bytes], decode_message: Callable[[bytes], Any],
-               decode_id: Callable[[bytes], Any]) -> bool:
-    """Move a corrupt record aside (False when it is gone or sound by now, e.g. rewritten since it was found).
-
-    A message's mailbox stops counting it as unread, so a drain's remaining count and the quotas stay true.
-    A mailbox entry is rebuilt from what remains (see `_rebuild_entry`), so its mail keeps flowing.
-    """
-    db = getattr(dbs, name)
-    raw = txn.raw.get(key, db=db)
-    if raw is None or unseal(raw) is not None:
-        return False
-    txn.raw.put(quarantine_key(name, key), raw, db=dbs.quarantine)
-    txn.raw.delete(key, db=db)
-    if name == "messages":
-        entry_key = key[: len(key) - 8]  # H(agent_id) u64 seq
-        body = txn.get(entry_key, db=dbs.entries)
-        if body is not None:
-            entry = decode_entry(body)
-            entry.unread_count = max(0, entry.unread_count - 1)
-            txn.put(entry_key, encode_entry(entry), db=dbs.entries)
-    elif name == "entries":
-        _rebuild_entry(txn, dbs, bytes(key), encode_entry, decode_message, decode_id)
-    return True
-
-
-def _rebuild_entry(txn: SealedTxn, dbs: Any, entry_key: bytes, encode_entry: Callable[[Any], bytes],
-                   decode_message: Callable[[bytes], Any], decode_id: Callable[[bytes], Any]) -> None:
-    """A mailbox entry from its unread messages: its agent id, unread count and a last seq no lower than any
-    seq its ids still name, so a new message never takes the seq of an old one (an ack of the old id would
-    consume it). Registration (session name, capabilities) is lost until the agent registers again."""
-    from fabricd.core.model import MailboxEntry
-
-    agent_id, count, last_seq = "", 0, 0
-    with txn.cursor(db=dbs.messages) as cur:
-        if cur.set_range(entry_key):
-            for key, value in cur:
-                if not key.startswith(entry_key):
-                    break
-                message = decode_message(value)
-                agent_id = agent_id or message.recipient.agent_id
-                count += 1
-                last_seq = max(last_seq, message.seq or int.from_bytes(key[-8:], "big"))
-    if not agent_id:
-        return  # no mail: the mailbox is made again when the agent or its mail next arrives
-    for _key, value in txn.cursor(db=dbs.ids):  # a one-off scan, on a rare repair
-        record = decode_id(value)
-        if record.recipient == agent_id:
-            last_seq = max(last_seq, record.seq)
-    txn.put(entry_key, encode_entry(MailboxEntry(agent_id=agent_id, unread_count=count, last_seq=last_seq)),
-            db=dbs.entries)
