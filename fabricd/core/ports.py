@@ -163,6 +163,10 @@ class RendezvousPort(Protocol):
 
     async def get(self, ticket_id: str) -> Ticket | None: ...
 
+    async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
+        """The first tickets of a FIFO (at most `limit`, about `max_bytes` of them, always one if any) and
+        how many it holds."""
+
     async def target(self, name: str) -> str:
         """The agent a queue name means (an agent id, or an unambiguous session name)."""
 

@@ -75,8 +75,9 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802
-        async for tickets in self._rv.watch_queue(request.agent_id):
-            if tickets is None:
+        async for head in self._rv.watch_queue(request.agent_id, request.max_tickets):
+            if head is None:
                 yield pb.WatchQueueResponse(keepalive=True)
             else:
-                yield pb.WatchQueueResponse(tickets=wire.queue_out(tickets))
+                yield pb.WatchQueueResponse(tickets=wire.queue_out(head.tickets), total=head.total,
+                                            truncated=head.truncated)

@@ -125,6 +125,12 @@ class KvRendezvous(_Part):
     async def queue(self, agent_id: str) -> list[Ticket]:
         return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
 
+    async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
+        def read(tx):  # noqa: ANN001, ANN202
+            return paging.queue(tx, agent_id, "", limit, max_bytes)[1].items, tx.queue_length(agent_id)
+
+        return await self._e.read(read)
+
     async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
         return await self._e.read(lambda tx: paging.queue(tx, name, after, limit, max_bytes))
 
