@@ -41,6 +41,8 @@ def parser() -> argparse.ArgumentParser:
     check = _store_command(sub, "check", "verify every record's checksum; exit 1 when some are corrupt (the "
                            "daemon may run, except with --repair)")
     check.add_argument("--repair", action="store_true", help="move corrupt records aside (stop the daemon first)")
+    check.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None,
+                       metavar="URL", help="check a PostgreSQL database instead: decode every row [store]")
     migrate = sub.add_parser("migrate", help="create or upgrade the fabricd schema of a PostgreSQL database "
                              "(`serve` also does it at start; a database a newer fabricd migrated is refused)")
     migrate.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
@@ -84,6 +86,17 @@ def store_command(args: argparse.Namespace, config: Config) -> int:
     elif args.command == "compact":
         before, after = maintenance.compact(path)
         print(f"compacted {path}: {before} bytes -> {after} bytes")
+    elif args.command == "check" and config.store:
+        from fabricd.store.postgres import check as pg_check
+        from fabricd.store.postgres.migrate import safe
+
+        if args.repair:
+            print("fabricd check: --repair is for LMDB data folders; fix a database's rows with SQL",
+                  file=sys.stderr)
+            return 2
+        lines, status = pg_check.describe(safe(config.store), asyncio.run(pg_check.check(config.store)))
+        print("\n".join(lines))
+        return status
     elif args.command == "check":
         from fabricd.store.lmdb import check
 

@@ -427,3 +427,26 @@ async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everythi
     again = make_daemon(data_dir=restored).start()
     async with Client(again.target) as client:
         assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before
+
+
+async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make_daemon, pg_url) -> None:  # noqa: ANN001
+    import asyncpg
+
+    daemon = make_daemon("--store", pg_url).start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        for i in range(3):
+            await client.send(AGENT, f"row {i}")
+        await client.enqueue(AGENT, "a task")
+    daemon.stop()
+    sound = fabricd("check", "--store", pg_url)
+    assert sound.returncode == 0 and "0 undecodable" in sound.stdout, sound.stdout + sound.stderr
+    conn = await asyncpg.connect(pg_url)
+    try:  # a body no longer a fabricd.v1.Message: a field tag protobuf cannot read
+        await conn.execute("UPDATE messages SET body = '\\xffffffff'::bytea WHERE seq = 2")
+    finally:
+        await conn.close()
+    broken = fabricd("check", "--store", pg_url)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert f"undecodable row: table messages, key {AGENT}/2" in broken.stdout
+    assert fabricd("check", "--repair", "--store", pg_url).returncode == 2
