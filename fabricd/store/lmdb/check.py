@@ -20,7 +20,7 @@ from fabricd.store.lmdb.folder import StoreError
 
 
 @dataclass
-class Report:
+class CheckReport:
     """What a check found."""
 
     records: int = 0
@@ -31,7 +31,7 @@ class Report:
     repaired: int = 0
 
 
-def check(path: str, *, repair: bool) -> Report:
+def check(path: str, *, repair: bool) -> CheckReport:
     """Verify every sealed record of the store in `path`; with `repair`, quarantine the corrupt ones."""
     if not os.path.isfile(os.path.join(path, "data.mdb")):
         raise StoreError(f"{path} holds no store (no data.mdb); check --data-dir")
@@ -43,7 +43,7 @@ def check(path: str, *, repair: bool) -> Report:
             os.close(lock_fd)
         raise StoreError(folder.explain(path, exc)) from exc
     try:
-        report = Report()
+        report = CheckReport()
         with env.begin(write=repair, buffers=False) as txn:
             dbs = open_databases(env, txn, create=repair)
             version = check_schema(path, txn, dbs, create=False)
@@ -68,7 +68,7 @@ def check(path: str, *, repair: bool) -> Report:
             os.close(lock_fd)
 
 
-def describe(path: str, report: Report, repair: bool) -> tuple[list[str], int]:
+def describe(path: str, report: CheckReport, repair: bool) -> tuple[list[str], int]:
     """The lines `fabricd check` prints and its exit status: 0 sound (or repaired), 1 corrupt records remain."""
     lines = [f"corrupt record: database {name}, key {key.hex()}" + (" (moved to quarantine)" if repair else "")
              for name, key in report.corrupt]

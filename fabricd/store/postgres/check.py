@@ -41,16 +41,16 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
 
 
 @dataclass
-class Report:
+class DatabaseReport:
     rows: int = 0
     bad: list[tuple[str, str, str]] = field(default_factory=list)
     """(table, key, why) of each row that does not decode."""
 
 
-async def check(url: str) -> Report:
+async def check(url: str) -> DatabaseReport:
     """Decode every row of the database at `url` (one REPEATABLE READ, READ ONLY snapshot)."""
     conn = await connect(url)
-    report = Report()
+    report = DatabaseReport()
     try:
         async with conn.transaction(isolation="repeatable_read", readonly=True):
             for table, key, columns, decode in TABLES:
@@ -67,7 +67,7 @@ async def check(url: str) -> Report:
     return report
 
 
-def describe(url: str, report: Report) -> tuple[list[str], int]:
+def describe(url: str, report: DatabaseReport) -> tuple[list[str], int]:
     lines = [f"undecodable row: table {table}, key {key}: {why}" for table, key, why in report.bad]
     lines.append(f"checked {report.rows} rows in {url}: {len(report.bad)} undecodable"
                  + ("; fix or delete them with SQL (the daemon fails on reading them)" if report.bad else ""))
