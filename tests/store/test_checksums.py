@@ -76,3 +76,4 @@ async def test_a_write_needing_a_corrupt_mailbox_entry_is_unavailable_until_it_i
         await asyncio.sleep(0.01)
     sent = await engine.write(send("two"))
     assert sent.message.seq == 2  # rebuilt from its mail: the seq goes on
+
