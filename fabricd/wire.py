@@ -193,6 +193,23 @@ def queue_out(tickets: Sequence[Ticket], first: int = 0) -> list[rv_pb.QueuedTic
     return out
 
 
+def ticket_out(t: Ticket, position: int = -1) -> rv_pb.Ticket:
+    """A ticket in any state, with its earlier turns."""
+    out = rv_pb.Ticket(
+        ticket_id=t.ticket_id, target=t.target,
+        source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),
+        requester=t.requester, conversation_id=t.conversation_id, task=t.task, data=t.data, headers=t.headers,
+        state=int(t.state), position=position, outcome=int(t.outcome), result=t.result, result_data=t.result_data,
+        result_headers=t.result_headers, reason=t.reason,
+        earlier_turns=[rv_pb.TicketTurn(task=e.task, data=e.data, headers=e.headers, result=e.result,
+                                        result_data=e.result_data, result_headers=e.result_headers)
+                       for e in t.earlier],
+    )
+    _set_time(out.enqueue_time, t.enqueue_ns)
+    _set_time(out.finish_time, t.finish_ns)
+    return out
+
+
 def mail_in(p: pb.Mail) -> Mail:
     return Mail(
         key=p.key,

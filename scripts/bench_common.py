@@ -11,22 +11,27 @@ import runpy
 import sys
 
 WORKLOADS = ("send_1", "send_64", "batch_100", "client_64", "subscribe", "latency", "ask_1x1", "ask_16x4",
-             "outbox_wide", "outbox_many", "send_64_nosync")
+             "a2a_1x1", "a2a_16x4", "outbox_wide", "outbox_many", "send_64_nosync")
 """The workloads of bench_workloads.WORKLOADS, in the order a full run takes them."""
-LOWER_IS_BETTER = ("_ms",)
-"""Figures ending so are times; every other figure is a rate or a ratio where higher is better."""
+LOWER_IS_BETTER = ("_ms", "_per_1k")
+"""Figures ending so are times or costs (CPU seconds per 1,000 messages); every other figure is a rate or a
+ratio where higher is better."""
 
 
 def derive(figures: dict[str, float]) -> dict[str, float]:
     """Add the figures computed from others measured in the same run."""
     if figures.get("send_64_callers") and figures.get("send_64_callers_nosync"):
         figures["durable_vs_nosync"] = figures["send_64_callers"] / figures["send_64_callers_nosync"]
+    for shape in ("1x1", "16x4"):  # issue 12's goal: A2A round trips cost at most 20% over Ask (ratio >= 0.83)
+        if figures.get(f"ask_{shape}") and figures.get(f"a2a_{shape}"):
+            figures[f"a2a_vs_ask_{shape}"] = figures[f"a2a_{shape}"] / figures[f"ask_{shape}"]
     return figures
 
 
 def precise(name: str) -> bool:
     """Times and ratios keep three decimals; rates are whole numbers."""
-    return name.endswith(LOWER_IS_BETTER) or name.endswith("nosync") or name.startswith("durable")
+    return (name.endswith(LOWER_IS_BETTER) or name.endswith("nosync") or name.startswith("durable")
+            or name.startswith("a2a_vs_"))
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:

@@ -18,6 +18,8 @@ from collections.abc import Awaitable, Callable
 import bench_common
 from bench_common import derive, rounded
 from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads
+from fabricd.a2a import a2a_pb2 as a2a_pb
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import types_pb2 as pb
@@ -53,14 +55,17 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return samples[len(samples) // 2] * 1e3, samples[int(len(samples) * 0.99) - 1] * 1e3
 
 
-async def send_rate(client: Client, callers: int, total: int) -> float:
-    """SendMessage RPCs straight on the stub, `callers` at a time."""
+async def send_rate(client: Client, callers: int, total: int, samples: list[float] | None = None) -> float:
+    """SendMessage RPCs straight on the stub, `callers` at a time; each call's time into `samples` if given."""
     per = total // callers
-    stub = client.mailbox
 
     async def caller(c: int) -> None:
+        stub = client.mailbox  # per caller: with several nodes (bench_pg.Spread) callers spread across them
         for i in range(per):
+            t0 = time.perf_counter()
             await stub.SendMessage(mbx_pb.SendMessageRequest(message=msg(f"r{c % 8}", i)))
+            if samples is not None:
+                samples.append(time.perf_counter() - t0)
 
     start = time.perf_counter()
     await asyncio.gather(*(caller(c) for c in range(callers)))
@@ -196,6 +201,38 @@ async def outbox_rate(client: Client, settlements: int, fan: int, prefix: str, c
     return settlements * fan / (time.perf_counter() - start)
 
 
+async def a2a_rate(client: Client, callers: int, targets: int, total: int) -> tuple[float, float, float]:
+    """A2A SendMessage round trips (blocking, raw lf.a2a.v1 stubs on the client's channel) per second, with
+    p50/p99 latency in ms: the same agents and replies as ask_rate, so the two compare."""
+    names = [f"a2a-target-{targets}-{t}" for t in range(targets)]
+    for name in names:
+        await client.register(name)
+    stop = asyncio.Event()
+    servers = [asyncio.create_task(serve_asks(client, name, stop)) for name in names]
+    stub = a2a_grpc.A2AServiceStub(client._channel)
+    version = (("a2a-version", "1.0"),)
+    samples: list[float] = []
+    per = total // callers
+
+    async def caller(c: int) -> None:
+        for i in range(per):
+            request = a2a_pb.SendMessageRequest(tenant=names[c % targets], message=a2a_pb.Message(
+                message_id=f"{c}-{i}", role=a2a_pb.ROLE_USER, parts=[a2a_pb.Part(text=f"task {i}")]))
+            t0 = time.perf_counter()
+            response = await stub.SendMessage(request, metadata=version, timeout=30)
+            samples.append(time.perf_counter() - t0)
+            if response.task.status.state != a2a_pb.TASK_STATE_COMPLETED:
+                raise SystemExit(f"a2a task {response.task.id} ended {response.task.status.state}")
+
+    start = time.perf_counter()
+    await asyncio.gather(*(caller(c) for c in range(callers)))
+    rate = per * callers / (time.perf_counter() - start)
+    stop.set()
+    for task in servers:
+        task.cancel()
+    return (rate, *percentiles(samples))
+
+
 RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch", "sub", "lat"]
 """The mailboxes the workloads send to; each arm's daemon gets them registered before it is measured."""
 
@@ -203,34 +240,50 @@ RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch
 class Tree:
     """One source tree's daemons (durable, and --no-sync when asked for), started on first use."""
 
-    def __init__(self, root: str, quick: bool) -> None:
+    def __init__(self, root: str, quick: bool, store: str = "", nodes: int = 1) -> None:
         self.root = root
         self.scale = 0.2 if quick else 1.0
-        self._daemons: dict[bool, tuple[Daemon, Client]] = {}
+        self.store = store
+        """A PostgreSQL URL: `nodes` daemons on it (bench_pg.py), else one LMDB daemon."""
+        self.nodes = nodes
+        self._daemons: dict[bool, tuple[list[Daemon], Client]] = {}
 
     def n(self, count: int) -> int:
         return max(64, int(count * self.scale))
 
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
-            daemon = Daemon(*(["--no-sync"] if nosync else []), root=self.root)
-            client = Client(daemon.target)
-            self._daemons[nosync] = (daemon, client)
+            if self.store:
+                import bench_pg
+
+                daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
+                client: Client = bench_pg.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
+            else:
+                daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
+                client = Client(daemons[0].target)
+            self._daemons[nosync] = (daemons, client)
             await client.wait_ready()
             for name in RECIPIENTS:  # mail to an unregistered name is refused (UNKNOWN_RECIPIENT)
                 await client.register(name)
             await send_rate(client, 8, 256)  # warm up
         return self._daemons[nosync][1]
 
+    def pids(self) -> list[int]:
+        """The daemons' process ids (for CPU accounting)."""
+        return [d.proc.pid for daemons, _ in self._daemons.values() for d in daemons]
+
     async def close(self) -> None:
-        for daemon, client in self._daemons.values():
+        for daemons, client in self._daemons.values():
             await client.close()
-            daemon.stop()
+            for daemon in daemons:
+                daemon.stop()
         self._daemons.clear()
 
 
 async def _send_1(t: Tree) -> dict[str, float]:
-    return {"send_1_caller": await send_rate(await t.client(), 1, t.n(3000))}
+    samples: list[float] = []
+    rate = await send_rate(await t.client(), 1, t.n(3000), samples)
+    return {"send_1_caller": rate, "send_1_p50_ms": percentiles(samples)[0]}
 
 
 async def _send_64(t: Tree) -> dict[str, float]:
@@ -264,6 +317,16 @@ async def _ask_16x4(t: Tree) -> dict[str, float]:
     return {"ask_16x4": rate, "ask_16x4_p50_ms": p50, "ask_16x4_p99_ms": p99}
 
 
+async def _a2a_1x1(t: Tree) -> dict[str, float]:
+    rate, p50, p99 = await a2a_rate(await t.client(), 1, 1, t.n(1000))
+    return {"a2a_1x1": rate, "a2a_1x1_p50_ms": p50, "a2a_1x1_p99_ms": p99}
+
+
+async def _a2a_16x4(t: Tree) -> dict[str, float]:
+    rate, p50, p99 = await a2a_rate(await t.client(), 16, 4, t.n(4000))
+    return {"a2a_16x4": rate, "a2a_16x4_p50_ms": p50, "a2a_16x4_p99_ms": p99}
+
+
 async def _outbox_wide(t: Tree) -> dict[str, float]:
     return {"outbox_1x1000": await outbox_rate(await t.client(), 1, 1000, "wide")}
 
@@ -279,6 +342,7 @@ async def _send_64_nosync(t: Tree) -> dict[str, float]:
 WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
+    "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
     "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""

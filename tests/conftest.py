@@ -3,6 +3,7 @@
 A test module that sets `BACKENDS = ("lmdb", "postgres")` runs each of its
 daemon tests twice: on LMDB, and with `--store` naming a fresh database of a
 throwaway PostgreSQL cluster (tests/pg.py; the fixtures are in tests/pgfixtures.py).
+Tests named in the module's `LMDB_ONLY` run on LMDB only.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def sock_dir() -> Iterator[str]:
 def pytest_generate_tests(metafunc) -> None:  # noqa: ANN001
     backends = getattr(metafunc.module, "BACKENDS", None)
     if backends and "backend" in metafunc.fixturenames:
+        if metafunc.function.__name__ in getattr(metafunc.module, "LMDB_ONLY", ()):
+            backends = ["lmdb"]  # about LMDB itself (its file on a full disk, say)
         metafunc.parametrize("backend", backends, indirect=True)
 
 

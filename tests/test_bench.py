@@ -94,8 +94,36 @@ def test_compare_checks_out_a_revision_in_a_temporary_worktree_and_removes_it() 
     (["--only", "send_1,nope"], "unknown workload nope"),
     (["--after", "HEAD"], "--after goes with --compare"),
     (["--compare", "HEAD", "--after", "no-such-revision-here"], "is not a commit"),
+    (["--nodes", "3"], "--nodes N (N >= 1) goes with --store"),
+    (["--store", "mysql://x"], "--store takes a postgresql:// URL or pg"),
 ])
 def test_bench_refuses_a_bad_revision_or_workload_before_measuring_anything(args, message) -> None:  # noqa: ANN001
     result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench"), *args], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode != 0 and message in result.stderr, result.stderr
+
+
+def test_bench_on_a_throwaway_postgresql_reports_figures_with_the_cpu_of_the_nodes_and_the_server() -> None:
+    result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench"), "--store", "pg", "--quick", "--only",
+                             "send_1"], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    figures = json.loads(result.stdout.strip().splitlines()[-1])
+    assert figures["send_1_caller"] > 0 and figures["send_1_p50_ms"] > 0
+    assert figures["send_1_node_cpu_s_per_1k"] > 0  # the daemon's CPU per 1,000 stored messages
+    assert figures["send_1_pg_cpu_s_per_1k"] > 0  # the postmaster's and its children's
+
+
+def test_versus_judges_the_issues_targets_from_paired_rounds() -> None:
+    import bench_pg
+
+    lmdb = [{"send_64_callers": 1000.0, "send_batch_100": 40000.0, "send_1_p50_ms": 1.0}] * 3
+    postgres = [{"send_64_callers": 750.0, "send_batch_100": 18000.0, "send_1_p50_ms": 1.4}] * 3
+    judged = bench_pg.targets(lmdb, postgres)
+    assert judged["send_64_callers_pg_over_lmdb"] == {"value": 0.75, "target": ">= 0.7", "met": True}
+    assert judged["send_batch_100_pg_over_lmdb"]["met"] is False
+    assert judged["send_1_p50_ms_pg_minus_lmdb"]["value"] == 0.4 and judged["send_1_p50_ms_pg_minus_lmdb"]["met"]
+
+
+def test_cpu_figures_are_costs_where_lower_is_better() -> None:
+    assert bench_compare.verdict("send_64_pg_cpu_s_per_1k", [0.8, 0.9, 0.7]) == "better"
+    assert bench_common.rounded({"send_64_pg_cpu_s_per_1k": 0.1234})["send_64_pg_cpu_s_per_1k"] == 0.123

@@ -10,22 +10,33 @@ import type { GetStatusResponse__Output } from './generated/fabricd/v1/GetStatus
 import type { WatchMailboxesResponse__Output } from './generated/fabricd/v1/WatchMailboxesResponse';
 import type { TouchResponse__Output } from './generated/fabricd/v1/TouchResponse';
 import type { UnregisterResponse__Output } from './generated/fabricd/v1/UnregisterResponse';
+import type { AskResponse__Output } from './generated/fabricd/v1/AskResponse';
+import type { AwaitReplyResponse__Output } from './generated/fabricd/v1/AwaitReplyResponse';
+import type { Ticket__Output } from './generated/fabricd/v1/Ticket';
+import type { CancelTicketResponse__Output } from './generated/fabricd/v1/CancelTicketResponse';
 
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
 type AddressLike = string | { agent_id: string; session_id?: string };
-interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string }
+interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string; data?: Uint8Array; headers?: Record<string, string>; continueTicketId?: string; requestKey?: string }
+type TicketOutcome = 'TICKET_OUTCOME_COMPLETED' | 'TICKET_OUTCOME_INPUT_REQUIRED' | 'TICKET_OUTCOME_REJECTED' | 'TICKET_OUTCOME_FAILED';
 export declare const SYSTEM_SOCKET: string;
 export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
 export declare function discoverTarget(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): { target: string; tried: string[] };
 export declare function normalizeTarget(target: string): string;
+/** Several targets (an array, or one string with commas), each normalized, without duplicates. */
+export declare function splitTargets(targets: string | string[]): string[];
 /** One page of a list (AIP-158): pass nextPageToken as pageToken for the next; '' at the end. */
 export type Page<T> = T[] & { nextPageToken: string };
 export interface PageOptions { pageSize?: number; pageToken?: string }
 export declare class Client {
-  constructor(target?: string, options?: { token?: string; systemSocket?: string });
-  /** The address dialled. */
-  target: string;
+  constructor(target?: string | string[], options?: { token?: string; systemSocket?: string; retryWindowMs?: number });
+  /** The node calls go to now (it moves to the next of `targets` when one answers UNAVAILABLE). */
+  readonly target: string;
+  /** Every node this client may use, in the order it tries them. */
+  targets: string[];
+  /** How long a call that can be re-sent keeps trying the nodes on UNAVAILABLE. */
+  retryWindowMs: number;
   /** The sockets discovery looked at (empty when a target was given). */
   tried: string[];
   register(agentId: string, options?: { sessionName?: string; capabilities?: (string | { name: string; description?: string; payload?: string })[]; cwd?: string; metadata?: Record<string, string> }): Promise<MailboxEntry__Output>;
@@ -39,11 +50,20 @@ export declare class Client {
   peek(agentId: string, options?: { limit?: number }): Promise<PeekMessagesResponse__Output>;
   drain(agentId: string, options?: { limit?: number }): Promise<DrainMessagesResponse__Output>;
   ack(agentId: string, messageIds: string[]): Promise<number>;
-  subscribe(agentId: string, options?: { autoAck?: boolean }): AsyncGenerator<Message__Output>;
+  subscribe(agentId: string, options?: { autoAck?: boolean; waitMs?: number }): AsyncGenerator<Message__Output>;
   ask(target: string, task: string, options?: TicketOptions & { timeoutMs?: number }): Promise<string>;
   enqueue(target: string, task: string, options?: TicketOptions): Promise<EnqueueTicketResponse__Output>;
+  /** Ask and wait; the whole answer: ticket_id, result, outcome, data, headers. */
+  askAnswer(target: string, task: string, options?: TicketOptions & { timeoutMs?: number }): Promise<AskResponse__Output>;
   awaitReply(ticketId: string, options?: { timeoutMs?: number }): Promise<string>;
-  reply(agentId: string, result: string, options?: { ticketId?: string }): Promise<string>;
+  awaitAnswer(ticketId: string, options?: { timeoutMs?: number }): Promise<AwaitReplyResponse__Output>;
+  reply(agentId: string, result: string, options?: { ticketId?: string; outcome?: TicketOutcome; data?: Uint8Array; headers?: Record<string, string> }): Promise<string>;
+  /** One ticket in any state (position while queued, outcome once answered). */
+  getTicket(ticketId: string): Promise<Ticket__Output>;
+  /** Withdraw a queued ticket wherever it stands; `cancelled` is false when it had already finished. */
+  cancelTicket(ticketId: string): Promise<CancelTicketResponse__Output>;
+  /** An agent's tickets in any state, newest first: every page, or one page when given pageSize or pageToken. */
+  listTickets(agentId: string, options?: PageOptions & { conversationId?: string; states?: string[]; sourceAgentId?: string }): Promise<Page<Ticket__Output>>;
   cancelHead(agentId: string, ticketId: string): Promise<boolean>;
   /** The queue, head first: every page, or one page when given pageSize or pageToken. */
   queue(agentId: string, options?: PageOptions): Promise<Page<QueuedTicket__Output>>;

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 
 const PROTOS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'protos');
 const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin'];
@@ -116,39 +117,91 @@ export function normalizeTarget(target) {
     + `daemon's --listen HOST:PORT, e.g. ${host}:7077, or unix:PATH for a socket`);
 }
 
+/**
+ * Several targets as gRPC wants each: from an array, or from one string with commas (`a:7077,b:7077`).
+ * An `ipv4:` or `ipv6:` target keeps its commas: that is gRPC's own list of addresses.
+ */
+export function splitTargets(targets) {
+  const given = Array.isArray(targets) ? targets : [targets];
+  const parts = given.flatMap((t) => (/^\s*ipv[46]:/.test(t) ? [t] : t.split(',').filter((p) => p.trim())));
+  if (!parts.length) throw new Error('empty target: give unix:PATH, a socket path or HOST:PORT');
+  return [...new Set(parts.map((p) => normalizeTarget(p.trim())))];
+}
+
 const duration = (ms) => (ms == null ? undefined : { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 const address = (a) => (a == null ? undefined : typeof a === 'string' ? { agent_id: a } : a);
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+const STUBS = { directory: 'DirectoryService', mailbox: 'MailboxService', rendezvous: 'RendezvousService',
+  outbox: 'OutboxService', agentDirectory: 'AgentDirectoryService', admin: 'AdminService' };
+const REPLIED_KEPT = 4096;
 
 export class Client {
   /**
-   * @param {string} [target] unix:PATH, a socket path or HOST:PORT (default $FABRICD_TARGET, else the first
-   *   socket found of candidateSockets(): the user unit's, `fabricd serve`'s, the system unit's)
-   * @param {{token?: string, systemSocket?: string}} [options] token: sent as "authorization: Bearer ..."
-   *   (default $FABRICD_TOKEN); systemSocket: where the system unit's socket is (tests)
+   * @param {string|string[]} [target] unix:PATH, a socket path or HOST:PORT (default $FABRICD_TARGET, else the
+   *   first socket found of candidateSockets(): the user unit's, `fabricd serve`'s, the system unit's). Several
+   *   nodes (fabricd on PostgreSQL): an array, or one string with commas. Calls go to one node; on UNAVAILABLE
+   *   the client moves to the next, and re-sends the call there when sending it twice cannot do it twice
+   *   (reads, waits, acks, sends with an id, asks: each carries a request key).
+   * @param {{token?: string, systemSocket?: string, retryWindowMs?: number}} [options] token: sent as
+   *   "authorization: Bearer ..." (default $FABRICD_TOKEN); systemSocket: where the system unit's socket is
+   *   (tests); retryWindowMs: how long a re-sendable call keeps trying (default 10 s with several targets, 0 with
+   *   one; give one behind a load balancer)
    */
-  constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN, systemSocket } = {}) {
-    if (target) {
-      target = normalizeTarget(target);
+  constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN, systemSocket,
+    retryWindowMs } = {}) {
+    let targets;
+    if (target && target.length) {
+      targets = splitTargets(target);
       this.tried = [];
     } else {
-      ({ target, tried: this.tried } = discoverTarget(process.env, { systemSocket }));
+      let found;
+      ({ target: found, tried: this.tried } = discoverTarget(process.env, { systemSocket }));
+      targets = [found];
     }
-    this.target = target;
-    const credentials = grpc.credentials.createInsecure();
-    this.directory = new api.DirectoryService(target, credentials);
-    this.mailbox = new api.MailboxService(target, credentials);
-    this.rendezvous = new api.RendezvousService(target, credentials);
-    this.outbox = new api.OutboxService(target, credentials);
-    this.agentDirectory = new api.AgentDirectoryService(target, credentials);
-    this.admin = new api.AdminService(target, credentials);
+    /** Every node this client may use, in the order it tries them. */
+    this.targets = targets;
+    this.retryWindowMs = retryWindowMs ?? (targets.length > 1 ? 10_000 : 0);
     this.token = token;
+    this.#nodes = new Map();
+    this.#index = 0;
+  }
+
+  #nodes;
+  #index;
+  #replied = new Map();
+
+  /** The node calls go to now. */
+  get target() { return this.targets[this.#index]; }
+
+  #stubs(target = this.target) {
+    let stubs = this.#nodes.get(target);
+    if (!stubs) {
+      const credentials = grpc.credentials.createInsecure();
+      stubs = Object.fromEntries(Object.entries(STUBS).map(([name, service]) => [name, new api[service](target, credentials)]));
+      this.#nodes.set(target, stubs);
+    }
+    return stubs;
+  }
+
+  get directory() { return this.#stubs().directory; }
+  get mailbox() { return this.#stubs().mailbox; }
+  get rendezvous() { return this.#stubs().rendezvous; }
+  get outbox() { return this.#stubs().outbox; }
+  get agentDirectory() { return this.#stubs().agentDirectory; }
+  get admin() { return this.#stubs().admin; }
+
+  /** A call to `target` answered UNAVAILABLE: later calls go to the next node, unless another call moved already. */
+  failed(target) {
+    if (this.targets.length < 2 || target !== this.target) return false;
+    this.#index = (this.#index + 1) % this.targets.length;
+    return true;
   }
 
   /** A failed call as a FabricError; an unreachable daemon's error names the sockets looked at. */
   error(err) {
     const error = new FabricError(err);
     if (error.code === 'UNAVAILABLE') {
-      const where = this.tried.length ? this.tried.map((p) => `unix:${p}`).join(', ') : this.target;
+      const where = this.tried.length ? this.tried.map((p) => `unix:${p}`).join(', ') : this.targets.join(', ');
       error.metadata.tried ??= where;
       error.message = `cannot reach fabricd (tried ${where}): is it running? start it with \`fabricd serve\``
         + ` (${error.message})`;
@@ -162,19 +215,44 @@ export class Client {
     return md;
   }
 
-  call(stub, method, request, options = {}) {
+  #once(stub, method, request, options) {
     return new Promise((resolve, reject) => {
-      stub[method](request, this.metadata(), options, (err, response) =>
-        err ? reject(this.error(err)) : resolve(response));
+      stub[method](request, this.metadata(), options, (err, response) => (err ? reject(err) : resolve(response)));
     });
   }
 
-  async *stream(stub, method, request) {
+  /**
+   * One RPC of `service` (a name: 'mailbox', ...) on the current node. On UNAVAILABLE the client moves to the
+   * next node; with `resend` (sending it twice does it once) the call is re-sent there, for up to retryWindowMs.
+   * `request` may be a function building the request for each attempt (an ask's remaining timeout).
+   */
+  async call(service, method, request, options = {}, { resend = false } = {}) {
+    let deadline = null;
+    for (let attempt = 1; ; attempt++) {
+      const target = this.target;
+      const stub = typeof service === 'string' ? this.#stubs(target)[service] : service;
+      try {
+        return await this.#once(stub, method, typeof request === 'function' ? request() : request, options);
+      } catch (err) {
+        if (err.code !== grpc.status.UNAVAILABLE) throw this.error(err);
+        this.failed(target);
+        deadline ??= Date.now() + this.retryWindowMs;
+        if (!resend || typeof service !== 'string' || Date.now() >= deadline) throw this.error(err);
+        const round = this.targets.length;
+        if (attempt % round === 0) await sleep(Math.min(50 * 2 ** (attempt / round - 1), 1000));
+      }
+    }
+  }
+
+  async *stream(service, method, request) {
+    const target = this.target;
+    const stub = typeof service === 'string' ? this.#stubs(target)[service] : service;
     const call = stub[method](request, this.metadata());
     try {
       for await (const response of call) yield response;
     } catch (err) {
       if (err.code === grpc.status.CANCELLED) return;
+      if (err.code === grpc.status.UNAVAILABLE) this.failed(target);  // watching again goes to the next node
       throw this.error(err);
     } finally {
       call.cancel();
@@ -184,121 +262,190 @@ export class Client {
   // -- DirectoryService
   async register(agentId, { sessionName = '', capabilities = [], cwd = '', metadata = {} } = {}) {
     const caps = capabilities.map((c) => (typeof c === 'string' ? { name: c } : c));
-    const r = await this.call(this.directory, 'Register',
-      { agent_id: agentId, session_name: sessionName, capabilities: caps, cwd, metadata });
+    const r = await this.call('directory', 'Register',
+      { agent_id: agentId, session_name: sessionName, capabilities: caps, cwd, metadata }, {}, { resend: true });
     return r.entry;
   }
   /** Heartbeat (`offline: true` says goodbye); resolves to {created, similar_names}. */
   touch(agentId, { busy = false, offline = false } = {}) {
-    return this.call(this.directory, 'Touch', { agent_id: agentId, busy, offline });
+    return this.call('directory', 'Touch', { agent_id: agentId, busy, offline }, {}, { resend: true });
   }
   /** Remove a mailbox; with `purge`, also when it holds mail or tickets. Resolves to {purged_messages, aborted_tickets}. */
   unregister(agentId, { purge = false } = {}) {
-    return this.call(this.directory, 'Unregister', { agent_id: agentId, purge });
+    return this.call('directory', 'Unregister', { agent_id: agentId, purge });
   }
   /**
    * Read a list (AIP-158): every page by default; one page when given pageSize or pageToken, as an array
    * with `nextPageToken` ('' at the end).
    */
-  async #pages(stub, method, request, field, { pageSize = 0, pageToken = '' } = {}) {
+  async #pages(service, method, request, field, { pageSize = 0, pageToken = '' } = {}) {
+    const page = (size, token) => this.call(service, method, { ...request, page_size: size, page_token: token }, {},
+      { resend: true });
     if (pageSize || pageToken) {
-      const r = await this.call(stub, method, { ...request, page_size: pageSize, page_token: pageToken });
+      const r = await page(pageSize, pageToken);
       return Object.assign(r[field], { nextPageToken: r.next_page_token });
     }
     const all = [];
     let token = '';
     do {
-      const r = await this.call(stub, method, { ...request, page_token: token });
+      const r = await page(0, token);
       all.push(...r[field]);
       token = r.next_page_token;
     } while (token);
     return Object.assign(all, { nextPageToken: '' });
   }
-  listMailboxes(options = {}) { return this.#pages(this.directory, 'ListMailboxes', {}, 'mailboxes', options); }
-  async resolve(name) { return (await this.call(this.directory, 'ResolveName', { name })).entry; }
+  listMailboxes(options = {}) { return this.#pages('directory', 'ListMailboxes', {}, 'mailboxes', options); }
+  async resolve(name) { return (await this.call('directory', 'ResolveName', { name }, {}, { resend: true })).entry; }
   async *watchMailboxes() {
-    for await (const r of this.stream(this.directory, 'WatchMailboxes', {})) if (r.events.length || r.snapshot_complete) yield r;
+    for await (const r of this.stream('directory', 'WatchMailboxes', {})) if (r.events.length || r.snapshot_complete) yield r;
   }
 
   // -- MailboxService
   /**
    * Send one message; resolves to {message, duplicate}. A recipient that is neither a registered agent nor an
-   * existing mailbox is refused (NOT_FOUND, UNKNOWN_RECIPIENT) unless `createMailbox`.
+   * existing mailbox is refused (NOT_FOUND, UNKNOWN_RECIPIENT) unless `createMailbox`. With an `id`, a send
+   * that meets a dead node is re-sent to the next one (the id makes a second copy a duplicate).
    */
   send(to, text = '', { sender, id = '', data, headers = {}, threadId = '', replyTo = [], createMailbox = false } = {}) {
     const message = { id, recipient: address(to), sender: address(sender), text, data, headers, thread_id: threadId,
       reply_to: replyTo.map(address) };
-    return this.call(this.mailbox, 'SendMessage', { message, create_mailbox: createMailbox });
+    return this.call('mailbox', 'SendMessage', { message, create_mailbox: createMailbox }, {}, { resend: Boolean(id) });
   }
-  peek(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'PeekMessages', { agent_id: agentId, limit }); }
-  drain(agentId, { limit = 0 } = {}) { return this.call(this.mailbox, 'DrainMessages', { agent_id: agentId, limit }); }
+  peek(agentId, { limit = 0 } = {}) {
+    return this.call('mailbox', 'PeekMessages', { agent_id: agentId, limit }, {}, { resend: true });
+  }
+  drain(agentId, { limit = 0 } = {}) { return this.call('mailbox', 'DrainMessages', { agent_id: agentId, limit }); }
   async ack(agentId, messageIds) {
-    return (await this.call(this.mailbox, 'AckMessages', { agent_id: agentId, message_ids: messageIds })).acked;
+    const request = { agent_id: agentId, message_ids: messageIds };
+    return (await this.call('mailbox', 'AckMessages', request, {}, { resend: true })).acked;
   }
 
   /**
    * Unread mail, then new mail: `for await (const message of client.subscribe(me)) {...}`.
-   * With autoAck (default) a message counts as handled when the loop moves on or ends; acks are batched.
+   * With autoAck (default) a message counts as handled when the loop moves on or ends; acks are batched, and
+   * a task message this client's reply() consumed is not acked again. When its node goes away the subscription
+   * subscribes again (on the next node, given several) from its cursor: nothing is handed out twice or skipped.
+   * After waitMs (default 30 s; 0: forever) without any node it throws the UNAVAILABLE error.
    */
-  subscribe(agentId, { autoAck = true } = {}) {
+  subscribe(agentId, { autoAck = true, waitMs = 30_000 } = {}) {
     const client = this;
     let pending = [];
     const flush = async () => {
       if (!pending.length) return;
       const ids = pending;
       pending = [];
-      await client.ack(agentId, ids);
+      try {
+        await client.ack(agentId, ids);
+      } catch (err) {
+        pending.push(...ids);  // kept: retried with the next flush
+        if (err.code !== 'UNAVAILABLE') throw err;
+      }
+    };
+    const handled = (message) => {
+      if (!autoAck) return;
+      if (client.#replied.delete(message.id)) return;  // our reply consumed this task message: it is read already
+      pending.push(message.id);
     };
     return (async function* () {
       let current = null;
+      let lastSeq = 0n;
+      let outageSince = null;
+      let backoff = 50;
       try {
-        for await (const response of client.stream(client.mailbox, 'Subscribe', { agent_id: agentId })) {
-          for (const message of response.messages) {
-            current = message;
-            yield message;
-            current = null;
-            if (autoAck) pending.push(message.id);
-            if (pending.length >= 256) await flush();
+        for (;;) {
+          const target = client.target;
+          try {
+            for await (const response of client.stream('mailbox', 'Subscribe', { agent_id: agentId })) {
+              outageSince = null;
+              backoff = 50;
+              for (const message of response.messages) {
+                if (BigInt(message.seq) <= lastSeq) continue;  // handed out before the reconnect
+                lastSeq = BigInt(message.seq);
+                current = message;
+                yield message;
+                current = null;
+                handled(message);
+                if (pending.length >= 256) await flush();
+              }
+              await flush();
+            }
+          } catch (err) {
+            if (err.code !== 'UNAVAILABLE') throw err;
+            client.failed(target);
+            outageSince ??= Date.now();
+            if (waitMs && Date.now() - outageSince >= waitMs) throw err;
           }
-          await flush();
+          await sleep(backoff);  // the stream ended (a node shutting down) or broke: subscribe again
+          backoff = Math.min(backoff * 2, 2000);
         }
       } finally {
-        if (current && autoAck) pending.push(current.id);
+        if (current) handled(current);
         await flush().catch(() => {});
       }
     })();
   }
 
   // -- RendezvousService
-  #ticket(target, task, { sourceAgent, requester = '', conversationId = '' }) {
+  #ticket(target, task, { sourceAgent, requester = '', conversationId = '', data, headers = {}, continueTicketId = '',
+    requestKey = '' }) {
     const source = sourceAgent ? { kind: 'TICKET_SOURCE_KIND_AGENT', agent_id: sourceAgent }
       : { kind: 'TICKET_SOURCE_KIND_HUMAN' };
-    return { target, task, requester, source, conversation_id: conversationId };
+    return { target, task, requester, source, conversation_id: conversationId, data, headers,
+      continue_ticket_id: continueTicketId, request_key: requestKey || randomUUID() };
   }
-  /** Ask `target` and wait for the reply; resolves to the result text. */
-  async ask(target, task, { timeoutMs, ...options } = {}) {
-    const request = { ...this.#ticket(target, task, options), timeout: duration(timeoutMs) };
-    return (await this.call(this.rendezvous, 'Ask', request)).result;
+  static #waiting(request, timeoutMs) {
+    if (timeoutMs == null || timeoutMs <= 0) return { ...request, timeout: duration(timeoutMs) };
+    const deadline = Date.now() + timeoutMs;
+    return () => ({ ...request, timeout: duration(Math.max(0, deadline - Date.now())) });
   }
-  enqueue(target, task, options = {}) { return this.call(this.rendezvous, 'EnqueueTicket', this.#ticket(target, task, options)); }
-  async awaitReply(ticketId, { timeoutMs } = {}) {
-    return (await this.call(this.rendezvous, 'AwaitReply', { ticket_id: ticketId, timeout: duration(timeoutMs) })).result;
+  /**
+   * Ask `target` and wait for the reply; resolves to the result text (askAnswer: with its outcome). The ask
+   * carries a request key (a fresh uuid unless `requestKey`): re-sent to another node after UNAVAILABLE, it
+   * waits on the ticket already queued.
+   */
+  async ask(target, task, options = {}) { return (await this.askAnswer(target, task, options)).result; }
+  /** Ask and wait; resolves to the whole AskResponse: ticket_id, result, outcome, data, headers. */
+  askAnswer(target, task, { timeoutMs, ...options } = {}) {
+    const request = Client.#waiting(this.#ticket(target, task, options), timeoutMs);
+    return this.call('rendezvous', 'Ask', request, {}, { resend: true });
   }
-  async reply(agentId, result, { ticketId = '' } = {}) {
-    return (await this.call(this.rendezvous, 'Reply', { agent_id: agentId, result, ticket_id: ticketId })).ticket_id;
+  /** Queue a ticket without waiting; the same `requestKey` (default: a fresh uuid) returns the same ticket. */
+  enqueue(target, task, options = {}) {
+    return this.call('rendezvous', 'EnqueueTicket', this.#ticket(target, task, options), {}, { resend: true });
+  }
+  async awaitReply(ticketId, options = {}) { return (await this.awaitAnswer(ticketId, options)).result; }
+  awaitAnswer(ticketId, { timeoutMs } = {}) {
+    return this.call('rendezvous', 'AwaitReply', Client.#waiting({ ticket_id: ticketId }, timeoutMs), {}, { resend: true });
+  }
+  /** Answer the head of the queue (or ticketId); resolves to the answered ticket id. outcome:
+   * 'TICKET_OUTCOME_COMPLETED' (default), '..._INPUT_REQUIRED' (result is a question), '..._REJECTED' or
+   * '..._FAILED' (result says why). */
+  async reply(agentId, result, { ticketId = '', outcome = 'TICKET_OUTCOME_COMPLETED', data, headers = {} } = {}) {
+    const request = { agent_id: agentId, result, ticket_id: ticketId, outcome, data, headers };
+    const answered = (await this.call('rendezvous', 'Reply', request)).ticket_id;
+    // The reply consumed the task message (its id is the ticket id): subscriptions need not ack it.
+    this.#replied.set(answered, true);
+    if (this.#replied.size > REPLIED_KEPT) this.#replied.delete(this.#replied.keys().next().value);
+    return answered;
+  }
+  async getTicket(ticketId) { return (await this.call('rendezvous', 'GetTicket', { ticket_id: ticketId })).ticket; }
+  cancelTicket(ticketId) { return this.call('rendezvous', 'CancelTicket', { ticket_id: ticketId }); }
+  listTickets(agentId, { conversationId = '', states = [], sourceAgentId = '', ...options } = {}) {
+    const request = { agent_id: agentId, conversation_id: conversationId, states, source_agent_id: sourceAgentId };
+    return this.#pages('rendezvous', 'ListTickets', request, 'tickets', options);
   }
   async cancelHead(agentId, ticketId) {
-    return (await this.call(this.rendezvous, 'CancelHead', { agent_id: agentId, ticket_id: ticketId })).cancelled;
+    return (await this.call('rendezvous', 'CancelHead', { agent_id: agentId, ticket_id: ticketId })).cancelled;
   }
-  queue(agentId, options = {}) { return this.#pages(this.rendezvous, 'GetQueue', { agent_id: agentId }, 'tickets', options); }
+  queue(agentId, options = {}) { return this.#pages('rendezvous', 'GetQueue', { agent_id: agentId }, 'tickets', options); }
   async *watchQueue(agentId) {
-    for await (const r of this.stream(this.rendezvous, 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
+    for await (const r of this.stream('rendezvous', 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
   }
 
   // -- AdminService
-  status() { return this.call(this.admin, 'GetStatus', {}); }
+  status() { return this.call('admin', 'GetStatus', {}, {}, { resend: true }); }
 
   close() {
-    for (const stub of [this.directory, this.mailbox, this.rendezvous, this.outbox, this.agentDirectory, this.admin]) stub.close();
+    for (const stubs of this.#nodes.values()) for (const stub of Object.values(stubs)) stub.close();
   }
 }

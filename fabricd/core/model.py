@@ -144,6 +144,31 @@ class TicketState(enum.IntEnum):
     ABORTED = 3
 
 
+class TicketOutcome(enum.IntEnum):
+    """How the target answered a ticket (ANSWERED tickets only; UNSPECIFIED before that)."""
+
+    UNSPECIFIED = 0
+    COMPLETED = 1
+    INPUT_REQUIRED = 2
+    """The result is a question: the asker may continue the ticket with a follow-up task."""
+    REJECTED = 3
+    FAILED = 4
+
+
+@dataclass(slots=True)
+class Turn:
+    """An earlier exchange of a continued ticket: the task, and the INPUT_REQUIRED answer that asked for more."""
+
+    task: str
+    data: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    result: str = ""
+    result_data: bytes = b""
+    result_headers: dict[str, str] = field(default_factory=dict)
+    followup_key: str = ""
+    """The idempotency key of the follow-up that continued the ticket after this turn (a resend continues nothing)."""
+
+
 @dataclass(slots=True)
 class Ticket:
     """One rendezvous request: queued for its target, then answered or aborted."""
@@ -163,6 +188,20 @@ class Ticket:
     reason: str = ""
     """Why an aborted ticket was retired."""
     finish_ns: int = 0
+    data: bytes = b""
+    """The task's bytes, delivered as the task message's data (A2A: its raw, data and url parts)."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """The task's headers, delivered with the task message (besides the fabricd-* ones the daemon sets)."""
+    outcome: TicketOutcome = TicketOutcome.UNSPECIFIED
+    result_data: bytes = b""
+    result_headers: dict[str, str] = field(default_factory=dict)
+    earlier: list[Turn] = field(default_factory=list)
+    """The turns before the current one, oldest first, when the ticket was continued after INPUT_REQUIRED."""
+
+    @property
+    def message_id(self) -> str:
+        """The id of the current turn's task message: the ticket id, then `<ticket id>/<turn>` for follow-ups."""
+        return self.ticket_id if not self.earlier else f"{self.ticket_id}/{len(self.earlier) + 1}"
 
 
 class JobOutcome(enum.IntEnum):

@@ -189,6 +189,8 @@ class Outbox(Service):
         if not page_size and limit:
             page_size = validate.limit(limit, self.limits)
         if not page_token and after_key:
+            # Row keys are printable: a NUL, say, could only fail deep in a store (PostgreSQL's text refuses it).
+            validate.text_field(after_key, "after_key", Limits(max_id_chars=MAX_KEY_BYTES + 32), required=False)
             page_token = paging.encode("outbox", str(state), after_key, 0)
 
         async def fetch(after: str, n: int, max_bytes: int) -> Page[OutboxRow]:

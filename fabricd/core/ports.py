@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
+    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 WakeKey = str
@@ -176,7 +176,7 @@ class RendezvousPort(Protocol):
     async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
         """The agent a queue name means (as `target`), and its FIFO after a cursor, head first."""
 
-    async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
+    async def answer(self, agent_id: str, answer: Answer, ticket_id: str) -> str:
         """Answer the named ticket, or the head when `ticket_id` is empty; returns the ticket answered."""
 
     async def retire(self, ticket_id: str, reason: str) -> bool:
@@ -194,8 +194,9 @@ class RendezvousPort(Protocol):
     async def view(self, ticket_id: str) -> TicketView | None:
         """A ticket and its position in its target's FIFO (-1 once finished); None if unknown or pruned."""
 
-    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
-        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged."""
+    async def cancel(self, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
+        """Withdraw a queued ticket wherever it stands (ABORTED, `reason`); a finished one comes back unchanged.
+        The flag: whether this call withdrew it."""
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
         """A target's tickets (any state), newest first, filtered and paged by `query`."""

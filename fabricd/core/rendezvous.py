@@ -9,13 +9,14 @@ uncollected result: they are in the store, and AwaitReply re-attaches (on any no
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fabricd.core import paging, validate
 from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
 from fabricd.core.limits import Limits
-from fabricd.core.model import Ticket, TicketSourceKind, TicketState
+from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 
@@ -47,6 +48,23 @@ class TicketRequest:
     """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
     agent_token: bool = False
     """The caller is an agent token: the asking agent is held to its quotas (fabricd.core.quota)."""
+    data: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Delivered with the task message; keys starting with fabricd- are the daemon's and refused."""
+    continues: str = ""
+    """A ticket answered INPUT_REQUIRED that this task answers: the ticket is queued again (same id and
+    conversation) with this as its next turn, instead of a new ticket. The idempotency key then names the
+    follow-up: a resend continues nothing twice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What a replier sends: the result, how the task ended (COMPLETED unless said), and optional bytes."""
+
+    result: str
+    outcome: TicketOutcome = TicketOutcome.COMPLETED
+    data: bytes = b""
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +95,8 @@ class TicketQuery:
     states: tuple[TicketState, ...] = ()
     before_seq: int = 0
     limit: int = 100
+    source_agent: str = ""
+    """Only tickets this agent asked (an agent listing another's tickets sees only its own)."""
 
 
 CANCELLED = "cancelled by the asker"
@@ -102,6 +122,14 @@ def unknown_target(target: str) -> NotFound:
 def ticket_not_found(ticket_id: str) -> NotFound:
     return NotFound(f"no ticket {ticket_id!r} (never issued, or expired)", reason="TICKET_NOT_FOUND",
                     ticket_id=ticket_id)
+
+
+def not_continuable(ticket: Ticket) -> FailedPrecondition:
+    state = ticket.outcome.name if ticket.state == TicketState.ANSWERED else ticket.state.name
+    return FailedPrecondition(
+        f"ticket {ticket.ticket_id} is {state}: only a ticket answered INPUT_REQUIRED takes a follow-up; "
+        "ask a new ticket in the same conversation instead",
+        reason="TICKET_NOT_CONTINUABLE", ticket_id=ticket.ticket_id, state=state)
 
 
 def no_pending_request(agent_id: str, ticket_id: str) -> FailedPrecondition:
@@ -130,10 +158,12 @@ class Rendezvous(Service):
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
             raise InvalidArgument("task is required", reason="MISSING_FIELD", field="task")
-        validate.payload_size(len(request.task.encode("utf-8", "surrogatepass")), "task", limits)
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
         validate.text_field(request.idempotency_key, "idempotency_key", limits, required=False)
+        self._bytes(request.task, request.data, request.headers, "task")
+        if request.continues:
+            validate.text_field(request.continues, "continue_ticket_id", limits, required=True)
         kind = request.source_kind
         if kind not in (TicketSourceKind.UNSPECIFIED, TicketSourceKind.HUMAN, TicketSourceKind.AGENT):
             raise InvalidArgument(f"source.kind {int(kind)} is unknown", reason="INVALID_FIELD", field="source.kind")
@@ -142,6 +172,17 @@ class Rendezvous(Service):
         elif request.source_agent:
             validate.text_field(request.source_agent, "source.agent_id", limits, required=False)
         return request
+
+    def _bytes(self, text: str, data: bytes, headers: dict[str, str], field: str) -> None:
+        """Text, data and headers together within one message's size; no daemon (fabricd-) headers."""
+        size = len(text.encode("utf-8", "surrogatepass")) + len(data)
+        size += validate.headers(headers, "headers", self.limits)
+        for key in headers:
+            if key.lower().startswith(validate.RESERVED_HEADER_PREFIX):
+                raise InvalidArgument(f"header {key!r}: headers starting with {validate.RESERVED_HEADER_PREFIX!r} "
+                                      "are set by the daemon only; rename it", reason="RESERVED_FIELD",
+                                      field="headers", header=key)
+        validate.payload_size(size, field, self.limits)
 
     def _ticket_id(self, ticket_id: str) -> str:
         validate.text_field(ticket_id, "ticket_id", self.limits, required=True)
@@ -165,6 +206,10 @@ class Rendezvous(Service):
 
     async def await_reply(self, ticket_id: str, timeout_s: float | None) -> str:
         """The ticket's result, waiting up to `timeout_s` (None: until cancelled)."""
+        return (await self.await_answer(ticket_id, timeout_s)).result
+
+    async def await_answer(self, ticket_id: str, timeout_s: float | None) -> Ticket:
+        """The answered ticket (result, outcome, data), waiting up to `timeout_s` (None: until cancelled)."""
         self._ticket_id(ticket_id)
         self._timeout(timeout_s)
         loop = asyncio.get_running_loop()
@@ -180,7 +225,7 @@ class Rendezvous(Service):
                     raise NotFound(f"no ticket {ticket_id!r} (never issued, or expired)", reason="TICKET_NOT_FOUND",
                                    ticket_id=ticket_id)
                 if ticket.state == TicketState.ANSWERED:
-                    return ticket.result
+                    return ticket
                 if ticket.state == TicketState.ABORTED:
                     raise Aborted(
                         f"the reply channel closed before a result was rendered: {ticket.reason}",
@@ -203,16 +248,21 @@ class Rendezvous(Service):
 
     async def ask(self, request: TicketRequest, timeout_s: float | None) -> tuple[str, str]:
         """Enqueue, then wait; a timeout or a dropped caller retires the ticket."""
+        answered = await self.ask_answer(request, timeout_s)
+        return answered.ticket_id, answered.result
+
+    async def ask_answer(self, request: TicketRequest, timeout_s: float | None) -> Ticket:
+        """As `ask`, returning the answered ticket (its outcome, data and headers too)."""
         self._timeout(timeout_s)
         ticket, _ = await self.enqueue(request)
         try:
-            return ticket.ticket_id, await self.await_reply(ticket.ticket_id, timeout_s)
+            return await self.await_answer(ticket.ticket_id, timeout_s)
         except DeadlineExceeded:
             if not await self.retire(ticket.ticket_id, "the asker stopped waiting (timeout)"):
                 # A reply landed between the timeout and the retire: it was accepted, so deliver it.
                 answered = await self._store.rendezvous.get(ticket.ticket_id)
                 if answered is not None and answered.state == TicketState.ANSWERED:
-                    return ticket.ticket_id, answered.result
+                    return answered
             raise
         except asyncio.CancelledError:
             # The caller is gone (disconnect or deadline): retire the ticket even though we are cancelled.
@@ -228,13 +278,19 @@ class Rendezvous(Service):
         except Unavailable:
             return False  # shutting down: the ticket stays queued, to be answered after the restart
 
-    async def reply(self, agent_id: str, result: str, ticket_id: str = "") -> str:
+    async def reply(self, agent_id: str, result: str | Answer, ticket_id: str = "") -> str:
+        """Answer the head of the FIFO, or `ticket_id`; a plain string answers COMPLETED."""
+        answer = result if isinstance(result, Answer) else Answer(result)
+        if answer.outcome not in iter(TicketOutcome) or answer.outcome == TicketOutcome.UNSPECIFIED:
+            raise InvalidArgument(f"outcome {int(answer.outcome)} is unknown: COMPLETED, INPUT_REQUIRED, REJECTED "
+                                  "or FAILED", reason="INVALID_FIELD", field="outcome")
+        answer = dataclasses.replace(answer, outcome=TicketOutcome(answer.outcome))
         limits = self.limits
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
-        validate.payload_size(len(result.encode("utf-8", "surrogatepass")), "result", limits)
-        return await self._store.rendezvous.answer(agent_id, result, ticket_id)
+        self._bytes(answer.result, answer.data, answer.headers, "result")
+        return await self._store.rendezvous.answer(agent_id, answer, ticket_id)
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         validate.agent_id(agent_id, self.limits)
@@ -295,19 +351,47 @@ class Rendezvous(Service):
         Returns the ticket as it now is: ABORTED with reason CANCELLED, or unchanged when it had
         already finished (the caller tells these apart by the reason).
         """
+        return (await self.cancel_ticket(ticket_id))[0]
+
+    async def cancel_ticket(self, ticket_id: str) -> tuple[Ticket, bool]:
+        """As `cancel`, and whether this call withdrew it (False: it had finished before)."""
         self._ticket_id(ticket_id)
-        ticket = await self._store.rendezvous.cancel(ticket_id, CANCELLED)
-        if ticket is None:
+        seen = await self._store.rendezvous.get(ticket_id)  # a read first: an unknown or finished one writes nothing
+        if seen is not None and seen.state != TicketState.QUEUED and seen.outcome != TicketOutcome.INPUT_REQUIRED:
+            return seen, False
+        found = await self._store.rendezvous.cancel(ticket_id, CANCELLED) if seen is not None else None
+        if found is None:
             raise ticket_not_found(ticket_id)
-        return ticket
+        return found
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:
         """A target's tickets, newest first (see TicketQuery)."""
         validate.agent_id(target, self.limits)
         validate.text_field(query.conversation_id, "conversation_id", self.limits, required=False)
+        validate.text_field(query.source_agent, "source_agent_id", self.limits, required=False)
         if not 1 <= query.limit <= 1000:
             raise InvalidArgument("page size must be 1 to 1000", reason="INVALID_FIELD", field="page_size")
         return await self._store.rendezvous.list(target, query)
+
+    async def tickets(self, target: str, query: TicketQuery, page_size: int = 0,
+                      page_token: str = "") -> Listed[TicketView]:
+        """One page of a target's tickets, newest first (ListTickets): positions of the queued ones too."""
+        validate.agent_id(target, self.limits)
+        scope = "\n".join((target, query.conversation_id, query.source_agent, ",".join(str(int(s)) for s in
+                                                                                     query.states)))
+        asked = paging.request("tickets", scope, page_size, page_token)
+        if asked.cursor and not asked.cursor.isdigit():
+            raise paging.bad_token("is not one this daemon handed out")
+        found = await self.list(target, TicketQuery(query.conversation_id, query.states, int(asked.cursor or 0),
+                                                    asked.size + 1, query.source_agent))
+        items, more = paging.take(((t.seq, t) for t in found), asked.size, paging.budget())
+        positions: dict[str, int] = {}
+        if any(t.state == TicketState.QUEUED for t in items):  # one read of the FIFO for the whole page
+            queue = await self._store.rendezvous.queue(items[0].target)
+            positions = {t.ticket_id: i for i, t in enumerate(queue)}
+        views = [TicketView(t, positions.get(t.ticket_id, -1)) for t in items]
+        page = paging.Page(views, str(more) if more is not None else "")
+        return Listed(views, paging.next_token("tickets", scope, asked, page), asked.offset)
 
     async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
         """The ticket now, then at each change of it or of its position; ends after it finished.

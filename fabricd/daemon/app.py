@@ -50,7 +50,7 @@ class App:
         clock = time.time_ns
         self.notifier = LocalWakeups()
         self.store = open_store(c.store or c.data_dir, wakeups=self.notifier, clock=clock, map_size=c.map_size, sync=c.sync,
-                                failpoint=self._failpoint, group=c.socket.group)
+                                failpoint=self._failpoint, group=c.socket.group, poll_interval=c.poll_interval)
         self.mailboxes = Mailboxes(self.store, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
                                      keepalive_s=c.keepalive)

@@ -88,6 +88,10 @@ class Config:
                             shown_default="$XDG_STATE_HOME/fabricd/data (~/.local/state/fabricd/data)")
     store: str = setting("", "where the fabric is kept: empty for LMDB under data_dir, or postgresql://USER@HOST:"
                          "PORT/DB to share one database between fabricd nodes", shown_default="(LMDB under data_dir)")
+    poll_interval: float = setting(0.0, "PostgreSQL only: seconds between re-reads of every stream instead of "
+                                   "LISTEN/NOTIFY wake-ups between nodes (for CockroachDB, YugabyteDB); 0 uses "
+                                   "LISTEN/NOTIFY, and polls every 0.2 s when the database refuses LISTEN",
+                                   at_least=0, at_most=60)
     listen: tuple[str, ...] = setting(help="addresses to serve on: unix:PATH or HOST:PORT (port 0 picks a free "
                                       "port and prints it)", kind="listen", factory=_default_listen,
                                       shown_default="unix:~/.local/state/fabricd/fabricd.sock")

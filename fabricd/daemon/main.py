@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 from fabricd import __version__
-from fabricd.daemon import logs, settings, units
+from fabricd.daemon import copying, logs, settings, units
 from fabricd.daemon.app import App
 from fabricd.core.errors import FabricError
 from fabricd.daemon.config import Config
@@ -48,6 +48,7 @@ def parser() -> argparse.ArgumentParser:
     migrate.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
     migrate.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None,
                          metavar="URL", help="postgresql://USER@HOST:PORT/DB [store]")
+    copying.add_parser(sub)
     token = _store_command(sub, "token", "issue an access token straight into the store (the daemon may run)")
     token.add_argument("action", choices=["issue"], help="issue: print a new token once")
     token.add_argument("--admin", action="store_true", help="a token that may do everything")
@@ -70,8 +71,10 @@ def _store_command(sub: argparse._SubParsersAction, name: str, text: str) -> arg
 
 
 def store_command(args: argparse.Namespace, config: Config) -> int:
-    """Run migrate, backup, restore, compact, check or token issue; a refusal is one line on stderr and exit 2."""
+    """Run migrate, copy, backup, restore, compact, check or token issue; a refusal is one line on stderr and exit 2."""
     path = config.data_dir
+    if args.command == "copy":
+        return copying.run(args, config)
     if args.command == "migrate":
         from fabricd.store.postgres.migrate import migrate_url
 

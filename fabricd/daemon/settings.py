@@ -33,11 +33,11 @@ OTHER_VARIABLES = {
     "FABRICD_TLS_CA": "clients: the CA that signs the daemon's certificate",
     "FABRICD_TLS_CERT": "clients: the client certificate (mutual TLS)",
     "FABRICD_TLS_KEY": "clients: the client certificate's private key",
-    "FABRICD_TEST_FAILPOINT": "reliability tests only: crash or stall the writer at a named point",
+    "FABRICD_TEST_FAILPOINT": "reliability tests only: crash or stall the writer at a named point, or pretend the database refuses LISTEN",
 }
 """FABRICD_ variables that are not daemon settings, and so are not reported as unknown."""
 
-FAILPOINTS = ("before-commit", "after-commit", "stall")
+FAILPOINTS = ("before-commit", "after-commit", "stall", "listen-unsupported")
 TYPE_KINDS = {"int": "int", "float": "float", "bool": "bool", "str": "str", "tuple[str, ...]": "list"}
 
 

@@ -35,10 +35,11 @@ from fabricd.rpc.errors import _internal
 
 _DEADLINE_MARGIN_S = 0.05
 _PAGE_SIZE = 50
-_STATES = {  # an A2A state filter as ticket states (the view then tells SUBMITTED from WORKING)
+_STATES = {  # an A2A state filter as ticket states (the view then tells them apart)
     a2a.TASK_STATE_SUBMITTED: (TicketState.QUEUED,), a2a.TASK_STATE_WORKING: (TicketState.QUEUED,),
     a2a.TASK_STATE_COMPLETED: (TicketState.ANSWERED,), a2a.TASK_STATE_CANCELED: (TicketState.ABORTED,),
-    a2a.TASK_STATE_FAILED: (TicketState.ABORTED,),
+    a2a.TASK_STATE_FAILED: (TicketState.ABORTED, TicketState.ANSWERED),
+    a2a.TASK_STATE_INPUT_REQUIRED: (TicketState.ANSWERED,), a2a.TASK_STATE_REJECTED: (TicketState.ANSWERED,),
 }
 
 
@@ -141,22 +142,29 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             raise convert.invalid_params("message.message_id is required", field="message.message_id")
         if request.configuration.HasField("task_push_notification_config"):
             raise _push_unsupported()
-        if message.task_id:
+        context_id = message.context_id
+        if message.task_id:  # a follow-up: it continues an INPUT_REQUIRED task (TICKET_NOT_CONTINUABLE otherwise)
             view = await self._task(request.tenant, message.task_id)
-            raise convert.unsupported(f"task {message.task_id} is {a2a.TaskState.Name(convert.task_state(view))}: "
-                                      "follow-up messages to a task are not supported yet; send a new message in "
-                                      "the same context_id")
+            if context_id and context_id != view.ticket.conversation_id:
+                raise convert.invalid_params(f"task {message.task_id} belongs to context "
+                                             f"{view.ticket.conversation_id!r}, not {context_id!r}",
+                                             field="message.context_id")
+            context_id = view.ticket.conversation_id
         identity = caller()
         is_agent = bool(identity.agent_id) and not identity.trusted
+        text, data, headers = convert.message_content(message)
         ticket, _ = await self._rv.enqueue(TicketRequest(
             target=agent_id,
-            task=convert.message_text(message),
+            task=text,
             requester=identity.agent_id if is_agent else f"a2a:{identity}",
             source_kind=TicketSourceKind.AGENT if is_agent else TicketSourceKind.HUMAN,
             source_agent=identity.agent_id if is_agent else "",
-            conversation_id=message.context_id or str(uuid.uuid4()),
+            conversation_id=context_id or str(uuid.uuid4()),
             idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
             agent_token=identity.kind == "agent",
+            data=data,
+            headers=headers,
+            continues=message.task_id,
         ))
         return await self._rv.view(ticket.ticket_id)
 
@@ -203,7 +211,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                 continue
             last = convert.task_state(view), view.position
             ticket = view.ticket
-            if ticket.state == TicketState.ANSWERED:
+            if convert.completed(ticket):
                 yield a2a.StreamResponse(artifact_update=a2a.TaskArtifactUpdateEvent(
                     task_id=ticket.ticket_id, context_id=ticket.conversation_id, artifact=convert.artifact(ticket),
                     last_chunk=True))
@@ -223,34 +231,21 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
         if not 1 <= size <= 100:
             raise convert.invalid_params("page_size must be 1 to 100", field="page_size")
-        before = 0
-        if request.page_token:
-            if not request.page_token.isdigit():
-                raise convert.invalid_params("page_token is not one this server gave", field="page_token")
-            before = int(request.page_token)
         identity = caller()
+        # An agent listing another agent's tasks sees those it sent: read through the index of its own tickets.
+        asked_by = identity.agent_id if not identity.trusted and identity.agent_id != agent_id else ""
         wanted = request.status
+        query = TicketQuery(request.context_id, _STATES.get(wanted, ()), source_agent=asked_by)
+        history = request.history_length if request.HasField("history_length") else None
         tasks: list[a2a.Task] = []
-        next_token = ""
-        while len(tasks) < size:  # filter by the caller's view and the A2A state, reading pages of tickets
-            tickets = await self._rv.list(agent_id, TicketQuery(request.context_id, _STATES.get(wanted, ()),
-                                                                before, size))
-            for ticket in tickets:
-                before = ticket.seq
-                if not _may_see(identity, ticket):
-                    continue
-                view = await self._rv.view(ticket.ticket_id)
-                if wanted and convert.task_state(view) != wanted:
-                    continue
-                tasks.append(convert.task(view, request.history_length if request.HasField("history_length")
-                                          else None, artifacts=request.include_artifacts))
-                if len(tasks) == size:
-                    break
-            if len(tickets) < size:
+        next_token = request.page_token
+        while len(tasks) < size:  # pages of tickets (positions read once a page), filtered by the A2A state
+            listed = await self._rv.tickets(agent_id, query, size - len(tasks), next_token)
+            tasks += [convert.task(view, history, artifacts=request.include_artifacts) for view in listed.items
+                      if not wanted or convert.task_state(view) == wanted]
+            next_token = listed.next_page_token
+            if not next_token:
                 break
-            next_token = str(before)
-        if len(tasks) == size:
-            next_token = str(before)
         return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size)
 
     @a2a_mapped

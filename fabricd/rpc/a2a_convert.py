@@ -2,22 +2,25 @@
 
 A ticket is a task: id = ticket id, context id = conversation id. Its state:
   QUEUED behind others -> SUBMITTED (the status message says the position), QUEUED at the head -> WORKING,
-  ANSWERED -> COMPLETED with one artifact ("reply") holding the reply text,
+  ANSWERED -> the reply's outcome: COMPLETED with one artifact ("reply") holding the reply's parts,
+  INPUT_REQUIRED, REJECTED or FAILED with the reply as the status message,
   ABORTED by CancelTask -> CANCELED, ABORTED otherwise (queue closed, expired, abandoned) -> FAILED.
+A ticket continued after INPUT_REQUIRED keeps its earlier turns: the history shows each
+turn's task (user) and question (agent). Parts map onto text, data and headers as
+fabricd.rpc.a2a_parts says.
 """
 
 from __future__ import annotations
 
-import json
-
 import grpc
-from google.protobuf import any_pb2, json_format
+from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.core import errors
-from fabricd.core.model import MailboxEntry, Ticket, TicketState
+from fabricd.core.model import MailboxEntry, Ticket, TicketOutcome, TicketState
 from fabricd.core.rendezvous import CANCELLED, TicketView
+from fabricd.rpc import a2a_parts as parts
 from fabricd.rpc.errors import DOMAIN, code_of
 
 A2A_DOMAIN = "a2a-protocol.org"
@@ -53,6 +56,11 @@ _AS_A2A = {
     "UNKNOWN_TARGET": (grpc.StatusCode.NOT_FOUND, "INVALID_PARAMS"),
     "NAME_NOT_FOUND": (grpc.StatusCode.NOT_FOUND, "INVALID_PARAMS"),
     "AMBIGUOUS_NAME": (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PARAMS"),
+    "TICKET_NOT_CONTINUABLE": (grpc.StatusCode.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION"),
+}
+_ANSWERED = {
+    TicketOutcome.INPUT_REQUIRED: a2a.TASK_STATE_INPUT_REQUIRED, TicketOutcome.REJECTED: a2a.TASK_STATE_REJECTED,
+    TicketOutcome.FAILED: a2a.TASK_STATE_FAILED,
 }
 
 
@@ -82,7 +90,7 @@ def task_state(view: TicketView) -> int:
     if ticket.state == TicketState.QUEUED:
         return a2a.TASK_STATE_WORKING if view.position == 0 else a2a.TASK_STATE_SUBMITTED
     if ticket.state == TicketState.ANSWERED:
-        return a2a.TASK_STATE_COMPLETED
+        return _ANSWERED.get(ticket.outcome, a2a.TASK_STATE_COMPLETED)
     return a2a.TASK_STATE_CANCELED if ticket.reason == CANCELLED else a2a.TASK_STATE_FAILED
 
 
@@ -99,8 +107,15 @@ def status(view: TicketView) -> a2a.TaskStatus:
     else:
         if ticket.state == TicketState.ABORTED:
             out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", ticket.reason))
+        elif not completed(ticket):  # the agent's question or reason is the status message
+            out.message.CopyFrom(_reply_message(ticket, ticket.message_id, ticket.result, ticket.result_data,
+                                                ticket.result_headers))
         _timestamp(out, ticket.finish_ns)
     return out
+
+
+def completed(ticket: Ticket) -> bool:
+    return ticket.state == TicketState.ANSWERED and ticket.outcome not in _ANSWERED
 
 
 def _agent_message(ticket: Ticket, message_id: str, text: str) -> a2a.Message:
@@ -108,19 +123,35 @@ def _agent_message(ticket: Ticket, message_id: str, text: str) -> a2a.Message:
                        role=a2a.ROLE_AGENT, parts=[a2a.Part(text=text)])
 
 
+def _reply_message(ticket: Ticket, turn_id: str, text: str, data: bytes, headers: dict[str, str]) -> a2a.Message:
+    return a2a.Message(message_id=f"{turn_id}/reply", context_id=ticket.conversation_id, task_id=ticket.ticket_id,
+                       role=a2a.ROLE_AGENT, parts=parts.join(text, data, headers))
+
+
+def _user_message(ticket: Ticket, turn_id: str, text: str, data: bytes, headers: dict[str, str]) -> a2a.Message:
+    return a2a.Message(message_id=turn_id, context_id=ticket.conversation_id, task_id=ticket.ticket_id,
+                       role=a2a.ROLE_USER, parts=parts.join(text, data, headers))
+
+
 def artifact(ticket: Ticket) -> a2a.Artifact:
-    return a2a.Artifact(artifact_id=ARTIFACT_ID, name="reply", parts=[a2a.Part(text=ticket.result)])
+    return a2a.Artifact(artifact_id=ARTIFACT_ID, name="reply",
+                        parts=parts.join(ticket.result, ticket.result_data, ticket.result_headers))
 
 
 def task(view: TicketView, history_length: int | None = None, artifacts: bool = True) -> a2a.Task:
     ticket = view.ticket
     out = a2a.Task(id=ticket.ticket_id, context_id=ticket.conversation_id, status=status(view))
-    if artifacts and ticket.state == TicketState.ANSWERED:
+    if artifacts and completed(ticket):
         out.artifacts.append(artifact(ticket))
-    history = [a2a.Message(message_id=ticket.ticket_id, context_id=ticket.conversation_id, task_id=ticket.ticket_id,
-                           role=a2a.ROLE_USER, parts=[a2a.Part(text=ticket.task)])]
+    history = []
+    for n, turn in enumerate(ticket.earlier, 1):  # each earlier turn: its task, then the agent's question
+        turn_id = ticket.ticket_id if n == 1 else f"{ticket.ticket_id}/{n}"
+        history.append(_user_message(ticket, turn_id, turn.task, turn.data, turn.headers))
+        history.append(_reply_message(ticket, turn_id, turn.result, turn.result_data, turn.result_headers))
+    history.append(_user_message(ticket, ticket.message_id, ticket.task, ticket.data, ticket.headers))
     if ticket.state == TicketState.ANSWERED:
-        history.append(_agent_message(ticket, f"{ticket.ticket_id}/reply", ticket.result))
+        history.append(_reply_message(ticket, ticket.message_id, ticket.result, ticket.result_data,
+                                      ticket.result_headers))
     if history_length is not None:
         history = history[len(history) - history_length:] if history_length > 0 else []
     out.history.extend(history)
@@ -128,28 +159,12 @@ def task(view: TicketView, history_length: int | None = None, artifacts: bool = 
     return out
 
 
-def message_text(message: a2a.Message) -> str:
-    """The task text of an A2A message: its text parts; data parts as JSON and url parts as links, each on its own.
-
-    Raw bytes have no place in a text task: CONTENT_TYPE_NOT_SUPPORTED (carry them as a url).
-    """
-    lines = []
-    for part in message.parts:
-        kind = part.WhichOneof("content")
-        if kind == "text":
-            lines.append(part.text)
-        elif kind == "data":
-            lines.append(json.dumps(json_format.MessageToDict(part.data), ensure_ascii=False))
-        elif kind == "url":
-            lines.append(f"{part.filename or 'file'}: {part.url}")
-        elif kind == "raw":
-            raise A2AProblem(grpc.StatusCode.INVALID_ARGUMENT, "CONTENT_TYPE_NOT_SUPPORTED",
-                             "raw parts are not supported: a fabric task is text; send a url part instead")
-    text = "\n".join(lines)
-    if not text:
-        raise invalid_params("the message has no text, data or url part: a task needs some content",
-                             field="message.parts")
-    return text
+def message_content(message: a2a.Message) -> tuple[str, bytes, dict[str, str]]:
+    """The task text, data and headers of an A2A message (see fabricd.rpc.a2a_parts)."""
+    try:
+        return parts.split(list(message.parts))
+    except ValueError as exc:
+        raise invalid_params(str(exc), field="message.parts") from None
 
 
 def card(entry: MailboxEntry, listeners: list[str], mutual_tls: bool, version: str) -> a2a.AgentCard:

@@ -138,6 +138,24 @@ def own_ticket(request: object, identity: Identity, guard: Guard) -> None:
     raise _deny(identity, f"wait on ticket {request.ticket_id!r}, which another agent asked")  # type: ignore[attr-defined]
 
 
+def party_to_ticket(request: object, identity: Identity, guard: Guard) -> None:
+    """The caller asked the ticket or is its target (GetTicket, CancelTicket); an unknown one is NOT_FOUND later."""
+    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+    if ticket is None or identity.agent_id in (ticket.source_agent, ticket.target):
+        return
+    raise _deny(identity, f"read or cancel ticket {request.ticket_id!r}: it neither asked it nor is its "  # type: ignore[attr-defined]
+                "target")
+
+
+def list_tickets(request: object, identity: Identity, guard: Guard) -> None:
+    """Its own tickets whole; another agent's only those it asked (source_agent_id is set to it)."""
+    if request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
+        return
+    if request.source_agent_id not in ("", identity.agent_id):  # type: ignore[attr-defined]
+        raise _deny(identity, f"list tickets asked by {request.source_agent_id!r}")  # type: ignore[attr-defined]
+    request.source_agent_id = identity.agent_id  # type: ignore[attr-defined]
+
+
 def cancel_own(request: object, identity: Identity, guard: Guard) -> None:
     if identity.agent_id and request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
         return
@@ -162,6 +180,7 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # RendezvousService
     "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own("agent_id"),
     "CancelHead": cancel_own, "CloseQueue": own("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
+    "GetTicket": party_to_ticket, "CancelTicket": party_to_ticket, "ListTickets": list_tickets,
     # OutboxService
     "FanOut": fan_out_own,
     # AgentDirectoryService: reads for every caller; changes are the host's (admin)
@@ -298,7 +317,7 @@ class Guard:
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
             raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
         policy = POLICIES.get(method, admin_only)
-        ticket_id = getattr(request, "ticket_id", "") if policy in (own_ticket, cancel_own) else ""
+        ticket_id = getattr(request, "ticket_id", "") if policy in (own_ticket, cancel_own, party_to_ticket) else ""
         if ticket_id and self._ticket is not None:  # read through the async port: any backend, any node
             _TICKET.set((ticket_id, await self._ticket(ticket_id)))
         policy(request, identity, self)

@@ -75,8 +75,9 @@ async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> N
 
 def _internal(method: str, context: grpc.aio.ServicerContext, request: object) -> errors.FabricError:
     """Log an unexpected error with the stack under a fresh incident id, and the error the caller gets."""
-    fields = {f.name: v for f, v in request.ListFields() if f.name in _CONTEXT_FIELDS} if hasattr(
-        request, "ListFields") else {}
+    # `request_name`, not `name`: a LogRecord's own attributes cannot be given as extra fields.
+    fields = {f"request_{f.name}" if f.name == "name" else f.name: v for f, v in request.ListFields()
+              if f.name in _CONTEXT_FIELDS} if hasattr(request, "ListFields") else {}
     incident = uuid.uuid4().hex[:16]
     log.exception("unexpected error in %s (incident %s)", method, incident,
                   extra={"method": method, "peer": context.peer(), "incident_id": incident, **fields})

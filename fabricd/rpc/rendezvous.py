@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from fabricd import wire
-from fabricd.core.rendezvous import Rendezvous, TicketRequest
+from fabricd.core.errors import InvalidArgument
+from fabricd.core.model import TicketOutcome, TicketState
+from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketRequest
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import rendezvous_service_pb2 as pb
@@ -15,6 +17,8 @@ _DEADLINE_MARGIN_S = 0.02
 
 
 def _request(r) -> TicketRequest:  # noqa: ANN001
+    # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet.
+    key = f"ask {r.source.kind}:{r.source.agent_id} {r.request_key}" if r.request_key else ""
     return TicketRequest(
         target=r.target,
         task=r.task,
@@ -23,7 +27,19 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
         source_agent=r.source.agent_id,
         conversation_id=r.conversation_id,
         agent_token=agent_token(),
+        data=r.data,
+        headers=dict(r.headers),
+        continues=r.continue_ticket_id,
+        idempotency_key=key,
     )
+
+
+def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
+    try:
+        return tuple(TicketState(v) for v in values if v)
+    except ValueError:
+        raise InvalidArgument(f"states: {list(values)} holds an unknown state", reason="INVALID_FIELD",
+                              field="states") from None
 
 
 def _timeout(request, context) -> float | None:  # noqa: ANN001
@@ -41,23 +57,44 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
-        ticket_id, result = await self._rv.ask(_request(request), _timeout(request, context))
-        return pb.AskResponse(ticket_id=ticket_id, result=result)
+        answered = await self._rv.ask_answer(_request(request), _timeout(request, context))
+        return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result, outcome=int(answered.outcome),
+                              data=answered.result_data, headers=answered.result_headers)
 
     @mapped
     async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         ticket, position = await self._rv.enqueue(_request(request))
-        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=position)
+        return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
     async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802
-        result = await self._rv.await_reply(request.ticket_id, _timeout(request, context))
-        return pb.AwaitReplyResponse(result=result)
+        answered = await self._rv.await_answer(request.ticket_id, _timeout(request, context))
+        return pb.AwaitReplyResponse(result=answered.result, outcome=int(answered.outcome),
+                                     data=answered.result_data, headers=answered.result_headers)
 
     @mapped
     async def Reply(self, request, context):  # noqa: ANN001, ANN201, N802
-        ticket_id = await self._rv.reply(request.agent_id, request.result, request.ticket_id)
+        answer = Answer(request.result, request.outcome or TicketOutcome.COMPLETED, request.data,
+                        dict(request.headers))
+        ticket_id = await self._rv.reply(request.agent_id, answer, request.ticket_id)
         return pb.ReplyResponse(ticket_id=ticket_id)
+
+    @mapped
+    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+        view = await self._rv.view(request.ticket_id)
+        return pb.GetTicketResponse(ticket=wire.ticket_out(view.ticket, view.position))
+
+    @mapped
+    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+        ticket, cancelled = await self._rv.cancel_ticket(request.ticket_id)
+        return pb.CancelTicketResponse(ticket=wire.ticket_out(ticket), cancelled=cancelled)
+
+    @mapped
+    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201, N802
+        query = TicketQuery(request.conversation_id, _states(request.states), source_agent=request.source_agent_id)
+        listed = await self._rv.tickets(request.agent_id, query, request.page_size, request.page_token)
+        return pb.ListTicketsResponse(tickets=[wire.ticket_out(v.ticket, v.position) for v in listed.items],
+                                      next_page_token=listed.next_page_token)
 
     @mapped
     async def CancelHead(self, request, context):  # noqa: ANN001, ANN201, N802

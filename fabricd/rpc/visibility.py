@@ -8,6 +8,9 @@ local callers see everything):
   that asked it; on other tickets GetQueue and WatchQueue show the ticket id,
   position, requester, source, conversation, target and time, with `task`
   empty. A result is read only by its asker or target (AwaitReply's policy).
+  GetTicket and CancelTicket answer only the ticket's asker or target, and
+  ListTickets of another agent's tickets is narrowed to those the caller asked
+  (the guard's POLICIES), so every ticket they show is shown whole.
 - Agent directory: submissions and what is derived from them are the host's.
   ListRequests shows ids, states and times, with the submission's text, data,
   publication, contexts and repair configuration empty unless the agent is the

@@ -16,7 +16,7 @@ from fabricd.core.ports import Store, Wakeups
 
 
 def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map_size: int = 1 << 30,
-               sync: bool = True, failpoint: str = "", group: str = "") -> Store:
+               sync: bool = True, failpoint: str = "", group: str = "", poll_interval: float = 0.0) -> Store:
     """The store at `location`: `memory:` for the in-memory backend, a `postgresql://` (or `postgres://`)
     URL for PostgreSQL (migrated at start when behind, refused when ahead), otherwise an LMDB data folder.
 
@@ -29,7 +29,7 @@ def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map
     if location.startswith(("postgresql://", "postgres://")):
         from fabricd.store.postgres.store import PgStore
 
-        return PgStore(location, wakeups, clock)
+        return PgStore(location, wakeups, clock, poll_interval=poll_interval, failpoint=failpoint)
     if "://" in location:
         raise ValueError(f"store {location!r}: use a postgresql://USER@HOST:PORT/DB URL or a data folder")
     from fabricd.store.lmdb.engine import LmdbEngine

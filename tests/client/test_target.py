@@ -98,3 +98,21 @@ def test_an_explicit_target_or_fabricd_target_skips_discovery(places) -> None:  
     env, _ = places
     assert _target.resolve("/x.sock", env).target == "unix:/x.sock"
     assert not _target.resolve(None, {**env, "FABRICD_TARGET": "127.0.0.1:1"}).discovered
+
+
+def test_several_targets_come_from_a_list_or_commas_in_order_without_duplicates() -> None:
+    assert _target.split("a:1,b:2, c:3,") == ["a:1", "b:2", "c:3"]
+    assert _target.split(["a:1", "b:2,a:1"]) == ["a:1", "b:2"]
+    resolved = _target.resolve(None, {"FABRICD_TARGET": "a:1,/run/x.sock"})
+    assert resolved.targets == ("a:1", "unix:/run/x.sock") and not resolved.discovered
+
+
+def test_an_ipv4_or_ipv6_address_list_stays_one_grpc_target() -> None:
+    assert _target.split("ipv4:10.0.0.1:7077,10.0.0.2:7077") == ["ipv4:10.0.0.1:7077,10.0.0.2:7077"]
+
+
+@pytest.mark.parametrize("given", [",", ["", " "], "a:1,myhost"])
+def test_an_empty_or_portless_target_in_a_list_is_refused(given: str | list[str]) -> None:
+    with pytest.raises(InvalidArgument) as caught:
+        _target.split(given)
+    assert caught.value.reason == "BAD_TARGET"

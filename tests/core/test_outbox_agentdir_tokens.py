@@ -106,3 +106,11 @@ async def test_wake_all_moves_every_version_so_no_waiter_sleeps_on_a_lost_wake_u
     await asyncio.sleep(0)
     fabric.wakeups.wake_all()
     assert await asyncio.wait_for(waiter, 1) and fabric.wakeups.version("mailbox/nobody") != seen
+
+
+async def test_listing_the_outbox_after_a_key_with_control_characters_is_refused(fabric: Fabric) -> None:
+    from fabricd.core.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument) as caught:
+        await fabric.outbox.list(10, "\x00", int(RowState.PENDING))
+    assert caught.value.reason == "INVALID_CHARACTERS"

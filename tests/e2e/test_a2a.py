@@ -1,7 +1,8 @@
 """Every agent on the fabric speaks A2A: the official a2a-sdk client against a real daemon.
 
 The agent side is a fabric agent answering through fabricd.v1 (Client.reply); the caller side is
-a2a-sdk's ClientFactory over the gRPC binding, routed to the agent by the card's tenant.
+a2a-sdk's ClientFactory over the gRPC binding, routed to the agent by the card's tenant. Every
+test runs on LMDB and on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -10,20 +11,13 @@ import asyncio
 import json
 import subprocess
 import sys
-import uuid
 
 import grpc
 import pytest
-from a2a.client import ClientConfig, ClientFactory
-from a2a.client.client_factory import minimal_agent_card
 from a2a.types import (
     CancelTaskRequest,
-    GetExtendedAgentCardRequest,
     GetTaskRequest,
     ListTasksRequest,
-    Message,
-    Part,
-    Role,
     SendMessageRequest,
     SubscribeToTaskRequest,
     TaskState,
@@ -32,61 +26,10 @@ from a2a.utils.errors import InvalidParamsError, TaskNotCancelableError, TaskNot
 
 from fabricd.client import Client
 
-AGENT = "researcher"
-pytestmark = pytest.mark.timeout(40)
+from tests.e2e.a2a_helpers import AGENT, collect, factory, queued, resolve, text_message
 
-
-class Bearer(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInterceptor):
-    """Adds `authorization: Bearer TOKEN` to every call, as an A2A client configured with a token does."""
-
-    def __init__(self, token: str) -> None:
-        self.token = token
-
-    def _details(self, details):  # noqa: ANN001, ANN202
-        metadata = list(details.metadata or ()) + [("authorization", f"Bearer {self.token}")]
-        return details._replace(metadata=metadata)
-
-    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
-        return await continuation(self._details(details), request)
-
-    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
-        return await continuation(self._details(details), request)
-
-
-def factory(token: str = "", *, streaming: bool = True, polling: bool = False) -> ClientFactory:
-    def channel(url: str) -> grpc.aio.Channel:
-        return grpc.aio.insecure_channel(url, interceptors=[Bearer(token)] if token else None)
-
-    return ClientFactory(ClientConfig(streaming=streaming, polling=polling, grpc_channel_factory=channel,
-                                      supported_protocol_bindings=["GRPC"]))
-
-
-async def resolve(target: str, tenant: str, token: str = ""):  # noqa: ANN201
-    """The agent's card, through the SDK: a minimal card naming the endpoint, then GetExtendedAgentCard."""
-    bootstrap = minimal_agent_card(target, ["GRPC"])
-    bootstrap.supported_interfaces[0].tenant = tenant
-    client = factory(token).create(bootstrap)
-    try:
-        return await client.get_extended_agent_card(GetExtendedAgentCardRequest())
-    finally:
-        await client.close()
-
-
-def text_message(text: str, message_id: str = "", context_id: str = "") -> Message:
-    return Message(message_id=message_id or str(uuid.uuid4()), context_id=context_id, role=Role.ROLE_USER,
-                   parts=[Part(text=text)])
-
-
-async def collect(events) -> list:  # noqa: ANN001
-    return [event async for event in events]
-
-
-async def queued(fabric: Client, agent: str, count: int) -> list:
-    """Wait (on WatchQueue, not a sleep) until `agent` has `count` queued tickets."""
-    async for tickets in fabric.watch_queue(agent):
-        if len(tickets) >= count:
-            return tickets
-    raise AssertionError("the queue watch ended")
+BACKENDS = ["lmdb", "postgres"]
+pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
@@ -252,6 +195,9 @@ async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None: 
         (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("from alice"))))
         (ticket,) = await local.get_queue(AGENT)
         assert ticket.ticket_id == event.task.id and ticket.source.agent_id == "alice"
+        await local.enqueue(AGENT, "not alice's")
+        listed = await client.list_tasks(ListTasksRequest())  # alice sees the tasks she sent, no others
+        assert [t.id for t in listed.tasks] == [event.task.id]
         await client.close()
 
 

@@ -41,7 +41,10 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
         assert pong == "pong: ping"
         assert steps["received"] == {"step": "received", "text": "hello from python", "from": "py-agent"}
-        assert steps["asked"]["result"] == "42"
+        assert steps["asked"] == {"step": "asked", "result": "42", "outcome": "TICKET_OUTCOME_COMPLETED"}
+        tickets = steps["tickets"]
+        assert (tickets["state"], tickets["task"], tickets["listed"], tickets["cancelled"]) == (
+            "TICKET_STATE_ANSWERED", "what is 6*7?", [tickets["asked"]], True)
         assert steps["paged"] == {"step": "paged", "first": 1, "more": True, "all": 2, "same": True}  # pages, then all
         assert steps["unread"]["count"] == 0  # the Node subscription acked what it handled
         assert steps["error"] == {"step": "error", "code": "FAILED_PRECONDITION", "reason": "NO_PENDING_REQUEST",

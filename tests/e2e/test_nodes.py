@@ -69,10 +69,11 @@ async def test_an_ask_on_one_node_is_answered_by_a_reply_on_another(nodes: list[
         assert await asyncio.wait_for(asking, 20) == "42"
 
 
-async def test_outbox_loops_on_three_nodes_deliver_every_reply_exactly_once(nodes: list[Daemon]) -> None:
+async def test_outbox_loops_on_three_nodes_deliver_every_reply_exactly_once(nodes: list[Daemon], soak: bool) -> None:
     recipients = [f"agent-{i}" for i in range(40)]
-    jobs = [job(key=f"req-{j}", job_id=f"job-{j}", reply_to=[(r, "s") for r in recipients]) for j in range(30)]
-    total = len(jobs) * len(recipients)  # 1,200 replies
+    jobs = [job(key=f"req-{j}", job_id=f"job-{j}", reply_to=[(r, "s") for r in recipients])
+            for j in range(125 if soak else 30)]
+    total = len(jobs) * len(recipients)  # 1,200 replies; the 5,000 with --soak
     clients = [Client(n.target) for n in nodes]
     try:
         for c in clients:
@@ -93,8 +94,9 @@ async def test_outbox_loops_on_three_nodes_deliver_every_reply_exactly_once(node
             await c.__aexit__(None, None, None)
 
 
-async def test_producers_on_three_nodes_get_gap_free_increasing_seqs_and_lose_nothing(nodes: list[Daemon]) -> None:
-    per_producer, producers = 10, 16
+async def test_producers_on_three_nodes_get_gap_free_increasing_seqs_and_lose_nothing(
+        nodes: list[Daemon], soak: bool) -> None:
+    per_producer, producers = 10, 64 if soak else 16  # 3 nodes x 64 producers, the size, with --soak
     clients = [Client(n.target) for n in nodes]
     try:
         for c in clients:

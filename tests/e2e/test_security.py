@@ -37,7 +37,7 @@ class Call:
     stub: str
     method: str
     request: Callable[[dict], object]
-    scope: str  # "anyone": any identity; "own": alice's own token only; "admin": admin only
+    scope: str  # "anyone": any identity; "narrowed": any, seeing only its own; "own": alice's token only; "admin"
     stream: bool = False
 
 
@@ -71,6 +71,9 @@ CALLS = [
     Call("rendezvous", "CloseQueue", lambda s: rv.CloseQueueRequest(agent_id=ALICE), "own"),
     Call("rendezvous", "GetQueue", lambda s: rv.GetQueueRequest(agent_id=BOB), "anyone"),
     Call("rendezvous", "WatchQueue", lambda s: rv.WatchQueueRequest(agent_id=BOB), "anyone", stream=True),
+    Call("rendezvous", "GetTicket", lambda s: rv.GetTicketRequest(ticket_id=s["ticket"]), "own"),
+    Call("rendezvous", "ListTickets", lambda s: rv.ListTicketsRequest(agent_id=BOB), "narrowed"),
+    Call("rendezvous", "CancelTicket", lambda s: rv.CancelTicketRequest(ticket_id=s["ticket"]), "own"),
     Call("outbox", "FanOut", lambda s: ob.FanOutRequest(job=job(), content="c"), "own"),
     Call("outbox", "DrainOutbox", lambda s: ob.DrainOutboxRequest(), "admin"),
     Call("outbox", "ListOutbox", lambda s: ob.ListOutboxRequest(), "admin"),
@@ -195,7 +198,7 @@ async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_chan
                 code = await code_of(client, call, state)
                 if expected:
                     assert code.name == expected, (who[:8], call.method, code)
-                elif call.scope == "anyone":
+                elif call.scope in ("anyone", "narrowed"):
                     assert code not in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED), call.method
                 else:
                     assert code == grpc.StatusCode.PERMISSION_DENIED, (call.method, code)

@@ -16,6 +16,8 @@ from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import rendezvous_service_pb2 as rv
 from tests.reliability.helpers import eventually, quiet
 
+BACKENDS = ["lmdb", "postgres"]
+
 
 def client_process(target: str, body: str) -> subprocess.Popen[str]:
     """A separate client process that prints "ready" once its call is under way."""

@@ -2,6 +2,8 @@
 
     python -m tests.reliability.workload ROLE TARGET LOG
 
+TARGET may name several nodes, comma-separated: the client fails over between them.
+
 Roles: sender (idempotent sends to box-d and box-s), drainer (drains box-d),
 subscriber (follows box-s with acks), asker and replier (rendezvous through
 worker-t), settler (outbox fan-outs). Every role retries through daemon
@@ -105,7 +107,9 @@ async def asker(client: Client, log: Log, stop: asyncio.Event) -> None:
     await retry(lambda: client.register("worker-t"), stop)
     i = 0
     while not stop.is_set():
-        enqueued = await retry(lambda: client.enqueue("worker-t", f"task {i}", source_agent="asker"), stop)
+        # One request key per task: a retry after a lost answer (a node killed mid-call) queues nothing new.
+        enqueued = await retry(lambda: client.enqueue("worker-t", f"task {i}", source_agent="asker",
+                                                      request_key=f"task-{i}"), stop)
         if enqueued is None:
             return
         log(kind="ticket", ticket=enqueued.ticket_id)

@@ -57,6 +57,26 @@ async def test_a_notify_after_commit_reaches_the_listening_node_once_per_key(pg_
         task.cancel()
 
 
+async def test_a_node_skips_its_own_echoes_by_node_id_whatever_connection_sent_them(pg_url: str,
+                                                                                   pg_pool: asyncpg.Pool) -> None:
+    """Echoes are told apart by the node id in the payload: a server pid, reused after a reconnect, could
+    make a node drop another node's wake-ups."""
+    collector = Collector()
+    listener, task = await start_listener(pg_url, collector)
+    listener.origin = 7
+    try:
+        async with pg_pool.acquire() as conn:
+            await listen.publish(conn, ["own"], origin=7)  # this node's echo: its waiters were woken at commit
+            await listen.publish(conn, ["other"], origin=8)  # the same connection, another node's id
+            await listen.publish(conn, ["unnamed"])
+        keys = await collector.next_keys()
+        while len(keys) < 2:
+            keys += await collector.next_keys()
+        assert keys == ["other", "unnamed"]
+    finally:
+        task.cancel()
+
+
 async def test_a_listen_connection_terminated_by_the_database_reconnects_and_reports_it(pg_url: str,
                                                                                    pg_pool: asyncpg.Pool) -> None:
     collector = Collector()

@@ -146,3 +146,16 @@ async def test_directory_changes_take_revisions_in_order_and_removals_leave_tomb
         assert (stored.session_name, stored.metadata, stored.busy) == ("s1", {"k": "v"}, True)
         assert [e.agent_id for e in await directory.entries_named(conn, "s1")] == ["bob"]
         assert await pg_pool.fetchval("SELECT count(*) FROM message_ids") == 0
+
+
+async def test_listing_a_targets_or_an_askers_tickets_reads_an_index_not_the_table(pg_pool: asyncpg.Pool) -> None:
+    await pg_pool.execute("""
+        INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, task, enqueue_ns)
+        SELECT 't' || n, 'agent-' || (n % 100), n, 2, 2, 'asker-' || (n % 50), 'task', 1
+        FROM generate_series(1, 20000) AS n""")
+    await pg_pool.execute("ANALYZE tickets")
+    for column, value in (("target", "agent-7"), ("source_agent", "asker-7")):
+        sql = (f"EXPLAIN SELECT {statements._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
+               "AND target = $3 ORDER BY queue_seq DESC LIMIT $4")
+        plan = "\n".join(r[0] for r in await pg_pool.fetch(sql, 2**62, value, "agent-7", 200))
+        assert "tickets_by_" in plan and "Seq Scan" not in plan, plan  # either index narrows it: the planner picks

@@ -25,8 +25,14 @@ for await (const message of client.subscribe('node-agent')) {
   if (hello && answered) break;
 }
 
-const result = await client.ask('py-agent', 'what is 6*7?', { sourceAgent: 'node-agent', timeoutMs: 30000 });
-step({ step: 'asked', result });
+const answer = await client.askAnswer('py-agent', 'what is 6*7?', { sourceAgent: 'node-agent', timeoutMs: 30000 });
+step({ step: 'asked', result: answer.result, outcome: answer.outcome });
+const ticket = await client.getTicket(answer.ticket_id);
+const mine = await client.listTickets('py-agent', { sourceAgentId: 'node-agent' });
+const withdrawn = await client.enqueue('node-agent', 'never mind', { sourceAgent: 'node-agent' });
+const cancelled = await client.cancelTicket(withdrawn.ticket_id);
+step({ step: 'tickets', state: ticket.state, task: ticket.task, listed: mine.map((t) => t.ticket_id),
+  asked: answer.ticket_id, cancelled: cancelled.cancelled });
 try {
   await client.reply('node-agent', 'nobody asked');
 } catch (err) {

@@ -1,4 +1,4 @@
-"""Transaction scripts of the rendezvous: enqueue a ticket with its task, answer, retire, close, prune."""
+"""Transaction scripts of the rendezvous: enqueue a ticket with its task, continue, answer, retire, close, prune."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from fabricd.core import rendezvous as rules
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketSourceKind, TicketState
+from fabricd.core.model import (Address, MailboxEntry, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind,
+                                TicketState, Turn)
 
 MAX_QUEUE_SCAN = 100_000
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
@@ -27,7 +28,7 @@ def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result
     ticket.reason = reason
     ticket.finish_ns = now
     tx.put_ticket(ticket)
-    mailbox.consume(tx, ticket.target, ticket.ticket_id)  # answered or withdrawn: no longer unread
+    mailbox.consume(tx, ticket.target, ticket.message_id)  # answered or withdrawn: no longer unread
     tx.wake(rules.ticket_key(ticket.ticket_id))
     tx.wake(rules.queue_key(ticket.target))
 
@@ -38,6 +39,8 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
     entry = resolve_name(tx, request.target)
     if entry is None:
         raise rules.unknown_target(request.target)
+    if request.continues:
+        return _continue(tx, now, mint, entry, request, max_unread, quota)
     kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
     requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
     ticket_id = str(uuid.uuid4())
@@ -47,9 +50,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         existing = tx.get_ticket(ticket_id)
         if existing is not None:  # a resend, rare: finding its place may read the queue
             return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
-    if quota is not None and request.source_agent:
-        usage = tx.usage(request.source_agent).queued_tickets
-        quotas.check(quotas.QUEUED, request.source_agent, quota.queued_tickets, usage, 1)
+    _check_queued(tx, request, quota)
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
     ticket = Ticket(
         ticket_id=ticket_id,
@@ -61,20 +62,67 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         conversation_id=request.conversation_id,
         seq=tx.next_sequence("ticket"),
         enqueue_ns=now,
+        data=request.data,
+        headers=dict(request.headers),
     )
+    _deliver(tx, now, mint, ticket, max_unread, quota)
+    return ticket, position
+
+
+def _check_queued(tx: RecordTx, request: rules.TicketRequest, quota: quotas.Quotas | None) -> None:
+    """Refuse, before anything is written, a ticket that takes its asking agent over its queued quota."""
+    if quota is not None and request.source_agent:
+        usage = tx.usage(request.source_agent).queued_tickets
+        quotas.check(quotas.QUEUED, request.source_agent, quota.queued_tickets, usage, 1)
+
+
+def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket, max_unread: int,
+             quota: quotas.Quotas | None) -> None:
+    """Store the ticket and put its current turn's task in the target's mailbox."""
+    headers = {**ticket.headers, "fabricd-ticket-id": ticket.ticket_id, "fabricd-requester": ticket.requester}
+    if ticket.earlier:
+        headers["fabricd-ticket-turn"] = str(len(ticket.earlier) + 1)
     message = Message(
-        id=ticket.ticket_id,
-        sender=Address(request.source_agent) if request.source_agent else Address(),
-        recipient=Address(entry.agent_id),
-        thread_id=request.conversation_id,
+        id=ticket.message_id,
+        sender=Address(ticket.source_agent) if ticket.source_agent else Address(),
+        recipient=Address(ticket.target),
+        thread_id=ticket.conversation_id,
         text=rules.task_text(ticket),
-        headers={"fabricd-ticket-id": ticket.ticket_id, "fabricd-requester": requester},
-        kind=MessageKind.USER if kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
+        data=ticket.data,
+        headers=headers,
+        kind=MessageKind.USER if ticket.source_kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
         ticket_id=ticket.ticket_id,
     )
     mailbox.store(tx, now, mint, message, b"", True, max_unread, quota)
     tx.put_ticket(ticket)
-    tx.wake(rules.queue_key(entry.agent_id))
+    tx.wake(rules.queue_key(ticket.target))
+    tx.wake(rules.ticket_key(ticket.ticket_id))
+
+
+def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: MailboxEntry, request: rules.TicketRequest,
+              max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int]:
+    """Queue an INPUT_REQUIRED ticket again with the follow-up as its next turn (same id and conversation)."""
+    ticket = tx.get_ticket(request.continues)
+    asker_differs = (request.source_kind == TicketSourceKind.AGENT and ticket is not None
+                     and ticket.source_agent != request.source_agent)
+    if ticket is None or ticket.target != entry.agent_id or asker_differs:
+        raise rules.ticket_not_found(request.continues)  # another asker's ticket is not revealed
+    key = request.idempotency_key
+    if key and any(turn.followup_key == key for turn in ticket.earlier):  # a resend of an accepted follow-up
+        queued = ticket.state == TicketState.QUEUED
+        return ticket, position_in(tx.queue(ticket.target, MAX_QUEUE_SCAN), ticket.ticket_id) if queued else -1
+    if ticket.state != TicketState.ANSWERED or ticket.outcome != TicketOutcome.INPUT_REQUIRED:
+        raise rules.not_continuable(ticket)
+    _check_queued(tx, request, quota)  # queued again: held to the asker's quota like a new ticket
+    position = tx.queue_length(ticket.target)
+    tx.delete_ticket(ticket.ticket_id)  # its finished record and index slots move with its new seq
+    ticket.earlier.append(Turn(ticket.task, ticket.data, ticket.headers, ticket.result, ticket.result_data,
+                               ticket.result_headers, followup_key=key))
+    ticket.task, ticket.data, ticket.headers = request.task, request.data, dict(request.headers)
+    ticket.state, ticket.outcome, ticket.finish_ns = TicketState.QUEUED, TicketOutcome.UNSPECIFIED, 0
+    ticket.result, ticket.result_data, ticket.result_headers, ticket.reason = "", b"", {}, ""
+    ticket.seq, ticket.enqueue_ns = tx.next_sequence("ticket"), now
+    _deliver(tx, now, mint, ticket, max_unread, quota)
     return ticket, position
 
 
@@ -113,20 +161,27 @@ def view(tx: RecordTx, ticket_id: str) -> rules.TicketView | None:
     return rules.TicketView(ticket, position)
 
 
-def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> Ticket | None:
-    """Withdraw a queued ticket wherever it stands; a finished one is returned unchanged, an unknown one None."""
+def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
+    """Withdraw a queued (or INPUT_REQUIRED) ticket wherever it stands: (it, True); a finished one unchanged:
+    (it, False); an unknown one: None."""
     ticket = tx.get_ticket(ticket_id)
-    if ticket is not None and ticket.state == TicketState.QUEUED:
+    if ticket is None:
+        return None
+    waiting = ticket.state == TicketState.ANSWERED and ticket.outcome == TicketOutcome.INPUT_REQUIRED
+    if waiting:  # a question nobody will answer: withdrawn too; its finished record moves to the new time
+        tx.delete_ticket(ticket_id)
+        ticket.outcome = TicketOutcome.UNSPECIFIED
+    withdrawn = waiting or ticket.state == TicketState.QUEUED
+    if withdrawn:
         finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
-    return ticket
+    return ticket, withdrawn
 
 
 def listed(tx: RecordTx, name: str, query: rules.TicketQuery) -> list[Ticket]:
     """The target's tickets matching `query`, newest first, after `query.before_seq`."""
     out = []
-    for ticket in reversed(tx.tickets_of(target(tx, name))):
-        if query.before_seq and ticket.seq >= query.before_seq:
-            continue
+    # Read through the per-target (or per-asker) index, newest first: never the whole table.
+    for ticket in tx.tickets_before(target(tx, name), query.source_agent, query.before_seq):
         if query.conversation_id and ticket.conversation_id != query.conversation_id:
             continue
         if query.states and ticket.state not in query.states:
@@ -137,7 +192,7 @@ def listed(tx: RecordTx, name: str, query: rules.TicketQuery) -> list[Ticket]:
     return out
 
 
-def answer(tx: RecordTx, now: int, agent_id: str, result: str, ticket_id: str) -> str:
+def answer(tx: RecordTx, now: int, agent_id: str, reply: rules.Answer, ticket_id: str) -> str:
     who = target(tx, agent_id)
     ticket: Ticket | None
     if ticket_id:
@@ -149,7 +204,8 @@ def answer(tx: RecordTx, now: int, agent_id: str, result: str, ticket_id: str) -
         ticket = head[0] if head else None
     if ticket is None:
         raise rules.no_pending_request(agent_id, ticket_id)
-    finish(tx, now, ticket, TicketState.ANSWERED, result=result)
+    ticket.outcome, ticket.result_data, ticket.result_headers = reply.outcome, reply.data, dict(reply.headers)
+    finish(tx, now, ticket, TicketState.ANSWERED, result=reply.result)
     entry = tx.get_entry(who)
     if entry is not None:  # answering is the agent's activity
         entry.last_activity_ns = now

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
     from fabricd.core.agentdir import WorkRequest
     from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import TicketQuery, TicketRequest, TicketView
+    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
     from fabricd.core.tokens import Token
 
 
@@ -134,8 +134,8 @@ class KvRendezvous(_Part):
     async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
         return await self._e.read(lambda tx: paging.queue(tx, name, after, limit, max_bytes))
 
-    async def answer(self, agent_id: str, result: str, ticket_id: str) -> str:
-        return await self._e.write(lambda tx: rendezvous.answer(tx, self._clock(), agent_id, result, ticket_id))
+    async def answer(self, agent_id: str, answer: Answer, ticket_id: str) -> str:
+        return await self._e.write(lambda tx: rendezvous.answer(tx, self._clock(), agent_id, answer, ticket_id))
 
     async def retire(self, ticket_id: str, reason: str) -> bool:
         return await self._e.write(lambda tx: rendezvous.retire(tx, self._clock(), ticket_id, reason))
@@ -157,7 +157,7 @@ class KvRendezvous(_Part):
     async def view(self, ticket_id: str) -> TicketView | None:
         return await self._e.read(lambda tx: rendezvous.view(tx, ticket_id))
 
-    async def cancel(self, ticket_id: str, reason: str) -> Ticket | None:
+    async def cancel(self, ticket_id: str, reason: str) -> tuple[Ticket, bool] | None:
         return await self._e.write(lambda tx: rendezvous.cancel(tx, self._clock(), ticket_id, reason))
 
     async def list(self, target: str, query: TicketQuery) -> list[Ticket]:

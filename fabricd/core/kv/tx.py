@@ -106,8 +106,10 @@ class RecordTx(Protocol):
     def count_usage(self, agent_id: str, quota: str, delta: int) -> None:
         """Move one of an agent's usage counters (never below zero); nothing for an empty agent id."""
 
-    def tickets_of(self, target: str) -> list[Ticket]:
-        """Every stored ticket of `target`, in any state, in FIFO (seq) order."""
+    def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
+        """Stored tickets of `target` in any state, newest (highest seq) first, below `before_seq` (0: all);
+        only those `source_agent` asked when it is set. Read through an index of the target's (or the
+        asker's) tickets, so it never reads other targets' tickets; readers stop early."""
 
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         """Ids of answered or aborted tickets that finished before `finish_ns`, oldest first."""

@@ -35,7 +35,7 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys, sealed, upgrade
+from fabricd.store.lmdb import folder, keys, sealed, ticket_index, upgrade
 from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases, LmdbTx
@@ -111,6 +111,9 @@ class LmdbEngine:
             if found < SCHEMA_VERSION:
                 self.upgrade_backup = upgrade.upgrade(self._env, self._dbs, path, found, SCHEMA_VERSION, SEALED,
                                                      modes.file)
+            # After the upgrade: the index is built from sealed tickets and its own values are sealed.
+            with self._env.begin(write=True) as txn:
+                ticket_index.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc
@@ -356,23 +359,28 @@ def _fail_at(failpoint: str, point: str) -> None:
 
 
 MAX_DBS = 32
-NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "outbox",
+NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "ticket_index",
+         "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
          "ad_repairs", "tokens", "quarantine")
 SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
 
 
+ADDED_LATER = ("ticket_index", "quarantine")
+"""Databases a store written by an older fabricd may lack (opened as None when reading; created at open)."""
+
+
 def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
     """The named databases of a store (created in a write `txn` when missing)."""
     handles = {name: _open_db(env, txn, name, create) for name in NAMES}
-    return Databases(**handles, sealed={handles[name]: name for name in SEALED})
+    return Databases(**handles, sealed={handles[name]: name for name in SEALED if handles[name] is not None})
 
 
 def _open_db(env: lmdb.Environment, txn: lmdb.Transaction, name: str, create: bool) -> Any:
     try:
         return env.open_db(name.encode(), txn=txn, create=create)
     except lmdb.NotFoundError:
-        if name == "quarantine":  # a schema-2 store, opened read-only: none yet
+        if name in ADDED_LATER:  # a store (or backup) from before it, opened read-only: none yet
             return None
         raise
 

@@ -12,10 +12,15 @@ big-endian so that byte order is numeric order.
     names      H(session_name) H(agent_id)           b""
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
-    ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py); minted ids keep time order
+    ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py; a hashed id's text follows the
+                                                     recipient); minted ids keep time order
     tickets    H(ticket_id)                          ticket record (records.py)
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
+    ticket_index b"t" H(target) u64 ticket seq       H(ticket_id)   (every ticket of a target, any state: listing)
+               b"s" H(source agent) u64 ticket seq   H(ticket_id)   (every ticket an agent asked: its own list)
+    meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
+                                                     for stores written before it)
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
@@ -31,8 +36,9 @@ big-endian so that byte order is numeric order.
     ad_requests H(request_id)                        u64 admission seq, fabricd.v1.Request
     ad_lists   u8 list, u64 admission seq, H(request_id)  b""       (1 pending, 2 notifications owed, 3 all)
     ad_repairs H(repair key)                         u64 generation, request_id UTF-8
-               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8 (idempotency
-                                                     keys of Admit and CreateThread; 17 bytes, never a repair key)
+               b"k" H(scope NUL request key)         16-byte digest of the request, created id UTF-8, NUL scope NUL
+                                                     request key (idempotency keys of Admit and CreateThread; 17
+                                                     bytes, never a repair key)
     tokens     SHA-256(token)                        token record (records.py); the token itself is never stored
 """
 
@@ -121,6 +127,19 @@ def queue_length(target: str) -> bytes:
 
 def usage(quota: str, agent_id: str) -> bytes:
     return b"usage/" + quota.encode() + b"/" + entry(agent_id)
+
+
+TICKET_INDEX_BUILT = b"ticket-index"
+
+
+def by_target(target: str, seq: int | None = None) -> bytes:
+    """A target's slot in ticket_index (its prefix when `seq` is None)."""
+    return b"t" + entry(target) + (U64.pack(seq) if seq is not None else b"")
+
+
+def by_source(source_agent: str, seq: int | None = None) -> bytes:
+    """An asking agent's slot in ticket_index (its prefix when `seq` is None)."""
+    return b"s" + entry(source_agent) + (U64.pack(seq) if seq is not None else b"")
 
 
 def finished(finish_ns: int, ticket_id: str) -> bytes:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import struct
 
 from fabricd import wire
-from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketSourceKind, TicketState
+from fabricd.core import turns
+from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
+                                TicketSourceKind, TicketState)
 from fabricd.core import agentdir
 from fabricd.core.tokens import Token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
@@ -13,7 +16,8 @@ from fabricd.v1 import types_pb2 as pb
 
 # entry record: u64 last_seq, u8 change, then fabricd.v1.MailboxEntry bytes
 _ENTRY_HEAD = struct.Struct(">QB")
-# id record: u64 seq, u64 send_time_ns, 16-byte digest (zeros for server-minted ids), recipient utf-8
+# id record: u64 seq, u64 send_time_ns, 16-byte digest (zeros for server-minted ids), recipient utf-8, and for
+# an id whose key is hashed (keys.message_id) NUL + the id utf-8: the key alone cannot give it back to `fabricd copy`
 _ID_HEAD = struct.Struct(">QQ16s")
 _NO_DIGEST = bytes(16)
 
@@ -35,21 +39,51 @@ def decode_message(raw: bytes) -> Message:
     return wire.message_in(pb.Message.FromString(raw))
 
 
-def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes) -> bytes:
-    return _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
+def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed_id: str = "") -> bytes:
+    """An id record; `hashed_id` is the message id when its key is a digest (recipients are printable: no NUL)."""
+    raw = _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
+    return raw + b"\0" + hashed_id.encode("utf-8", "surrogatepass") if hashed_id else raw
 
 
 def decode_id(raw: bytes) -> IdRecord:
     seq, send_ns, digest = _ID_HEAD.unpack_from(raw)
-    recipient = raw[_ID_HEAD.size :].decode("utf-8", "surrogatepass")
+    recipient = bytes(raw[_ID_HEAD.size :]).split(b"\0", 1)[0].decode("utf-8", "surrogatepass")
     return IdRecord(recipient, seq, send_ns, b"" if digest == _NO_DIGEST else digest)
 
 
+def hashed_id(raw: bytes) -> str | None:
+    """The message id kept in an id record whose key is hashed; None in records written before it was kept."""
+    _, sep, text = bytes(raw[_ID_HEAD.size :]).partition(b"\0")
+    return text.decode("utf-8", "surrogatepass") if sep else None
+
+
+# request key record (in ad_repairs): 16-byte digest of the request, created id, then NUL scope NUL key (the
+# key is hashed; records written before the text was kept end after the created id)
+
+
+def encode_request_key(scope: str, key: str, digest: bytes, created_id: str) -> bytes:
+    return digest + created_id.encode() + b"\0" + scope.encode("utf-8", "surrogatepass") + b"\0" + \
+        key.encode("utf-8", "surrogatepass")
+
+
+def decode_request_key(raw: bytes) -> tuple[bytes, str, tuple[str, str] | None]:
+    """(digest, created id, (scope, key) or None when the record predates keeping them)."""
+    raw = bytes(raw)
+    created, sep, rest = raw[16:].partition(b"\0")
+    where = None
+    if sep:
+        scope, _, key = rest.partition(b"\0")
+        where = (scope.decode("utf-8", "surrogatepass"), key.decode("utf-8", "surrogatepass"))
+    return raw[:16], created.decode(), where
+
+
 # ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,
-# then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason
+# then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason;
+# version 2 goes on with u8 outcome, data and result data (each u32 length + bytes), then 3 strings of JSON:
+# headers, result headers, earlier turns. Version 1 records (stored before) read with the defaults.
 _TICKET_HEAD = struct.Struct(">BBBQQQ")
 _LEN = struct.Struct(">I")
-_TICKET_VERSION = 1
+_TICKET_VERSION = 2
 
 
 def _strings(values: tuple[str, ...]) -> bytes:
@@ -71,18 +105,44 @@ def _read_strings(raw: bytes, offset: int, count: int) -> list[str]:
     return out
 
 
+def _blob(value: bytes) -> bytes:
+    return _LEN.pack(len(value)) + value
+
+
+def _read_blob(raw: bytes, offset: int) -> tuple[bytes, int]:
+    (n,) = _LEN.unpack_from(raw, offset)
+    start = offset + _LEN.size
+    return bytes(raw[start : start + n]), start + n
+
+
+def _end_of_strings(raw: bytes, offset: int, count: int) -> int:
+    for _ in range(count):
+        offset += _LEN.size + _LEN.unpack_from(raw, offset)[0]
+    return offset
+
+
 def encode_ticket(t: Ticket) -> bytes:
     head = _TICKET_HEAD.pack(_TICKET_VERSION, int(t.state), int(t.source_kind), t.seq, t.enqueue_ns, t.finish_ns)
     return head + _strings(
         (t.ticket_id, t.target, t.task, t.source_agent, t.requester, t.conversation_id, t.result, t.reason)
-    )
+    ) + bytes((int(t.outcome),)) + _blob(t.data) + _blob(t.result_data) + _strings(
+        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier)))
 
 
 def decode_ticket(raw: bytes) -> Ticket:
-    _version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
+    version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
     ticket_id, target, task, source_agent, requester, conversation, result, reason = _read_strings(
         raw, _TICKET_HEAD.size, 8
     )
+    extra: dict[str, object] = {}
+    if version >= 2:
+        offset = _end_of_strings(raw, _TICKET_HEAD.size, 8)
+        outcome = TicketOutcome(raw[offset])
+        data, offset = _read_blob(raw, offset + 1)
+        result_data, offset = _read_blob(raw, offset)
+        headers, result_headers, earlier = _read_strings(raw, offset, 3)
+        extra = dict(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
+                     result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
     return Ticket(
         ticket_id=ticket_id,
         target=target,
@@ -97,6 +157,7 @@ def decode_ticket(raw: bytes) -> Ticket:
         result=result,
         reason=reason,
         finish_ns=finish_ns,
+        **extra,  # type: ignore[arg-type]
     )
 
 

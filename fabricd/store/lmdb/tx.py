@@ -10,7 +10,7 @@ import lmdb
 
 from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb import keys, records, ticket_index
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
 from fabricd.store.usage import sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
@@ -27,6 +27,7 @@ class Databases:
     tickets: lmdb._Database
     queues: lmdb._Database
     finished: lmdb._Database
+    ticket_index: lmdb._Database
     outbox: lmdb._Database
     due: lmdb._Database
     ad_history: lmdb._Database
@@ -188,9 +189,11 @@ class LmdbTx(DirectoryRecords):
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
         self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
+        id_key = keys.message_id(message.id)
         self._txn.put(
-            keys.message_id(message.id),
-            records.encode_id(agent_id, message.seq, message.send_time_ns, digest),
+            id_key,
+            records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                              message.id if id_key[0] == 0 else ""),
             db=self._dbs.ids,
         )
         return encoded
@@ -297,6 +300,7 @@ class LmdbTx(DirectoryRecords):
                 self.count_usage(ticket.source_agent, quota.QUEUED, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
+        ticket_index.add(txn, dbs, ticket)
 
     def _count_queued(self, target: str, delta: int) -> None:
         """Move the queued-ticket counter of `target` (after its slot changed)."""
@@ -379,18 +383,11 @@ class LmdbTx(DirectoryRecords):
             self.count_usage(ticket.source_agent, quota.QUEUED, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
+        ticket_index.remove(txn, dbs, ticket)
         txn.delete(keys.ticket(ticket_id), db=dbs.tickets)
 
-    def tickets_of(self, target: str) -> list[Ticket]:
-        # A scan of every ticket: there is no per-target index of finished tickets yet, and the
-        # retention (24 h by default, pruned) bounds the table. Good enough for A2A's ListTasks.
-        out = []
-        for raw in self._txn.cursor(db=self._dbs.tickets).iternext(keys=False, values=True):
-            ticket = records.decode_ticket(raw)
-            if ticket.target == target:
-                out.append(ticket)
-        out.sort(key=lambda t: t.seq)
-        return out
+    def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
+        return ticket_index.newest_first(self._txn, self._dbs, target, source_agent, before_seq)
 
     def queued_tickets(self) -> int:
         return self._txn.stat(self._dbs.queues)["entries"]
@@ -473,3 +470,4 @@ class LmdbTx(DirectoryRecords):
         self._dirty.clear()
         if self._revision is not None:
             txn.put(keys.REVISION, keys.u64(self._revision), db=dbs.meta)
+

@@ -168,10 +168,11 @@ class DirectoryRecords:
 
     def get_request_key(self, scope: str, key: str) -> tuple[bytes, str] | None:
         raw = self._txn.get(keys.request_key(scope, key), db=self._dbs.ad_repairs)
-        return (bytes(raw[:16]), bytes(raw[16:]).decode()) if raw is not None else None
+        return records.decode_request_key(raw)[:2] if raw is not None else None
 
     def put_request_key(self, scope: str, key: str, digest: bytes, created_id: str) -> None:
-        self._txn.put(keys.request_key(scope, key), digest + created_id.encode(), db=self._dbs.ad_repairs)
+        self._txn.put(keys.request_key(scope, key), records.encode_request_key(scope, key, digest, created_id),
+                      db=self._dbs.ad_repairs)
 
     def put_repair(self, key: str, generation: int, request_id: str) -> None:
         self._txn.put(keys.h(key), keys.u64(generation) + request_id.encode(), db=self._dbs.ad_repairs)

@@ -224,9 +224,12 @@ class MemoryTx:
     def queued_tickets(self) -> int:
         return sum(1 for t in self._t("tickets").values() if t.state == TicketState.QUEUED)
 
-    def tickets_of(self, target: str) -> list[Ticket]:
-        return [copy.deepcopy(t) for t in sorted((t for t in self._t("tickets").values() if t.target == target),
-                                                 key=lambda t: t.seq)]
+    def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
+        found = sorted((t for t in self._t("tickets").values() if t.target == target
+                        and (not source_agent or t.source_agent == source_agent)
+                        and (not before_seq or t.seq < before_seq)), key=lambda t: -t.seq)
+        for ticket in found:
+            yield copy.deepcopy(ticket)
 
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         done = sorted((t.finish_ns, t.ticket_id) for t in self._t("tickets").values()

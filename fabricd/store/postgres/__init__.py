@@ -1,5 +1,8 @@
 """The PostgreSQL backend: schema and migrations, statements, wake-ups. The only code that imports the driver.
 
+    store.py       PgStore: the core's Store port (the shared record scripts over engine.py, plus hot.py)
+    engine.py      PgEngine: the pool, record transactions (tx.py, tx_pages.py), `op` for one statement
+    hot.py         the hot paths as one statement or one short transaction each, handing the rest to scripts
     schema.py      every table, the numbered migrations, refusal of a newer schema
     statements.py  messages and tickets: append (single, batch), unread, drain, ack, enqueue, finish
     outbox.py      outbox rows, the SKIP LOCKED claim, receipts

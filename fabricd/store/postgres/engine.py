@@ -11,9 +11,15 @@ happened). A connection lost during the commit leaves the outcome unknown: the
 caller gets UNAVAILABLE and retries with its ids (sends with a client id and
 tickets are idempotent). A database that stays unreachable answers UNAVAILABLE.
 
+`op` runs the hot paths (hot.py): one statement or one short transaction on a
+pooled connection, with the same re-run rules, no worker thread and no record
+cache. Both report their commits through `committed`.
+
 After each commit the woken keys go to the local waiters at once and to the
 other nodes by one coalesced NOTIFY (listen.Publisher); a Listener turns other
 nodes' NOTIFYs into local wake-ups and wakes every local waiter after a reconnect.
+On a database without LISTEN/NOTIFY, or with `poll_interval` set, the node sends
+no NOTIFY and wakes its waiters every interval instead (poll.py).
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ import asyncio
 import concurrent.futures
 import logging
 import time
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -33,7 +39,8 @@ from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
 from fabricd.store.postgres.listen import Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
-from fabricd.store.postgres.tx import PgTx
+from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
+from fabricd.store.postgres.tx import _ENTRY_SQL, PgTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store.postgres")
@@ -50,8 +57,12 @@ def unavailable(exc: BaseException) -> Unavailable:
 class PgEngine:
     """Implements fabricd.core.kv.tx.Engine over an asyncpg pool (see the module docstring)."""
 
-    def __init__(self, url: str, wakeups: Wakeups, *, pool_size: int = 8, migrate: bool = True) -> None:
+    def __init__(self, url: str, wakeups: Wakeups, *, pool_size: int = 8, migrate: bool = True,
+                 poll_interval: float = 0.0, failpoint: str = "") -> None:
         self.url = url
+        self.poll_interval = poll_interval
+        """Seconds between wake-ups of every local waiter; 0 = LISTEN/NOTIFY (polling if the database lacks it)."""
+        self._failpoint = failpoint
         self._wakeups = wakeups
         self._pool_size = pool_size
         self._migrate = migrate
@@ -64,6 +75,8 @@ class PgEngine:
         self._inflight: dict[int, float] = {}
         self.node_id = 0
         self.commits = self.writes = self.messages_stored = 0
+        self.rolled_back = 0
+        """Runs the database rolled back (serialization failures, deadlocks) and that were run again."""
         self.on_commit: Callable[[int, float], None] | None = None
 
     async def start(self) -> None:
@@ -77,22 +90,31 @@ class PgEngine:
                                         f"`fabricd migrate --store URL` to bring it to {schema.LATEST}")
                 await schema.migrate(conn)
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
+            if not self.poll_interval and not await listen_supported(
+                    conn, pretend_unsupported=self._failpoint == "listen-unsupported"):
+                self.poll_interval = AUTO_INTERVAL_S
+                log.warning("%s does not support LISTEN/NOTIFY: waking every stream every %.3g s to re-read "
+                            "(set poll_interval to choose)", safe(self.url), self.poll_interval)
         finally:
             await conn.close()
-        # Idle connections are kept (never closed for idleness), so the server pids that tell this node's
-        # NOTIFY echoes apart stay this node's until the database restarts (the reconnect forgets them).
+        # reset=_keep: no session state to undo (transaction-scoped settings and locks only), so a
+        # connection goes back to the pool without asyncpg's reset query, one round trip per operation.
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size,
-                                               max_inactive_connection_lifetime=0)
-        self._publisher = Publisher(self._pool)
-        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._reconnected)
-        self.listener.ignore_pids = self._publisher.own_pids
+                                               max_inactive_connection_lifetime=0, reset=_keep)
+        if self.poll_interval:
+            log.info("wake-ups between nodes: polling every %.3g s (no LISTEN/NOTIFY)", self.poll_interval)
+            self._listen_task = asyncio.get_running_loop().create_task(poll(self._wakeups, self.poll_interval))
+            return
+        # Each NOTIFY names the node that sent it, so the listener skips this node's own echoes (its waiters
+        # were woken at the commit). A node id, unlike a server pid, is not reused by a reconnect.
+        self._publisher = Publisher(self._pool, origin=self.node_id)
+        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._reconnected,
+                                 origin=self.node_id)
         self._listen_task = asyncio.get_running_loop().create_task(self.listener.run())
         await asyncio.wait_for(self.listener.connected.wait(), 10)
 
     def _reconnected(self) -> None:
         """The LISTEN connection broke and is back: wake-ups may have been lost, so every waiter re-reads."""
-        if self._publisher is not None:
-            self._publisher.own_pids.clear()  # server pids may be reused after a restart
         self._wakeups.wake_all()
 
     def _remote(self, keys: list[object]) -> None:
@@ -126,7 +148,12 @@ class PgEngine:
             raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
         return self._pool
 
-    async def write(self, fn: Callable[[PgTx], T], weight: int = 1) -> T:
+    async def write(self, fn: Callable[[PgTx], T], weight: int = 1, lock: Sequence[str] = ()) -> T:
+        """Run the record script `fn` in one transaction (see the module docstring).
+
+        `lock`: mailboxes whose rows to lock first, in agent id order (the script then finds them
+        cached), so two scripts touching the same mailboxes never lock them in opposite orders.
+        """
         loop = asyncio.get_running_loop()
         token = id(fn)
         self._inflight[token] = time.monotonic()
@@ -141,6 +168,9 @@ class PgEngine:
                         await tr.start()
                         try:
                             tx = PgTx(conn, loop, write=True)
+                            if lock:
+                                tx.seed(await conn.fetch(f"{_ENTRY_SQL} WHERE agent_id = ANY($1::text[]) "
+                                                         "ORDER BY agent_id FOR UPDATE", sorted(set(lock))))
                             result = await loop.run_in_executor(self._threads, fn, tx)
                             await tx.flush()
                         except BaseException:
@@ -150,7 +180,7 @@ class PgEngine:
                         committing = True
                         await tr.commit()
                 except ROLLED_BACK:
-                    pass
+                    self.rolled_back += 1
                 except asyncpg.UniqueViolationError:
                     if attempt == ATTEMPTS:
                         raise
@@ -166,16 +196,54 @@ class PgEngine:
             self._inflight.pop(token, None)
 
     def _committed(self, tx: PgTx, seconds: float) -> None:
+        self.committed(tx.woken, tx.stored_messages, seconds)
+
+    def committed(self, woken: Iterable[Hashable], messages: int = 0, seconds: float = 0.0) -> None:
+        """Count a commit and hand its wake-ups to the local waiters and, by NOTIFY, to the other nodes."""
         self.commits += 1
         self.writes += 1
-        self.messages_stored += tx.stored_messages
-        if tx.woken:
-            for key in tx.woken:
-                self._wakeups.notify(key)
+        self.messages_stored += messages
+        woken = list(woken)
+        if woken:
+            for key in woken:
+                self._wakeups.notify(key)  # type: ignore[arg-type]
             if self._publisher is not None:
-                self._publisher.add(tx.woken)
+                self._publisher.add(woken)
         if self.on_commit is not None:
             self.on_commit(1, seconds)
+
+    async def op(self, fn: Callable[[Any, Attempt], Awaitable[T]], *, rerun_safe: bool = False) -> T:
+        """`fn(conn, attempt)`: one statement or one short transaction on a pooled connection, re-run as needed.
+
+        Re-run from the start after a rollback (serialization failure, deadlock), a unique-key race,
+        or a connection lost before `fn` set `attempt.committing` (just before its last statement or
+        the end of its transaction); after that only when `rerun_safe` (a re-run finds what the first
+        run did: ids, ticket ids, keys). Otherwise the outcome is unknown and the caller gets UNAVAILABLE.
+        The caller reports the commit's effects with `committed`.
+        """
+        token = object()
+        self._inflight[id(token)] = time.monotonic()
+        try:
+            for number in range(1, ATTEMPTS + 1):
+                pool = self._check_open()
+                attempt = Attempt(number)
+                try:
+                    async with pool.acquire() as conn:
+                        return await fn(conn, attempt)
+                except ROLLED_BACK as exc:
+                    self.rolled_back += 1
+                    if number == ATTEMPTS:
+                        raise unavailable(exc) from exc
+                except asyncpg.UniqueViolationError:
+                    if number == ATTEMPTS:
+                        raise
+                except CONNECTION_LOST as exc:
+                    if (attempt.committing and not rerun_safe) or number == ATTEMPTS:
+                        raise unavailable(exc) from exc
+                await _backoff(number)
+            raise AssertionError("unreachable")
+        finally:
+            self._inflight.pop(id(token), None)
 
     async def read(self, fn: Callable[[PgTx], T]) -> T:
         loop = asyncio.get_running_loop()
@@ -190,6 +258,20 @@ class PgEngine:
                     raise unavailable(exc) from exc
             await _backoff(attempt)
         raise AssertionError("unreachable")
+
+
+async def _keep(conn: asyncpg.Connection) -> None:
+    """A pooled connection's reset: nothing (asyncpg still rolls back a transaction left open)."""
+
+
+class Attempt:
+    """One run of an `op`: its number (1 for the first) and whether its commit may have been sent."""
+
+    __slots__ = ("number", "committing")
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.committing = False
 
 
 async def _backoff(attempt: int) -> None:

@@ -3,7 +3,7 @@
 A wake-up is a hint, never the data: every waiter re-reads storage when woken, so
 a lost NOTIFY costs latency, not a message. Hence:
 - `publish` sends the keys of a committed batch (deduplicated, so a batch of 100
-  messages to one mailbox wakes it once) in its own short transaction with
+  messages to one mailbox wakes it once) in one statement, its own transaction, with
   `synchronous_commit = off`. NOTIFY inside the data transaction would take the
   global notify lock at commit and serialise every committing sender (the issue
   measured it halving commit throughput), and a hint need not wait for the disk.
@@ -17,6 +17,9 @@ a lost NOTIFY costs latency, not a message. Hence:
 
 Keys are the core notifier's keys: strings or tuples of strings, sent as JSON
 (tuples as lists), several per payload, each payload under PostgreSQL's 8000 bytes.
+A node's payloads start with its node id (`7:[...]`), so its Listener skips its own
+echoes by that id: a server pid, which an earlier version used, can be handed to
+another node's connection after a reconnect, and that node's wake-ups were lost.
 """
 
 from __future__ import annotations
@@ -55,21 +58,32 @@ def payloads(keys: Iterable[Hashable]) -> list[str]:
     return out
 
 
+def origin_of(payload: str) -> tuple[int, str]:
+    """(the sending node's id, 0 when unnamed; the JSON array) of a payload."""
+    head, sep, rest = payload.partition(":")
+    if sep and head.isdigit():
+        return int(head), rest
+    return 0, payload
+
+
 def keys_of(payload: str) -> list[Hashable]:
-    return [tuple(k) if isinstance(k, list) else k for k in json.loads(payload)]
+    return [tuple(k) if isinstance(k, list) else k for k in json.loads(origin_of(payload)[1])]
 
 
-async def publish(conn, keys: Iterable[Hashable], channel: str = CHANNEL) -> int:  # noqa: ANN001
+async def publish(conn, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:  # noqa: ANN001
     """NOTIFY the keys of an already committed batch in one short transaction; the payloads sent.
 
-    Call after the data's commit, never inside its transaction.
+    Call after the data's commit, never inside its transaction. `origin`: the sending node's id.
     """
     sent = payloads(keys)
+    if origin:
+        sent = [f"{origin}:{p}" for p in sent]
     if not sent:
         return 0
-    async with conn.transaction():
-        await conn.execute("SET LOCAL synchronous_commit = off")
-        await conn.execute("SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p", channel, sent)
+    # One statement, its own transaction; set_config(..., true) lasts to that transaction's commit, which
+    # therefore does not wait for the disk: one round trip.
+    await conn.execute("SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, p) "
+                       "FROM unnest($2::text[]) AS p", channel, sent)
     return len(sent)
 
 
@@ -84,16 +98,14 @@ class Publisher:
     broken connection also breaks the LISTEN side, whose reconnect wakes everyone.
     """
 
-    def __init__(self, pool: asyncpg.Pool, channel: str = CHANNEL) -> None:
+    def __init__(self, pool: asyncpg.Pool, channel: str = CHANNEL, origin: int = 0) -> None:
         self._pool = pool
         self._channel = channel
+        self._origin = origin
         self._pending: dict[Hashable, None] = {}
         self._task: asyncio.Task[None] | None = None
         self.published = 0
         """NOTIFY transactions sent (for metrics and tests)."""
-        self.own_pids: set[int] = set()
-        """Server pids of the connections this publisher sent from: a Listener skips their echoes (this node
-        woke its own waiters at the commit already)."""
 
     def add(self, keys: Iterable[Hashable]) -> None:
         self._pending.update(dict.fromkeys(keys))
@@ -105,8 +117,7 @@ class Publisher:
             keys, self._pending = list(self._pending), {}
             try:
                 async with self._pool.acquire() as conn:
-                    self.own_pids.add(conn.get_server_pid())
-                    await publish(conn, keys, self._channel)
+                    await publish(conn, keys, self._channel, self._origin)
                 self.published += 1
             except (*CONNECTION_LOST, asyncpg.PostgresError) as exc:
                 log.warning("a wake-up was not sent (%s); waiters will re-read on their keepalive", exc)
@@ -126,7 +137,7 @@ class Listener:
     def __init__(self, connect: Callable[[], Awaitable[asyncpg.Connection]],
                  on_keys: Callable[[list[Hashable]], None], on_reconnect: Callable[[], None], *,
                  channel: str = CHANNEL, probe_s: float = 5.0, backoff_s: float = 0.05, backoff_cap_s: float = 2.0,
-                 ) -> None:
+                 origin: int = 0) -> None:
         self._connect = connect
         self._on_keys = on_keys
         self._on_reconnect = on_reconnect
@@ -136,16 +147,17 @@ class Listener:
         self._backoff_cap_s = backoff_cap_s
         self.reconnects = 0
         self.connected = asyncio.Event()
-        self.ignore_pids: set[int] = set()
-        """Notifying server pids whose wake-ups are this node's own (see Publisher.own_pids)."""
+        self.origin = origin
+        """This node's id: payloads it sent are its own echoes, skipped (0: skip none)."""
         self.pid: int | None = None
         """The server process id of the current LISTEN connection (tests terminate it)."""
 
-    def _deliver(self, _conn: object, pid: int, _channel: str, payload: str) -> None:
-        if pid in self.ignore_pids:
+    def _deliver(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        origin, body = origin_of(payload)
+        if origin and origin == self.origin:
             return
         try:
-            keys = keys_of(payload)
+            keys = keys_of(body)
         except ValueError:
             log.warning("ignored a malformed wake-up on channel %s", self._channel)
             return

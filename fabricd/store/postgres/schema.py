@@ -13,7 +13,10 @@
                                                 for server-minted ids); forgotten once consumed and older than
                                                 the dedupe window
     tickets         ticket_id                   rendezvous tickets; (target, queue_seq) WHERE state = QUEUED is
-                                                the target's FIFO; queue_seq is the seq of the ticket's message
+                                                the target's FIFO; queue_seq is the ticket's seq (a counter);
+                                                (target, queue_seq) and (source_agent, queue_seq) list a
+                                                target's tickets and an asking agent's, newest first;
+                                                headers, result_headers (JSON) and earlier (JSON turns) are text
     outbox          key                         a reply to deliver (state PENDING, due by next_attempt_ns), a
                                                 dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
     ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
@@ -210,6 +213,16 @@ CREATE TABLE request_keys (
     PRIMARY KEY (scope, key)
 );
 ALTER TABLE tokens ADD COLUMN session_names text NOT NULL DEFAULT '';
+"""),
+    Migration(3, "ticket outcomes, data and headers, earlier turns; tickets listed by target and by asker", """
+ALTER TABLE tickets ADD COLUMN outcome smallint NOT NULL DEFAULT 0,
+                    ADD COLUMN data bytea NOT NULL DEFAULT '',
+                    ADD COLUMN headers text NOT NULL DEFAULT '{}',
+                    ADD COLUMN result_data bytea NOT NULL DEFAULT '',
+                    ADD COLUMN result_headers text NOT NULL DEFAULT '{}',
+                    ADD COLUMN earlier text NOT NULL DEFAULT '[]';
+CREATE INDEX tickets_by_target ON tickets (target, queue_seq);
+CREATE INDEX tickets_by_source ON tickets (source_agent, queue_seq) WHERE source_agent <> '';
 """),
 )
 

@@ -17,11 +17,13 @@ its writers: seqs are gap-free and commit in order on every node.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fabricd import wire
-from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketState
+from fabricd.core import turns
+from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketOutcome, TicketState
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -129,12 +131,14 @@ WITH msg AS (
 ), ids AS (
     INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
     SELECT i, a, s, $5, nullif(d, '') FROM unnest($3::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, a, s, d)
-), boxes AS (
-    UPDATE mailboxes m SET last_seq = v.s, unread_count = v.u FROM unnest($7::text[], $8::bigint[], $9::bigint[]) AS v(a, s, u)
-    WHERE m.agent_id = v.a
 )
-UPDATE mailboxes SET last_activity = $5 WHERE agent_id = ANY($10::text[])
+UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
+    last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
+FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
+WHERE m.agent_id = v.a
 """
+# One UPDATE per mailbox row: a statement that updated one row twice (the counters in a CTE, the sender's
+# activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
 
 
 async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0) -> list[Appended]:  # noqa: ANN001
@@ -171,9 +175,11 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
                 active.add(item.sender)
     if cols[0]:
-        changed = sorted({a for a in cols[0]})
-        await conn.execute(_APPEND_MANY, *cols[:4], send_ns, cols[4], changed, [boxes[a][0] for a in changed],
-                           [boxes[a][1] for a in changed], sorted(active))
+        changed = set(cols[0])
+        rows = sorted(changed | active)
+        await conn.execute(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
+                           [boxes[a][0] if a in changed else None for a in rows],
+                           [boxes[a][1] if a in changed else None for a in rows], [a in active for a in rows])
     return out
 
 
@@ -329,7 +335,8 @@ async def finish_ticket(conn, ticket_id: str, state: TicketState, result: str, r
 
 
 _TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
-                   "task, enqueue_ns, finish_ns, result, reason")
+                   "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
+                   "earlier")
 
 
 def _ticket(row) -> Ticket:  # noqa: ANN001
@@ -337,7 +344,9 @@ def _ticket(row) -> Ticket:  # noqa: ANN001
                   source_agent=row["source_agent"], requester=row["requester"],
                   conversation_id=row["conversation_id"], seq=row["queue_seq"], enqueue_ns=row["enqueue_ns"],
                   state=TicketState(row["state"]), result=row["result"], reason=row["reason"],
-                  finish_ns=row["finish_ns"])
+                  finish_ns=row["finish_ns"], outcome=TicketOutcome(row["outcome"]), data=bytes(row["data"]),
+                  headers=json.loads(row["headers"]), result_data=bytes(row["result_data"]),
+                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]))
 
 
 async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001

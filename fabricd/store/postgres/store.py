@@ -2,7 +2,10 @@
 
 It is the key-value store of the embedded backends (fabricd.core.kv.store.KvStore)
 over PgEngine, so every operation runs the same transaction script, with the
-same refusals (reasons and messages), as on LMDB and in memory. What differs:
+same refusals (reasons and messages), as on LMDB and in memory, except the hot
+paths (append, peek, unread, drain, ack, enqueue, reply, ticket reads, the outbox
+claim), which run one statement or one short transaction each and hand every
+case they cannot decide exactly to those scripts (hot.py). What differs:
 - the node id comes from the database (sequence `node_ids`) when the store starts,
   so ids minted by nodes sharing the database never collide;
 - there are no synchronous reads: `ticket_now` and `token_now` answer None, the
@@ -21,6 +24,7 @@ from fabricd.core.model import Ticket
 from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
 from fabricd.store.postgres.engine import PgEngine
+from fabricd.store.postgres.hot import PgMailboxes, PgOutbox, PgRendezvous
 
 
 class PgStore(KvStore):
@@ -29,9 +33,14 @@ class PgStore(KvStore):
     engine: PgEngine
 
     def __init__(self, url: str, wakeups: Wakeups, clock: Callable[[], int], *, pool_size: int = 8,
-                 migrate: bool = True) -> None:
-        super().__init__(PgEngine(url, wakeups, pool_size=pool_size, migrate=migrate), wakeups, clock)
+                 migrate: bool = True, poll_interval: float = 0.0, failpoint: str = "") -> None:
+        super().__init__(PgEngine(url, wakeups, pool_size=pool_size, migrate=migrate, poll_interval=poll_interval,
+                                  failpoint=failpoint), wakeups, clock)
         self.backup_to = None  # a database has its own tools (pg_dump, base backups)
+        # The hot paths as single statements or short transactions (hot.py); the rest runs the record scripts.
+        self.mailboxes = PgMailboxes(self.engine, clock, self._mint_id)
+        self.rendezvous = PgRendezvous(self.engine, clock, self._mint_id)
+        self.outbox = PgOutbox(self.engine, clock, self._mint_id)
 
     async def start(self) -> None:
         await self.engine.start()

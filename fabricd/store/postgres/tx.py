@@ -19,14 +19,14 @@ Read transactions are REPEATABLE READ, READ ONLY: one snapshot, like LMDB's.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, quota, turns
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd.core import quota
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
@@ -87,6 +87,11 @@ class PgTx(PagedReads):
 
     def _exec(self, sql: str, *args: object) -> str:
         return self._run(self._conn.execute(sql, *args))
+
+    def seed(self, rows: list[Any]) -> None:
+        """Cache entries this transaction already read and locked (PgEngine.write's `lock`)."""
+        for r in rows:
+            self._entries[r["agent_id"]] = d.entry_of(r)
 
     # -- directory
 
@@ -216,16 +221,26 @@ class PgTx(PagedReads):
         return s._ticket(r) if r is not None else None
 
     def put_ticket(self, t: Ticket) -> None:
+        # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
+        # tickets queued by either path order by commit on every node. The old state moves the asker's
+        # queued-ticket usage.
         was = self._val("""
             WITH old AS (SELECT state FROM tickets WHERE ticket_id = $1 FOR UPDATE), up AS (
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
-                                 conversation_id, task, enqueue_ns, finish_ns, result, reason)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                                 conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
+                                 result_data, result_headers, earlier)
+            VALUES ($1, $2, coalesce((SELECT seq FROM message_ids WHERE id = $20 AND agent_id = $2), $3),
+                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
             ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
-                result = EXCLUDED.result, reason = EXCLUDED.reason)
+                result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
+                result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
+                queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
+                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier)
             SELECT state FROM old""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
-                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)
+                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
+                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier),
+                   t.message_id)
         queued = int(TicketState.QUEUED)
         self.count_usage(t.source_agent, quota.QUEUED, int(int(t.state) == queued) - int(was == queued))
 
@@ -295,7 +310,7 @@ class PgTx(PagedReads):
         body = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
         self._exec("UPDATE ad_data SET sequence = $1, body = $2", data.sequence, body)
         if keep_history:
-            self._exec("WITH old AS (DELETE FROM ad_history WHERE sequence <= $1 - $3) "
+            self._exec("WITH old AS (DELETE FROM ad_history WHERE sequence <= $1::bigint - $3::bigint) "
                        "INSERT INTO ad_history (sequence, body) VALUES ($1, $2) "
                        "ON CONFLICT (sequence) DO UPDATE SET body = EXCLUDED.body", data.sequence, body, keep_history)
 

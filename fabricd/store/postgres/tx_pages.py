@@ -58,9 +58,13 @@ class PagedReads:
         for r in self._chunks(sql, after_seq, "queue_seq", target):
             yield r["queue_seq"], s._ticket(r)
 
-    def tickets_of(self, target: str) -> list[Ticket]:
-        rows = self._fetch(f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE target = $1 ORDER BY queue_seq", target)
-        return [s._ticket(r) for r in rows]
+    def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
+        # Newest first through tickets_by_target (or tickets_by_source), a chunk at a time.
+        column, value = ("source_agent", source_agent) if source_agent else ("target", target)
+        sql = (f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 AND target = $3 "
+               "ORDER BY queue_seq DESC LIMIT $4")
+        for r in self._chunks(sql, before_seq or 2**63 - 1, "queue_seq", value, target):
+            yield s._ticket(r)
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
         sql = f"SELECT {o._COLUMNS} FROM outbox WHERE key > $1 ORDER BY key LIMIT $2"  # key is COLLATE "C"

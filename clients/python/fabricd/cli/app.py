@@ -200,13 +200,16 @@ def client_version() -> str:
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(client_version(), "--version", "-V", prog_name="fabric",
                       message="%(prog)s %(version)s (the fabricd client; `fabric doctor` shows the daemon's)")
-@click.option("--target", envvar="FABRICD_TARGET", default=None, show_envvar=True,
+@click.option("--target", "targets", envvar="FABRICD_TARGET", multiple=True, show_envvar=True,
               help="daemon address: unix:PATH, a socket path, or HOST:PORT (default: the first socket found of "
-                   "$XDG_RUNTIME_DIR/fabricd.sock, ~/.local/state/fabricd/fabricd.sock, /run/fabricd/fabricd.sock)")
+                   "$XDG_RUNTIME_DIR/fabricd.sock, ~/.local/state/fabricd/fabricd.sock, /run/fabricd/fabricd.sock); "
+                   "several nodes: repeat it or separate with commas, and calls move to the next node when one is "
+                   "unavailable")
 @click.option("--token", envvar="FABRICD_TOKEN", default=None, show_envvar=True,
               help="access token (needed on TCP listeners; TLS files come from $FABRICD_TLS_CA/_CERT/_KEY)")
 @click.option("--json", "as_json", is_flag=True, help="machine output: one JSON object per line")
 @click.pass_context
-def cli(click_ctx: click.Context, target: str | None, token: str | None, as_json: bool) -> None:
+def cli(click_ctx: click.Context, targets: tuple[str, ...], token: str | None, as_json: bool) -> None:
     """Talk to a fabricd daemon: presence, mailboxes, rendezvous, outbox and the agent directory."""
-    click_ctx.obj = Context(target, as_json, token)
+    # Several --target options are one comma-separated list: what $FABRICD_TARGET and every Client accept.
+    click_ctx.obj = Context(",".join(targets) or None, as_json, token)

@@ -19,6 +19,7 @@ import click
 
 from fabricd.cli.app import Context, cli, text_argument
 from fabricd.client import Client, FabricError
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 WITHDRAW_CONFIRM_S = 5.0
 
@@ -63,11 +64,14 @@ async def _follow(updates: AsyncIterator[list[Any]], progress: Progress) -> None
             progress.update(tickets)
 
 
-async def ask_with_progress(ctx: Context, client: Client, target: str, task: str, **options: Any) -> str | None:
-    """The result, or None after Ctrl-C (the ticket withdrawn, and said so)."""
+async def ask_with_progress(ctx: Context, client: Client, target: str, task: str,
+                            **options: Any) -> rv_pb.AskResponse | None:
+    """The answer, or None after Ctrl-C (the ticket withdrawn, and said so)."""
     source = options.get("source_agent") or ""
 
     def matches(t: Any) -> bool:
+        if options.get("continue_ticket_id"):  # a follow-up: the same ticket, queued again
+            return t.ticket_id == options["continue_ticket_id"]
         return (t.task == task and t.source.agent_id == source and t.conversation_id == options["conversation_id"]
                 and (not options["requester"] or t.requester == options["requester"]))
 
@@ -81,7 +85,7 @@ async def ask_with_progress(ctx: Context, client: Client, target: str, task: str
             pass  # the Ask below reports why (an unknown target, say)
         else:
             follower = asyncio.create_task(_follow(updates, progress))
-        asking = asyncio.ensure_future(client.ask(target, task, **options))
+        asking = asyncio.ensure_future(client.ask_answer(target, task, **options))
         try:
             return await asking
         except asyncio.CancelledError:  # Ctrl-C: asyncio.run cancels us, and the Ask call with us
@@ -119,21 +123,39 @@ async def _confirm_withdrawn(ctx: Context, client: Client, progress: Progress) -
 @click.option("--from", "source_agent", default="", envvar="FABRIC_AGENT", help="the asking agent id ($FABRIC_AGENT)")
 @click.option("--requester", default="", help="a display label for who asks")
 @click.option("--conversation", default="", help="a conversation id")
+@click.option("--continue", "continue_ticket_id", default="", metavar="TICKET",
+              help="answer TICKET's question (it was answered input-required): the same ticket, its next turn")
 @click.pass_obj
 def ask(ctx: Context, target: str, task: str | None, path: str | None, timeout: float | None, source_agent: str,
-        requester: str, conversation: str) -> None:
+        requester: str, conversation: str, continue_ticket_id: str) -> None:
     """Ask TARGET to do TASK (or --file PATH, or piped standard input) and wait for its reply.
 
     While it waits, the ticket id and its place in TARGET's queue are shown on
-    standard error; Ctrl-C withdraws the ticket.
+    standard error; Ctrl-C withdraws the ticket. The reply is printed; when TARGET
+    did not complete the task (it asks back, rejects or failed) a note on standard
+    error says so and the exit status is 3.
     """
     task = text_argument(task, path, "TASK")
-    result = ctx.run(lambda c: ask_with_progress(ctx, c, target, task, timeout=timeout,
+    answer = ctx.run(lambda c: ask_with_progress(ctx, c, target, task, timeout=timeout,
                                                  source_agent=source_agent or None, requester=requester,
-                                                 conversation_id=conversation))
-    if result is None:
+                                                 conversation_id=conversation,
+                                                 continue_ticket_id=continue_ticket_id))
+    if answer is None:
         raise SystemExit(130)
+    outcome = OUTCOMES.get(answer.outcome, "completed")
     if ctx.json:
-        click.echo(json.dumps({"result": result}, ensure_ascii=False))
+        click.echo(json.dumps({"result": answer.result, "outcome": outcome, "ticket_id": answer.ticket_id},
+                              ensure_ascii=False))
     else:
-        click.echo(result)
+        click.echo(answer.result)
+    if outcome == "input-required":
+        ctx.note(f"{target} asks back (input required): answer with `fabric ask {target} ANSWER --continue "
+                 f"{answer.ticket_id}`")
+    elif outcome != "completed":
+        ctx.note(f"{target} did not complete the task: {outcome}")
+    if outcome != "completed":
+        raise SystemExit(3)
+
+
+OUTCOMES = {rv_pb.TICKET_OUTCOME_INPUT_REQUIRED: "input-required", rv_pb.TICKET_OUTCOME_REJECTED: "rejected",
+            rv_pb.TICKET_OUTCOME_FAILED: "failed"}

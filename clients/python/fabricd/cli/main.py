@@ -193,7 +193,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
     ctx.run(follow)
 
 
-from fabricd.cli import a2a, admin, ask, doctor, hooks, wait, watch, work  # noqa: E402, F401 - their commands join the group
+from fabricd.cli import a2a, admin, ask, doctor, hooks, ticket, wait, watch, work  # noqa: E402, F401 - their commands join the group
 
 
 def main(args: list[str] | None = None) -> None:

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 from fabricd.client import Client, FabricError
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
 T = TypeVar("T")
@@ -68,6 +69,10 @@ def _message(m: pb.Message) -> dict[str, Any]:
     if m.thread_id:
         out["thread_id"] = m.thread_id
     return out
+
+
+OUTCOMES = {"completed": rv_pb.TICKET_OUTCOME_COMPLETED, "input_required": rv_pb.TICKET_OUTCOME_INPUT_REQUIRED,
+            "rejected": rv_pb.TICKET_OUTCOME_REJECTED, "failed": rv_pb.TICKET_OUTCOME_FAILED}
 
 
 def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
@@ -131,12 +136,17 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
             return await bridge.call(lambda: client.ask(agent, task, timeout=timeout_seconds, source_agent=me))
 
     @server.tool()
-    async def reply_to_task(result: str, ticket_id: str = "") -> str:
+    async def reply_to_task(result: str, ticket_id: str = "", outcome: str = "completed") -> str:
         """Answer a request someone asked you. Without ticket_id it answers the oldest waiting request
         (the head of your queue); pass the ticket_id from read_inbox to answer a specific one. The asker
-        receives your result as the answer to their ask."""
-        answered = await bridge.call(lambda: client.reply(me, result, ticket_id=ticket_id))
-        return f"answered {answered}"
+        receives your result as the answer to their ask. outcome: "completed" (default: result is the
+        answer), "input_required" (result is a question; the asker's answer arrives later as a new request
+        with the same ticket_id), "rejected" (you decline; result says why) or "failed" (result says why)."""
+        code = OUTCOMES.get(outcome.strip().lower().replace("-", "_"))
+        if code is None:
+            raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+        answered = await bridge.call(lambda: client.reply(me, result, ticket_id=ticket_id, outcome=code))
+        return f"answered {answered}" + ("" if outcome == "completed" else f" ({outcome})")
 
     @server.tool()
     async def show_queue(agent: str = "") -> str:

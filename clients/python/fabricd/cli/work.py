@@ -12,6 +12,11 @@ from rich.table import Table
 
 from fabricd.cli.app import Context, age, cli, text_argument
 from fabricd.client import Client
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
+
+OUTCOMES = {"completed": rv_pb.TICKET_OUTCOME_COMPLETED, "input-required": rv_pb.TICKET_OUTCOME_INPUT_REQUIRED,
+            "rejected": rv_pb.TICKET_OUTCOME_REJECTED, "failed": rv_pb.TICKET_OUTCOME_FAILED}
+
 
 @cli.command()
 @click.argument("agent_id")
@@ -21,8 +26,12 @@ from fabricd.client import Client
               help="the result is the text of this file ('-' for standard input)")
 @click.option("--wait", "wait_s", default=0.0, show_default=True,
               help="seconds to wait for a request to arrive when none is queued (0: answer now or fail)")
+@click.option("--outcome", type=click.Choice(list(OUTCOMES)), default="completed", show_default=True,
+              help="input-required: RESULT is a question the asker answers by continuing the ticket; "
+                   "rejected, failed: RESULT says why")
 @click.pass_obj
-def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path: str | None, wait_s: float) -> None:
+def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path: str | None, wait_s: float,
+          outcome: str) -> None:
     """As AGENT_ID, answer the request at the head of its queue with RESULT (or --file PATH, or piped input)."""
     result = text_argument(result, path, "RESULT")
 
@@ -32,7 +41,7 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path:
                 await asyncio.wait_for(_queued(client, agent_id, ticket_id), wait_s)
             except TimeoutError:
                 raise click.ClickException(f"no request for {agent_id} arrived within {wait_s:g}s") from None
-        return await client.reply(agent_id, result, ticket_id=ticket_id)
+        return await client.reply(agent_id, result, ticket_id=ticket_id, outcome=OUTCOMES[outcome])
 
     answered = ctx.run(answer)
     if ctx.json:

@@ -12,7 +12,8 @@ from typing import Any
 
 import grpc
 
-from fabricd.client import _target
+from fabricd.client import _nodes, _target
+from fabricd.client._auth import ClientTls, _BearerStream, _BearerUnary
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
@@ -57,75 +58,33 @@ class SendResult:
 _REPLIED_KEPT = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class ClientTls:
-    """TLS to the daemon: the CA that signed its certificate, and for mutual TLS our own."""
-
-    ca: bytes | None = None
-    cert: bytes | None = None
-    key: bytes | None = None
-
-    @classmethod
-    def from_files(cls, ca: str = "", cert: str = "", key: str = "") -> ClientTls:
-        def read(path: str) -> bytes | None:
-            if not path:
-                return None
-            with open(path, "rb") as f:
-                return f.read()
-
-        return cls(read(ca), read(cert), read(key))
-
-    @classmethod
-    def from_env(cls) -> ClientTls | None:
-        """$FABRICD_TLS_CA, $FABRICD_TLS_CERT, $FABRICD_TLS_KEY; None when none is set."""
-        names = ("FABRICD_TLS_CA", "FABRICD_TLS_CERT", "FABRICD_TLS_KEY")
-        if not any(os.environ.get(n) for n in names):
-            return None
-        return cls.from_files(*(os.environ.get(n, "") for n in names))
-
-
-class _Bearer:
-    """Adds `authorization: Bearer <token>` to every call."""
-
-    def __init__(self, token: str) -> None:
-        self._metadata = ("authorization", f"Bearer {token}")
-
-    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
-        metadata = grpc.aio.Metadata(*(details.metadata or ()))
-        metadata.add(*self._metadata)
-        return grpc.aio.ClientCallDetails(details.method, details.timeout, metadata, details.credentials,
-                                          details.wait_for_ready)
-
-
-# grpc.aio files an interceptor under its first matching kind only: one class per kind.
-class _BearerUnary(_Bearer, grpc.aio.UnaryUnaryClientInterceptor):
-    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
-        return await continuation(self._details(details), request)
-
-
-class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
-    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
-        return await continuation(self._details(details), request)
-
-
 class Client(WorkCalls):
-    """A connection to one fabricd. Use `async with Client(target) as client:`.
+    """A connection to fabricd. Use `async with Client(target) as client:`.
 
     `target` is `unix:PATH`, a socket path or `HOST:PORT`; default $FABRICD_TARGET,
     else the first socket that answers of the user unit's, `fabricd serve`'s and
     the system unit's (see `_target`; `tried` says what was looked at). `token` (default $FABRICD_TOKEN) is sent with every
     call; `tls` (default from $FABRICD_TLS_CA/_CERT/_KEY) makes the channel TLS.
+
+    Several nodes on one database: a list of targets, or one string with commas
+    (`"a:7077,b:7077"`). Calls go to one node; on UNAVAILABLE the client moves to
+    the next, and re-sends the call there when that cannot do it twice (see
+    `_nodes`), for up to `retry_window` seconds (default 10 with several targets,
+    0 with one: a lone daemon's UNAVAILABLE is raised at once). Behind a load
+    balancer, give its one address and a `retry_window`.
     """
 
-    def __init__(self, target: str | None = None, *, token: str | None = None, tls: ClientTls | None = None,
-                 max_batch: int = 500) -> None:
+    def __init__(self, target: str | Sequence[str] | None = None, *, token: str | None = None,
+                 tls: ClientTls | None = None, max_batch: int = 500, retry_window: float | None = None) -> None:
         self._resolved = _target.resolve(target)
-        self.target = self._resolved.target
         token = token if token is not None else os.environ.get("FABRICD_TOKEN", "")
         self._tls = tls if tls is not None else ClientTls.from_env()
         self._interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
-        self._old_channels: list[grpc.aio.Channel] = []
-        self._open(self.target)
+        self._nodes = _nodes.Nodes(self._resolved.targets, self._open)
+        self.retry_window = (retry_window if retry_window is not None else
+                             _nodes.RETRY_WINDOW_S if len(self._resolved.targets) > 1 else 0.0)
+        for name in ("directory", "mailbox", "rendezvous", "admin", "outbox", "agent_directory"):
+            setattr(self, name, _nodes.Service(self._nodes, name))
         # Batches stay far below gRPC's 64 MiB frame however large the messages are.
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
             self._send_batch, max_batch=max_batch, size_of=lambda m: m.ByteSize(), max_bytes=8 << 20)
@@ -135,16 +94,28 @@ class Client(WorkCalls):
         self._replied: dict[str, None] = {}
 
     @property
+    def target(self) -> str:
+        """The node calls go to now."""
+        return self._nodes.current
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        """Every node this client may use, in the order it tries them."""
+        return tuple(self._nodes.targets)
+
+    @property
     def discovered(self) -> bool:
         """True when the target was found by socket discovery (no target and no $FABRICD_TARGET given)."""
         return self._resolved.discovered
 
     @property
     def tried(self) -> str:
-        """The sockets discovery looked at and what it found (or the given target): for messages."""
-        return self._resolved.describe()
+        """The sockets discovery looked at and what it found (or the given targets): for messages."""
+        if self._resolved.discovered:
+            return self._resolved.describe()
+        return ", ".join(self._nodes.targets)
 
-    def _open(self, target: str) -> None:
+    def _open(self, target: str) -> tuple[grpc.aio.Channel, dict[str, Any]]:
         options = [
             ("grpc.max_receive_message_length", 64 << 20),
             ("grpc.max_send_message_length", 64 << 20),
@@ -155,16 +126,17 @@ class Client(WorkCalls):
         if self._tls is not None:
             credentials = grpc.ssl_channel_credentials(root_certificates=self._tls.ca, private_key=self._tls.key,
                                                        certificate_chain=self._tls.cert)
-            self._channel = grpc.aio.secure_channel(target, credentials, options=options,
-                                                    interceptors=self._interceptors)
+            channel = grpc.aio.secure_channel(target, credentials, options=options, interceptors=self._interceptors)
         else:
-            self._channel = grpc.aio.insecure_channel(target, options=options, interceptors=self._interceptors)
-        self.directory = dir_grpc.DirectoryServiceStub(self._channel)
-        self.mailbox = mbx_grpc.MailboxServiceStub(self._channel)
-        self.rendezvous = rv_grpc.RendezvousServiceStub(self._channel)
-        self.admin = admin_grpc.AdminServiceStub(self._channel)
-        self.outbox = ob_grpc.OutboxServiceStub(self._channel)
-        self.agent_directory = ad_grpc.AgentDirectoryServiceStub(self._channel)
+            channel = grpc.aio.insecure_channel(target, options=options, interceptors=self._interceptors)
+        return channel, {
+            "directory": dir_grpc.DirectoryServiceStub(channel),
+            "mailbox": mbx_grpc.MailboxServiceStub(channel),
+            "rendezvous": rv_grpc.RendezvousServiceStub(channel),
+            "admin": admin_grpc.AdminServiceStub(channel),
+            "outbox": ob_grpc.OutboxServiceStub(channel),
+            "agent_directory": ad_grpc.AgentDirectoryServiceStub(channel),
+        }
 
     def rediscover(self) -> bool:
         """Look for the daemon's socket again (only when none was given); True when it moved elsewhere.
@@ -179,17 +151,31 @@ class Client(WorkCalls):
             self._resolved = _target.Resolved(self.target, found.tried)
             return False
         log.info("fabricd found at %s (was %s)", found.target, self.target)
-        self._old_channels.append(self._channel)
         self._resolved = found
-        self.target = found.target
-        self._open(self.target)
+        self._nodes.replace(found.target)
         return True
+
+    @property
+    def _channel(self) -> grpc.aio.Channel:
+        """The current node's channel (for stubs of other services, such as A2A's)."""
+        return self._nodes.channel
+
+    def _failed(self, target: str) -> bool:
+        """A call to `target` answered UNAVAILABLE: later calls go to the next node, if there is one (True)."""
+        return self._nodes.failed(target)
 
     def _error(self, exc: grpc.RpcError) -> FabricError:
         """A failed call as a client exception; an unreachable daemon's names where it was looked for."""
         error = from_rpc_error(exc)
         if isinstance(error, Unavailable) and self._resolved.discovered:
             error.metadata.setdefault("tried", self.tried)
+        return error
+
+    def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:
+        """A stream's failure as an exception; an UNAVAILABLE node is left, so watching again goes elsewhere."""
+        error = self._error(exc)
+        if isinstance(error, Unavailable):
+            self._failed(target)
         return error
 
     async def __aenter__(self) -> Client:
@@ -204,22 +190,39 @@ class Client(WorkCalls):
             await asyncio.wait_for(asyncio.gather(self._sends.drain(), self._acks.drain()), timeout)
         except TimeoutError:
             log.warning("closing with calls still in flight after %gs: they fail as cancelled", timeout)
-        for channel in [*self._old_channels, self._channel]:
-            await channel.close()
+        await self._nodes.close()
 
     async def wait_ready(self, timeout: float = 10.0) -> None:
-        """Wait until the daemon accepts connections."""
-        try:
-            await asyncio.wait_for(self._channel.channel_ready(), timeout)
-        except TimeoutError:
-            raise Unavailable(f"fabricd at {self.target} did not answer within {timeout:g}s",
+        """Wait until the daemon (with several targets: any of them, which becomes the current one) accepts
+        connections."""
+        if not await self._nodes.ready(timeout):
+            raise Unavailable(f"fabricd at {self.tried} did not answer within {timeout:g}s",
                               reason="NOT_READY") from None
 
-    async def _call(self, rpc: Any, request: Any, timeout: float | None = None) -> Any:
-        try:
-            return await rpc(request, timeout=timeout)
-        except grpc.RpcError as exc:
-            raise self._error(exc) from None
+    async def _call(self, rpc: Any, request: Any, timeout: float | None = None, *, resend: bool = False) -> Any:
+        """One RPC; on UNAVAILABLE, the next node, where `resend` (sending it twice does it once) re-sends it.
+
+        `request` may be a function that builds the request for each attempt (an Ask's remaining timeout).
+        """
+        deadline: float | None = None
+        attempt = 0
+        while True:
+            target = self._nodes.current
+            try:
+                return await rpc(request() if callable(request) else request, timeout=timeout)
+            except grpc.RpcError as exc:
+                error = self._error(exc)
+                if not isinstance(error, Unavailable):
+                    raise error from None
+                self._failed(target)
+                if not resend or self.retry_window <= 0:
+                    raise error from None
+                loop = asyncio.get_running_loop()
+                deadline = deadline if deadline is not None else loop.time() + self.retry_window
+                attempt += 1
+                if loop.time() >= deadline:
+                    raise error from None
+                await _nodes.pause(attempt, len(self._nodes.targets))
 
     # -- DirectoryService
 
@@ -228,7 +231,7 @@ class Client(WorkCalls):
         caps = [c if isinstance(c, pb.Capability) else pb.Capability(name=c) for c in capabilities]
         request = dir_pb.RegisterRequest(agent_id=agent_id, session_name=session_name, capabilities=caps, cwd=cwd,
                                          metadata=dict(metadata or {}))
-        response = await self._call(self.directory.Register, request)
+        response = await self._call(self.directory.Register, request, resend=True)
         if response.name_shared_with:
             warnings.warn(f"session name {response.entry.session_name!r} is now ambiguous: live agents "
                           f"{', '.join(response.name_shared_with)} use it too", AmbiguousNameWarning, stacklevel=2)
@@ -236,7 +239,8 @@ class Client(WorkCalls):
 
     async def touch(self, agent_id: str, *, busy: bool = False, offline: bool = False) -> dir_pb.TouchResponse:
         """Heartbeat (`offline=True`: goodbye). The response says whether the entry was created."""
-        return await self._call(self.directory.Touch, dir_pb.TouchRequest(agent_id=agent_id, busy=busy, offline=offline))
+        request = dir_pb.TouchRequest(agent_id=agent_id, busy=busy, offline=offline)
+        return await self._call(self.directory.Touch, request, resend=True)
 
     async def unregister(self, agent_id: str, *, purge: bool = False) -> dir_pb.UnregisterResponse:
         """Remove a mailbox; with `purge`, even with unread mail or queued tickets (deleted, aborted)."""
@@ -245,22 +249,24 @@ class Client(WorkCalls):
     async def list_mailboxes(self, *, page_size: int = 0, page_token: str = "") -> Page[pb.MailboxEntry]:
         """Every mailbox (page after page), or one page when given a page_size or page_token."""
         def fetch(size: int, token: str) -> Any:
-            return self._call(self.directory.ListMailboxes, dir_pb.ListMailboxesRequest(page_size=size, page_token=token))
+            request = dir_pb.ListMailboxesRequest(page_size=size, page_token=token)
+            return self._call(self.directory.ListMailboxes, request, resend=True)
 
         return await read_pages(fetch, lambda r: r.mailboxes, page_size, page_token)
 
     async def resolve(self, name: str) -> pb.MailboxEntry:
-        return (await self._call(self.directory.ResolveName, dir_pb.ResolveNameRequest(name=name))).entry
+        return (await self._call(self.directory.ResolveName, dir_pb.ResolveNameRequest(name=name), resend=True)).entry
 
     async def watch_mailboxes(self) -> AsyncIterator[dir_pb.WatchMailboxesResponse]:
         """The snapshot, then every change; empty responses (keepalives) are skipped."""
+        target = self.target
         call = self.directory.WatchMailboxes(dir_pb.WatchMailboxesRequest())
         try:
             async for response in call:
                 if response.events or response.snapshot_complete:
                     yield response
         except grpc.RpcError as exc:
-            raise self._error(exc) from None
+            raise self._stream_error(exc, target) from None
         finally:
             call.cancel()
 
@@ -288,12 +294,14 @@ class Client(WorkCalls):
         if len(messages) == 1:  # one caller: the plain RPC, errors and all
             try:
                 r = await self._call(self.mailbox.SendMessage,
-                                     mbx_pb.SendMessageRequest(message=messages[0], create_mailbox=create))
+                                     mbx_pb.SendMessageRequest(message=messages[0], create_mailbox=create),
+                                     resend=bool(messages[0].id))  # a client id makes a resend a duplicate
             except FabricError as exc:
                 return [exc]
             return [SendResult(r.message, r.duplicate)]
         response = await self._call(self.mailbox.SendMessages,
-                                    mbx_pb.SendMessagesRequest(messages=messages, create_mailbox=create))
+                                    mbx_pb.SendMessagesRequest(messages=messages, create_mailbox=create),
+                                    resend=all(m.id for m in messages))
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
@@ -302,19 +310,21 @@ class Client(WorkCalls):
         """One SendMessages RPC; each message gets its result or its exception (not raised)."""
         response = await self._call(self.mailbox.SendMessages,
                                     mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic,
-                                                               create_mailbox=create_mailbox))
+                                                               create_mailbox=create_mailbox),
+                                    resend=all(m.id for m in messages))
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
     async def peek(self, agent_id: str, limit: int = 0) -> mbx_pb.PeekMessagesResponse:
-        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(agent_id=agent_id, limit=limit))
+        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(agent_id=agent_id, limit=limit),
+                                resend=True)
 
     async def drain(self, agent_id: str, limit: int = 0) -> mbx_pb.DrainMessagesResponse:
         return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(agent_id=agent_id, limit=limit))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         response = await self._call(self.mailbox.AckMessages,
-                                    mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids))
+                                    mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids), resend=True)
         return response.acked
 
     async def ack_one(self, agent_id: str, message_id: str) -> bool:

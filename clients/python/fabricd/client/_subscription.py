@@ -39,7 +39,9 @@ class Subscription:
 
     When the daemon cannot be reached, `on_wait` hears "waiting for fabricd at
     ..." at once and "connected to fabricd at ..." when it answers again; after
-    `wait` seconds of trying (0: forever) the iteration raises Unavailable.
+    `wait` seconds of trying (0: forever) the iteration raises Unavailable. With
+    several targets it subscribes again on the next node, from its cursor: the
+    unacked mail comes again and what was handed out already is skipped by seq.
     """
 
     def __init__(self, client: Client, agent_id: str, *, auto_ack: bool = True, ack_batch: int = 256,
@@ -60,6 +62,7 @@ class Subscription:
         self._wait = wait
         self._on_wait = on_wait or (lambda text: log.warning("%s", text))
         self._outage_since: float | None = None
+        self._target = client.target
 
     async def __aenter__(self) -> Subscription:
         return self
@@ -111,6 +114,7 @@ class Subscription:
         while True:
             try:
                 if self._call is None:
+                    self._target = self._client.target
                     self._call = self._client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id=self.agent_id))
                     await self._call.wait_for_connection()
                     self._reached()
@@ -150,10 +154,14 @@ class Subscription:
     def _unreachable(self, exc: grpc.RpcError) -> None:
         """Say at once that we wait; look for the socket again; give up after `wait` seconds."""
         now = time.monotonic()
+        moved = self._client._failed(self._target)  # with several nodes, the next Subscribe goes to the next one
         if self._outage_since is None:
             self._outage_since = now
-            self._on_wait(f"waiting for fabricd at {self._client.tried}"
-                          + (f" (giving up after {self._wait:g}s)" if self._wait else ""))
+            if moved:
+                self._on_wait(f"fabricd at {self._target} is unavailable: subscribing through {self._client.target}")
+            else:
+                self._on_wait(f"waiting for fabricd at {self._client.tried}"
+                              + (f" (giving up after {self._wait:g}s)" if self._wait else ""))
         if self._client.rediscover():
             self._on_wait(f"found fabricd at {self._client.target}")
         if self._wait and now - self._outage_since >= self._wait:

@@ -45,15 +45,19 @@ def _renamed(method: Callable[..., T], old: str) -> Callable[..., T]:
 class SyncClient:
     """`with SyncClient(target) as client: client.send("bob", "hi")`; options as for Client."""
 
-    def __init__(self, target: str | None = None, **options: Any) -> None:
+    def __init__(self, target: str | Sequence[str] | None = None, **options: Any) -> None:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="fabricd-client", daemon=True)
         self._thread.start()
         self._client: Client = self._run(self._make(target, options))
-        self.target = self._client.target
+
+    @property
+    def target(self) -> str:
+        """The node calls go to now (with several targets, it moves on when one is unavailable)."""
+        return self._client.target
 
     @staticmethod
-    async def _make(target: str | None, options: dict[str, Any]) -> Client:
+    async def _make(target: str | Sequence[str] | None, options: dict[str, Any]) -> Client:
         return Client(target, **options)  # inside the loop: grpc.aio binds the channel to it
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
@@ -160,20 +164,50 @@ class SyncClient:
     # -- RendezvousService
 
     def ask(self, target: str, task: str, *, timeout: float | None = None, source_agent: str | None = None,
-            requester: str = "", conversation_id: str = "") -> str:
+            requester: str = "", conversation_id: str = "", request_key: str = "") -> str:
         return self._run(self._client.ask(target, task, timeout=timeout, source_agent=source_agent,
-                                          requester=requester, conversation_id=conversation_id))
+                                          requester=requester, conversation_id=conversation_id,
+                                          request_key=request_key))
+
+    def ask_answer(self, target: str, task: str, *, timeout: float | None = None,
+                   source_agent: str | None = None, requester: str = "", conversation_id: str = "",
+                   data: bytes = b"", headers: Mapping[str, str] | None = None,
+                   continue_ticket_id: str = "", request_key: str = "") -> rv_pb.AskResponse:
+        return self._run(self._client.ask_answer(target, task, timeout=timeout, source_agent=source_agent,
+                                                 requester=requester, conversation_id=conversation_id, data=data,
+                                                 headers=headers, continue_ticket_id=continue_ticket_id,
+                                                 request_key=request_key))
 
     def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
-                conversation_id: str = "") -> rv_pb.EnqueueTicketResponse:
+                conversation_id: str = "", data: bytes = b"", headers: Mapping[str, str] | None = None,
+                continue_ticket_id: str = "", request_key: str = "") -> rv_pb.EnqueueTicketResponse:
         return self._run(self._client.enqueue(target, task, source_agent=source_agent, requester=requester,
-                                              conversation_id=conversation_id))
+                                              conversation_id=conversation_id, data=data, headers=headers,
+                                              continue_ticket_id=continue_ticket_id, request_key=request_key))
 
     def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
         return self._run(self._client.await_reply(ticket_id, timeout=timeout))
 
-    def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
-        return self._run(self._client.reply(agent_id, result, ticket_id=ticket_id))
+    def await_answer(self, ticket_id: str, *, timeout: float | None = None) -> rv_pb.AwaitReplyResponse:
+        return self._run(self._client.await_answer(ticket_id, timeout=timeout))
+
+    def reply(self, agent_id: str, result: str, *, ticket_id: str = "",
+              outcome: int = rv_pb.TICKET_OUTCOME_COMPLETED, data: bytes = b"",
+              headers: Mapping[str, str] | None = None) -> str:
+        return self._run(self._client.reply(agent_id, result, ticket_id=ticket_id, outcome=outcome, data=data,
+                                            headers=headers))
+
+    def get_ticket(self, ticket_id: str) -> rv_pb.Ticket:
+        return self._run(self._client.get_ticket(ticket_id))
+
+    def cancel_ticket(self, ticket_id: str) -> rv_pb.CancelTicketResponse:
+        return self._run(self._client.cancel_ticket(ticket_id))
+
+    def list_tickets(self, agent_id: str, *, conversation_id: str = "", states: Sequence[int] = (),
+                     source_agent_id: str = "", page_size: int = 0, page_token: str = "") -> Page[rv_pb.Ticket]:
+        return self._run(self._client.list_tickets(agent_id, conversation_id=conversation_id, states=states,
+                                                   source_agent_id=source_agent_id, page_size=page_size,
+                                                   page_token=page_token))
 
     def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         return self._run(self._client.cancel_head(agent_id, ticket_id))

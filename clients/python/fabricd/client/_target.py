@@ -12,6 +12,11 @@ A target is `unix:PATH`, a bare path (`/run/x.sock`, `./x.sock`, `~/x.sock`),
 `HOST:PORT`, or any gRPC scheme (`dns:`, `ipv4:`, `ipv6:`, `unix-abstract:`).
 A host without a port is refused: fabricd has no well-known TCP port, so
 dialling one (gRPC would pick 443) only hides the mistake.
+
+Several nodes (fabricd on PostgreSQL): a list of targets, or one string with
+commas (`--target a:7077,b:7077`, $FABRICD_TARGET likewise). The client dials
+the first and moves to the next when a call answers UNAVAILABLE. An `ipv4:` or
+`ipv6:` target keeps its commas: that is gRPC's own list of addresses.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import os
 import re
 import socket
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from fabricd import paths
@@ -51,6 +56,12 @@ class Resolved:
 
     target: str
     tried: tuple[Candidate, ...] = ()
+    alternates: tuple[str, ...] = ()
+    """The other nodes, in order, to fail over to (given several targets)."""
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return (self.target, *self.alternates)
 
     @property
     def discovered(self) -> bool:
@@ -58,7 +69,7 @@ class Resolved:
 
     def describe(self) -> str:
         """`unix:/a (refused), unix:/b (no such file)`: for messages."""
-        return ", ".join(map(str, self.tried)) if self.tried else self.target
+        return ", ".join(map(str, self.tried)) if self.tried else ", ".join(self.targets)
 
 
 def candidates(environ: Mapping[str, str] = os.environ) -> list[str]:
@@ -128,9 +139,26 @@ def normalize(target: str) -> str:
         reason="BAD_TARGET", metadata={"target": target, "example": f"{host}:{EXAMPLE_PORT}"})
 
 
-def resolve(target: str | None, environ: Mapping[str, str] = os.environ) -> Resolved:
-    """The given target, else $FABRICD_TARGET, else discovery."""
+def split(targets: str | Sequence[str]) -> list[str]:
+    """Several targets as gRPC wants each: from a list, or from one string with commas; without duplicates."""
+    given = [targets] if isinstance(targets, str) else list(targets)
+    parts: list[str] = []
+    for item in given:
+        if item.strip().startswith(("ipv4:", "ipv6:")):
+            parts.append(item)  # gRPC's own comma-separated address list: one target
+        elif "," in item:
+            parts.extend(p for p in item.split(",") if p.strip())  # `a,b,` is two targets
+        else:
+            parts.append(item)
+    if not parts:
+        raise InvalidArgument("empty target: give unix:PATH, a socket path or HOST:PORT", reason="BAD_TARGET")
+    return list(dict.fromkeys(normalize(p) for p in parts))
+
+
+def resolve(target: str | Sequence[str] | None, environ: Mapping[str, str] = os.environ) -> Resolved:
+    """The given target(s), else $FABRICD_TARGET, else discovery."""
     given = target or environ.get("FABRICD_TARGET")
     if given:
-        return Resolved(normalize(given))
+        first, *others = split(given)
+        return Resolved(first, alternates=tuple(others))
     return discover(environ)

@@ -6,8 +6,10 @@ A mixin of Client: it uses the stubs and `_call` that Client sets up.
 from __future__ import annotations
 
 import functools
+import time
+import uuid
 import warnings
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 import grpc
@@ -18,6 +20,22 @@ from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
+
+
+def _waiting(request: Any, timeout: float | None) -> Any:
+    """`request`, or for a wait with a timeout a function giving it with the time left (for each attempt)."""
+    if timeout is None:
+        return request
+    if timeout <= 0:  # nothing to count down (a negative one is refused by the daemon, as given)
+        request.timeout.FromNanoseconds(int(timeout * 1e9))
+        return request
+    deadline = time.monotonic() + timeout
+
+    def build() -> Any:
+        request.timeout.FromNanoseconds(int(max(0.0, deadline - time.monotonic()) * 1e9))
+        return request
+
+    return build
 
 
 def renamed(method: Callable[..., Coroutine[Any, Any, Any]], old: str) -> Callable[..., Coroutine[Any, Any, Any]]:
@@ -40,7 +58,7 @@ class WorkCalls:
     agent_directory: Any
     admin: Any
 
-    async def _call(self, rpc: Any, request: Any, timeout: float | None = None) -> Any:
+    async def _call(self, rpc: Any, request: Any, timeout: float | None = None, *, resend: bool = False) -> Any:
         raise NotImplementedError
 
     def _consumed(self, message_id: str) -> None:
@@ -48,6 +66,11 @@ class WorkCalls:
 
     def _error(self, exc: grpc.RpcError) -> FabricError:
         raise NotImplementedError
+
+    def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:
+        raise NotImplementedError
+
+    target: str
 
     # -- RendezvousService
 
@@ -58,36 +81,66 @@ class WorkCalls:
         return rv_pb.TicketSource(kind=rv_pb.TICKET_SOURCE_KIND_HUMAN)
 
     async def ask(self, target: str, task: str, *, timeout: float | None = None, source_agent: str | None = None,
-                  requester: str = "", conversation_id: str = "") -> str:
+                  requester: str = "", conversation_id: str = "", request_key: str = "") -> str:
         """Ask `target` and wait for its reply; returns the result.
 
         `source_agent` names the asking agent (else the asker is a human). Raises
         DeadlineExceeded after `timeout` seconds (the ticket is retired) and
-        Aborted if the ticket is cancelled or the target's queue closed.
+        Aborted if the ticket is cancelled or the target's queue closed. The
+        result of an INPUT_REQUIRED, REJECTED or FAILED answer is its question or
+        reason: `ask_answer` also says the outcome. Every Ask carries a request key
+        (a fresh uuid unless given): re-sent to another node after UNAVAILABLE, it
+        waits on the ticket already queued, so it is asked once.
+        """
+        return (await self.ask_answer(target, task, timeout=timeout, source_agent=source_agent, requester=requester,
+                                      conversation_id=conversation_id, request_key=request_key)).result
+
+    async def ask_answer(self, target: str, task: str, *, timeout: float | None = None,
+                         source_agent: str | None = None, requester: str = "", conversation_id: str = "",
+                         data: bytes = b"", headers: Mapping[str, str] | None = None,
+                         continue_ticket_id: str = "", request_key: str = "") -> rv_pb.AskResponse:
+        """As `ask`, returning the whole answer: ticket id, result, outcome, data and headers.
+
+        `data` and `headers` go with the task message; `continue_ticket_id` answers a
+        ticket whose outcome was TICKET_OUTCOME_INPUT_REQUIRED (its next turn).
         """
         request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
-                                   conversation_id=conversation_id)
-        if timeout is not None:
-            request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.Ask, request)).result
+                                   conversation_id=conversation_id, data=data, headers=headers or {},
+                                   continue_ticket_id=continue_ticket_id, request_key=request_key or str(uuid.uuid4()))
+        return await self._call(self.rendezvous.Ask, _waiting(request, timeout), resend=True)
 
     async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
-                      conversation_id: str = "") -> rv_pb.EnqueueTicketResponse:
-        """Queue a ticket without waiting: returns its id and position (0 = head)."""
+                      conversation_id: str = "", data: bytes = b"", headers: Mapping[str, str] | None = None,
+                      continue_ticket_id: str = "", request_key: str = "") -> rv_pb.EnqueueTicketResponse:
+        """Queue a ticket without waiting: returns its id and position (0 = head); see `ask_answer` for the rest.
+
+        The same `request_key` (default: a fresh uuid, kept across this call's retries) returns the
+        ticket the first call queued: pass your own to retry a lost answer safely."""
         request = rv_pb.EnqueueTicketRequest(target=target, task=task, requester=requester,
-                                             source=self._source(source_agent), conversation_id=conversation_id)
-        return await self._call(self.rendezvous.EnqueueTicket, request)
+                                             source=self._source(source_agent), conversation_id=conversation_id,
+                                             data=data, headers=headers or {}, continue_ticket_id=continue_ticket_id,
+                                             request_key=request_key or str(uuid.uuid4()))
+        return await self._call(self.rendezvous.EnqueueTicket, request, resend=True)
 
     async def await_reply(self, ticket_id: str, *, timeout: float | None = None) -> str:
         """Wait for a ticket's result (at once if already answered); the ticket stays queued on timeout."""
-        request = rv_pb.AwaitReplyRequest(ticket_id=ticket_id)
-        if timeout is not None:
-            request.timeout.FromNanoseconds(int(timeout * 1e9))
-        return (await self._call(self.rendezvous.AwaitReply, request)).result
+        return (await self.await_answer(ticket_id, timeout=timeout)).result
 
-    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "") -> str:
-        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id."""
-        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id)
+    async def await_answer(self, ticket_id: str, *, timeout: float | None = None) -> rv_pb.AwaitReplyResponse:
+        """As `await_reply`, returning the whole answer: result, outcome, data and headers."""
+        request = rv_pb.AwaitReplyRequest(ticket_id=ticket_id)
+        return await self._call(self.rendezvous.AwaitReply, _waiting(request, timeout), resend=True)
+
+    async def reply(self, agent_id: str, result: str, *, ticket_id: str = "",
+                    outcome: int = rv_pb.TICKET_OUTCOME_COMPLETED, data: bytes = b"",
+                    headers: Mapping[str, str] | None = None) -> str:
+        """Answer the head of `agent_id`'s queue (or `ticket_id`); returns the answered ticket id.
+
+        `outcome` (a TicketOutcome): COMPLETED, or INPUT_REQUIRED (the result is a question the
+        asker may answer by continuing the ticket), REJECTED or FAILED (the result says why).
+        """
+        request = rv_pb.ReplyRequest(agent_id=agent_id, result=result, ticket_id=ticket_id, outcome=outcome,
+                                     data=data, headers=headers or {})
         answered = (await self._call(self.rendezvous.Reply, request)).ticket_id
         self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
         return answered
@@ -105,7 +158,25 @@ class WorkCalls:
         or page_token."""
         def fetch(size: int, token: str) -> Any:
             request = rv_pb.GetQueueRequest(agent_id=agent_id, page_size=size, page_token=token)
-            return self._call(self.rendezvous.GetQueue, request)
+            return self._call(self.rendezvous.GetQueue, request, resend=True)
+
+        return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
+
+    async def get_ticket(self, ticket_id: str) -> rv_pb.Ticket:
+        """One ticket in any state: position while queued, result and outcome once answered."""
+        return (await self._call(self.rendezvous.GetTicket, rv_pb.GetTicketRequest(ticket_id=ticket_id))).ticket
+
+    async def cancel_ticket(self, ticket_id: str) -> rv_pb.CancelTicketResponse:
+        """Withdraw a queued ticket wherever it stands; `cancelled` is False when it had already finished."""
+        return await self._call(self.rendezvous.CancelTicket, rv_pb.CancelTicketRequest(ticket_id=ticket_id))
+
+    async def list_tickets(self, agent_id: str, *, conversation_id: str = "", states: Sequence[int] = (),
+                           source_agent_id: str = "", page_size: int = 0, page_token: str = "") -> Page[rv_pb.Ticket]:
+        """`agent_id`'s tickets in any state, newest first: all, or one page when given a page_size or page_token."""
+        def fetch(size: int, token: str) -> Any:
+            request = rv_pb.ListTicketsRequest(agent_id=agent_id, conversation_id=conversation_id, states=states,
+                                               source_agent_id=source_agent_id, page_size=size, page_token=token)
+            return self._call(self.rendezvous.ListTickets, request)
 
         return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
 
@@ -114,13 +185,14 @@ class WorkCalls:
 
         Each snapshot holds the first `max_tickets` tickets (0: 100; at most 1000); `get_queue` pages through
         a longer queue."""
+        target = self.target
         call = self.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id=agent_id, max_tickets=max_tickets))
         try:
             async for response in call:
                 if not response.keepalive:
                     yield list(response.tickets)
         except grpc.RpcError as exc:
-            raise self._error(exc) from None
+            raise self._stream_error(exc, target) from None
         finally:
             call.cancel()
 
@@ -128,7 +200,7 @@ class WorkCalls:
 
     async def fan_out(self, job: ob_pb.SettledJob, content: str) -> ob_pb.FanOutResponse:
         """Queue one reply per reply-to address of the job's mail; a replay writes nothing new."""
-        return await self._call(self.outbox.FanOut, ob_pb.FanOutRequest(job=job, content=content))
+        return await self._call(self.outbox.FanOut, ob_pb.FanOutRequest(job=job, content=content), resend=True)
 
     async def drain_outbox(self) -> ob_pb.DrainOutboxResponse:
         return await self._call(self.outbox.DrainOutbox, ob_pb.DrainOutboxRequest())
@@ -140,7 +212,7 @@ class WorkCalls:
         def fetch(size: int, token: str) -> Any:
             request = ob_pb.ListOutboxRequest(state=state, limit=limit, after_key=after_key, page_size=size,
                                               page_token=token)
-            return self._call(self.outbox.ListOutbox, request)
+            return self._call(self.outbox.ListOutbox, request, resend=True)
 
         if limit or after_key or page_size or page_token:
             return await fetch(page_size, page_token)
@@ -169,12 +241,14 @@ class WorkCalls:
         return (await self._call(self.agent_directory.CreateAgent, request)).agent
 
     async def get_agent(self, agent_id: str) -> ad_pb.Agent:
-        return (await self._call(self.agent_directory.GetAgent, ad_pb.GetAgentRequest(agent_id=agent_id))).agent
+        request = ad_pb.GetAgentRequest(agent_id=agent_id)
+        return (await self._call(self.agent_directory.GetAgent, request, resend=True)).agent
 
     async def list_agents(self, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Agent]:
         """Every agent (page after page), or one page when given a page_size or page_token."""
         def fetch(size: int, token: str) -> Any:
-            return self._call(self.agent_directory.ListAgents, ad_pb.ListAgentsRequest(page_size=size, page_token=token))
+            request = ad_pb.ListAgentsRequest(page_size=size, page_token=token)
+            return self._call(self.agent_directory.ListAgents, request, resend=True)
 
         return await read_pages(fetch, lambda r: r.agents, page_size, page_token)
 
@@ -183,14 +257,14 @@ class WorkCalls:
         """A new thread; a retry with the same `request_key` returns the thread the first call created."""
         request = ad_pb.CreateThreadRequest(agent_id=agent_id, title=title, kind=kind, contexts=list(contexts),
                                             request_key=request_key)
-        return (await self._call(self.agent_directory.CreateThread, request)).thread
+        return (await self._call(self.agent_directory.CreateThread, request, resend=bool(request_key))).thread
 
     async def list_threads(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[ad_pb.Thread]:
         """The agent's threads in creation order (page after page), or one page when given a page_size or
         page_token."""
         def fetch(size: int, token: str) -> Any:
             request = ad_pb.ListThreadsRequest(agent_id=agent_id, page_size=size, page_token=token)
-            return self._call(self.agent_directory.ListThreads, request)
+            return self._call(self.agent_directory.ListThreads, request, resend=True)
 
         return await read_pages(fetch, lambda r: r.threads, page_size, page_token)
 
@@ -202,7 +276,7 @@ class WorkCalls:
         the first acceptance and admits nothing new."""
         request = ad_pb.AdmitRequest(agent_id=agent_id, thread_id=thread_id, submission=submission,
                                      optional_work=optional_work, request_key=request_key)
-        return await self._call(self.agent_directory.Admit, request)
+        return await self._call(self.agent_directory.Admit, request, resend=bool(request_key))
 
     async def settle(self, request_id: str, *, thread_id: str = "", interactive: bool = False,
                      notify: bool = False) -> ad_pb.Request:
@@ -220,7 +294,7 @@ class WorkCalls:
         or page_token (its next_page_token goes on)."""
         def fetch(size: int, token: str) -> Any:
             request = ad_pb.ListRequestsRequest(filter=which, page_size=size, page_token=token)
-            return self._call(self.agent_directory.ListRequests, request)
+            return self._call(self.agent_directory.ListRequests, request, resend=True)
 
         if page_size or page_token:
             return await fetch(page_size, page_token)
@@ -233,27 +307,29 @@ class WorkCalls:
     async def reconcile_repair(self, key: str, generation: int, text: str = "", **fields: Any) -> str:
         """Admit a repair idempotently by key and generation; returns its request id."""
         request = ad_pb.ReconcileRepairRequest(key=key, generation=generation, text=text, **fields)
-        return (await self._call(self.agent_directory.ReconcileRepair, request)).request_id
+        return (await self._call(self.agent_directory.ReconcileRepair, request, resend=True)).request_id
 
     async def get_directory_data(self) -> ad_pb.DirectoryData:
-        return (await self._call(self.agent_directory.GetDirectoryData, ad_pb.GetDirectoryDataRequest())).data
+        request = ad_pb.GetDirectoryDataRequest()
+        return (await self._call(self.agent_directory.GetDirectoryData, request, resend=True)).data
 
     async def watch_directory_data(self) -> AsyncIterator[ad_pb.WatchDirectoryDataResponse]:
         """The data now, then once per change in sequence order (keepalives skipped)."""
+        target = self.target
         call = self.agent_directory.WatchDirectoryData(ad_pb.WatchDirectoryDataRequest())
         try:
             async for response in call:
                 if not response.keepalive:
                     yield response
         except grpc.RpcError as exc:
-            raise self._error(exc) from None
+            raise self._stream_error(exc, target) from None
         finally:
             call.cancel()
 
     # -- AdminService
 
     async def get_status(self) -> admin_pb.GetStatusResponse:
-        return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest())
+        return await self._call(self.admin.GetStatus, admin_pb.GetStatusRequest(), resend=True)
 
     async def issue_token(self, *, agent_id: str = "", admin: bool = False, label: str = "",
                           session_names: Sequence[str] = ()) -> admin_pb.IssueTokenResponse:
@@ -269,7 +345,8 @@ class WorkCalls:
     async def list_tokens(self, *, page_size: int = 0, page_token: str = "") -> Page[admin_pb.TokenInfo]:
         """Every token (page after page), or one page when given a page_size or page_token."""
         def fetch(size: int, token: str) -> Any:
-            return self._call(self.admin.ListTokens, admin_pb.ListTokensRequest(page_size=size, page_token=token))
+            request = admin_pb.ListTokensRequest(page_size=size, page_token=token)
+            return self._call(self.admin.ListTokens, request, resend=True)
 
         return await read_pages(fetch, lambda r: r.tokens, page_size, page_token)
 

@@ -64,6 +64,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_UNREAD_BYTES: _ClassVar[ErrorReason]
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     CORRUPT_RECORD: _ClassVar[ErrorReason]
+    TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -122,3 +123,4 @@ QUOTA_MAILBOXES: ErrorReason
 QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 CORRUPT_RECORD: ErrorReason
+TICKET_NOT_CONTINUABLE: ErrorReason

@@ -90,6 +90,21 @@ class RendezvousServiceStub:
                 request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueResponse.FromString,
                 _registered_method=True)
+        self.GetTicket = channel.unary_unary(
+                '/fabricd.v1.RendezvousService/GetTicket',
+                request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketResponse.FromString,
+                _registered_method=True)
+        self.CancelTicket = channel.unary_unary(
+                '/fabricd.v1.RendezvousService/CancelTicket',
+                request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketResponse.FromString,
+                _registered_method=True)
+        self.ListTickets = channel.unary_unary(
+                '/fabricd.v1.RendezvousService/ListTickets',
+                request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.FromString,
+                _registered_method=True)
 
 
 class RendezvousServiceServicer:
@@ -189,6 +204,40 @@ class RendezvousServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetTicket(self, request, context):
+        """One ticket in any state, with its position while queued (0 = head) and
+        its result and outcome once answered. NOT_FOUND (TICKET_NOT_FOUND) for a
+        ticket never issued or pruned after the retention; an agent token sees
+        only tickets it asked or that are queued for it (PERMISSION_DENIED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CancelTicket(self, request, context):
+        """Withdraws a queued ticket wherever it stands in the FIFO, head or not: it
+        is ABORTED with reason "cancelled by the asker", its task message is
+        withdrawn from the target's mailbox if still unread and its waiters get
+        ABORTED. A finished ticket is left as it is (cancelled = false).
+        NOT_FOUND as GetTicket; an agent token may cancel tickets it asked or
+        that are queued for it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTickets(self, request, context):
+        """The tickets of `agent_id` (an agent id or an unambiguous session name) in
+        any state, newest first, a page at a time (AIP-158), filtered by
+        conversation, states and asking agent. Finished tickets are kept for the
+        retention. An agent token listing another agent's tickets sees only those
+        it asked (source_agent_id is set to it). INVALID_ARGUMENT
+        (INVALID_PAGE_TOKEN) for a token handed out for another list or filter.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RendezvousServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -231,6 +280,21 @@ def add_RendezvousServiceServicer_to_server(servicer, server):
                     servicer.WatchQueue,
                     request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueResponse.SerializeToString,
+            ),
+            'GetTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTicket,
+                    request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketResponse.SerializeToString,
+            ),
+            'CancelTicket': grpc.unary_unary_rpc_method_handler(
+                    servicer.CancelTicket,
+                    request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketResponse.SerializeToString,
+            ),
+            'ListTickets': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTickets,
+                    request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -465,6 +529,87 @@ class RendezvousService:
             '/fabricd.v1.RendezvousService/WatchQueue',
             fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueRequest.SerializeToString,
             fabricd_dot_v1_dot_rendezvous__service__pb2.WatchQueueResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.RendezvousService/GetTicket',
+            fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketRequest.SerializeToString,
+            fabricd_dot_v1_dot_rendezvous__service__pb2.GetTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CancelTicket(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.RendezvousService/CancelTicket',
+            fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketRequest.SerializeToString,
+            fabricd_dot_v1_dot_rendezvous__service__pb2.CancelTicketResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTickets(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/fabricd.v1.RendezvousService/ListTickets',
+            fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.SerializeToString,
+            fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.FromString,
             options,
             channel_credentials,
             insecure,

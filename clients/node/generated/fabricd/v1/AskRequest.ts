@@ -10,6 +10,10 @@ export interface AskRequest {
   'source'?: (_fabricd_v1_TicketSource | null);
   'conversation_id'?: (string);
   'timeout'?: (_google_protobuf_Duration | null);
+  'data'?: (Buffer | Uint8Array | string);
+  'headers'?: ({[key: string]: string});
+  'continue_ticket_id'?: (string);
+  'request_key'?: (string);
 }
 
 export interface AskRequest__Output {
@@ -19,4 +23,8 @@ export interface AskRequest__Output {
   'source': (_fabricd_v1_TicketSource__Output | null);
   'conversation_id': (string);
   'timeout': (_google_protobuf_Duration__Output | null);
+  'data': (Buffer);
+  'headers': ({[key: string]: string});
+  'continue_ticket_id': (string);
+  'request_key': (string);
 }

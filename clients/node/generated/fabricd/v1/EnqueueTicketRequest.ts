@@ -8,6 +8,10 @@ export interface EnqueueTicketRequest {
   'requester'?: (string);
   'source'?: (_fabricd_v1_TicketSource | null);
   'conversation_id'?: (string);
+  'data'?: (Buffer | Uint8Array | string);
+  'headers'?: ({[key: string]: string});
+  'continue_ticket_id'?: (string);
+  'request_key'?: (string);
 }
 
 export interface EnqueueTicketRequest__Output {
@@ -16,4 +20,8 @@ export interface EnqueueTicketRequest__Output {
   'requester': (string);
   'source': (_fabricd_v1_TicketSource__Output | null);
   'conversation_id': (string);
+  'data': (Buffer);
+  'headers': ({[key: string]: string});
+  'continue_ticket_id': (string);
+  'request_key': (string);
 }

@@ -1,0 +1,23 @@
+// Original file: protos/fabricd/v1/rendezvous_service.proto
+
+export const TicketOutcome = {
+  TICKET_OUTCOME_UNSPECIFIED: 'TICKET_OUTCOME_UNSPECIFIED',
+  TICKET_OUTCOME_COMPLETED: 'TICKET_OUTCOME_COMPLETED',
+  TICKET_OUTCOME_INPUT_REQUIRED: 'TICKET_OUTCOME_INPUT_REQUIRED',
+  TICKET_OUTCOME_REJECTED: 'TICKET_OUTCOME_REJECTED',
+  TICKET_OUTCOME_FAILED: 'TICKET_OUTCOME_FAILED',
+} as const;
+
+export type TicketOutcome =
+  | 'TICKET_OUTCOME_UNSPECIFIED'
+  | 0
+  | 'TICKET_OUTCOME_COMPLETED'
+  | 1
+  | 'TICKET_OUTCOME_INPUT_REQUIRED'
+  | 2
+  | 'TICKET_OUTCOME_REJECTED'
+  | 3
+  | 'TICKET_OUTCOME_FAILED'
+  | 4
+
+export type TicketOutcome__Output = typeof TicketOutcome[keyof typeof TicketOutcome]

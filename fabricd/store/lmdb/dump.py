@@ -1,0 +1,297 @@
+"""`fabricd copy` on LMDB: every record of a data folder from one read snapshot, and a load in one transaction.
+
+The source is opened read-only in this process, as `fabricd backup` does: LMDB
+serves readers of other processes beside the daemon's writer, and one read
+transaction is one consistent snapshot whatever the daemon writes meanwhile
+(it pins the pages it reads, so the file may grow a little during the copy).
+
+Keys that hold a digest of a name (keys.py) cannot give the name back, so the
+dump takes every name from its record: message ids from the id record (or the
+unread message), repair keys from the request they admitted, request keys from
+their record. Records written before fabricd kept those texts, whose text is
+nowhere else, are counted as not copied.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+
+import lmdb
+
+from fabricd import wire
+from fabricd.core import agentdir
+from fabricd.store.errors import StoreError
+from fabricd.store.lmdb import folder, keys, records
+from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
+from fabricd.store.lmdb.tx import LmdbTx
+from fabricd.store.transfer import BATCH, Kind, Record
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+
+INDEX = ()
+"""A sub-database that only indexes records of other ones: the load rebuilds it."""
+
+COVERS: dict[str, tuple[Kind, ...]] = {
+    "meta": (Kind.COUNTER, Kind.DIRECTORY),  # and per-target queued-ticket counts, rebuilt with the tickets
+    "entries": (Kind.MAILBOX,),
+    "names": INDEX,
+    "revisions": (Kind.REMOVAL,),  # and the revision index of live entries, rebuilt with them
+    "messages": (Kind.MESSAGE,),
+    "ids": (Kind.MESSAGE_ID,),
+    "tickets": (Kind.TICKET,),
+    "queues": INDEX,
+    "finished": INDEX,
+    "outbox": (Kind.OUTBOX,),
+    "due": INDEX,
+    "ad_history": (Kind.HISTORY,),
+    "ad_agents": (Kind.AGENT,),
+    "ad_names": INDEX,
+    "ad_threads": (Kind.THREAD,),
+    "ad_by_agent": (Kind.THREAD,),  # the threads' ordinals
+    "ad_requests": (Kind.REQUEST,),
+    "ad_lists": INDEX,
+    "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
+    "tokens": (Kind.TOKEN,),
+}
+"""What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
+
+_SEQ, _QUEUED = b"seq/", b"queued/"
+OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
+OLD_KEYS = "request keys written before fabricd kept their text (a retry creates anew)"
+LOST_REPAIRS = "repair keys whose request is gone"
+
+
+def _decode(raw: bytes, cls: type) -> object:
+    """An agent-directory record (DirectoryData, Agent, Thread: each stored as its fabricd.v1 message)."""
+    return wire.from_pb(getattr(ad_pb, cls.__name__).FromString(raw), cls)
+
+
+class LmdbSource:
+    """Implements fabricd.store.transfer.Source on a data folder (the daemon may be serving it)."""
+
+    def __init__(self, path: str) -> None:
+        backup = os.path.isfile(path)  # a file `fabricd backup` or `fabric backup` wrote: no other process has it
+        if not backup and not os.path.isfile(os.path.join(path, "data.mdb")):
+            raise StoreError(f"{path} holds no fabricd store (no data.mdb); pass a data folder, a backup file or "
+                             "a postgresql:// URL")
+        self.path = path
+        self.skipped: Counter[str] = Counter()
+        try:
+            self._env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024,
+                                  subdir=not backup, lock=not backup)
+        except lmdb.Error as exc:
+            raise StoreError(f"{path} is not a fabricd store: {exc}" if backup else folder.explain(path, exc)) from exc
+
+    async def close(self) -> None:
+        self._env.close()
+
+    async def records(self) -> AsyncIterator[list[Record]]:
+        with self._env.begin(buffers=False) as txn:
+            dbs = open_databases(self._env, txn, create=False)
+            check_schema(self.path, txn, dbs, create=False)
+            batch: list[Record] = []
+            for record in self._all(txn, dbs):
+                batch.append(record)
+                if len(batch) >= BATCH:
+                    yield batch
+                    batch = []
+            if batch:
+                yield batch
+
+    def _all(self, txn: lmdb.Transaction, dbs: object) -> Iterator[Record]:
+        def rows(name: str) -> Iterator[tuple[bytes, bytes]]:
+            with txn.cursor(db=getattr(dbs, name)) as cur:
+                yield from cur
+
+        for key, raw in rows("meta"):
+            if key == keys.REVISION:
+                yield Kind.COUNTER, ("revision", keys.read_u64(raw))
+            elif key.startswith(_SEQ):
+                yield Kind.COUNTER, (key[len(_SEQ):].decode(), keys.read_u64(raw))
+            elif key == keys.DIRECTORY_DATA:
+                data = _decode(raw, agentdir.DirectoryData)
+                if data != agentdir.DirectoryData():
+                    yield Kind.DIRECTORY, data
+            elif key != keys.SCHEMA and not key.startswith(_QUEUED):
+                raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
+                                 "copy it with the fabricd that wrote it")
+        for _, raw in rows("entries"):
+            yield Kind.MAILBOX, records.decode_entry(raw)
+        for key, raw in rows("revisions"):
+            if raw.startswith(keys.TOMBSTONE):
+                yield Kind.REMOVAL, (keys.read_u64(key), raw[len(keys.TOMBSTONE):].decode("utf-8", "surrogatepass"))
+        for key, raw in rows("messages"):
+            message = records.decode_message(raw)
+            message.seq = keys.message_seq(key)
+            yield Kind.MESSAGE, message
+        for key, raw in rows("ids"):
+            message_id = self._message_id(txn, dbs, key, raw)
+            if message_id is None:
+                self.skipped[OLD_IDS] += 1
+            else:
+                yield Kind.MESSAGE_ID, (message_id, records.decode_id(raw))
+        for _, raw in rows("tickets"):
+            yield Kind.TICKET, records.decode_ticket(raw)
+        for _, raw in rows("outbox"):
+            yield Kind.OUTBOX, records.decode_row(raw)
+        for _, raw in rows("ad_history"):
+            yield Kind.HISTORY, _decode(raw, agentdir.DirectoryData)
+        for _, raw in rows("ad_agents"):
+            yield Kind.AGENT, _decode(raw, agentdir.Agent)
+        ordinals = {key[-keys.DIGEST:]: keys.read_u64(key, keys.DIGEST) for key, _ in rows("ad_by_agent")}
+        for key, raw in rows("ad_threads"):
+            yield Kind.THREAD, (ordinals.get(key, 0), _decode(raw, agentdir.Thread))
+        for _, raw in rows("ad_requests"):
+            yield Kind.REQUEST, records.decode_request(raw)
+        yield from self._repairs(txn, dbs, rows("ad_repairs"))
+        for key, raw in rows("tokens"):
+            yield Kind.TOKEN, (key, records.decode_token(raw))
+
+    @staticmethod
+    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> str | None:
+        if key[:1] == b"\x01":
+            return key[1:].decode()
+        text = records.hashed_id(raw)
+        if text is None:  # an older record: an unread message still holds its id
+            record = records.decode_id(raw)
+            unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
+            text = records.decode_message(unread).id if unread is not None else None
+        return text if text is not None and keys.message_id(text) == key else None
+
+    def _repairs(self, txn: lmdb.Transaction, dbs: object, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
+        for key, raw in rows:
+            if len(key) == keys.DIGEST:  # a repair: its key is in the request it admitted
+                generation, request_id = keys.read_u64(raw), raw[8:].decode()
+                found = txn.get(keys.h(request_id), db=dbs.ad_requests)
+                repair = records.decode_request(found).repair if found is not None else None
+                if repair is None or keys.h(repair.key) != key:
+                    self.skipped[LOST_REPAIRS] += 1
+                    continue
+                yield Kind.REPAIR, (repair.key, generation, request_id)
+            else:
+                digest, created_id, where = records.decode_request_key(raw)
+                if where is None:
+                    self.skipped[OLD_KEYS] += 1
+                    continue
+                yield Kind.REQUEST_KEY, (*where, digest, created_id)
+
+
+class LmdbTarget:
+    """Implements fabricd.store.transfer.Target on a data folder no daemon serves, holding no fabric."""
+
+    def __init__(self, path: str, *, map_size: int, group: str = "") -> None:
+        self.path = path
+        self._map_size = map_size
+        self._group = group
+        self._engine: LmdbEngine | None = None
+        self._txn: lmdb.Transaction | None = None
+
+    async def begin(self) -> None:
+        pid = folder.holder(self.path)
+        if pid is not None:
+            raise StoreError(f"a fabricd (pid {pid or 'unknown'}) is serving {self.path}: copy into a folder no "
+                             "daemon serves")
+        if os.path.isfile(os.path.join(self.path, "data.mdb")):
+            held = await _held(self.path)
+            if held:
+                raise StoreError(f"{self.path} already holds a fabric ({held}); copy into a new folder")
+        elif os.path.isdir(self.path) and os.listdir(self.path):
+            raise StoreError(f"{self.path} is not empty and holds no store; copy into a new folder")
+        self._engine = LmdbEngine(self.path, map_size=self._map_size, group=self._group)
+        self._txn = self._engine._env.begin(write=True)  # noqa: SLF001 - the writer thread is not running
+        self._tx = LmdbTx(self._txn, self._engine._dbs)  # noqa: SLF001
+        self._dbs = self._engine._dbs  # noqa: SLF001
+
+    async def load(self, batch: list[Record]) -> None:
+        try:
+            for kind, value in batch:
+                self._put(kind, value)
+        except lmdb.MapFullError as exc:
+            raise StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
+                             "pass a larger --map-size") from exc
+
+    def _put(self, kind: Kind, value: object) -> None:  # noqa: C901 - one branch per kind, flat
+        txn, dbs, tx = self._txn, self._dbs, self._tx
+        if kind is Kind.COUNTER:
+            name, n = value
+            txn.put(keys.REVISION if name == "revision" else keys.sequence(name), keys.u64(n), db=dbs.meta)
+        elif kind is Kind.MAILBOX:
+            txn.put(keys.entry(value.agent_id), records.encode_entry(value), db=dbs.entries)
+            if value.session_name:
+                txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
+            if value.revision:
+                txn.put(keys.revision(value.revision), keys.entry(value.agent_id), db=dbs.revisions)
+        elif kind is Kind.REMOVAL:
+            revision, agent_id = value
+            txn.put(keys.revision(revision), keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass"),
+                    db=dbs.revisions)
+        elif kind is Kind.MESSAGE:
+            txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), records.encode_message(value),
+                    db=dbs.messages)
+        elif kind is Kind.MESSAGE_ID:
+            message_id, r = value
+            key = keys.message_id(message_id)
+            txn.put(key, records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest,
+                                           message_id if key[0] == 0 else ""), db=dbs.ids)
+        elif kind is Kind.TICKET:
+            tx.put_ticket(value)
+        elif kind is Kind.OUTBOX:
+            tx.put_outbox_row(value)
+        elif kind is Kind.DIRECTORY:
+            tx.put_directory_data(value, keep_history=0)
+        elif kind is Kind.HISTORY:
+            txn.put(keys.u64(value.sequence), wire.to_pb(value, ad_pb.DirectoryData).SerializeToString(),
+                    db=dbs.ad_history)
+        elif kind is Kind.AGENT:
+            tx.put_agent(value)
+        elif kind is Kind.THREAD:
+            ordinal, thread = value
+            txn.put(keys.agent_thread(thread.agent_id, ordinal, thread.thread_id), b"", db=dbs.ad_by_agent)
+            txn.put(keys.h(thread.thread_id), wire.to_pb(thread, ad_pb.Thread).SerializeToString(), db=dbs.ad_threads)
+        elif kind is Kind.REQUEST:
+            tx.put_request(value)
+        elif kind is Kind.REPAIR:
+            tx.put_repair(*value)
+        elif kind is Kind.REQUEST_KEY:
+            tx.put_request_key(*value)
+        elif kind is Kind.TOKEN:
+            tx.put_token(*value)
+        else:
+            raise StoreError(f"cannot load a {kind.value} record into LMDB")
+
+    async def commit(self) -> None:
+        self._txn.commit()
+        self._txn = None
+        await self.abort()
+
+    async def abort(self) -> None:
+        if self._txn is not None:
+            self._txn.abort()
+            self._txn = None
+        if self._engine is not None:
+            await self._engine.close()
+            self._engine = None
+
+
+async def _held(path: str) -> str:
+    """What the store in `path` holds, in words ("" when no fabric: a store a daemon created and left empty)."""
+    source = LmdbSource(path)
+    kinds: Counter[str] = Counter()
+    async for batch in source.records():
+        kinds.update(kind.value for kind, _ in batch)
+    await source.close()
+    return ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+
+
+def sub_databases(path: str) -> list[str]:
+    """The names of every sub-database in the store in `path` (for the tests that check COVERS)."""
+    env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=True, create=False, max_readers=1024)
+    try:
+        with env.begin() as txn, txn.cursor() as cur:
+            return sorted(bytes(key).decode() for key in cur.iternext(keys=True, values=False))
+    finally:
+        env.close()
+
+
+assert set(COVERS) == set(NAMES), "every LMDB sub-database must say what `fabricd copy` carries of it"

@@ -1,0 +1,245 @@
+"""`fabricd copy` on PostgreSQL: every record from one REPEATABLE READ snapshot, and a load in one transaction.
+
+The dump reads each table through a cursor inside one read-only REPEATABLE READ
+transaction: one snapshot, consistent whatever the nodes serving the database
+write meanwhile. The load migrates the target, checks in its transaction that
+it holds no fabric, and writes every table with COPY; nothing is visible until
+the commit, and a failure leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import asyncpg
+
+from fabricd import wire
+from fabricd.core import agentdir
+from fabricd.core.agentdir import PENDING
+from fabricd.core.model import IdRecord
+from fabricd.store.postgres import directory as d
+from fabricd.store.postgres import outbox as o
+from fabricd.store.postgres import schema
+from fabricd.store.postgres import statements as s
+from fabricd.store.postgres.errors import PostgresError
+from fabricd.store.postgres.migrate import connect, safe
+from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
+from fabricd.store.transfer import BATCH, Kind, Record
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
+from fabricd.v1 import types_pb2 as pb
+
+COVERS: dict[str, tuple[Kind, ...]] = {
+    "counters": (Kind.COUNTER,),
+    "mailboxes": (Kind.MAILBOX,),
+    "removals": (Kind.REMOVAL,),
+    "messages": (Kind.MESSAGE,),
+    "message_ids": (Kind.MESSAGE_ID,),
+    "tickets": (Kind.TICKET,),
+    "outbox": (Kind.OUTBOX,),
+    "ad_data": (Kind.DIRECTORY,),
+    "ad_history": (Kind.HISTORY,),
+    "ad_agents": (Kind.AGENT,),
+    "ad_threads": (Kind.THREAD,),
+    "ad_requests": (Kind.REQUEST,),
+    "ad_repairs": (Kind.REPAIR,),
+    "request_keys": (Kind.REQUEST_KEY,),
+    "tokens": (Kind.TOKEN,),
+}
+"""What each table holds, as records of `fabricd copy` (tests check every table of the schema is here)."""
+
+NOT_COPIED = {
+    "schema_version": "the target's own migrations write it",
+    "node_ids": "a sequence: each node takes a new node id when it starts",
+}
+
+_UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a fabric has written it
+
+# (table, SELECT list or WHERE-filtered query, decode) for each kind, in dump order
+_DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
+    ("counters", "SELECT name, value FROM counters WHERE value <> 0 ORDER BY name",
+     lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
+    ("mailboxes", f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
+    ("removals", "SELECT revision, agent_id FROM removals ORDER BY revision",
+     lambda r: (Kind.REMOVAL, (r["revision"], r["agent_id"]))),
+    ("messages", "SELECT seq, body FROM messages ORDER BY agent_id, seq",
+     lambda r: (Kind.MESSAGE, wire.message_in(pb.Message.FromString(s.envelope(r["seq"], r["body"]).encoded)))),
+    ("message_ids", "SELECT id, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id",
+     lambda r: (Kind.MESSAGE_ID, (r["id"], IdRecord(r["agent_id"], r["seq"], r["send_ns"], bytes(r["digest"] or b""))))),
+    ("tickets", f"SELECT {s._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, s._ticket(r))),
+    ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key", lambda r: (Kind.OUTBOX, o.row_of(r))),
+    ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
+    ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, _data(r["body"]))),
+    ("ad_agents", "SELECT body FROM ad_agents ORDER BY agent_id",
+     lambda r: (Kind.AGENT, wire.from_pb(ad_pb.Agent.FromString(r["body"]), agentdir.Agent))),
+    ("ad_threads", "SELECT ordinal, body FROM ad_threads ORDER BY thread_id",
+     lambda r: (Kind.THREAD, (r["ordinal"], wire.from_pb(ad_pb.Thread.FromString(r["body"]), agentdir.Thread)))),
+    ("ad_requests", "SELECT seq, body FROM ad_requests ORDER BY seq",
+     lambda r: (Kind.REQUEST, _request(r["seq"], r["body"]))),
+    ("ad_repairs", "SELECT key, generation, request_id FROM ad_repairs ORDER BY key",
+     lambda r: (Kind.REPAIR, (r["key"], r["generation"], r["request_id"]))),
+    ("request_keys", "SELECT scope, key, digest, created_id FROM request_keys ORDER BY scope, key",
+     lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
+    ("tokens", f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, _token(r))),
+)
+
+
+def _pb(value: object, message: type) -> bytes:
+    return wire.to_pb(value, message).SerializeToString()
+
+
+# (table, columns, the row of a record) for each kind a load writes with COPY
+_LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {
+    Kind.MAILBOX: ("mailboxes", ("agent_id", "session_name", "cwd", "capabilities", "metadata", "registered", "busy",
+                                 "last_activity", "register_time", "heartbeat", "unread_count", "last_seq",
+                                 "revision", "change"), _entry_args),
+    Kind.REMOVAL: ("removals", ("revision", "agent_id"), tuple),
+    Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
+                   lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
+    Kind.MESSAGE_ID: ("message_ids", ("id", "agent_id", "seq", "send_ns", "digest"),
+                      lambda v: (v[0], v[1].recipient, v[1].seq, v[1].send_time_ns, v[1].digest or None)),
+    Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
+                  lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
+                             t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)),
+    Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
+                  lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
+                             r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
+                             r.create_ns, r.deliver_ns, r.seq)),
+    Kind.HISTORY: ("ad_history", ("sequence", "body"), lambda h: (h.sequence, _pb(h, ad_pb.DirectoryData))),
+    Kind.AGENT: ("ad_agents", ("agent_id", "name", "body"), lambda a: (a.agent_id, a.name, _pb(a, ad_pb.Agent))),
+    Kind.THREAD: ("ad_threads", ("thread_id", "agent_id", "ordinal", "body"),
+                  lambda v: (v[1].thread_id, v[1].agent_id, v[0], _pb(v[1], ad_pb.Thread))),
+    Kind.REQUEST: ("ad_requests", ("request_id", "seq", "pending", "owes_notification", "body"),
+                   lambda r: (r.request_id, r.seq, r.state == PENDING, r.owes_notification, _pb(r, ad_pb.Request))),
+    Kind.REPAIR: ("ad_repairs", ("key", "generation", "request_id"), tuple),
+    Kind.REQUEST_KEY: ("request_keys", ("scope", "key", "digest", "created_id"), tuple),
+    Kind.TOKEN: ("tokens", tuple(_TOKEN_COLUMNS.replace(" ", "").split(",")),
+                 lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
+                            v[1].revoke_ns, "\n".join(v[1].session_names))),
+}
+
+
+def written_columns() -> dict[str, set[str]]:
+    """The columns a load writes, per table (tests check they are every column of the schema)."""
+    out = {table: set(columns) for table, columns, _ in _LOADS.values()}
+    out["counters"] = {"name", "value"}
+    out["ad_data"] = {"one", "sequence", "body"}  # `one` is the row's constant key
+    return out
+
+
+async def tables(conn: asyncpg.Connection) -> set[str]:
+    """Every table and sequence in the connection's schema."""
+    rows = await conn.fetch("""
+        SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()
+        UNION SELECT sequence_name FROM information_schema.sequences WHERE sequence_schema = current_schema()""")
+    return {r["name"] for r in rows}
+
+
+async def _check_known(conn: asyncpg.Connection, url: str) -> None:
+    unknown = await tables(conn) - set(COVERS) - set(NOT_COPIED)
+    if unknown:
+        raise PostgresError(f"{safe(url)} holds tables that are not this fabricd's ({', '.join(sorted(unknown)[:5])}):"
+                            " give fabricd a database of its own, or copy with the fabricd that created them")
+
+
+class PgSource:
+    """Implements fabricd.store.transfer.Source on a database (nodes may be serving it)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.skipped: Counter[str] = Counter()
+        self._conn: asyncpg.Connection | None = None
+
+    async def records(self) -> AsyncIterator[list[Record]]:
+        self._conn = conn = await connect(self.url)
+        current = await schema.version(conn)
+        schema.check(current, safe(self.url))
+        if not current:
+            raise PostgresError(f"{safe(self.url)} holds no fabric (no fabricd schema); check the URL")
+        if current < schema.LATEST:
+            raise PostgresError(f"{safe(self.url)} holds fabricd schema version {current}; run `fabricd migrate "
+                                f"--store URL` to bring it to {schema.LATEST}, then copy")
+        await _check_known(conn, self.url)
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            for _table, sql, decode in _DUMPS:
+                batch: list[Record] = []
+                async for row in conn.cursor(sql, prefetch=BATCH):
+                    batch.append(decode(row))
+                    if len(batch) >= BATCH:
+                        yield batch
+                        batch = []
+                if batch:
+                    yield batch
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+            self._conn = None
+
+
+class PgTarget:
+    """Implements fabricd.store.transfer.Target on a database that holds no fabric (it is migrated first)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._conn: asyncpg.Connection | None = None
+        self._tr: Any = None
+
+    async def begin(self) -> None:
+        self._conn = conn = await connect(self.url)
+        schema.check(await schema.version(conn), safe(self.url))
+        await _check_known(conn, self.url)  # before the migration: a database of other things is left alone
+        await schema.migrate(conn)
+        self._tr = conn.transaction()
+        await self._tr.start()
+        held = await _held(conn)
+        if held:
+            await self.abort()
+            raise PostgresError(f"{safe(self.url)} already holds a fabric ({held}); copy into a new database")
+
+    async def load(self, batch: list[Record]) -> None:
+        conn = self._conn
+        grouped: dict[Kind, list[Any]] = {}
+        for kind, value in batch:
+            grouped.setdefault(kind, []).append(value)
+        try:
+            for kind, values in grouped.items():
+                if kind is Kind.COUNTER:
+                    await conn.executemany("INSERT INTO counters (name, value) VALUES ($1, $2) "
+                                           "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value", values)
+                elif kind is Kind.DIRECTORY:
+                    data = values[-1]
+                    await conn.execute("UPDATE ad_data SET sequence = $1, body = $2", data.sequence,
+                                       _pb(data, ad_pb.DirectoryData))
+                else:
+                    table, columns, row = _LOADS[kind]
+                    await conn.copy_records_to_table(table, records=[row(v) for v in values], columns=columns)
+        except asyncpg.PostgresError as exc:
+            raise PostgresError(f"loading {safe(self.url)} failed ({type(exc).__name__}: {exc}); nothing was "
+                                "written") from exc
+
+    async def commit(self) -> None:
+        await self._tr.commit()
+        self._tr = None
+        await self.abort()
+
+    async def abort(self) -> None:
+        if self._conn is None:
+            return
+        if self._tr is not None and not self._conn.is_closed():
+            await self._tr.rollback()
+        self._tr = None
+        await self._conn.close()
+        self._conn = None
+
+
+async def _held(conn: asyncpg.Connection) -> str:
+    """What the database holds, in words ("" for no fabric: a fresh or only migrated schema)."""
+    parts = []
+    for table, sql, _ in _DUMPS:
+        n = await conn.fetchval(f"SELECT count(*) FROM ({sql}) AS t")
+        if n:
+            parts.append(f"{n} {table}")
+    return ", ".join(parts)
+

@@ -1,0 +1,117 @@
+"""The kill -9 checker: client processes under load, then what was acknowledged against what was kept.
+
+    workers = start(target, tmp_path)   # one process per role of workload.py, each logging its facts
+    ...kill daemons...
+    stop(workers)
+    print(await check(client, tmp_path))
+
+Each role logs only what a daemon acknowledged; `check` asserts that every
+acknowledged send is delivered or still unread, nothing is delivered or
+drained twice, every ticket ended (answered with its own answer, or aborted),
+and every outbox reply was posted exactly once with one receipt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+from collections import Counter
+
+from fabricd.client import Client
+from fabricd.v1 import outbox_service_pb2 as ob
+from tests.reliability.helpers import eventually
+
+ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def start(target: str, folder: pathlib.Path) -> list[subprocess.Popen[str]]:
+    """One workload process per role, each ready (its client made) when this returns."""
+    workers = []
+    for role in ROLES:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.reliability.workload", role, target,
+                                 str(folder / f"{role}.jsonl")], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        workers.append(proc)
+    return workers
+
+
+def stop(workers: list[subprocess.Popen[str]]) -> None:
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        assert proc.wait(60) == 0
+
+
+def facts(path: pathlib.Path) -> list[dict]:
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+async def drain_all(client: Client, box: str) -> list:
+    out = []
+    while batch := (await client.drain(box, 1000)).messages:
+        out.extend(batch)
+    return out
+
+
+async def check(client: Client, folder: pathlib.Path) -> str:
+    """Assert the contracts held (see the module docstring); a one-line summary."""
+    logs = {role: facts(folder / f"{role}.jsonl") for role in ROLES}
+    sent = [f for f in logs["sender"] if f["kind"] == "sent"]
+    drained = [f["id"] for f in logs["drainer"] if f["kind"] == "drained"]
+    lost_drains = sum(1 for f in logs["drainer"] if f["kind"] == "drain-lost")
+    delivered = [f for f in logs["subscriber"] if f["kind"] == "delivered"]
+    asked = logs["asker"]
+    fanned = [k for f in logs["settler"] if f["kind"] == "fanned" for k in f["keys"]]
+
+    # box-s: followed by the subscriber, which acks; what it did not get to is still unread.
+    left_s = await drain_all(client, "box-s")
+    sent_s = {f["id"] for f in sent if f["box"] == "box-s"}
+    seen_s = [d["id"] for d in delivered]
+    assert len(seen_s) == len(set(seen_s)), "a subscriber saw a message twice"
+    assert [d["seq"] for d in delivered] == sorted(d["seq"] for d in delivered), "subscribe out of order"
+    assert sent_s <= set(seen_s) | {m.id for m in left_s}, "an acknowledged send to box-s is gone"
+
+    # box-d: drained by the drainer; a drain in flight at a kill may consume without an answer.
+    left_d = {m.id for m in await drain_all(client, "box-d")}
+    sent_d = {f["id"] for f in sent if f["box"] == "box-d"}
+    assert len(drained) == len(set(drained)), "a message was drained twice"
+    unseen = sent_d - set(drained) - left_d
+    assert len(unseen) <= 7 * lost_drains, f"{len(unseen)} drained messages unaccounted for"
+
+    # rendezvous: every ticket is answered or aborted, each answer the right one.
+    tickets = [f["ticket"] for f in asked if f["kind"] == "ticket"]
+    ended = {f["ticket"]: f for f in asked if f["kind"] in ("answered", "aborted")}
+    for ticket in tickets[:-1]:  # the last one may have been cut short by the stop
+        assert ticket in ended, f"ticket {ticket} neither answered nor aborted"
+    for f in ended.values():
+        if f["kind"] == "answered":
+            assert f["result"] == f"answer to {f['ticket']}"
+
+    # outbox: every reply key delivered exactly once.
+    async def delivered_all() -> bool:
+        return (await client.get_status()).outbox_pending == 0
+
+    await eventually(delivered_all, 60, "outbox drained")
+    posted: Counter[str] = Counter()
+    for r in [f"fan-{i}" for i in range(8)]:
+        while batch := (await client.drain(r, 1000)).messages:
+            posted.update(m.id for m in batch)
+    assert set(fanned) <= set(posted), "an outbox reply was never delivered"
+    assert max(posted.values(), default=1) == 1, "an outbox reply was delivered twice"
+    receipts, after = 0, ""
+    while True:
+        page = await client.list_outbox(state=ob.OUTBOX_ROW_STATE_DELIVERED, limit=1000, after_key=after)
+        receipts += len(page.rows)
+        if not (after := page.next_after_key):
+            break
+    assert receipts == len(posted)
+
+    answered = sum(1 for f in ended.values() if f["kind"] == "answered")
+    return (f"sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "
+            f"answered={answered} aborted={len(ended) - answered} outbox_replies={len(set(fanned))} lost=0 "
+            f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)}")

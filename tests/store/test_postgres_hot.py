@@ -1,0 +1,63 @@
+"""PgStore's hot paths decide as the record scripts do: new mailboxes for outbox replies, one FIFO for tickets."""
+
+from __future__ import annotations
+
+import time
+
+from fabricd.core.kv.store import KvRendezvous
+from fabricd.core.model import Address, Change, OutboxRow, RowState
+from fabricd.core.notify import LocalWakeups
+from fabricd.core.outbox import RetryPolicy
+from fabricd.core.rendezvous import TicketRequest
+from fabricd.store.postgres.store import PgStore
+
+
+async def start(url: str) -> PgStore:
+    store = PgStore(url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    return store
+
+
+async def test_an_outbox_reply_to_a_new_name_makes_its_mailbox_and_one_to_a_session_name_finds_the_agent(
+        pg_url: str) -> None:
+    store = await start(pg_url)
+    try:
+        await store.directory.register("agent-7", "builder", (), "", {})
+        revision, _ = await store.directory.snapshot()
+        await store.outbox.add([OutboxRow(key=f"k{i}", state=RowState.PENDING, recipient=Address(name),
+                                          content="done", create_ns=1)
+                                for i, name in enumerate(["zed", "amy", "zed"])])
+        result = await store.outbox.deliver_due(64, RetryPolicy(), 0)
+        assert (result.posted, result.failed) == (3, 0)
+        made = {e.agent_id: e for e in await store.directory.changes_since(revision, 10)}
+        assert sorted(made) == ["amy", "zed"]  # each made once, each with its own revision
+        assert {e.change for e in made.values()} == {Change.CREATED}
+        assert len({e.revision for e in made.values()}) == 2
+        assert [e.unread_count for e in (made["amy"], made["zed"])] == [1, 2]
+
+        await store.outbox.add([OutboxRow(key="s1", state=RowState.PENDING, recipient=Address("builder"),
+                                          content="done", create_ns=1)])
+        assert (await store.outbox.deliver_due(64, RetryPolicy(), 0)).posted == 1  # via the record script
+        assert (await store.directory.get("agent-7")).unread_count == 1
+        assert await store.directory.get("builder") is None
+    finally:
+        await store.close()
+
+
+async def test_tickets_queued_by_the_hot_path_and_the_record_script_keep_one_fifo(pg_url: str) -> None:
+    store = await start(pg_url)
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        record = KvRendezvous(store.engine, time.time_ns, store._mint_id)
+        order = []
+        for i, path in enumerate([store.rendezvous, record, store.rendezvous, record]):
+            ticket, position = await path.enqueue(TicketRequest(target="bob", task=f"t{i}"), 0)
+            assert position == i
+            order.append(ticket.ticket_id)
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == order
+        assert await store.rendezvous.answer("bob", "ok", "") == order[0]  # the head, through the hot path
+        assert await record.answer("bob", "ok", "") == order[1]
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == order[2:]
+        assert (await store.directory.get("bob")).unread_count == 2
+    finally:
+        await store.close()
