@@ -20,7 +20,7 @@ from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
-from fabricd.core.rendezvous import TicketRequest
+from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
 
 CALLS = ("fetch", "fetchrow", "fetchval", "execute", "executemany")
@@ -96,7 +96,7 @@ async def operations(store: PgStore, mailboxes: KvMailboxes, rendezvous: KvRende
         tickets.append(ticket.ticket_id)
 
     await measure("enqueue", enqueue)
-    await measure("reply", lambda i: rendezvous.answer("bob", "done", tickets[i]))
+    await measure("reply", lambda i: rendezvous.answer("bob", Answer("done"), tickets[i]))
     await measure("get_ticket", lambda i: rendezvous.get(tickets[i]))
 
     async def deliver(i: int) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fabricd import wire
 from fabricd.core import turns
 from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketOutcome, TicketState
+from fabricd.store.postgres.usage_sql import QUEUED, UNREAD, charge, credit, freed
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -66,18 +67,23 @@ class Appended:
     unread: int | None = None
 
 
-_APPEND = """
+_APPEND = ("""
 WITH prior AS (
     SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2
 ), locked AS (
     SELECT agent_id, unread_count FROM mailboxes
     WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
     ORDER BY agent_id FOR UPDATE
+), used AS (
+    SELECT value FROM counters WHERE name = $9 AND $10::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
 ), box AS (
     UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
     FROM locked l
     WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
+      AND ($10::bigint = 0 OR coalesce((SELECT value FROM used), 0) + $11::bigint <= $10::bigint)
     RETURNING m.last_seq
+), charged AS (
+    {charge}
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
 ), ids AS (
@@ -90,11 +96,11 @@ SELECT (SELECT last_seq FROM box) AS seq,
        (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
        p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest
 FROM (SELECT 1) AS one LEFT JOIN prior p ON true
-"""
+""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box"))
 
 
 async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
-                 max_unread: int = 0, sender: str = "") -> Appended:
+                 max_unread: int = 0, sender: str = "", quota_limit: int = 0, adding: int = 0) -> Appended:
     """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
 
     `body` is the Message encoded without seq (the database assigns it). The
@@ -102,9 +108,14 @@ async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int
     Re-run safe: the id is checked first, so a second run answers `prior`. Two
     first runs racing on one client id: the loser fails on the id's key and is
     re-run by `retry.run`, then finds the winner's record.
+
+    The body's length is charged to the sender's unread bytes (fabricd.core.quota). With a `quota_limit`,
+    a message that would take them past it (`adding`: its size bound) is not stored: `seq` None, `unread`
+    below max_unread; the caller has the record script name the refusal.
     """
     row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender)
+                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender,
+                              UNREAD + sender if sender else None, quota_limit, adding)
     if row["prior_seq"] is not None:
         return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
     return Appended(row["seq"], None, row["unread"])
@@ -125,8 +136,10 @@ _LOCK_BOXES = """
 SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
 """
 
-_APPEND_MANY = """
-WITH msg AS (
+_APPEND_MANY = f"""
+WITH charged AS (
+    {charge("SELECT * FROM unnest($11::text[], $12::bigint[])")}
+), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
 ), ids AS (
     INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
@@ -158,6 +171,7 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     out: list[Appended] = []
     cols: tuple[list, ...] = ([], [], [], [], [])
     active: set[str] = set()
+    charges: dict[str, int] = {}
     for item in items:
         prior = priors.get(item.message_id)
         box = boxes.get(item.agent_id)
@@ -174,12 +188,15 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             out.append(Appended(box[0], None, box[1]))
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
                 active.add(item.sender)
+            if item.sender:  # charged to the sender's unread bytes (fabricd.core.quota)
+                charges[UNREAD + item.sender] = charges.get(UNREAD + item.sender, 0) + len(item.body)
     if cols[0]:
         changed = set(cols[0])
         rows = sorted(changed | active)
         await conn.execute(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
                            [boxes[a][0] if a in changed else None for a in rows],
-                           [boxes[a][1] if a in changed else None for a in rows], [a in active for a in rows])
+                           [boxes[a][1] if a in changed else None for a in rows], [a in active for a in rows],
+                           list(charges), list(charges.values()))
     return out
 
 
@@ -198,7 +215,7 @@ async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int
     return out
 
 
-_DRAIN = """
+_DRAIN = f"""
 WITH pick AS (
     SELECT seq FROM (
         SELECT seq, row_number() OVER w AS n, sum(octet_length(body) + 11) OVER w AS total
@@ -206,6 +223,8 @@ WITH pick AS (
     ) AS x WHERE n = 1 OR $3 = 0 OR total <= $3
 ), taken AS (
     DELETE FROM messages m USING pick WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
+), credited AS (
+    {credit(freed("taken"))}
 ), box AS (
     UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $4
     WHERE agent_id = $1 RETURNING unread_count
@@ -229,12 +248,14 @@ async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) ->
     return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
 
 
-_ACK = """
+_ACK = f"""
 WITH box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
 ), gone AS (
     DELETE FROM messages m USING message_ids i, box
-    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq
+    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq, m.body
+), credited AS (
+    {credit(freed("gone"))}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $3
     FROM box WHERE m.agent_id = box.agent_id
@@ -261,7 +282,7 @@ async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN
 
 # -- rendezvous tickets
 
-_ENQUEUE = """
+_ENQUEUE = f"""
 WITH box AS (
     UPDATE mailboxes SET last_seq = last_seq + 1, unread_count = unread_count + 1
     WHERE agent_id = $2 RETURNING last_seq
@@ -275,6 +296,9 @@ WITH box AS (
     SELECT $1, $2, last_seq, 1, $5, $6, $7, $8, $9, $4 FROM box
 ), active AS (
     UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2
+), charged AS (
+    {charge(f"SELECT '{UNREAD}' || $6, octet_length($3::bytea)::bigint FROM box WHERE $6 <> '' "
+            f"UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
 )
 SELECT last_seq, (SELECT count(*) FROM tickets WHERE target = $2 AND state = 1) AS position FROM box
 """
@@ -309,14 +333,17 @@ async def enqueue_ticket(conn, ticket: Ticket, body: bytes, max_unread: int = 0)
     return row["last_seq"], row["position"]
 
 
-_FINISH = """
+_FINISH = f"""
 WITH t AS (
     UPDATE tickets SET state = $2, result = $3, reason = $4, finish_ns = $5
-    WHERE ticket_id = $1 AND state = 1 RETURNING target, queue_seq
+    WHERE ticket_id = $1 AND state = 1 RETURNING target, queue_seq, source_agent
 ), box AS (
     SELECT m.agent_id FROM mailboxes m JOIN t ON m.agent_id = t.target FOR UPDATE OF m
 ), gone AS (
-    DELETE FROM messages m USING t, box WHERE m.agent_id = box.agent_id AND m.seq = t.queue_seq RETURNING 1
+    DELETE FROM messages m USING t, box WHERE m.agent_id = box.agent_id AND m.seq = t.queue_seq RETURNING m.body
+), credited AS (
+    {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t "
+            "WHERE source_agent <> ''")}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone) FROM box
     WHERE m.agent_id = box.agent_id
