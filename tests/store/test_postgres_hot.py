@@ -8,7 +8,7 @@ from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Address, Change, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
-from fabricd.core.rendezvous import TicketRequest
+from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
 
 
@@ -55,8 +55,8 @@ async def test_tickets_queued_by_the_hot_path_and_the_record_script_keep_one_fif
             assert position == i
             order.append(ticket.ticket_id)
         assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == order
-        assert await store.rendezvous.answer("bob", "ok", "") == order[0]  # the head, through the hot path
-        assert await record.answer("bob", "ok", "") == order[1]
+        assert await store.rendezvous.answer("bob", Answer("ok"), "") == order[0]  # the head, through the hot path
+        assert await record.answer("bob", Answer("ok"), "") == order[1]
         assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == order[2:]
         assert (await store.directory.get("bob")).unread_count == 2
     finally:

@@ -4,11 +4,14 @@ The dump reads each table through a cursor inside one read-only REPEATABLE READ
 transaction: one snapshot, consistent whatever the nodes serving the database
 write meanwhile. The load migrates the target, checks in its transaction that
 it holds no fabric, and writes every table with COPY; nothing is visible until
-the commit, and a failure leaves the database as it was.
+the commit, and a failure leaves the database as it was. The quota usage
+counters are derived from the records: left out of the dump, counted again by
+the load (`_USAGE`).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -16,9 +19,10 @@ from typing import Any
 import asyncpg
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, turns
 from fabricd.core.agentdir import PENDING
 from fabricd.core.model import IdRecord
+from fabricd.core.quota import CREATED_BY
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
@@ -26,6 +30,7 @@ from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
+from fabricd.store.postgres.usage_sql import MAILBOXES, QUEUED, charge, freed
 from fabricd.store.transfer import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
@@ -58,7 +63,7 @@ _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a 
 
 # (table, SELECT list or WHERE-filtered query, decode) for each kind, in dump order
 _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
-    ("counters", "SELECT name, value FROM counters WHERE value <> 0 ORDER BY name",
+    ("counters", "SELECT name, value FROM counters WHERE value <> 0 AND name NOT LIKE 'usage/%' ORDER BY name",
      lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
     ("mailboxes", f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
     ("removals", "SELECT revision, agent_id FROM removals ORDER BY revision",
@@ -101,7 +106,9 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                       lambda v: (v[0], v[1].recipient, v[1].seq, v[1].send_time_ns, v[1].digest or None)),
     Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
-                             t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason)),
+                             t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
+                             int(t.outcome), t.data, json.dumps(t.headers), t.result_data, json.dumps(t.result_headers),
+                             turns.encode(t.earlier))),
     Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
                   lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                              r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
@@ -220,6 +227,12 @@ class PgTarget:
                                 "written") from exc
 
     async def commit(self) -> None:
+        try:
+            for sql in _USAGE:
+                await self._conn.execute(sql)
+        except asyncpg.PostgresError as exc:
+            raise PostgresError(f"counting quota usage in {safe(self.url)} failed ({type(exc).__name__}: {exc}); "
+                                "nothing was written") from exc
         await self._tr.commit()
         self._tr = None
         await self.abort()
@@ -232,6 +245,17 @@ class PgTarget:
         self._tr = None
         await self._conn.close()
         self._conn = None
+
+
+_USAGE = (
+    charge(freed("messages")),
+    charge(f"SELECT '{QUEUED}' || source_agent, count(*) FROM tickets WHERE state = 1 AND source_agent <> '' "
+           "GROUP BY source_agent"),
+    charge(f"SELECT '{MAILBOXES}' || c, count(*) FROM (SELECT metadata::jsonb ->> '{CREATED_BY}' AS c FROM mailboxes) "
+           "AS m WHERE c <> '' GROUP BY c"),
+)
+"""The quota usage counters (fabricd.core.quota), counted from the loaded records as the daemon counts them:
+they are derived, so the dump leaves them out (`usage/` counters) and the load makes them again."""
 
 
 async def _held(conn: asyncpg.Connection) -> str:

@@ -45,6 +45,7 @@ def freed(taken: str) -> str:
 
 UNREAD = counter_name(quota.UNREAD_BYTES, "")
 QUEUED = counter_name(quota.QUEUED, "")
+MAILBOXES = counter_name(quota.MAILBOXES, "")
 """Counter name prefixes: the agent id follows."""
 
 
