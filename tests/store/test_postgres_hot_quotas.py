@@ -7,6 +7,7 @@ import time
 from fabricd.core.errors import ResourceExhausted
 from fabricd.core.kv.store import KvMailboxes
 from fabricd.core.model import Address, Message
+from fabricd.core.paging import approx_size
 from fabricd.core.quota import Quotas, Usage
 from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
@@ -80,5 +81,23 @@ async def test_a_hot_ask_counts_a_queued_ticket_and_its_task_until_the_hot_reply
         assert asked.queued_tickets == 1 and asked.unread_bytes > 0
         assert await store.rendezvous.answer("bob", Answer("done"), ticket.ticket_id) == ticket.ticket_id
         assert await store.mailboxes.usage("alice") == Usage()  # the task consumed, the ticket answered
+    finally:
+        await store.close()
+
+
+async def test_a_batch_is_held_to_the_quota_message_by_message(pg_url: str) -> None:
+    store = await start(pg_url)
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        await store.mailboxes.append([(mail("alice", "a" * 100), b"")], create=False, atomic=False, max_unread=0)
+        one = (await store.mailboxes.usage("alice")).unread_bytes
+        batch = [(mail("alice", "b" * 100), b""), (mail("alice", "c" * 100), b""), (mail("carol", "d"), b"")]
+        limit = one + approx_size(batch[0][0]) + one // 2  # room for b, not for c as well
+        stored, refused, other = await store.mailboxes.append(batch, create=False, atomic=False, max_unread=0,
+                                                               quota=Quotas(unread_bytes=limit))
+        assert stored.message.seq == 2 and other.message.seq == 3
+        assert isinstance(refused, ResourceExhausted) and refused.reason == "QUOTA_UNREAD_BYTES"
+        assert (await store.mailboxes.usage("alice")).unread_bytes == 2 * one
+        assert (await store.directory.get("bob")).unread_count == 3
     finally:
         await store.close()

@@ -15,7 +15,7 @@ which gives the very refusal LMDB gives:
 - an outbox row whose recipient has no mailbox and whose name might be a session name
   (one with no mailbox and no such session gets its mailbox in the same transaction), or
   whose sender would be charged for the new mailbox,
-- a send over its sender's unread-bytes quota, a batch or an ask held to a quota.
+- a send over its sender's unread-bytes quota, an ask held to a quota.
 The quota counters (fabricd.core.quota) move in the hot statements themselves (usage_sql.py).
 A batch's hand-over is all or nothing: its transaction is rolled back first (`_Handover`).
 
@@ -98,9 +98,8 @@ class PgMailboxes(KvMailboxes):
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
-        if quota is not None and len(items) > 1 and any(msg.sender.agent_id for msg, _ in items):
-            return await self._record_append(items, create, atomic, max_unread, quota)  # a batch held to a quota
-        limit = quota.unread_bytes if quota is not None and items[0][0].sender.agent_id else 0
+        limit = quota.unread_bytes if quota is not None else 0
+        sizes = [approx_size(msg) for msg, _ in items] if limit else []
         now = self._clock()
         prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
 
@@ -108,12 +107,12 @@ class PgMailboxes(KvMailboxes):
             (stored, body, item), (msg, digest) = prepared[0], items[0]
             attempt.committing = True
             done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
-                                  limit, approx_size(msg) if limit else 0)
+                                  limit if item.sender else 0, sizes[0] if limit else 0)
             return [_outcome(msg, stored, body, digest, done, max_unread)]
 
         async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
             async with conn.transaction():
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread)
+                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes)
                 out = []
                 for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):
                     result = _outcome(msg, stored, body, digest, d, max_unread)

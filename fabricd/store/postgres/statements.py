@@ -154,13 +154,16 @@ WHERE m.agent_id = v.a
 # activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
 
 
-async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0) -> list[Appended]:  # noqa: ANN001
+async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
+                      quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
     """Store a batch in one short transaction (three statements); each item gets its Appended.
 
     Items whose id is already used (earlier, or earlier in this batch) come back
     with `prior`; items for a missing or full mailbox with `seq` None. The caller
     decides: with an atomic batch it raises inside its transaction and nothing is kept.
-    Call inside `conn.transaction()`.
+    With a `quota_limit` on the senders' unread bytes (`adding`: each item's size bound), an item that
+    would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
+    senders' counters, locked). Call inside `conn.transaction()`.
     """
     ids = [item.message_id for item in items]
     priors = {r["id"]: IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
@@ -172,14 +175,24 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     cols: tuple[list, ...] = ([], [], [], [], [])
     active: set[str] = set()
     charges: dict[str, int] = {}
-    for item in items:
+    used: dict[str, int] = {}
+    if quota_limit:
+        senders = sorted({UNREAD + item.sender for item in items if item.sender})
+        used = {r["name"]: r["value"] for r in await conn.fetch(
+            "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
+    for i, item in enumerate(items):
         prior = priors.get(item.message_id)
         box = boxes.get(item.agent_id)
+        counter = UNREAD + item.sender
         if prior is not None:
             out.append(Appended(None, prior))
         elif box is None or (max_unread and box[1] >= max_unread):
             out.append(Appended(None, None, None if box is None else box[1]))
+        elif quota_limit and item.sender and used.get(counter, 0) + adding[i] > quota_limit:
+            out.append(Appended(None, None, box[1]))  # over the sender's quota: the caller hands it over
         else:
+            if item.sender:
+                used[counter] = used.get(counter, 0) + len(item.body)
             box[0] += 1
             box[1] += 1
             priors[item.message_id] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
