@@ -9,7 +9,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from fabricd.core.errors import Unavailable
+from fabricd.core.errors import FailedPrecondition
 from fabricd.core.tokens import ADMIN, AGENT, Token, Tokens
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import admin_service_pb2 as pb
@@ -61,7 +61,10 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
     @mapped
     async def BackupStore(self, request, context):  # noqa: ANN001, ANN201, N802
         if self._backup is None:
-            raise Unavailable("this daemon cannot take backups", reason="BACKUP_UNAVAILABLE")
+            # Not a retryable outage: this daemon's store is a database, which backs up with its own tools.
+            raise FailedPrecondition("this daemon keeps its store in PostgreSQL and streams no backups: use "
+                                     "`fabricd copy --from postgresql://... --to FOLDER` (an LMDB copy) or "
+                                     "PostgreSQL's own backups (pg_basebackup, pg_dump)", reason="BACKUP_UNAVAILABLE")
         loop = asyncio.get_running_loop()
         # Staged whole first, so a slow reader never holds LMDB's read snapshot (and the file's growth) open;
         # unlinked at once, so nothing is left behind if the daemon dies mid-stream.

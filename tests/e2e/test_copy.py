@@ -24,6 +24,7 @@ import pytest
 
 from fabricd.client import Client
 from fabricd.store import transfer
+from fabricd.store.transfer import Kind
 from fabricd.store.lmdb import dump as lmdb_dump
 from fabricd.store.lmdb.engine import MAX_DBS, NAMES
 from fabricd.store.postgres import dump as pg_dump
@@ -55,8 +56,22 @@ def canonical(value: object) -> object:
 
 
 def dump(location: str) -> list[str]:
+    """Every record, canonical. A ticket's seq is shown as its rank in its target's tickets: PostgreSQL places
+    a ticket by its task message's seq, LMDB by a store-wide counter, and the order is what must survive; the
+    "ticket" counter only has to stay above every ticket's seq (checked here) so new tickets queue last."""
     records = asyncio.run(transfer.dump_all(transfer.open_source(location)))
-    return sorted(json.dumps(canonical(r), sort_keys=True) for r in records)
+    tickets = [v for k, v in records if k is Kind.TICKET]
+    rank = {t.ticket_id: sorted(u.seq for u in tickets if u.target == t.target).index(t.seq) for t in tickets}
+    out = []
+    for kind, value in records:
+        if kind is Kind.TICKET:
+            value = dataclasses.replace(value, seq=rank[value.ticket_id])
+        elif kind is Kind.COUNTER and value[0] == "ticket":
+            if not location.startswith("postgresql:"):  # (PostgreSQL places tickets by their messages' seqs)
+                assert value[1] >= max((t.seq for t in tickets), default=0), (location, value)
+            continue
+        out.append((kind, value))
+    return sorted(json.dumps(canonical(r), sort_keys=True) for r in out)
 
 
 def entries_per_database(path: str) -> dict[str, int]:

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 
+import grpc
 import pytest
 
 from fabricd.client import Client, Unauthenticated
@@ -97,6 +98,26 @@ async def test_backup_store_rpc_streams_a_restorable_copy_under_load(make_daemon
     assert not [n for n in os.listdir(daemon.data_dir) if "backup" in n]  # the staged copy is gone
     daemon.stop()  # the restored daemon takes its socket
     await assert_restored_holds(make_daemon, backup_file, tmp_path, acked_before, acked)
+
+
+async def test_a_daemon_on_postgresql_refuses_backup_streams_and_names_fabricd_copy(make_daemon, pg_url,  # noqa: ANN001
+                                                                                     tmp_path) -> None:
+    daemon = make_daemon("--store", pg_url).start()
+    env = dict(os.environ, FABRICD_TARGET=daemon.target)
+
+    def backup(to: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "backup", "--to", to],
+                              capture_output=True, text=True, env=env, timeout=120)
+
+    nowhere = await asyncio.to_thread(backup, str(tmp_path / "no-such-folder" / "x.backup"))
+    assert nowhere.returncode == 1 and "Traceback" not in nowhere.stderr and "cannot write" in nowhere.stderr
+    result = await asyncio.to_thread(backup, str(tmp_path / "never.backup"))
+    assert result.returncode == 1 and not os.listdir(tmp_path)
+    assert "[BACKUP_UNAVAILABLE]" in result.stderr and "fabricd copy" in result.stderr, result.stderr
+    async with Client(daemon.target) as client:
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            [c async for c in client.admin.BackupStore(adm.BackupStoreRequest())]
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # not UNAVAILABLE: retrying cannot help
 
 
 async def test_restore_refuses_a_served_folder_and_a_non_empty_one_without_force(make_daemon, tmp_path) -> None:  # noqa: ANN001

@@ -185,9 +185,6 @@ def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:  # noqa:
 def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(target, call, soak) -> None:  # noqa: ANN001
     request_cls = type(call.request({"ticket": "t"}))
     defined = DEFINED
-    if call.method == "BackupStore" and "--store" in target.args:
-        # A daemon on PostgreSQL takes no backups (fabricd copy does): BACKUP_UNAVAILABLE, whatever the request.
-        defined = DEFINED | {grpc.StatusCode.UNAVAILABLE}
     with grpc.insecure_channel(target.target) as channel:
 
         @settings(max_examples=200 if soak else 25, deadline=None, derandomize=True,

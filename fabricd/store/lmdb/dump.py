@@ -22,6 +22,8 @@ mailboxes and tickets it writes, as the daemon would have.
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
 import os
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
@@ -31,6 +33,7 @@ import lmdb
 from fabricd import wire
 from fabricd.core import agentdir
 from fabricd.core import quota as quotas
+from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, sealed
 from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
@@ -49,9 +52,9 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "messages": (Kind.MESSAGE,),
     "ids": (Kind.MESSAGE_ID,),
     "tickets": (Kind.TICKET,),
-    "ticket_index": INDEX,
     "queues": INDEX,
     "finished": INDEX,
+    "ticket_index": INDEX,  # rebuilt with the tickets
     "outbox": (Kind.OUTBOX,),
     "due": INDEX,
     "ad_history": (Kind.HISTORY,),
@@ -69,7 +72,8 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 
 _SEQ = b"seq/"
 _DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT)
-"""Meta records the load derives again: queued-ticket counts, quota usage, the ticket index's mark."""
+"""Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
+the ticket index's built flag (with the tickets)."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
@@ -209,6 +213,7 @@ class LmdbTarget:
         self._group = group
         self._engine: LmdbEngine | None = None
         self._txn: lmdb.Transaction | None = None
+        self._tickets: list[Ticket] = []
 
     async def begin(self) -> None:
         pid = folder.holder(self.path)
@@ -261,7 +266,7 @@ class LmdbTarget:
             txn.put(key, records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest,
                                            message_id if key[0] == 0 else ""), db=dbs.ids)
         elif kind is Kind.TICKET:
-            tx.put_ticket(value)
+            self._tickets.append(value)  # numbered store-wide at the commit
         elif kind is Kind.OUTBOX:
             tx.put_outbox_row(value)
         elif kind is Kind.DIRECTORY:
@@ -287,9 +292,37 @@ class LmdbTarget:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 
     async def commit(self) -> None:
+        try:
+            self._put_tickets()
+        except lmdb.MapFullError as exc:
+            raise StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
+                             "pass a larger --map-size") from exc
         self._txn.commit()
         self._txn = None
         await self.abort()
+
+    def _put_tickets(self) -> None:
+        """Number the tickets store-wide, as LMDB keeps them (PostgreSQL numbers them per target).
+
+        Each target's tickets keep their order; targets interleave by enqueue time. New tickets
+        come after every copied one: the "ticket" counter is moved past them.
+        """
+        per_target: dict[str, list[Ticket]] = {}
+        for t in sorted(self._tickets, key=lambda t: t.seq):
+            per_target.setdefault(t.target, []).append(t)
+        heads = [(queue[0].enqueue_ns, target, 0) for target, queue in per_target.items()]
+        heapq.heapify(heads)
+        counter = keys.sequence("ticket")
+        raw = self._txn.get(counter, db=self._dbs.meta)
+        seq = 0
+        while heads:
+            _, target, i = heapq.heappop(heads)
+            seq += 1
+            self._tx.put_ticket(dataclasses.replace(per_target[target][i], seq=seq))
+            if i + 1 < len(per_target[target]):
+                heapq.heappush(heads, (per_target[target][i + 1].enqueue_ns, target, i + 1))
+        if seq > (keys.read_u64(raw) if raw is not None else 0):
+            self._txn.put(counter, keys.u64(seq), db=self._dbs.meta)
 
     async def abort(self) -> None:
         if self._txn is not None:

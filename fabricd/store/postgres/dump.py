@@ -107,8 +107,8 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
     Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
-                             int(t.outcome), t.data, json.dumps(t.headers), t.result_data, json.dumps(t.result_headers),
-                             turns.encode(t.earlier))),
+                             int(t.outcome), t.data, json.dumps(t.headers), t.result_data,
+                             json.dumps(t.result_headers), turns.encode(t.earlier))),
     Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
                   lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                              r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
@@ -133,6 +133,13 @@ def written_columns() -> dict[str, set[str]]:
     out["counters"] = {"name", "value"}
     out["ad_data"] = {"one", "sequence", "body"}  # `one` is the row's constant key
     return out
+
+
+_QUEUE_SEQ_FROM_MESSAGES = """
+UPDATE tickets t SET queue_seq = i.seq FROM message_ids i
+WHERE i.agent_id = t.target AND i.id = CASE WHEN t.earlier = '[]' THEN t.ticket_id
+                                            ELSE t.ticket_id || '/' || (json_array_length(t.earlier::json) + 1) END
+"""
 
 
 async def tables(conn: asyncpg.Connection) -> set[str]:
@@ -227,11 +234,14 @@ class PgTarget:
                                 "written") from exc
 
     async def commit(self) -> None:
+        # A ticket's FIFO place on PostgreSQL is its task message's seq (see hot.py); an embedded store
+        # numbers tickets store-wide. Both grow in enqueue order per target, so the order is kept.
         try:
+            await self._conn.execute(_QUEUE_SEQ_FROM_MESSAGES)
             for sql in _USAGE:
                 await self._conn.execute(sql)
         except asyncpg.PostgresError as exc:
-            raise PostgresError(f"counting quota usage in {safe(self.url)} failed ({type(exc).__name__}: {exc}); "
+            raise PostgresError(f"finishing the load of {safe(self.url)} failed ({type(exc).__name__}: {exc}); "
                                 "nothing was written") from exc
         await self._tr.commit()
         self._tr = None

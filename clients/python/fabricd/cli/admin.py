@@ -134,7 +134,11 @@ def backup(ctx: Context, dest: str) -> None:
 
     async def fetch(client: Client) -> int:
         digest, written, total, expected = hashlib.sha256(), 0, -1, ""
-        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {partial}: {exc.strerror}; pick a --to in a folder you "
+                                       "can write") from None
         try:
             try:
                 async for chunk in client.admin.BackupStore(adm.BackupStoreRequest()):
