@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fabricd.core.quota import Quotas
 from fabricd.core.schema import setting
 
 
@@ -54,3 +55,18 @@ class Limits:
                                             at_least=0.01, reloadable=True)
     max_streams_per_token: int = setting(64, "open streams per token or mTLS identity (local callers without "
                                          "a token are not counted); 0 is no limit", at_least=0, reloadable=True)
+    quota_mailboxes: int = setting(10_000, "mailboxes an agent token's mail may create that no agent has "
+                                   "registered yet; 0 is no quota", at_least=0, reloadable=True)
+    quota_unread_bytes: int = setting(1 << 30, "bytes of an agent token's messages (mail and asked tasks) still "
+                                      "unread, wherever they wait; 0 is no quota", kind="size", at_least=0,
+                                      reloadable=True)
+    quota_queued_tickets: int = setting(10_000, "tickets an agent token asked that are still queued; 0 is no "
+                                        "quota", at_least=0, reloadable=True)
+    quota_all_callers: bool = setting(False, "hold admin tokens and local callers to the quotas too (charged to "
+                                      "the sender they name); off: only agent tokens", reloadable=True)
+
+    def quotas_for(self, agent_token: bool) -> Quotas | None:
+        """The quotas a caller is held to: None for admin tokens and local callers unless quota_all_callers."""
+        if not (agent_token or self.quota_all_callers):
+            return None
+        return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets)

@@ -114,17 +114,19 @@ class Mailboxes(Service):
 
     # -- the contract
 
-    async def send(self, msg: Message, create_mailbox: bool = False) -> Sent:
+    async def send(self, msg: Message, create_mailbox: bool = False, agent_token: bool = False) -> Sent:
+        """Store one message; `agent_token`: the caller is an agent token, held to its quotas."""
         validate.message(msg, self.limits)
         digest = digest_of(msg) if msg.id else b""
         (result,) = await self._store.mailboxes.append(((msg, digest),), create=create_mailbox, atomic=False,
-                                                        max_unread=self.limits.max_unread)
+                                                        max_unread=self.limits.max_unread,
+                                                        quota=self.limits.quotas_for(agent_token))
         if isinstance(result, FabricError):
             raise result
         return result
 
-    async def send_many(self, messages: Sequence[Message], atomic: bool,
-                        create_mailbox: bool = False) -> list[Sent | FabricError]:
+    async def send_many(self, messages: Sequence[Message], atomic: bool, create_mailbox: bool = False,
+                        agent_token: bool = False) -> list[Sent | FabricError]:
         """Store a batch in one transaction; each message gets its result or its error.
 
         With `atomic`, the first invalid message fails the whole call and nothing is stored.
@@ -150,7 +152,8 @@ class Mailboxes(Service):
         if not items:
             return out  # type: ignore[return-value]
         stored = iter(await self._store.mailboxes.append(items, create=create_mailbox, atomic=atomic,
-                                                          max_unread=self.limits.max_unread))
+                                                          max_unread=self.limits.max_unread,
+                                                          quota=self.limits.quotas_for(agent_token)))
         if len(items) == len(out):
             return list(stored)
         return [next(stored) if r is None else r for r in out]

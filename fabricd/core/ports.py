@@ -43,6 +43,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
 from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
 from fabricd.core.paging import Page
+from fabricd.core.quota import Quotas, Usage
 
 if TYPE_CHECKING:
     from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
@@ -116,8 +117,10 @@ class DirectoryPort(Protocol):
 
 class MailboxPort(Protocol):
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
-                     max_unread: int) -> list[Sent | FabricError]:
+                     max_unread: int, quota: Quotas | None = None) -> list[Sent | FabricError]:
         """Store validated messages with their digests (b"" for none), each idempotent on its id.
+
+        With a `quota`, each message's sender is held to it (fabricd.core.quota).
 
         One result per item: the stored message (a new object: the caller's is
         left alone), the earlier one it duplicates, or its refusal. With
@@ -149,12 +152,21 @@ class MailboxPort(Protocol):
     async def unread_counts(self) -> list[tuple[str, int]]:
         """(agent id, unread) of every mailbox holding mail."""
 
+    async def usage(self, agent_id: str) -> Usage:
+        """What an agent holds against its quotas, as the store counts it."""
+
 
 class RendezvousPort(Protocol):
-    async def enqueue(self, request: TicketRequest, max_unread: int) -> tuple[Ticket, int]:
-        """Queue a ticket (and its task message) for the resolved target; returns it and its position."""
+    async def enqueue(self, request: TicketRequest, max_unread: int,
+                      quota: Quotas | None = None) -> tuple[Ticket, int]:
+        """Queue a ticket (and its task message) for the resolved target; returns it and its position.
+        With a `quota`, the asking agent is held to it."""
 
     async def get(self, ticket_id: str) -> Ticket | None: ...
+
+    async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
+        """The first tickets of a FIFO (at most `limit`, about `max_bytes` of them, always one if any) and
+        how many it holds."""
 
     async def target(self, name: str) -> str:
         """The agent a queue name means (an agent id, or an unambiguous session name)."""
@@ -315,6 +327,8 @@ class StoreStats:
     size_bytes: int = 0
     used_bytes: int = 0
     free_bytes: int = 0
+    quarantined: int = 0
+    """Corrupt records moved aside since the store opened (a backend that checks record checksums)."""
 
 
 class Store(Protocol):

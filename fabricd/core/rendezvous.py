@@ -46,6 +46,8 @@ class TicketRequest:
     conversation_id: str = ""
     idempotency_key: str = ""
     """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
+    agent_token: bool = False
+    """The caller is an agent token: the asking agent is held to its quotas (fabricd.core.quota)."""
     data: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
     """Delivered with the task message; keys starting with fabricd- are the daemon's and refused."""
@@ -63,6 +65,18 @@ class Answer:
     outcome: TicketOutcome = TicketOutcome.COMPLETED
     data: bytes = b""
     headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueHead:
+    """A WatchQueue snapshot: the first tickets of a FIFO and how many it holds."""
+
+    tickets: list[Ticket]
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.total > len(self.tickets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +198,8 @@ class Rendezvous(Service):
 
     async def enqueue(self, request: TicketRequest) -> tuple[Ticket, int]:
         self._check(request)
-        return await self._store.rendezvous.enqueue(request, self.limits.max_unread)
+        return await self._store.rendezvous.enqueue(request, self.limits.max_unread,
+                                                    self.limits.quotas_for(request.agent_token))
 
     async def ticket(self, ticket_id: str) -> Ticket | None:
         return await self._store.rendezvous.get(ticket_id)
@@ -294,21 +309,27 @@ class Rendezvous(Service):
         _, page = await self._store.rendezvous.queue_page(agent_id, asked.cursor, asked.size, paging.budget())
         return Listed(page.items, paging.next_token("queue", agent_id, asked, page), asked.offset)
 
-    async def watch_queue(self, agent_id: str) -> AsyncIterator[list[Ticket] | None]:
-        """The FIFO now, then after each change; None is a keepalive."""
+    async def watch_queue(self, agent_id: str, max_tickets: int = 0) -> AsyncIterator[QueueHead | None]:
+        """The head of the FIFO now, then after each change; None is a keepalive.
+
+        A snapshot holds at most `max_tickets` (0: the default page) and about
+        `limits.stream_buffer_bytes` of tickets, with the FIFO's length: a 5,000-ticket
+        queue is not sent whole on every change.
+        """
         validate.agent_id(agent_id, self.limits)
+        limit = paging.page_size(max_tickets, "max_tickets")
         rendezvous = self._store.rendezvous
         agent_id = await rendezvous.target(agent_id)
         key = queue_key(agent_id)
         wakeups = self._wakeups
-        shown: list[str] | None = None
+        shown: tuple[list[str], int] | None = None
         while True:
             seen = wakeups.version(key)
-            tickets = await rendezvous.queue(agent_id)
-            ids = [t.ticket_id for t in tickets]
+            tickets, total = await rendezvous.queue_head(agent_id, limit, self.limits.stream_buffer_bytes)
+            ids = ([t.ticket_id for t in tickets], total)
             if ids != shown:  # a wake-up is a hint: one that changed nothing (another node's echo) shows nothing
                 shown = ids
-                yield tickets
+                yield QueueHead(tickets, total)
             while not await wakeups.wait(key, seen, self._keepalive_s):
                 if wakeups.closed:
                     return

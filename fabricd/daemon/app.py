@@ -29,6 +29,7 @@ from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
 from fabricd.rpc.metrics import Metrics, Snapshot
+from fabricd.rpc.streams import Streams
 from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_serving
 from fabricd.store import open_store
 
@@ -75,8 +76,9 @@ class App:
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
                     wakes=self.wakes,
                     backup=self.store.backup_to, backup_dir=c.data_dir)
+        self.streams = Streams(lambda: core.mailboxes.limits)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
-                                                observe=self.metrics.observe_call)
+                                                observe=self.metrics.observe_call, streams=self.streams)
 
     def _services(self) -> tuple[object, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
@@ -102,7 +104,9 @@ class App:
         unread = await self.store.mailboxes.unread_counts()
         return Snapshot(messages_stored=stats.messages_stored, unread=unread, open_streams=Gauges.open_streams,
                         outbox_pending=pending, outbox_dead_letters=dead, map_used_bytes=stats.used_bytes,
-                        map_size_bytes=stats.size_bytes, queued_tickets=queued, map_free_bytes=stats.free_bytes)
+                        map_size_bytes=stats.size_bytes, queued_tickets=queued, map_free_bytes=stats.free_bytes,
+                        flow_streams=self.streams.open_streams, stream_bytes_in_flight=self.streams.in_flight,
+                        streams_stalled=self.streams.stalled, quarantined_records=stats.quarantined)
 
     def _snapshot(self) -> Snapshot:
         """For the metrics server's thread: the snapshot is read on the event loop, where the store lives."""

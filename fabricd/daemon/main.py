@@ -38,6 +38,11 @@ def parser() -> argparse.ArgumentParser:
     restore.add_argument("--from", dest="source", required=True, metavar="FILE", help="a file `fabricd backup` wrote")
     restore.add_argument("--force", action="store_true", help="replace the store of a non-empty folder")
     _store_command(sub, "compact", "give the store's free pages back to the disk (stop the daemon first)")
+    check = _store_command(sub, "check", "verify every record's checksum; exit 1 when some are corrupt (the "
+                           "daemon may run, except with --repair)")
+    check.add_argument("--repair", action="store_true", help="move corrupt records aside (stop the daemon first)")
+    check.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None,
+                       metavar="URL", help="check a PostgreSQL database instead: decode every row [store]")
     migrate = sub.add_parser("migrate", help="create or upgrade the fabricd schema of a PostgreSQL database "
                              "(`serve` also does it at start; a database a newer fabricd migrated is refused)")
     migrate.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
@@ -66,7 +71,7 @@ def _store_command(sub: argparse._SubParsersAction, name: str, text: str) -> arg
 
 
 def store_command(args: argparse.Namespace, config: Config) -> int:
-    """Run migrate, copy, backup, restore, compact or token issue; a refusal is one line on stderr and exit 2."""
+    """Run migrate, copy, backup, restore, compact, check or token issue; a refusal is one line on stderr and exit 2."""
     path = config.data_dir
     if args.command == "copy":
         return copying.run(args, config)
@@ -84,6 +89,23 @@ def store_command(args: argparse.Namespace, config: Config) -> int:
     elif args.command == "compact":
         before, after = maintenance.compact(path)
         print(f"compacted {path}: {before} bytes -> {after} bytes")
+    elif args.command == "check" and config.store:
+        from fabricd.store.postgres import check as pg_check
+        from fabricd.store.postgres.migrate import safe
+
+        if args.repair:
+            print("fabricd check: --repair is for LMDB data folders; fix a database's rows with SQL",
+                  file=sys.stderr)
+            return 2
+        lines, status = pg_check.describe(safe(config.store), asyncio.run(pg_check.check(config.store)))
+        print("\n".join(lines))
+        return status
+    elif args.command == "check":
+        from fabricd.store.lmdb import check
+
+        lines, status = check.describe(path, check.check(path, repair=args.repair), args.repair)
+        print("\n".join(lines))
+        return status
     else:
         if args.admin == bool(args.agent):
             print("fabricd token issue: pass exactly one of --admin and --agent NAME", file=sys.stderr)

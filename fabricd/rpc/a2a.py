@@ -161,6 +161,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             source_agent=identity.agent_id if is_agent else "",
             conversation_id=context_id or str(uuid.uuid4()),
             idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+            agent_token=identity.kind == "agent",
             data=data,
             headers=headers,
             continues=message.task_id,

@@ -61,6 +61,11 @@ _TICKET: contextvars.ContextVar[tuple[str, object] | None] = contextvars.Context
 def caller() -> Identity:
     """The identity of the call being served (set by the guard before the servicer runs)."""
     return _CALLER.get()
+
+
+def agent_token() -> bool:
+    """Whether the call being served is an agent token's (or an agent's mTLS certificate): held to quotas."""
+    return _CALLER.get().kind == "agent"
 HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
 AGENT = 2  # TICKET_SOURCE_KIND_AGENT
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fabricd import wire
 from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
+from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
@@ -19,13 +20,13 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
-        sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox)
+        sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox, agent_token())
         return pb.SendMessageResponse.FromString(wire.sent_result(sent))
 
     @mapped
     async def SendMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic,
-                                                  request.create_mailbox)
+                                                  request.create_mailbox, agent_token())
         parts = []
         for result in results:
             if isinstance(result, FabricError):

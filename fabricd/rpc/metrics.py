@@ -29,6 +29,13 @@ class Snapshot:
     map_size_bytes: int
     queued_tickets: int
     map_free_bytes: int = 0
+    flow_streams: int = 0
+    """Server streams open under flow control (fabricd.rpc.streams), local callers' included."""
+    stream_bytes_in_flight: int = 0
+    streams_stalled: int = 0
+    """Streams ended STREAM_STALLED since the start."""
+    quarantined_records: int = 0
+    """Corrupt records moved aside since the start (LMDB checksums)."""
     extra: dict[str, int] = field(default_factory=dict)
 
 
@@ -40,6 +47,10 @@ class _SnapshotCollector(Collector):
         s = self._snapshot()
         yield CounterMetricFamily("fabricd_messages_stored", "Messages stored since the daemon started",
                                   value=s.messages_stored)
+        yield CounterMetricFamily("fabricd_streams_stalled", "Streams ended STREAM_STALLED (their client stopped "
+                                  "reading) since the daemon started", value=s.streams_stalled)
+        yield CounterMetricFamily("fabricd_quarantined_records", "Corrupt records (bad checksum) moved aside "
+                                  "since the daemon started; `fabricd check` lists them", value=s.quarantined_records)
         unread = GaugeMetricFamily("fabricd_unread_messages",
                                    f"Unread messages: the {UNREAD_TOP} fullest mailboxes by name, the rest as 'other'",
                                    labels=["mailbox"])
@@ -57,6 +68,9 @@ class _SnapshotCollector(Collector):
             ("fabricd_map_free_bytes", "Bytes of the used map no data holds (reused by writes; "
              "`fabricd compact` returns them to the disk)", s.map_free_bytes),
             ("fabricd_queued_tickets", "Rendezvous tickets queued", s.queued_tickets),
+            ("fabricd_flow_streams", "Server streams open under flow control (every caller's)", s.flow_streams),
+            ("fabricd_stream_bytes_in_flight", "Bytes of stream responses handed to gRPC and not yet taken "
+             "by the transport (bounded by limits.stream_buffer_total_bytes)", s.stream_bytes_in_flight),
         ):
             yield GaugeMetricFamily(name, help_text, value=value)
 

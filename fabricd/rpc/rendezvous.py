@@ -6,6 +6,7 @@ from fabricd import wire
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.model import TicketOutcome, TicketState
 from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketRequest
+from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
@@ -25,6 +26,7 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
         source_kind=r.source.kind,
         source_agent=r.source.agent_id,
         conversation_id=r.conversation_id,
+        agent_token=agent_token(),
         data=r.data,
         headers=dict(r.headers),
         continues=r.continue_ticket_id,
@@ -110,8 +112,9 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802
-        async for tickets in self._rv.watch_queue(request.agent_id):
-            if tickets is None:
+        async for head in self._rv.watch_queue(request.agent_id, request.max_tickets):
+            if head is None:
                 yield pb.WatchQueueResponse(keepalive=True)
             else:
-                yield pb.WatchQueueResponse(tickets=wire.queue_out(tickets))
+                yield pb.WatchQueueResponse(tickets=wire.queue_out(head.tickets), total=head.total,
+                                            truncated=head.truncated)

@@ -116,13 +116,15 @@ class Tls:
 
 
 def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = None,
-                 observe: Callable[[str, str, float], None] | None = None,
+                 observe: Callable[[str, str, float], None] | None = None, streams: Streams | None = None,
                  ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
+    """The server with every service; `streams` (flow control and its counts) is made here when not given."""
     # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
     # and let the core give the precise error for anything it can see.
     max_frame = max(64 << 20, 4 * max_message_bytes)
     server = grpc.aio.server(
-        interceptors=[GuardInterceptor(guard, observe, Streams(lambda: core.mailboxes.limits))] if guard is not None
+        interceptors=[GuardInterceptor(guard, observe, streams or Streams(lambda: core.mailboxes.limits))]
+        if guard is not None
         else None,
         options=[
             ("grpc.max_receive_message_length", max_frame),

@@ -59,6 +59,8 @@ class Streams:
         self._waiting: set[asyncio.Future[None]] = set()
         self.stalled = 0
         """Streams ended for stalling since the start."""
+        self.open_streams = 0
+        """Streams open now, every caller's (local callers' too), as flow control sees them."""
 
     @property
     def in_flight(self) -> int:
@@ -69,15 +71,18 @@ class Streams:
         """Count a new stream of `identity`; refused over the limit. Returns the key to `close` with."""
         key = identity.token_id
         if not key:
+            self.open_streams += 1
             return ""
         limit = self._limits().max_streams_per_token
         held = self._open.get(key, 0)
         if limit and held >= limit:
             raise too_many_streams(limit)
         self._open[key] = held + 1
+        self.open_streams += 1
         return key
 
     def close(self, key: str) -> None:
+        self.open_streams -= 1
         if key:
             held = self._open[key] - 1
             if held:

@@ -110,14 +110,19 @@ PROBES = {
                          ("limits.stream_buffer_bytes", "stream_buffer_bytes"),
                          ("limits.stream_buffer_total_bytes", "stream_buffer_total_bytes"),
                          ("limits.stream_stall_timeout", "stream_stall_timeout_s"),
-                         ("limits.max_streams_per_token", "max_streams_per_token")]},
+                         ("limits.max_streams_per_token", "max_streams_per_token"),
+                         ("limits.quota_mailboxes", "quota_mailboxes"),
+                         ("limits.quota_unread_bytes", "quota_unread_bytes"),
+                         ("limits.quota_queued_tickets", "quota_queued_tickets"),
+                         ("limits.quota_all_callers", "quota_all_callers")]},
 }
 """Where each reloadable key shows in a running daemon."""
 CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, "auth.rate_burst": 9,
            "limits.max_message_bytes": 4096, "limits.max_unread": 2, "limits.live_window": 1.0,
            "limits.dedupe_window": 2.0, "limits.stream_buffer_bytes": 1 << 16,
            "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
-           "limits.max_streams_per_token": 8}
+           "limits.max_streams_per_token": 8, "limits.quota_mailboxes": 7, "limits.quota_unread_bytes": 1 << 20,
+           "limits.quota_queued_tickets": 5, "limits.quota_all_callers": True}
 
 
 async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -190,3 +191,39 @@ async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, so
     finally:
         daemon.kill()
         notify.close()
+
+
+def scrape(address: str) -> dict[str, float]:
+    """The metrics page as {series: value} (lines without labels only)."""
+    body = urllib.request.urlopen(address, timeout=30).read().decode()
+    return {name: float(value) for name, _, value in (line.partition(" ") for line in body.splitlines())
+            if name and not name.startswith("#") and "{" not in name}
+
+
+async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_ended(make_daemon) -> None:  # noqa: ANN001
+    from fabricd.v1 import mailbox_service_pb2 as mb
+
+    daemon = make_daemon("--metrics-listen", "127.0.0.1:0", "--stream-stall-timeout", "2").start()
+    address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
+    assert scrape(address)["fabricd_streams_stalled_total"] == 0
+    async with Client(daemon.target) as client:
+        await client.register("slow")
+        for i in range(12):
+            await client.send("slow", f"{i:02d}" + "s" * 900_000)
+        stuck = client.mailbox.Subscribe(mb.SubscribeRequest(agent_id="slow"))  # opened, never read
+        await stuck.wait_for_connection()
+        metrics = scrape(address)
+        while metrics["fabricd_stream_bytes_in_flight"] < 900_000:  # the batch the client does not take
+            await asyncio.sleep(0.02)
+            metrics = scrape(address)
+        assert metrics["fabricd_flow_streams"] == 1
+        while metrics["fabricd_streams_stalled_total"] < 1:  # ended by the daemon after the stall timeout
+            await asyncio.sleep(0.05)
+            metrics = scrape(address)
+        assert metrics["fabricd_stream_bytes_in_flight"] == 0
+        # An ended stream still counts (toward its token's limit too) until its client reads or leaves:
+        # its last response stays in gRPC's buffer until then.
+        stuck.cancel()
+        while metrics["fabricd_flow_streams"]:
+            await asyncio.sleep(0.05)
+            metrics = scrape(address)

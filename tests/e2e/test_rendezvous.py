@@ -331,3 +331,25 @@ async def test_cancel_head_and_close_queue_take_a_session_name(client: Client) -
     assert [t.task for t in await client.get_queue("worker-name")] == ["two"]
     assert await client.close_queue("worker-name") == 1
     assert await client.get_queue("agent-w1") == []
+
+
+async def test_watch_queue_snapshots_of_a_long_queue_are_its_head_with_the_total_and_truncated(client) -> None:  # noqa: ANN001
+    from fabricd.v1 import rendezvous_service_pb2 as rv_pb
+
+    await client.register("busy")
+    for start in range(0, 5000, 500):
+        await asyncio.gather(*(client.enqueue("busy", f"task {i:04d} " + "t" * 200) for i in range(start, start + 500)))
+    call = client.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id="busy"))
+    first = await call.read()
+    assert (len(first.tickets), first.total, first.truncated) == (100, 5000, True)
+    assert first.ByteSize() < 64 << 10  # not 5,000 tickets in one response
+    assert [t.position for t in first.tickets] == list(range(100))
+    await client.enqueue("busy", "one more")  # the tail moves: a snapshot with the new total
+    second = await call.read()
+    assert (len(second.tickets), second.total) == (100, 5001)
+    call.cancel()
+    small = client.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id="busy", max_tickets=3))
+    head = await small.read()
+    assert [t.ticket_id for t in head.tickets] == [t.ticket_id for t in first.tickets[:3]] and head.truncated
+    small.cancel()
+    assert len(await anext(client.watch_queue("busy", max_tickets=2000))) == 1000  # at most 1000

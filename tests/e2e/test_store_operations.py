@@ -301,3 +301,164 @@ def test_a_read_only_folder_is_one_line_and_exit_2(tmp_path) -> None:  # noqa: A
     folder.mkdir(mode=0o500)
     prefix = ("setpriv", "--bounding-set=-all", "--inh-caps=-all") if os.geteuid() == 0 else ()
     assert_one_line(serve_once(str(folder / "data"), *prefix), "permission denied", "write access")
+
+
+# -- record checksums (#12) and the schema upgrade
+
+
+def flip_byte_in(data_dir: str, database: str, needle: bytes) -> bytes:
+    """Flip one byte inside the first value of `database` holding `needle` (daemon stopped); return its key."""
+    import lmdb
+
+    env = lmdb.open(data_dir, max_dbs=32, map_size=0)
+    try:
+        with env.begin(write=True) as txn:
+            db = env.open_db(database.encode(), txn=txn, create=False)
+            for key, value in txn.cursor(db=db):
+                at = value.find(needle)
+                if at >= 0:
+                    flipped = bytearray(value)
+                    flipped[at] ^= 0x01  # "m" becomes "l": the text a reader would be served, changed
+                    txn.put(key, bytes(flipped), db=db)
+                    return bytes(key)
+    finally:
+        env.close()
+    raise AssertionError(f"no value of {database} holds {needle!r}")
+
+
+async def test_a_flipped_byte_in_one_message_is_quarantined_and_the_rest_of_the_mailbox_keeps_flowing(
+        make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    texts = [f"message-{i}" for i in range(6)]
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        for text in texts:
+            await client.send(AGENT, text)
+    daemon.stop()
+    key = flip_byte_in(daemon.data_dir, "messages", b"message-2")
+    checked = fabricd("check", "--data-dir", daemon.data_dir)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert f"corrupt record: database messages, key {key.hex()}" in checked.stdout
+    daemon.start()
+    async with Client(daemon.target) as client:
+        got = []
+        async with client.subscribe(AGENT) as inbox:  # the stream goes on past the bad record
+            async for message in inbox:
+                got.append(message.text)
+                if len(got) == 5:
+                    break
+        assert got == [t for t in texts if t != "message-2"]  # never served changed
+        daemon.wait_for(f"quarantined a corrupt record: database messages, key {key.hex()}")
+        await client.send(AGENT, "after")
+        drained = await client.drain(AGENT, 100)
+        assert [m.text for m in drained.messages] == ["after"] and drained.remaining == 0
+    daemon.stop()
+    again = fabricd("check", "--data-dir", daemon.data_dir)
+    assert again.returncode == 0 and "0 corrupt, 1 quarantined earlier" in again.stdout, again.stdout
+
+
+async def test_check_repair_moves_corrupt_tickets_and_entries_aside_and_the_mailbox_is_rebuilt(
+        make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT, session_name="keeper-session")
+        await client.send(AGENT, "kept mail")
+        await client.enqueue(AGENT, "a task whose ticket breaks")
+    daemon.stop()
+    flip_byte_in(daemon.data_dir, "tickets", b"a task whose ticket breaks")
+    flip_byte_in(daemon.data_dir, "entries", b"keeper-session")
+    assert fabricd("check", "--data-dir", daemon.data_dir).returncode == 1
+    repaired = fabricd("check", "--repair", "--data-dir", daemon.data_dir)
+    assert repaired.returncode == 0 and repaired.stdout.count("(moved to quarantine)") == 2, repaired.stdout
+    assert fabricd("check", "--data-dir", daemon.data_dir).returncode == 0
+    daemon.start()
+    async with Client(daemon.target) as client:
+        # the entry is rebuilt from its mail: unread count and seq kept, registration lost until it registers
+        peeked = await client.peek(AGENT)
+        assert [m.text.rsplit("\n", 1)[-1] for m in peeked.messages] == ["kept mail", "a task whose ticket breaks"]
+        assert peeked.unread_count == 2
+        sent = await client.send(AGENT, "new")
+        assert sent.message.seq == 3
+
+
+def downgrade_to_schema_2(data_dir: str) -> None:
+    """Make the store in `data_dir` what a schema-2 fabricd wrote: the same records without their checksums.
+
+    Schema 3 differs from 2 only by the 4-byte checksum after every value of the sealed databases
+    (fabricd.store.lmdb.sealed), so stripping them gives, byte for byte, the records fabricd wrote before."""
+    import lmdb
+
+    from fabricd.store.lmdb import keys, sealed
+    from fabricd.store.lmdb.engine import SEALED
+
+    env = lmdb.open(data_dir, max_dbs=32, map_size=0)
+    try:
+        with env.begin(write=True) as txn:
+            for name in SEALED:
+                db = env.open_db(name.encode(), txn=txn, create=False)
+                rows = list(txn.cursor(db=db))
+                for key, value in rows:
+                    body = sealed.unseal(value)
+                    assert body is not None
+                    txn.put(key, body, db=db)
+            txn.drop(env.open_db(b"quarantine", txn=txn, create=False), delete=True)
+            txn.put(keys.SCHEMA, keys.u64(2), db=env.open_db(b"meta", txn=txn, create=False))
+    finally:
+        env.close()
+
+
+async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everything_survives(make_daemon,
+                                                                                          tmp_path) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT, session_name="keeper-session")
+        for i in range(300):
+            await client.send(AGENT, f"old {i}", data=b"d" * 500)
+        ticket = await client.enqueue(AGENT, "an old task")
+        await client.issue_token(admin=True)
+        before = [m.text for m in (await client.peek(AGENT, 1000)).messages]
+    daemon.stop()
+    downgrade_to_schema_2(daemon.data_dir)
+    old = fabricd("check", "--data-dir", daemon.data_dir)
+    assert old.returncode == 2 and "schema version 2" in old.stderr
+    daemon.start()
+    assert any("upgraded the store" in line and "from schema 2 to 3" in line for line in daemon.output)
+    (backup,) = [n for n in os.listdir(daemon.data_dir) if n.startswith("data.schema-2.")]
+    async with Client(daemon.target) as client:
+        assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before
+        assert (await client.resolve("keeper-session")).agent_id == AGENT
+        assert [t.ticket_id for t in await client.get_queue(AGENT)] == [ticket.ticket_id]
+        assert [t.token_id for t in await client.list_tokens()]  # the token survived
+        assert (await client.send(AGENT, "new")).message.seq == 302
+    daemon.stop()
+    assert fabricd("check", "--data-dir", daemon.data_dir).returncode == 0
+    # The backup is the old store: restored, it is upgraded again and holds the same mail.
+    restored = str(tmp_path / "restored")
+    result = fabricd("restore", "--from", os.path.join(daemon.data_dir, backup), "--data-dir", restored)
+    assert result.returncode == 0, result.stderr
+    again = make_daemon(data_dir=restored).start()
+    async with Client(again.target) as client:
+        assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before
+
+
+async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make_daemon, pg_url) -> None:  # noqa: ANN001
+    import asyncpg
+
+    daemon = make_daemon("--store", pg_url).start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        for i in range(3):
+            await client.send(AGENT, f"row {i}")
+        await client.enqueue(AGENT, "a task")
+    daemon.stop()
+    sound = fabricd("check", "--store", pg_url)
+    assert sound.returncode == 0 and "0 undecodable" in sound.stdout, sound.stdout + sound.stderr
+    conn = await asyncpg.connect(pg_url)
+    try:  # a body no longer a fabricd.v1.Message: a field tag protobuf cannot read
+        await conn.execute("UPDATE messages SET body = '\\xffffffff'::bytea WHERE seq = 2")
+    finally:
+        await conn.close()
+    broken = fabricd("check", "--store", pg_url)
+    assert broken.returncode == 1, broken.stdout + broken.stderr
+    assert f"undecodable row: table messages, key {AGENT}/2" in broken.stdout
+    assert fabricd("check", "--repair", "--store", pg_url).returncode == 2

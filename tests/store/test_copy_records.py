@@ -15,6 +15,7 @@ from fabricd.core.model import Address, Message
 from fabricd.store import transfer
 from fabricd.store.lmdb import dump, keys, records
 from fabricd.store.lmdb.engine import LmdbEngine
+from fabricd.store.lmdb.sealed import SealedTxn
 from fabricd.store.lmdb.tx import LmdbTx
 
 
@@ -40,8 +41,9 @@ def test_records_of_an_older_fabricd_are_copied_when_their_text_survives_and_cou
     path = str(tmp_path / "data")
     engine = LmdbEngine(path, map_size=1 << 26)
     try:
-        with engine._env.begin(write=True) as txn:  # noqa: SLF001 - the writer thread is not running
-            tx = LmdbTx(txn, engine._dbs)  # noqa: SLF001
+        with engine._env.begin(write=True) as raw:  # noqa: SLF001 - the writer thread is not running
+            tx = LmdbTx(raw, engine._dbs)  # noqa: SLF001
+            txn = SealedTxn(raw, engine._dbs.sealed, None)  # noqa: SLF001 - records are sealed since schema 3
             for seq, mid in ((1, "consumed-old"), (2, "unread-old"), (3, "consumed-new")):
                 tx.put_message(_message("bob", seq, mid), b"")
             for seq in (1, 3):

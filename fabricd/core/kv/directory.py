@@ -73,6 +73,10 @@ def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilit
     entry = tx.get_entry(agent_id)
     if entry is None:
         entry = MailboxEntry(agent_id=agent_id)
+    else:
+        from fabricd.core.kv.mailbox import release_creator
+
+        release_creator(tx, entry)
     change = Change.REGISTERED
     if entry.registered and entry.capabilities != capabilities:
         change = Change.CAPABILITIES_CHANGED
@@ -117,6 +121,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
         raise rules.mailbox_not_empty(entry, queued)
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
     purged = mailbox.purge(tx, entry.agent_id)
+    mailbox.release_creator(tx, entry)
     tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own
     tx.delete_entry(entry.agent_id)
     tx.wake(DIRECTORY)

@@ -6,6 +6,8 @@ from collections.abc import Callable, Sequence
 
 from fabricd.core import directory as directory_rules
 from fabricd.core import mailbox as rules
+from fabricd.core import quota as quotas
+from fabricd.core.paging import approx_size
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import wake
 from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
@@ -27,13 +29,15 @@ def _same_recipient(tx: RecordTx, name: str, agent_id: str) -> bool:
 
 
 def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, digest: bytes, create: bool,
-          max_unread: int) -> Sent:
+          max_unread: int, quota: quotas.Quotas | None = None) -> Sent:
     """Store one validated message; `msg` is left alone (the stored one is a new object).
 
     A recipient that is neither an agent nor a mailbox gets a new mailbox only
     with `create` (system deliveries: tasks, outbox replies); otherwise the send
     is refused as UNKNOWN_RECIPIENT, so a typo never makes a mailbox nobody reads.
-    Every refusal is raised before anything is written.
+    Every refusal is raised before anything is written. With a `quota`, the
+    sender is held to it (fabricd.core.quota): the mailbox it would create and
+    the message's bytes count against the sender's usage.
     """
     name = msg.recipient.agent_id
     if msg.id:
@@ -51,6 +55,17 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
         change = Change.CREATED
     if max_unread and entry.unread_count >= max_unread:
         raise rules.mailbox_full(entry.agent_id, entry.unread_count, max_unread)
+    sender = msg.sender.agent_id
+    if quota is not None and sender:
+        usage = tx.usage(sender)
+        if change is not None:
+            quotas.check(quotas.MAILBOXES, sender, quota.mailboxes, usage.mailboxes, 1)
+        # approx_size bounds the stored size from above: the check never lets a message pass that the
+        # backend will then count over the limit
+        quotas.check(quotas.UNREAD_BYTES, sender, quota.unread_bytes, usage.unread_bytes, approx_size(msg))
+    if change is not None and sender and sender != name:
+        entry.metadata = {quotas.CREATED_BY: sender}  # charged to the sender until registered or removed
+        tx.count_usage(sender, quotas.MAILBOXES, 1)
     entry.last_seq += 1
     entry.unread_count += 1  # mail arriving is not the recipient's activity: presence stays as it was
     recipient = msg.recipient if entry.agent_id == name else Address(entry.agent_id, msg.recipient.session_id)
@@ -62,7 +77,6 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
         tx.put_entry(entry, None)
     encoded = tx.put_message(stored, digest)
     wake.note(tx, now, entry.agent_id, stored.id, stored.ticket_id)
-    sender = msg.sender.agent_id
     if sender and sender != entry.agent_id:
         sender_entry = tx.get_entry(sender)
         if sender_entry is not None:
@@ -73,11 +87,12 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
 
 
 def append(tx: RecordTx, now: int, mint: Callable[[int], str], items: Sequence[tuple[Message, bytes]],
-           create: bool, atomic: bool, max_unread: int) -> list[Sent | FabricError]:
+           create: bool, atomic: bool, max_unread: int,
+           quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
     out: list[Sent | FabricError] = []
     for i, (msg, digest) in enumerate(items):
         try:
-            out.append(store(tx, now, mint, msg, digest, create, max_unread))
+            out.append(store(tx, now, mint, msg, digest, create, max_unread, quota))
         except FabricError as exc:
             if atomic:
                 raise rules.at_index(exc, i) from None
@@ -95,6 +110,13 @@ def consume(tx: RecordTx, agent_id: str, message_id: str) -> bool:
         entry.unread_count -= 1
         tx.put_entry(entry, None)
     return True
+
+
+def release_creator(tx: RecordTx, entry: MailboxEntry) -> None:
+    """A mailbox created by mail is registered or removed: its creator no longer pays for it."""
+    creator = entry.metadata.get(quotas.CREATED_BY, "")
+    if creator and not entry.registered:  # only mail sets metadata on an unregistered mailbox
+        tx.count_usage(creator, quotas.MAILBOXES, -1)
 
 
 def purge(tx: RecordTx, agent_id: str) -> int:

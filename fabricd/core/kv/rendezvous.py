@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 
+from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name
@@ -33,12 +34,13 @@ def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result
 
 
 def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.TicketRequest,
-            max_unread: int) -> tuple[Ticket, int]:
+            max_unread: int, quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
+    """Queue a ticket and deliver its task; with a `quota`, the asking agent is held to its quotas."""
     entry = resolve_name(tx, request.target)
     if entry is None:
         raise rules.unknown_target(request.target)
     if request.continues:
-        return _continue(tx, now, mint, entry, request, max_unread)
+        return _continue(tx, now, mint, entry, request, max_unread, quota)
     kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
     requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
     ticket_id = str(uuid.uuid4())
@@ -48,6 +50,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         existing = tx.get_ticket(ticket_id)
         if existing is not None:  # a resend, rare: finding its place may read the queue
             return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
+    _check_queued(tx, request, quota)
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
     ticket = Ticket(
         ticket_id=ticket_id,
@@ -62,11 +65,19 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         data=request.data,
         headers=dict(request.headers),
     )
-    _deliver(tx, now, mint, ticket, max_unread)
+    _deliver(tx, now, mint, ticket, max_unread, quota)
     return ticket, position
 
 
-def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket, max_unread: int) -> None:
+def _check_queued(tx: RecordTx, request: rules.TicketRequest, quota: quotas.Quotas | None) -> None:
+    """Refuse, before anything is written, a ticket that takes its asking agent over its queued quota."""
+    if quota is not None and request.source_agent:
+        usage = tx.usage(request.source_agent).queued_tickets
+        quotas.check(quotas.QUEUED, request.source_agent, quota.queued_tickets, usage, 1)
+
+
+def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket, max_unread: int,
+             quota: quotas.Quotas | None) -> None:
     """Store the ticket and put its current turn's task in the target's mailbox."""
     headers = {**ticket.headers, "fabricd-ticket-id": ticket.ticket_id, "fabricd-requester": ticket.requester}
     if ticket.earlier:
@@ -82,14 +93,14 @@ def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket,
         kind=MessageKind.USER if ticket.source_kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
         ticket_id=ticket.ticket_id,
     )
-    mailbox.store(tx, now, mint, message, b"", True, max_unread)
+    mailbox.store(tx, now, mint, message, b"", True, max_unread, quota)
     tx.put_ticket(ticket)
     tx.wake(rules.queue_key(ticket.target))
     tx.wake(rules.ticket_key(ticket.ticket_id))
 
 
 def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: MailboxEntry, request: rules.TicketRequest,
-              max_unread: int) -> tuple[Ticket, int]:
+              max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int]:
     """Queue an INPUT_REQUIRED ticket again with the follow-up as its next turn (same id and conversation)."""
     ticket = tx.get_ticket(request.continues)
     asker_differs = (request.source_kind == TicketSourceKind.AGENT and ticket is not None
@@ -102,6 +113,7 @@ def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: Mailbox
         return ticket, position_in(tx.queue(ticket.target, MAX_QUEUE_SCAN), ticket.ticket_id) if queued else -1
     if ticket.state != TicketState.ANSWERED or ticket.outcome != TicketOutcome.INPUT_REQUIRED:
         raise rules.not_continuable(ticket)
+    _check_queued(tx, request, quota)  # queued again: held to the asker's quota like a new ticket
     position = tx.queue_length(ticket.target)
     tx.delete_ticket(ticket.ticket_id)  # its finished record and index slots move with its new seq
     ticket.earlier.append(Turn(ticket.task, ticket.data, ticket.headers, ticket.result, ticket.result_data,
@@ -110,7 +122,7 @@ def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: Mailbox
     ticket.state, ticket.outcome, ticket.finish_ns = TicketState.QUEUED, TicketOutcome.UNSPECIFIED, 0
     ticket.result, ticket.result_data, ticket.result_headers, ticket.reason = "", b"", {}, ""
     ticket.seq, ticket.enqueue_ns = tx.next_sequence("ticket"), now
-    _deliver(tx, now, mint, ticket, max_unread)
+    _deliver(tx, now, mint, ticket, max_unread, quota)
     return ticket, position
 
 

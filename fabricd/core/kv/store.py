@@ -18,6 +18,7 @@ from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
 from fabricd.core.paging import Page
+from fabricd.core.quota import Quotas, Usage
 from fabricd.core.ports import StoreStats, Wakeups
 
 if TYPE_CHECKING:
@@ -77,9 +78,9 @@ class KvMailboxes(_Part):
     __slots__ = ()
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
-                     max_unread: int) -> list[Sent | FabricError]:
+                     max_unread: int, quota: Quotas | None = None) -> list[Sent | FabricError]:
         return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create, atomic,
-                                                             max_unread), weight=len(items))
+                                                             max_unread, quota), weight=len(items))
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.read(lambda tx: tx.unread(agent_id, after_seq, limit, max_bytes))
@@ -104,12 +105,17 @@ class KvMailboxes(_Part):
     async def unread_counts(self) -> list[tuple[str, int]]:
         return await self._e.read(mailbox.unread_counts)
 
+    async def usage(self, agent_id: str) -> Usage:
+        return await self._e.read(lambda tx: tx.usage(agent_id))
+
 
 class KvRendezvous(_Part):
     __slots__ = ()
 
-    async def enqueue(self, request: TicketRequest, max_unread: int) -> tuple[Ticket, int]:
-        return await self._e.write(lambda tx: rendezvous.enqueue(tx, self._clock(), self._mint, request, max_unread))
+    async def enqueue(self, request: TicketRequest, max_unread: int,
+                      quota: Quotas | None = None) -> tuple[Ticket, int]:
+        return await self._e.write(lambda tx: rendezvous.enqueue(tx, self._clock(), self._mint, request, max_unread,
+                                                                 quota))
 
     async def get(self, ticket_id: str) -> Ticket | None:
         return await self._e.read(lambda tx: tx.get_ticket(ticket_id))
@@ -119,6 +125,12 @@ class KvRendezvous(_Part):
 
     async def queue(self, agent_id: str) -> list[Ticket]:
         return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
+
+    async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
+        def read(tx):  # noqa: ANN001, ANN202
+            return paging.queue(tx, agent_id, "", limit, max_bytes)[1].items, tx.queue_length(agent_id)
+
+        return await self._e.read(read)
 
     async def queue_page(self, name: str, after: str, limit: int, max_bytes: int) -> tuple[str, Page[Ticket]]:
         return await self._e.read(lambda tx: paging.queue(tx, name, after, limit, max_bytes))

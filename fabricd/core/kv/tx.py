@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.ports import StoreStats
+from fabricd.core.quota import Usage
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
 if TYPE_CHECKING:
@@ -96,6 +97,15 @@ class RecordTx(Protocol):
         """(seq, ticket) of the FIFO of `target` after ticket seq `after_seq`, head first."""
 
     def queued_tickets(self) -> int: ...
+
+    # -- quota usage (fabricd.core.quota): the backend moves UNREAD_BYTES and QUEUED itself, in put_message,
+    # delete_message, restore_message, purge_unread, put_ticket and delete_ticket, by the message's sender
+    # and the ticket's source agent; the scripts move MAILBOXES
+    def usage(self, agent_id: str) -> Usage:
+        """What `agent_id` holds against its quotas (zeros for an agent never counted)."""
+
+    def count_usage(self, agent_id: str, quota: str, delta: int) -> None:
+        """Move one of an agent's usage counters (never below zero); nothing for an empty agent id."""
 
     def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
         """Stored tickets of `target` in any state, newest (highest seq) first, below `before_seq` (0: all);

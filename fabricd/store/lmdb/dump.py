@@ -10,6 +10,14 @@ dump takes every name from its record: message ids from the id record (or the
 unread message), repair keys from the request they admitted, request keys from
 their record. Records written before fabricd kept those texts, whose text is
 nowhere else, are counted as not copied.
+
+Records are checksummed (schema 3, fabricd.store.lmdb.sealed): the dump reads
+them unsealed (a record failing its checksum is counted as not copied, like the
+records already in quarantine, which are never copied: they are what a check
+found corrupt), and the load writes them sealed into a store of this fabricd's
+schema. The quota usage counters (fabricd.core.quota) are derived from the
+records, so they are not records: the load counts them again from the messages,
+mailboxes and tickets it writes, as the daemon would have.
 """
 
 from __future__ import annotations
@@ -24,9 +32,10 @@ import lmdb
 
 from fabricd import wire
 from fabricd.core import agentdir, wake
+from fabricd.core import quota as quotas
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
-from fabricd.store.lmdb import folder, keys, records
+from fabricd.store.lmdb import folder, keys, records, sealed
 from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 from fabricd.store.transfer import BATCH, Kind, Record
@@ -57,10 +66,16 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_lists": INDEX,
     "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
     "tokens": (Kind.TOKEN,),
+    "quarantine": (),  # deliberately not copied: records that failed their checksum (counted as not copied)
 }
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
-_SEQ, _QUEUED = b"seq/", b"queued/"
+_SEQ = b"seq/"
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT)
+"""Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
+the ticket index's built flag (with the tickets)."""
+CORRUPT = "records that failed their checksum (see `fabricd check`)"
+QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
 OLD_KEYS = "request keys written before fabricd kept their text (a retry creates anew)"
 LOST_REPAIRS = "repair keys whose request is gone"
@@ -93,7 +108,12 @@ class LmdbSource:
     async def records(self) -> AsyncIterator[list[Record]]:
         with self._env.begin(buffers=False) as txn:
             dbs = open_databases(self._env, txn, create=False)
-            check_schema(self.path, txn, dbs, create=False)
+            if check_schema(self.path, txn, dbs, create=False) >= 3:  # schema 2 wrote no checksums
+                txn = sealed.SealedTxn(txn, dbs.sealed, self._corrupt)
+                if dbs.quarantine is not None:
+                    quarantined = txn.stat(dbs.quarantine)["entries"]
+                    if quarantined:
+                        self.skipped[QUARANTINED] += quarantined
             batch: list[Record] = []
             for record in self._all(txn, dbs):
                 batch.append(record)
@@ -102,6 +122,9 @@ class LmdbSource:
                     batch = []
             if batch:
                 yield batch
+
+    def _corrupt(self, name: str, key: bytes) -> None:
+        self.skipped[CORRUPT] += 1
 
     def _all(self, txn: lmdb.Transaction, dbs: object) -> Iterator[Record]:
         def rows(name: str) -> Iterator[tuple[bytes, bytes]]:
@@ -119,8 +142,7 @@ class LmdbSource:
                     yield Kind.DIRECTORY, data
             elif key.startswith(keys.WAKE_HOOKS):
                 yield Kind.WAKE_HOOK, wake.decode(raw)
-            elif key not in (keys.SCHEMA, keys.TICKET_INDEX_BUILT) and not key.startswith(_QUEUED):
-                # (the ticket index and its built flag are made again by the load, with the tickets)
+            elif key != keys.SCHEMA and not key.startswith(_DERIVED):
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
                                  "copy it with the fabricd that wrote it")
         for _, raw in rows("entries"):
@@ -208,8 +230,9 @@ class LmdbTarget:
             raise StoreError(f"{self.path} is not empty and holds no store; copy into a new folder")
         self._engine = LmdbEngine(self.path, map_size=self._map_size, group=self._group)
         self._txn = self._engine._env.begin(write=True)  # noqa: SLF001 - the writer thread is not running
-        self._tx = LmdbTx(self._txn, self._engine._dbs)  # noqa: SLF001
         self._dbs = self._engine._dbs  # noqa: SLF001
+        self._tx = LmdbTx(self._txn, self._dbs)
+        self._sealed = sealed.SealedTxn(self._txn, self._dbs.sealed, None)  # every put below is sealed
 
     async def load(self, batch: list[Record]) -> None:
         try:
@@ -220,12 +243,13 @@ class LmdbTarget:
                              "pass a larger --map-size") from exc
 
     def _put(self, kind: Kind, value: object) -> None:  # noqa: C901 - one branch per kind, flat
-        txn, dbs, tx = self._txn, self._dbs, self._tx
+        txn, dbs, tx = self._sealed, self._dbs, self._tx
         if kind is Kind.COUNTER:
             name, n = value
             txn.put(keys.REVISION if name == "revision" else keys.sequence(name), keys.u64(n), db=dbs.meta)
         elif kind is Kind.MAILBOX:
             txn.put(keys.entry(value.agent_id), records.encode_entry(value), db=dbs.entries)
+            tx.count_usage(value.metadata.get(quotas.CREATED_BY, ""), quotas.MAILBOXES, 1)
             if value.session_name:
                 txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
             if value.revision:
@@ -235,8 +259,9 @@ class LmdbTarget:
             txn.put(keys.revision(revision), keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass"),
                     db=dbs.revisions)
         elif kind is Kind.MESSAGE:
-            txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), records.encode_message(value),
-                    db=dbs.messages)
+            encoded = records.encode_message(value)
+            txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
+            tx.count_usage(value.sender.agent_id, quotas.UNREAD_BYTES, len(encoded))  # as LmdbTx.put_message
         elif kind is Kind.MESSAGE_ID:
             message_id, r = value
             key = keys.message_id(message_id)

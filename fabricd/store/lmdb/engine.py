@@ -35,14 +35,15 @@ import lmdb
 
 from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys, ticket_index
+from fabricd.store.lmdb import folder, keys, sealed, ticket_index, upgrade
+from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases, LmdbTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
 
-SCHEMA_VERSION = 2  # 2: server-minted message ids are keyed in time order
+SCHEMA_VERSION = 3  # 2: server-minted message ids are keyed in time order; 3: values carry checksums
 MAX_BATCH = 4096
 MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
@@ -93,6 +94,8 @@ class LmdbEngine:
         modes = folder.Modes.for_group(group)
         folder.prepare(path, modes)
         self.path = path
+        self.upgrade_backup = ""
+        """The backup of the older store this start upgraded, if it did."""
         self._lock_fd = folder.lock(path, modes)
         try:
             new = not os.path.exists(os.path.join(path, "data.mdb"))
@@ -104,8 +107,13 @@ class LmdbEngine:
             self._env.reader_check()  # clear slots left by a killed process
             with self._env.begin(write=True) as txn:
                 self._dbs = open_databases(self._env, txn)
-                check_schema(path, txn, self._dbs, create=True)
-                ticket_index.build(txn, self._dbs)
+                found = check_schema(path, txn, self._dbs, create=True)
+            if found < SCHEMA_VERSION:
+                self.upgrade_backup = upgrade.upgrade(self._env, self._dbs, path, found, SCHEMA_VERSION, SEALED,
+                                                     modes.file)
+            # After the upgrade: the index is built from sealed tickets and its own values are sealed.
+            with self._env.begin(write=True) as txn:
+                ticket_index.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc
@@ -114,6 +122,8 @@ class LmdbEngine:
             raise
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
+        self.quarantine = Quarantine(self.write, self._dbs)
+        """Corrupt records met by reads, moved aside (fabricd.store.lmdb.quarantine)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
@@ -137,6 +147,7 @@ class LmdbEngine:
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self.quarantine.start(self._loop)
         self._idle = asyncio.Event()
         self._idle.set()
         # The writer needs the GIL back right after each fsync; don't make it wait 5 ms for it.
@@ -149,6 +160,7 @@ class LmdbEngine:
         if self._closed:
             return
         self._closed = True
+        self.quarantine.closed = True
         if self._thread is not None:
             while self._pending or self._busy:
                 self._flush()
@@ -173,11 +185,11 @@ class LmdbEngine:
 
     async def read(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs))
+            return fn(LmdbTx(txn, self._dbs, self.quarantine.found))
 
     def read_now(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
-            return fn(LmdbTx(txn, self._dbs))
+            return fn(LmdbTx(txn, self._dbs, self.quarantine.found))
 
     def making_progress(self, stall_s: float) -> bool:
         """False when one batch has been with the writer for longer than `stall_s` (a stuck disk)."""
@@ -197,6 +209,7 @@ class LmdbEngine:
             size_bytes=info["map_size"],
             used_bytes=(info["last_pgno"] + 1) * stat["psize"],
             free_bytes=free,
+            quarantined=self.quarantine.moved,
         )
 
     def copy_to(self, fd: int) -> None:
@@ -267,7 +280,7 @@ class LmdbEngine:
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
-                tx = LmdbTx(child, dbs)
+                tx = LmdbTx(child, dbs, self.quarantine.found_in_write)
                 try:
                     result = fn(tx)
                     tx.flush()
@@ -349,38 +362,45 @@ MAX_DBS = 32
 NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "ticket_index",
          "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-         "ad_repairs", "tokens")
+         "ad_repairs", "tokens", "quarantine")
+SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
 
 
-ADDED_LATER = ("ticket_index",)
-"""Databases a store written by an older fabricd of the same schema may lack (opened as None when reading)."""
+ADDED_LATER = ("ticket_index", "quarantine")
+"""Databases a store written by an older fabricd may lack (opened as None when reading; created at open)."""
 
 
 def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
     """The named databases of a store (created in a write `txn` when missing)."""
-    dbs = {}
-    for name in NAMES:
-        try:
-            dbs[name] = env.open_db(name.encode(), txn=txn, create=create)
-        except lmdb.NotFoundError:
-            if name not in ADDED_LATER:
-                raise
-            dbs[name] = None  # a store (or backup) from before it; the engine creates it at open
-    return Databases(**dbs)
+    handles = {name: _open_db(env, txn, name, create) for name in NAMES}
+    return Databases(**handles, sealed={handles[name]: name for name in SEALED if handles[name] is not None})
 
 
-def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> None:
-    """StoreError unless the store is of this fabricd's schema; a new store gets it when `create`."""
+def _open_db(env: lmdb.Environment, txn: lmdb.Transaction, name: str, create: bool) -> Any:
+    try:
+        return env.open_db(name.encode(), txn=txn, create=create)
+    except lmdb.NotFoundError:
+        if name in ADDED_LATER:  # a store (or backup) from before it, opened read-only: none yet
+            return None
+        raise
+
+
+def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> int:
+    """The store's schema version: this fabricd's, or an older one it upgrades (fabricd.store.lmdb.upgrade);
+    StoreError for any other. A new store gets this fabricd's when `create`."""
     raw = txn.get(keys.SCHEMA, db=dbs.meta)
     if raw is None and create:
         txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=dbs.meta)
-    elif raw is None:
+        return SCHEMA_VERSION
+    if raw is None:
         raise StoreError(f"{path} holds no fabricd store (no schema version)")
-    elif keys.read_u64(raw) != SCHEMA_VERSION:
+    found = keys.read_u64(raw)
+    if not upgrade.OLDEST <= found <= SCHEMA_VERSION:
         raise StoreError(
-            f"{path} holds schema version {keys.read_u64(raw)}; this fabricd reads version "
+            f"{path} holds schema version {found}; this fabricd reads versions {upgrade.OLDEST} to "
             f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
         )
+    return found
 
 
 def free_bytes(env: lmdb.Environment, txn: lmdb.Transaction, dbs: Databases) -> int:

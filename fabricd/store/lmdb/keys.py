@@ -24,6 +24,7 @@ big-endian so that byte order is numeric order.
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
+    meta       b"usage/" quota b"/" H(agent_id)      u64 an agent's usage of a quota (fabricd.core.quota)
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
@@ -123,6 +124,10 @@ def queue_slot(target: str, seq: int) -> bytes:
 
 def queue_length(target: str) -> bytes:
     return b"queued/" + entry(target)
+
+
+def usage(quota: str, agent_id: str) -> bytes:
+    return b"usage/" + quota.encode() + b"/" + entry(agent_id)
 
 
 TICKET_INDEX_BUILT = b"ticket-index"

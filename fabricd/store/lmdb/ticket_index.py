@@ -42,7 +42,7 @@ def newest_first(txn: lmdb.Transaction, dbs: Any, target: str, source_agent: str
             key, tkey = cur.item()
             if not key.startswith(prefix):
                 return
-            raw = txn.get(tkey, db=dbs.tickets)
+            raw = txn.get(tkey, db=dbs.tickets) if tkey is not None else None  # None: a corrupt index value
             if raw is not None:
                 ticket = records.decode_ticket(raw)
                 if ticket.target == target:

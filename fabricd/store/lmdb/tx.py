@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import lmdb
 
+from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records, ticket_index
+from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
+from fabricd.store.usage import sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
 
@@ -35,6 +39,9 @@ class Databases:
     ad_lists: lmdb._Database
     ad_repairs: lmdb._Database
     tokens: lmdb._Database
+    quarantine: lmdb._Database
+    sealed: dict[Any, str] = field(default_factory=dict, compare=False)
+    """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
 
 class LmdbTx(DirectoryRecords):
@@ -42,8 +49,8 @@ class LmdbTx(DirectoryRecords):
 
     __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "woken", "stored_messages")
 
-    def __init__(self, txn: lmdb.Transaction, dbs: Databases) -> None:
-        self._txn = txn
+    def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
+        self._txn = SealedTxn(txn, dbs.sealed, on_corrupt)  # corrupt records are served as missing
         self._dbs = dbs
         self._entries: dict[str, MailboxEntry | None] = {}
         # The session name each entry is indexed under in `names`, as of now in this transaction.
@@ -180,6 +187,7 @@ class LmdbTx(DirectoryRecords):
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
+        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
         self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
         id_key = keys.message_id(message.id)
         self._txn.put(
@@ -207,11 +215,19 @@ class LmdbTx(DirectoryRecords):
         return out
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
-        return self._txn.delete(keys.message(keys.entry(agent_id), seq), db=self._dbs.messages)
+        key = keys.message(keys.entry(agent_id), seq)
+        raw = self._txn.pop(key, db=self._dbs.messages)
+        if raw is None:
+            return False
+        self.count_usage(sender_of(raw), quota.UNREAD_BYTES, -len(raw))
+        return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
-        return self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
-                             overwrite=False)
+        if not self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
+                             overwrite=False):
+            return False
+        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        return True
 
     def purge_unread(self, agent_id: str) -> int:
         agent_key = keys.entry(agent_id)
@@ -222,7 +238,9 @@ class LmdbTx(DirectoryRecords):
                 for key, raw in cur:
                     if not key.startswith(agent_key):
                         break
-                    doomed.append((bytes(key), records.decode_message(raw).id))
+                    message = records.decode_message(raw)
+                    doomed.append((bytes(key), message.id))
+                    self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
         for key, message_id in doomed:
             txn.delete(key, db=dbs.messages)
             txn.delete(keys.message_id(message_id), db=dbs.ids)
@@ -243,6 +261,9 @@ class LmdbTx(DirectoryRecords):
                 if seen >= limit:
                     return forgotten, bytes(key)
                 seen += 1
+                if raw is None:  # corrupt: left for the quarantine
+                    found = cur.next()
+                    continue
                 record = records.decode_id(raw)
                 unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
                 if record.send_time_ns < sent_before_ns and unread is None:
@@ -272,9 +293,11 @@ class LmdbTx(DirectoryRecords):
         if ticket.state == TicketState.QUEUED:
             if txn.put(slot, tkey, db=dbs.queues, overwrite=False):
                 self._count_queued(ticket.target, 1)
+                self.count_usage(ticket.source_agent, quota.QUEUED, 1)
         else:
             if txn.delete(slot, db=dbs.queues):
                 self._count_queued(ticket.target, -1)
+                self.count_usage(ticket.source_agent, quota.QUEUED, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
         ticket_index.add(txn, dbs, ticket)
@@ -296,6 +319,22 @@ class LmdbTx(DirectoryRecords):
                         break
                     count += 1
         return count
+
+    def usage(self, agent_id: str) -> quota.Usage:
+        def value(name: str) -> int:
+            raw = self._txn.get(keys.usage(name, agent_id), db=self._dbs.meta)
+            return keys.read_u64(raw) if raw is not None else 0
+
+        return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED))
+
+    def count_usage(self, agent_id: str, name: str, delta: int) -> None:
+        if not agent_id or not delta:
+            return
+        key = keys.usage(name, agent_id)
+        raw = self._txn.get(key, db=self._dbs.meta)
+        # Never below zero: records stored before usage was counted are given back without having been charged.
+        value = max(0, (keys.read_u64(raw) if raw is not None else 0) + delta)
+        self._txn.put(key, keys.u64(value), db=self._dbs.meta)
 
     def queue_length(self, target: str) -> int:
         raw = self._txn.get(keys.queue_length(target), db=self._dbs.meta)
@@ -341,6 +380,7 @@ class LmdbTx(DirectoryRecords):
         txn, dbs = self._txn, self._dbs
         if txn.delete(keys.queue_slot(ticket.target, ticket.seq), db=dbs.queues):
             self._count_queued(ticket.target, -1)
+            self.count_usage(ticket.source_agent, quota.QUEUED, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
         ticket_index.remove(txn, dbs, ticket)

@@ -12,9 +12,10 @@ from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDI
 from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
-from fabricd.core import wake
+from fabricd.core import quota, wake
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
+from fabricd.store.usage import counter_name, sender_of
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
           "requests", "repairs", "tokens", "request_keys", "wake_hooks")
@@ -129,6 +130,7 @@ class MemoryTx:
         self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
         self._w("ids")[message.id] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
+        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
         return encoded
 
     def _unread_keys(self, agent_id: str, after_seq: int = 0) -> list[tuple[str, int]]:
@@ -148,20 +150,23 @@ class MemoryTx:
     def delete_message(self, agent_id: str, seq: int) -> bool:
         if (agent_id, seq) not in self._t("messages"):
             return False
-        del self._w("messages")[(agent_id, seq)]
+        encoded, _ = self._w("messages").pop((agent_id, seq))
+        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):
             return False
         self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
+        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
         return True
 
     def purge_unread(self, agent_id: str) -> int:
         keys = self._unread_keys(agent_id)
         for key in keys:
-            _, message_id = self._w("messages").pop(key)
+            encoded, message_id = self._w("messages").pop(key)
             self._w("ids").pop(message_id, None)
+            self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return len(keys)
 
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
@@ -186,6 +191,7 @@ class MemoryTx:
         before = self._t("tickets").get(ticket.ticket_id)
         was = before is not None and before.state == TicketState.QUEUED
         self._count_queued(ticket.target, int(ticket.state == TicketState.QUEUED) - int(was))
+        self.count_usage(ticket.source_agent, quota.QUEUED, int(ticket.state == TicketState.QUEUED) - int(was))
         self._w("tickets")[ticket.ticket_id] = copy.deepcopy(ticket)
 
     def _count_queued(self, target: str, delta: int) -> None:
@@ -194,6 +200,15 @@ class MemoryTx:
 
     def queue_length(self, target: str) -> int:
         return self._meta("queued/" + target)
+
+    def usage(self, agent_id: str) -> quota.Usage:
+        return quota.Usage(*(self._meta(counter_name(q, agent_id)) for q in (quota.MAILBOXES, quota.UNREAD_BYTES,
+                                                                            quota.QUEUED)))
+
+    def count_usage(self, agent_id: str, name: str, delta: int) -> None:
+        if agent_id and delta:
+            key = counter_name(name, agent_id)
+            self._w("meta")[key] = max(0, self._meta(key) + delta)
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         queued = sorted((t for t in self._t("tickets").values() if t.target == target and t.state == TicketState.QUEUED),
@@ -226,6 +241,7 @@ class MemoryTx:
         gone = self._w("tickets").pop(ticket_id, None)
         if gone is not None and gone.state == TicketState.QUEUED:
             self._count_queued(gone.target, -1)
+            self.count_usage(gone.source_agent, quota.QUEUED, -1)
 
     # -- outbox
 

@@ -4,7 +4,9 @@ The dump reads each table through a cursor inside one read-only REPEATABLE READ
 transaction: one snapshot, consistent whatever the nodes serving the database
 write meanwhile. The load migrates the target, checks in its transaction that
 it holds no fabric, and writes every table with COPY; nothing is visible until
-the commit, and a failure leaves the database as it was.
+the commit, and a failure leaves the database as it was. The quota usage
+counters are derived from the records: left out of the dump, counted again by
+the load (`_USAGE`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from fabricd import wire
 from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.model import IdRecord
+from fabricd.core.quota import CREATED_BY
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
@@ -27,6 +30,7 @@ from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
+from fabricd.store.postgres.usage_sql import MAILBOXES, QUEUED, charge, freed
 from fabricd.store.transfer import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
@@ -60,7 +64,7 @@ _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a 
 
 # (table, SELECT list or WHERE-filtered query, decode) for each kind, in dump order
 _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
-    ("counters", "SELECT name, value FROM counters WHERE value <> 0 ORDER BY name",
+    ("counters", "SELECT name, value FROM counters WHERE value <> 0 AND name NOT LIKE 'usage/%' ORDER BY name",
      lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
     ("mailboxes", f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
     ("removals", "SELECT revision, agent_id FROM removals ORDER BY revision",
@@ -235,7 +239,13 @@ class PgTarget:
     async def commit(self) -> None:
         # A ticket's FIFO place on PostgreSQL is its task message's seq (see hot.py); an embedded store
         # numbers tickets store-wide. Both grow in enqueue order per target, so the order is kept.
-        await self._conn.execute(_QUEUE_SEQ_FROM_MESSAGES)
+        try:
+            await self._conn.execute(_QUEUE_SEQ_FROM_MESSAGES)
+            for sql in _USAGE:
+                await self._conn.execute(sql)
+        except asyncpg.PostgresError as exc:
+            raise PostgresError(f"finishing the load of {safe(self.url)} failed ({type(exc).__name__}: {exc}); "
+                                "nothing was written") from exc
         await self._tr.commit()
         self._tr = None
         await self.abort()
@@ -248,6 +258,17 @@ class PgTarget:
         self._tr = None
         await self._conn.close()
         self._conn = None
+
+
+_USAGE = (
+    charge(freed("messages")),
+    charge(f"SELECT '{QUEUED}' || source_agent, count(*) FROM tickets WHERE state = 1 AND source_agent <> '' "
+           "GROUP BY source_agent"),
+    charge(f"SELECT '{MAILBOXES}' || c, count(*) FROM (SELECT metadata::jsonb ->> '{CREATED_BY}' AS c FROM mailboxes) "
+           "AS m WHERE c <> '' GROUP BY c"),
+)
+"""The quota usage counters (fabricd.core.quota), counted from the loaded records as the daemon counts them:
+they are derived, so the dump leaves them out (`usage/` counters) and the load makes them again."""
 
 
 async def _held(conn: asyncpg.Connection) -> str:

@@ -13,10 +13,13 @@ which gives the very refusal LMDB gives:
 - a client id used before for a different recipient name,
 - a reply with no queued ticket to answer (to name why), an idempotent Ask's resend,
 - an outbox row whose recipient has no mailbox and whose name might be a session name
-  (one with no mailbox and no such session gets its mailbox in the same transaction),
+  (one with no mailbox and no such session gets its mailbox in the same transaction), or
+  whose sender would be charged for the new mailbox,
+- a send over its sender's unread-bytes quota, an ask held to a quota,
 - an outbox page holding a wake row (claimed for its sender, never posted as mail).
-A send, batch, ticket or outbox reply arms its recipient's wake hook in its own statement
-(statements._arm: a probe of wake_hooks by primary key, a write only when a hook has news).
+The quota counters (fabricd.core.quota) move in the hot statements themselves (usage_sql.py), and a
+send, batch, ticket or outbox reply arms its recipient's wake hook there too (wake_sql.py: a probe
+of wake_hooks by primary key, a write only when a hook has news).
 A batch's hand-over is all or nothing: its transaction is rolled back first (`_Handover`).
 
 A send locks its mailbox rows (the recipient's seq, the sender's activity) in agent id
@@ -33,6 +36,7 @@ from typing import Any
 
 from fabricd.core import mailbox as rules
 from fabricd.core import outbox as outbox_rules
+from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rv_rules
 from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
@@ -40,11 +44,13 @@ from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import DIRECTORY
 from fabricd.core.kv.rendezvous import IDEMPOTENCY_NAMESPACE
 from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
+from fabricd.core.paging import approx_size
 from fabricd.core.model import (Address, Change, Envelope, Message, MessageKind, Sent, Ticket, TicketOutcome,
                                 TicketSourceKind, TicketState)
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
+from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
 
 class _Handover(Exception):
     """Raised inside a hot path's transaction (rolling it back): the record script decides this one."""
@@ -84,7 +90,9 @@ def _outcome(msg: Message, stored: Message, body: bytes, digest: bytes, done: s.
     if done.seq is None:
         if done.unread is None:
             raise _Handover  # no mailbox has that agent id: resolve, create or refuse on the record path
-        return rules.mailbox_full(name, done.unread, max_unread)
+        if max_unread and done.unread >= max_unread:
+            return rules.mailbox_full(name, done.unread, max_unread)
+        raise _Handover  # over the sender's quota: the record script names the refusal, with its usage
     stored.seq = done.seq
     return Sent(stored, encoded=s.envelope(done.seq, body).encoded)
 
@@ -94,7 +102,9 @@ class PgMailboxes(KvMailboxes):
     _e: PgEngine
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
-                     max_unread: int) -> list[Sent | FabricError]:
+                     max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
+        limit = quota.unread_bytes if quota is not None else 0
+        sizes = [approx_size(msg) for msg, _ in items] if limit else []
         now = self._clock()
         prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
         woke = [False]  # the last run armed a wake hook
@@ -103,13 +113,13 @@ class PgMailboxes(KvMailboxes):
             (stored, body, item), (msg, digest) = prepared[0], items[0]
             attempt.committing = True
             done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
-                                  item.ticket_id)
+                                  limit if item.sender else 0, sizes[0] if limit else 0, item.ticket_id)
             woke[0] = done.woke
             return [_outcome(msg, stored, body, digest, done, max_unread)]
 
         async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
             async with conn.transaction():
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread)
+                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes)
                 woke[0] = any(d.woke for d in done)
                 out = []
                 for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):
@@ -123,10 +133,7 @@ class PgMailboxes(KvMailboxes):
         try:
             out = await self._e.op(one if len(items) == 1 else many, rerun_safe=True)
         except _Handover:
-            names = {msg.recipient.agent_id for msg, _ in items} | {msg.sender.agent_id for msg, _ in items}
-            return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create,
-                                                                 atomic, max_unread),
-                                       weight=len(items), lock=sorted(names - {""}))
+            return await self._record_append(items, create, atomic, max_unread, quota)
         if len(items) == 1 and atomic and isinstance(out[0], FabricError):
             raise rules.at_index(out[0], 0)
         fresh = [r for r in out if isinstance(r, Sent) and r.encoded]
@@ -134,6 +141,13 @@ class PgMailboxes(KvMailboxes):
             woken = {mailbox.key(r.message.recipient.agent_id): None for r in fresh}
             self._e.committed({**woken, wake_rules.WAKE: None} if woke[0] else woken, len(fresh))
         return out
+
+    async def _record_append(self, items: Sequence[tuple[Message, bytes]], create: bool, atomic: bool,
+                             max_unread: int, quota: quotas.Quotas | None) -> list[Sent | FabricError]:
+        names = {msg.recipient.agent_id for msg, _ in items} | {msg.sender.agent_id for msg, _ in items}
+        return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create,
+                                                             atomic, max_unread, quota),
+                                   weight=len(items), lock=sorted(names - {""}))
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.op(lambda conn, _: s.unread(conn, agent_id, after_seq, limit, max_bytes),
@@ -197,20 +211,22 @@ async def peek(conn: Any, agent_id: str, limit: int, max_bytes: int) -> tuple[li
     return out, (rows[0]["unread_count"] if rows else 0)
 
 
-_ANSWER = """
+_ANSWER = f"""
 WITH pick AS (
     SELECT ticket_id FROM tickets WHERE target = $1 AND state = 1 AND ($2 = '' OR ticket_id = $2)
     ORDER BY queue_seq LIMIT 1 FOR UPDATE
 ), t AS (
     UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6 FROM pick
     WHERE k.ticket_id = pick.ticket_id AND k.state = 1
-    RETURNING k.ticket_id, CASE WHEN k.earlier = '[]' THEN k.ticket_id
+    RETURNING k.ticket_id, k.source_agent, CASE WHEN k.earlier = '[]' THEN k.ticket_id
                                 ELSE k.ticket_id || '/' || (json_array_length(k.earlier::json) + 1) END AS message_id
 ), box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM t) FOR UPDATE
 ), gone AS (
     DELETE FROM messages m USING message_ids i, t, box
-    WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING 1
+    WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.body
+), credited AS (
+    {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $5
     FROM box WHERE m.agent_id = box.agent_id
@@ -226,9 +242,11 @@ class PgRendezvous(KvRendezvous):
     async def get(self, ticket_id: str) -> Ticket | None:
         return await self._e.op(lambda conn, _: s.get_ticket(conn, ticket_id), rerun_safe=True)
 
-    async def enqueue(self, request: rv_rules.TicketRequest, max_unread: int) -> tuple[Ticket, int]:
-        if request.data or request.headers or request.continues:
-            return await super().enqueue(request, max_unread)  # tasks with parts, and follow-ups: the record script
+    async def enqueue(self, request: rv_rules.TicketRequest, max_unread: int,
+                      quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
+        if request.data or request.headers or request.continues or (quota is not None and request.source_agent):
+            # tasks with parts, follow-ups and an asker held to its quotas: the record script
+            return await super().enqueue(request, max_unread, quota)
         now = self._clock()
         kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
         requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
@@ -252,7 +270,7 @@ class PgRendezvous(KvRendezvous):
             done = await self._e.op(lambda conn, attempt, t=ticket, b=body, p=prior_possible:
                                     enqueue(conn, attempt, t, b, max_unread, p), rerun_safe=True)
             if done == "prior":
-                return await super().enqueue(request, max_unread)  # a resend: the record script finds its place
+                return await super().enqueue(request, max_unread, quota)  # a resend: the record script finds its place
             if isinstance(done, tuple):
                 ticket.seq = done[0]
                 woken = {mailbox.key(target): None, rv_rules.queue_key(target): None}
@@ -392,6 +410,8 @@ async def _create_missing(conn: Any, items: list[s.Item], done: list[s.Appended]
     waiting = [i for i, d in enumerate(done) if d.seq is None and d.prior is None and d.unread is None]
     if not waiting:
         return False
+    if any(items[i].sender and items[i].sender != items[i].agent_id for i in waiting):
+        raise _Handover  # a mailbox made by an agent's mail is charged to it (fabricd.core.quota): the record script
     names = sorted({items[i].agent_id for i in waiting})
     sessions = names + [n.rsplit("/", 1)[0] for n in names if "/" in n]
     if await conn.fetchval(_NAMED, sessions):

@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from fabricd import wire
 from fabricd.core import turns
 from fabricd.core.model import Envelope, IdRecord, Message, Ticket, TicketOutcome, TicketState
+from fabricd.store.postgres.usage_sql import QUEUED, UNREAD, charge, credit, freed
+from fabricd.store.postgres.wake_sql import arm
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -68,42 +70,23 @@ class Appended:
     """The append armed its recipient's wake hook (the wake loop should look)."""
 
 
-def _arm(arrivals: str, now: str) -> str:
-    """A CTE body arming the wake hooks of `arrivals` (rows a, mid, tid: agent id, message id, ticket id),
-    the rule of fabricd.core.kv.wake.note in SQL on the hook's JSON body.
-
-    Only agents with a wake_hooks row are touched (a primary-key probe for the rest, so a send to an
-    unhooked agent costs no extra round trip), and only hooks with something new to say are written:
-    an unarmed hook is armed by the first message; a ticket names itself on a hook armed without one.
-    The mailbox rows are locked before (the order the record scripts lock in: entry, then hook).
-    """
-    j = "convert_from(w.body, 'UTF8')::jsonb"  # read from the locked row itself (a re-check after a wait sees it)
-    return f"""
-    UPDATE wake_hooks w SET body = convert_to(({j}
-        || CASE WHEN ({j}->>'armed_ns')::bigint > 0 THEN '{{}}'::jsonb
-                ELSE jsonb_build_object('armed_ns', {now}::bigint, 'reason', 'mail', 'first_message_id', v.mid) END
-        || CASE WHEN v.tid <> '' THEN jsonb_build_object('reason', 'ticket', 'ticket_id', v.tid)
-                ELSE '{{}}'::jsonb END)::text, 'UTF8')
-    FROM (SELECT a, (array_agg(mid ORDER BY n))[1] AS mid,
-                 coalesce((array_agg(tid ORDER BY n) FILTER (WHERE tid <> ''))[1], '') AS tid
-          FROM ({arrivals}) AS x GROUP BY a) AS v
-    WHERE w.agent_id = v.a
-      AND (({j}->>'armed_ns')::bigint = 0 OR (v.tid <> '' AND coalesce({j}->>'ticket_id', '') = ''))
-    RETURNING w.agent_id"""
-
-
-_APPEND = f"""
+_APPEND = ("""
 WITH prior AS (
     SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2
 ), locked AS (
     SELECT agent_id, unread_count FROM mailboxes
     WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
     ORDER BY agent_id FOR UPDATE
+), used AS (
+    SELECT value FROM counters WHERE name = $9 AND $10::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
 ), box AS (
     UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
     FROM locked l
     WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
+      AND ($10::bigint = 0 OR coalesce((SELECT value FROM used), 0) + $11::bigint <= $10::bigint)
     RETURNING m.last_seq
+), charged AS (
+    {charge}
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
 ), ids AS (
@@ -111,17 +94,19 @@ WITH prior AS (
 ), active AS (
     UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
     WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
-), wake AS ({_arm("SELECT $1::text AS a, $2::text AS mid, $9::text AS tid, 1 AS n FROM box", "$4")}
+), wake AS ({wake}
 )
 SELECT (SELECT last_seq FROM box) AS seq,
        (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
        p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest, EXISTS (SELECT 1 FROM wake) AS woke
 FROM (SELECT 1) AS one LEFT JOIN prior p ON true
-"""
+""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box"),
+            wake=arm("SELECT $1::text AS a, $2::text AS mid, $12::text AS tid, 1 AS n FROM box", "$4"))
 
 
 async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
-                 max_unread: int = 0, sender: str = "", ticket_id: str = "") -> Appended:
+                 max_unread: int = 0, sender: str = "", quota_limit: int = 0, adding: int = 0,
+                 ticket_id: str = "") -> Appended:
     """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
 
     `body` is the Message encoded without seq (the database assigns it). The
@@ -129,9 +114,14 @@ async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int
     Re-run safe: the id is checked first, so a second run answers `prior`. Two
     first runs racing on one client id: the loser fails on the id's key and is
     re-run by `retry.run`, then finds the winner's record.
+
+    The body's length is charged to the sender's unread bytes (fabricd.core.quota). With a `quota_limit`,
+    a message that would take them past it (`adding`: its size bound) is not stored: `seq` None, `unread`
+    below max_unread; the caller has the record script name the refusal.
     """
     row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender, ticket_id)
+                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender,
+                              UNREAD + sender if sender else None, quota_limit, adding, ticket_id)
     if row["prior_seq"] is not None:
         return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
     return Appended(row["seq"], None, row["unread"], row["woke"])
@@ -154,7 +144,9 @@ SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::
 """
 
 _APPEND_MANY = f"""
-WITH msg AS (
+WITH charged AS (
+    {charge("SELECT * FROM unnest($11::text[], $12::bigint[])")}
+), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
 ), ids AS (
     INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
@@ -164,8 +156,8 @@ WITH msg AS (
         last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
     FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
     WHERE m.agent_id = v.a
-), wake AS ({_arm("SELECT * FROM unnest($1::text[], $3::text[], $11::text[]) WITH ORDINALITY AS u(a, mid, tid, n)",
-                  "$5")}
+), wake AS ({arm("SELECT * FROM unnest($1::text[], $3::text[], $13::text[]) WITH ORDINALITY AS u(a, mid, tid, n)",
+                 "$5")}
 )
 SELECT array(SELECT agent_id FROM wake)
 """
@@ -173,13 +165,16 @@ SELECT array(SELECT agent_id FROM wake)
 # activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
 
 
-async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0) -> list[Appended]:  # noqa: ANN001
+async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
+                      quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
     """Store a batch in one short transaction (three statements); each item gets its Appended.
 
     Items whose id is already used (earlier, or earlier in this batch) come back
     with `prior`; items for a missing or full mailbox with `seq` None. The caller
     decides: with an atomic batch it raises inside its transaction and nothing is kept.
-    Call inside `conn.transaction()`.
+    With a `quota_limit` on the senders' unread bytes (`adding`: each item's size bound), an item that
+    would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
+    senders' counters, locked). Call inside `conn.transaction()`.
     """
     ids = [item.message_id for item in items]
     priors = {r["id"]: IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
@@ -190,14 +185,25 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     out: list[Appended] = []
     cols: tuple[list, ...] = ([], [], [], [], [], [])
     active: set[str] = set()
-    for item in items:
+    charges: dict[str, int] = {}
+    used: dict[str, int] = {}
+    if quota_limit:
+        senders = sorted({UNREAD + item.sender for item in items if item.sender})
+        used = {r["name"]: r["value"] for r in await conn.fetch(
+            "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
+    for i, item in enumerate(items):
         prior = priors.get(item.message_id)
         box = boxes.get(item.agent_id)
+        counter = UNREAD + item.sender
         if prior is not None:
             out.append(Appended(None, prior))
         elif box is None or (max_unread and box[1] >= max_unread):
             out.append(Appended(None, None, None if box is None else box[1]))
+        elif quota_limit and item.sender and used.get(counter, 0) + adding[i] > quota_limit:
+            out.append(Appended(None, None, box[1]))  # over the sender's quota: the caller hands it over
         else:
+            if item.sender:
+                used[counter] = used.get(counter, 0) + len(item.body)
             box[0] += 1
             box[1] += 1
             priors[item.message_id] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
@@ -207,13 +213,16 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             out.append(Appended(box[0], None, box[1]))
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
                 active.add(item.sender)
+            if item.sender:  # charged to the sender's unread bytes (fabricd.core.quota)
+                charges[UNREAD + item.sender] = charges.get(UNREAD + item.sender, 0) + len(item.body)
     if cols[0]:
         changed = set(cols[0])
         rows = sorted(changed | active)
         woke = set(await conn.fetchval(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
                                        [boxes[a][0] if a in changed else None for a in rows],
                                        [boxes[a][1] if a in changed else None for a in rows],
-                                       [a in active for a in rows], cols[5]))
+                                       [a in active for a in rows],
+                                       list(charges), list(charges.values()), cols[5]))
         if woke:
             out = [replace(d, woke=True) if d.seq is not None and item.agent_id in woke else d
                    for item, d in zip(items, out, strict=True)]
@@ -235,7 +244,7 @@ async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int
     return out
 
 
-_DRAIN = """
+_DRAIN = f"""
 WITH pick AS (
     SELECT seq FROM (
         SELECT seq, row_number() OVER w AS n, sum(octet_length(body) + 11) OVER w AS total
@@ -243,6 +252,8 @@ WITH pick AS (
     ) AS x WHERE n = 1 OR $3 = 0 OR total <= $3
 ), taken AS (
     DELETE FROM messages m USING pick WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
+), credited AS (
+    {credit(freed("taken"))}
 ), box AS (
     UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $4
     WHERE agent_id = $1 RETURNING unread_count
@@ -266,12 +277,14 @@ async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) ->
     return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
 
 
-_ACK = """
+_ACK = f"""
 WITH box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
 ), gone AS (
     DELETE FROM messages m USING message_ids i, box
-    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq
+    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq, m.body
+), credited AS (
+    {credit(freed("gone"))}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $3
     FROM box WHERE m.agent_id = box.agent_id
@@ -312,7 +325,10 @@ WITH box AS (
     SELECT $1, $2, last_seq, 1, $5, $6, $7, $8, $9, $4 FROM box
 ), active AS (
     UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2
-), wake AS ({_arm("SELECT $2::text AS a, $1::text AS mid, $1::text AS tid, 1 AS n FROM box", "$4")}
+), charged AS (
+    {charge(f"SELECT '{UNREAD}' || $6, octet_length($3::bytea)::bigint FROM box WHERE $6 <> '' "
+            f"UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
+), wake AS ({arm("SELECT $2::text AS a, $1::text AS mid, $1::text AS tid, 1 AS n FROM box", "$4")}
 )
 SELECT last_seq, (SELECT count(*) FROM tickets WHERE target = $2 AND state = 1) AS position,
        EXISTS (SELECT 1 FROM wake) AS woke
@@ -349,14 +365,17 @@ async def enqueue_ticket(conn, ticket: Ticket, body: bytes, max_unread: int = 0)
     return row["last_seq"], row["position"]
 
 
-_FINISH = """
+_FINISH = f"""
 WITH t AS (
     UPDATE tickets SET state = $2, result = $3, reason = $4, finish_ns = $5
-    WHERE ticket_id = $1 AND state = 1 RETURNING target, queue_seq
+    WHERE ticket_id = $1 AND state = 1 RETURNING target, queue_seq, source_agent
 ), box AS (
     SELECT m.agent_id FROM mailboxes m JOIN t ON m.agent_id = t.target FOR UPDATE OF m
 ), gone AS (
-    DELETE FROM messages m USING t, box WHERE m.agent_id = box.agent_id AND m.seq = t.queue_seq RETURNING 1
+    DELETE FROM messages m USING t, box WHERE m.agent_id = box.agent_id AND m.seq = t.queue_seq RETURNING m.body
+), credited AS (
+    {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t "
+            "WHERE source_agent <> ''")}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone) FROM box
     WHERE m.agent_id = box.agent_id

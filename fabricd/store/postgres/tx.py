@@ -24,15 +24,16 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 from fabricd import wire
-from fabricd.core import agentdir, turns
+from fabricd.core import agentdir, quota, turns
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.tx_pages import PagedReads
+from fabricd.store.usage import counter_name, sender_of
 from fabricd.store.postgres.tx_wake import WakeRecords
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
@@ -153,26 +154,54 @@ class PgTx(PagedReads, WakeRecords):
                    "INSERT INTO message_ids (id, agent_id, seq, send_ns, digest) VALUES ($3, $1, $2, $5, $6)",
                    agent_id, message.seq, message.id, body, message.send_time_ns, digest or None)
         self.stored_messages += 1
+        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
         return s.envelope(message.seq, body).encoded
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
 
     def delete_message(self, agent_id: str, seq: int) -> bool:
-        return self._val("WITH g AS (DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING 1) "
-                         "SELECT count(*) FROM g", agent_id, seq) == 1
+        body = self._val("DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING body", agent_id, seq)
+        if body is None:
+            return False
+        self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
+        return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         message = pb.Message.FromString(encoded)
         message.ClearField("seq")
-        return self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
-                         "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
-                         agent_id, seq, message.id, message.SerializeToString()) == 1
+        body = message.SerializeToString()
+        restored = self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
+                             "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
+                             agent_id, seq, message.id, body) == 1
+        if restored:
+            self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
+        return restored
 
     def purge_unread(self, agent_id: str) -> int:
-        return self._val("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id), "
-                         "i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m)) SELECT count(*) FROM m",
-                         agent_id)
+        rows = self._fetch("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, body), "
+                           "i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m)) SELECT body FROM m",
+                           agent_id)
+        freed: dict[str, int] = {}
+        for r in rows:
+            sender = sender_of(r["body"])
+            freed[sender] = freed.get(sender, 0) + len(r["body"])
+        for sender, size in freed.items():
+            self.count_usage(sender, quota.UNREAD_BYTES, -size)
+        return len(rows)
+
+    def usage(self, agent_id: str) -> quota.Usage:
+        names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED)]
+        # Locked in a write: two nodes checking one agent's quota at once take turns, so neither passes it.
+        rows = self._fetch(f"SELECT name, value FROM counters WHERE name = ANY($1::text[]){self._lock}", names)
+        found = {r["name"]: r["value"] for r in rows}
+        return quota.Usage(*(found.get(n, 0) for n in names))
+
+    def count_usage(self, agent_id: str, name: str, delta: int) -> None:
+        if agent_id and delta:
+            self._exec("INSERT INTO counters (name, value) VALUES ($1, greatest(0, $2::bigint)) ON CONFLICT (name) "
+                       "DO UPDATE SET value = greatest(0, counters.value + $2::bigint)",
+                       counter_name(name, agent_id), delta)
 
     def _housekeeper(self) -> bool:
         """Whether this transaction may do housekeeping: one node at a time (others skip the round)."""
@@ -195,8 +224,10 @@ class PgTx(PagedReads, WakeRecords):
 
     def put_ticket(self, t: Ticket) -> None:
         # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
-        # tickets queued by either path order by commit on every node.
-        self._exec("""
+        # tickets queued by either path order by commit on every node. The old state moves the asker's
+        # queued-ticket usage.
+        was = self._val("""
+            WITH old AS (SELECT state FROM tickets WHERE ticket_id = $1 FOR UPDATE), up AS (
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
                                  conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
                                  result_data, result_headers, earlier)
@@ -206,10 +237,14 @@ class PgTx(PagedReads, WakeRecords):
                 result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
                 result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
                 queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
-                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier""",
+                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier)
+            SELECT state FROM old""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
                    t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
-                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier), t.message_id)
+                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier),
+                   t.message_id)
+        queued = int(TicketState.QUEUED)
+        self.count_usage(t.source_agent, quota.QUEUED, int(int(t.state) == queued) - int(was == queued))
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
@@ -231,7 +266,9 @@ class PgTx(PagedReads, WakeRecords):
         return [r["ticket_id"] for r in rows]
 
     def delete_ticket(self, ticket_id: str) -> None:
-        self._exec("DELETE FROM tickets WHERE ticket_id = $1", ticket_id)
+        r = self._row("DELETE FROM tickets WHERE ticket_id = $1 RETURNING state, source_agent", ticket_id)
+        if r is not None and r["state"] == int(TicketState.QUEUED):
+            self.count_usage(r["source_agent"], quota.QUEUED, -1)
 
     # -- outbox
 

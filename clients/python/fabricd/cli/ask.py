@@ -76,7 +76,7 @@ async def ask_with_progress(ctx: Context, client: Client, target: str, task: str
                 and (not options["requester"] or t.requester == options["requester"]))
 
     progress = Progress(target, matches, ctx.note)
-    updates = client.watch_queue(target)
+    updates = client.watch_queue(target, max_tickets=1000)
     follower = None
     try:
         try:

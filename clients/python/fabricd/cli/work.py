@@ -52,7 +52,7 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path:
 
 async def _queued(client: Client, agent_id: str, ticket_id: str) -> None:
     """Return once `agent_id`'s queue holds a request (`ticket_id`, when given)."""
-    async for tickets in client.watch_queue(agent_id):
+    async for tickets in client.watch_queue(agent_id, max_tickets=1000):
         if any(not ticket_id or t.ticket_id == ticket_id for t in tickets):
             return
 

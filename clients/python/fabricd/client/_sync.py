@@ -229,8 +229,8 @@ class SyncClient:
     def get_queue(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[rv_pb.QueuedTicket]:
         return self._run(self._client.get_queue(agent_id, page_size=page_size, page_token=page_token))
 
-    def watch_queue(self, agent_id: str) -> Iterator[list[rv_pb.QueuedTicket]]:
-        return self._iterate(self._client.watch_queue(agent_id))
+    def watch_queue(self, agent_id: str, *, max_tickets: int = 0) -> Iterator[list[rv_pb.QueuedTicket]]:
+        return self._iterate(self._client.watch_queue(agent_id, max_tickets=max_tickets))
 
     # -- OutboxService
 

@@ -180,10 +180,13 @@ class WorkCalls:
 
         return await read_pages(fetch, lambda r: r.tickets, page_size, page_token)
 
-    async def watch_queue(self, agent_id: str) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
-        """The queue now, then after every change (keepalives skipped)."""
+    async def watch_queue(self, agent_id: str, *, max_tickets: int = 0) -> AsyncIterator[list[rv_pb.QueuedTicket]]:
+        """The head of the queue now, then after every change (keepalives skipped).
+
+        Each snapshot holds the first `max_tickets` tickets (0: 100; at most 1000); `get_queue` pages through
+        a longer queue."""
         target = self.target
-        call = self.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id=agent_id))
+        call = self.rendezvous.WatchQueue(rv_pb.WatchQueueRequest(agent_id=agent_id, max_tickets=max_tickets))
         try:
             async for response in call:
                 if not response.keepalive:

@@ -67,6 +67,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WAKE_COMMANDS_DISABLED: _ClassVar[ErrorReason]
     WAKE_COMMAND_ADMIN_ONLY: _ClassVar[ErrorReason]
     WAKE_DELIVERY_FAILED: _ClassVar[ErrorReason]
+    QUOTA_MAILBOXES: _ClassVar[ErrorReason]
+    QUOTA_UNREAD_BYTES: _ClassVar[ErrorReason]
+    QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
+    CORRUPT_RECORD: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
@@ -129,4 +133,8 @@ WAKE_QUIET_PERIOD_OUT_OF_RANGE: ErrorReason
 WAKE_COMMANDS_DISABLED: ErrorReason
 WAKE_COMMAND_ADMIN_ONLY: ErrorReason
 WAKE_DELIVERY_FAILED: ErrorReason
+QUOTA_MAILBOXES: ErrorReason
+QUOTA_UNREAD_BYTES: ErrorReason
+QUOTA_QUEUED_TICKETS: ErrorReason
+CORRUPT_RECORD: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason

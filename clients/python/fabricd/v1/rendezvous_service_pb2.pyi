@@ -398,15 +398,21 @@ class GetQueueResponse(_message.Message):
     def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class WatchQueueRequest(_message.Message):
-    __slots__ = ("agent_id",)
+    __slots__ = ("agent_id", "max_tickets")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    MAX_TICKETS_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
-    def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
+    max_tickets: int
+    def __init__(self, agent_id: _Optional[str] = ..., max_tickets: _Optional[int] = ...) -> None: ...
 
 class WatchQueueResponse(_message.Message):
-    __slots__ = ("tickets", "keepalive")
+    __slots__ = ("tickets", "keepalive", "total", "truncated")
     TICKETS_FIELD_NUMBER: _ClassVar[int]
     KEEPALIVE_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
     tickets: _containers.RepeatedCompositeFieldContainer[QueuedTicket]
     keepalive: bool
-    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., keepalive: _Optional[bool] = ...) -> None: ...
+    total: int
+    truncated: bool
+    def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., keepalive: _Optional[bool] = ..., total: _Optional[int] = ..., truncated: _Optional[bool] = ...) -> None: ...

@@ -195,7 +195,10 @@ class RendezvousServiceServicer:
 
     def WatchQueue(self, request, context):
         """The FIFO now, then again after every change. A response with
-        `keepalive` set carries no snapshot.
+        `keepalive` set carries no snapshot. A snapshot is the head of the FIFO:
+        at most `max_tickets` tickets and about `limits.stream_buffer_bytes` of
+        them, with `total` (the whole FIFO's length) and `truncated` when more
+        are queued (GetQueue pages through all of them).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

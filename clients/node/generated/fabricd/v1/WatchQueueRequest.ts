@@ -3,8 +3,10 @@
 
 export interface WatchQueueRequest {
   'agent_id'?: (string);
+  'max_tickets'?: (number);
 }
 
 export interface WatchQueueRequest__Output {
   'agent_id': (string);
+  'max_tickets': (number);
 }

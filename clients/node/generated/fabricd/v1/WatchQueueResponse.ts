@@ -5,9 +5,13 @@ import type { QueuedTicket as _fabricd_v1_QueuedTicket, QueuedTicket__Output as 
 export interface WatchQueueResponse {
   'tickets'?: (_fabricd_v1_QueuedTicket)[];
   'keepalive'?: (boolean);
+  'total'?: (number);
+  'truncated'?: (boolean);
 }
 
 export interface WatchQueueResponse__Output {
   'tickets': (_fabricd_v1_QueuedTicket__Output)[];
   'keepalive': (boolean);
+  'total': (number);
+  'truncated': (boolean);
 }

@@ -1,0 +1,77 @@
+"""Quotas per agent: what one agent token may hold in the store at once, and the refusals.
+
+Usage is counted in the store, by agent id, in the same transaction as the
+change it counts, so it is exact on every backend and across nodes sharing a
+database (never an in-memory tally of one process):
+
+    mailboxes      mailboxes created by the agent's mail (create_mailbox) that no agent has
+                   registered yet; registering or removing such a mailbox gives it back
+    unread_bytes   stored bytes of the agent's messages (sent mail and the tasks of its asks)
+                   that are still unread, wherever they wait; reading them gives them back
+    queued         tickets the agent asked that are still queued
+
+Unread bytes are charged to the SENDER, not to the mailbox: a hostile agent
+cannot dodge the quota by spreading its mail over mailboxes (its own, new
+ones, or other agents'), and mail that other agents send to it never counts
+against it. An agent token always sends as its own agent (the guard sets the
+sender), so the counted agent is the token's. Open streams are bounded per
+token by `max_streams_per_token` (TOO_MANY_STREAMS).
+
+Usage is counted for every sender; only agent tokens are refused (admin tokens
+and local callers too when `quota_all_callers` is set). A refusal is raised
+before the operation writes anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fabricd.core.errors import ResourceExhausted
+
+CREATED_BY = "fabricd-created-by"
+"""Metadata of a mailbox created by mail: the agent charged for it until the mailbox is registered or removed."""
+
+MAILBOXES, UNREAD_BYTES, QUEUED = "mailboxes", "unread_bytes", "queued_tickets"
+
+
+@dataclass(frozen=True, slots=True)
+class Quotas:
+    """The quotas one operation's caller is held to; 0 is no quota."""
+
+    mailboxes: int = 0
+    unread_bytes: int = 0
+    queued_tickets: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """What the store counts for one agent (see the module docstring)."""
+
+    mailboxes: int = 0
+    unread_bytes: int = 0
+    queued_tickets: int = 0
+
+
+_REASONS = {MAILBOXES: dict(reason="QUOTA_MAILBOXES"), UNREAD_BYTES: dict(reason="QUOTA_UNREAD_BYTES"),
+            QUEUED: dict(reason="QUOTA_QUEUED_TICKETS")}
+_WHAT = {MAILBOXES: "mailboxes created by its mail and not yet registered",
+         UNREAD_BYTES: "bytes of its messages still unread", QUEUED: "tickets it asked that are still queued"}
+_NEXT = {MAILBOXES: "register or remove some of them (fabric unregister), or send only to existing mailboxes",
+         UNREAD_BYTES: "retry once recipients have read some of its mail",
+         QUEUED: "wait for answers or cancel some of its tickets"}
+_KEYS = {MAILBOXES: "limits.quota_mailboxes", UNREAD_BYTES: "limits.quota_unread_bytes",
+         QUEUED: "limits.quota_queued_tickets"}
+
+
+def exceeded(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> ResourceExhausted:
+    """The refusal of an operation that would take `agent_id` over one quota."""
+    return ResourceExhausted(
+        f"agent {agent_id!r} is at its quota of {_WHAT[quota]} ({usage} of {limit}, this call adds {adding}); "
+        f"{_NEXT[quota]}. An operator raises {_KEYS[quota]}",
+        **_REASONS[quota], agent_id=agent_id, quota=quota, limit=limit, usage=usage)
+
+
+def check(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> None:
+    """Refuse when `usage + adding` would pass `limit` (0: no quota)."""
+    if limit and usage + adding > limit:
+        raise exceeded(quota, agent_id, limit, usage, adding)
