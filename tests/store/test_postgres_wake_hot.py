@@ -125,3 +125,35 @@ async def test_a_refused_or_repeated_send_arms_nothing(pg_url: str) -> None:
         assert hook is not None and not hook.armed and hook.fires == 1
     finally:
         await store.close()
+
+
+async def test_arming_a_hook_costs_no_round_trip(pg_url: str) -> None:
+    """A send, a batch and a ticket to a hooked agent cost what they cost to an unhooked one (the counts
+    tests/store/test_postgres_round_trips.py pins): the arming is a part of the storing statement."""
+    from tests.store.test_postgres_round_trips import EXPECTED_HOT, counted
+
+    clock = Clock()
+    store = PgStore(pg_url, LocalWakeups(), clock, pool_size=2)
+    await store.start()
+    try:
+        for agent in ("alice", "bob"):
+            await store.directory.register(agent, "", (), "", {})
+        await store.wake.set(WakeHook("bob", url="https://example.test/wake", quiet_ns=0))
+        calls = {}
+        for name, op in (
+                ("send", lambda: store.mailboxes.append([mail("bob", "m")], create=False, atomic=False,
+                                                        max_unread=0)),
+                ("send_batch_10", lambda: store.mailboxes.append([mail("bob", f"b{j}") for j in range(10)],
+                                                                 create=False, atomic=True, max_unread=0)),
+                ("enqueue", lambda: store.rendezvous.enqueue(TicketRequest(target="bob", task="t",
+                                                                           source_agent="alice", source_kind=1), 0))):
+            await op()  # prepares the statements
+            assert await store.wake.fire("bob", lambda _: False, 0)  # disarmed: the counted run arms it
+            with counted() as seen:
+                await op()
+            calls[name] = len(seen)
+            hook = await store.wake.get("bob")
+            assert hook is not None and hook.armed, name
+        assert calls == {name: EXPECTED_HOT[name] for name in calls}
+    finally:
+        await store.close()
