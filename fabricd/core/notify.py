@@ -9,7 +9,7 @@ slow reader.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable
 
 
 class LocalWakeups:
@@ -66,8 +66,9 @@ class LocalWakeups:
                 if not fut.done():
                     fut.set_result(None)
 
-    def waiter_count(self) -> int:
-        return sum(len(w) for w in self._waiters.values())
+    def waiter_count(self, excluding: Collection[Hashable] = ()) -> int:
+        """Futures waiting now, but none on the keys `excluding` (the daemon's own loops wait on those)."""
+        return sum(len(w) for key, w in self._waiters.items() if key not in excluding)
 
     def close(self) -> None:
         """Wake every waiter for good: streams end at shutdown."""

@@ -35,7 +35,7 @@ same id.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -74,7 +74,7 @@ class Wakeups(Protocol):
     def wake_all(self) -> None:
         """Wake every local waiter of every key (a lost LISTEN connection calls it: wake-ups may be lost)."""
 
-    def waiter_count(self) -> int: ...
+    def waiter_count(self, excluding: Collection[Hashable] = ()) -> int: ...
 
     def close(self) -> None: ...
 

@@ -17,11 +17,11 @@ from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
-from fabricd.core.outbox import Outbox
+from fabricd.core.outbox import OUTBOX, Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.errors import FabricError
 from fabricd.core.tokens import TOKENS, Tokens
-from fabricd.core.wake import Wakes
+from fabricd.core.wake import WAKE, Wakes
 from fabricd.daemon import logs, settings, systemd
 from fabricd.daemon.config import Config
 from fabricd.daemon.wakesend import WakeSender
@@ -34,6 +34,8 @@ from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_s
 from fabricd.store import open_store
 
 log = logging.getLogger("fabricd")
+# The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
+_OWN_LOOPS = (TOKENS, WAKE, OUTBOX)
 
 class App:
     """One running daemon. `reconfigure` returns a fresh Config (file and environment re-read) for SIGHUP."""
@@ -93,7 +95,7 @@ class App:
             listen_addresses=tuple(self.bound), map_size_bytes=stats.size_bytes, map_used_bytes=stats.used_bytes,
             map_free_bytes=stats.free_bytes,
             commits=stats.commits, writes=stats.writes, mailboxes=mailbox_count, queued_tickets=queued,
-            open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(),
+            open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(excluding=_OWN_LOOPS),
             open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
             auth_tokens=self.config.auth.tokens)
 
