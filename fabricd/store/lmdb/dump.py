@@ -298,6 +298,7 @@ class LmdbTarget:
     async def commit(self) -> None:
         try:
             self._put_tickets()
+            self._tx.flush()  # the usage counters the load recounted
         except lmdb.MapFullError as exc:
             raise StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
                              "pass a larger --map-size") from exc

@@ -47,7 +47,7 @@ class Databases:
 class LmdbTx(DirectoryRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
-    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "woken", "stored_messages")
+    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage", "woken", "stored_messages")
 
     def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
         self._txn = SealedTxn(txn, dbs.sealed, on_corrupt)  # corrupt records are served as missing
@@ -57,6 +57,9 @@ class LmdbTx(DirectoryRecords):
         self._names: dict[str, str] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
+        # Usage counter moves, summed and written once by flush(): an ack of 100 messages from one
+        # sender is one counter write, not 100 reads and writes.
+        self._usage: dict[bytes, int] = {}
         self.woken: dict[str, None] = {}
         self.stored_messages = 0
 
@@ -322,8 +325,8 @@ class LmdbTx(DirectoryRecords):
 
     def usage(self, agent_id: str) -> quota.Usage:
         def value(name: str) -> int:
-            raw = self._txn.get(keys.usage(name, agent_id), db=self._dbs.meta)
-            return keys.read_u64(raw) if raw is not None else 0
+            key = keys.usage(name, agent_id)
+            return max(0, self._stored_usage(key) + self._usage.get(key, 0))
 
         return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED))
 
@@ -331,10 +334,11 @@ class LmdbTx(DirectoryRecords):
         if not agent_id or not delta:
             return
         key = keys.usage(name, agent_id)
+        self._usage[key] = self._usage.get(key, 0) + delta
+
+    def _stored_usage(self, key: bytes) -> int:
         raw = self._txn.get(key, db=self._dbs.meta)
-        # Never below zero: records stored before usage was counted are given back without having been charged.
-        value = max(0, (keys.read_u64(raw) if raw is not None else 0) + delta)
-        self._txn.put(key, keys.u64(value), db=self._dbs.meta)
+        return keys.read_u64(raw) if raw is not None else 0
 
     def queue_length(self, target: str) -> int:
         raw = self._txn.get(keys.queue_length(target), db=self._dbs.meta)
@@ -470,4 +474,9 @@ class LmdbTx(DirectoryRecords):
         self._dirty.clear()
         if self._revision is not None:
             txn.put(keys.REVISION, keys.u64(self._revision), db=dbs.meta)
+        for key, delta in self._usage.items():
+            if delta:
+                # Never below zero: records stored before usage was counted are given back uncharged.
+                txn.put(key, keys.u64(max(0, self._stored_usage(key) + delta)), db=dbs.meta)
+        self._usage.clear()
 
