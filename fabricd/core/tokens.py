@@ -87,11 +87,18 @@ class Tokens:
         self._clock = clock
         self._lookup = lookup
         self._by_digest: dict[bytes, Token] = {}
+        # Tokens this process issued or revoked while a refresh read the store: newer than its snapshot.
+        self._written_during_refresh: dict[bytes, Token] = {}
         self.on_revoke: list[Callable[[str], None]] = []
         """Called with a token_id once its revocation is committed (the guard ends its streams)."""
 
     async def refresh(self) -> None:
-        self._by_digest = dict(await self._store.tokens.all())
+        self._written_during_refresh = {}
+        fresh = dict(await self._store.tokens.all())
+        # An issue committed after the read began is not in `fresh`: keep it (an agent given a token a
+        # moment ago was refused BAD_TOKEN when a refresh woken by the previous issue finished after it).
+        fresh.update(self._written_during_refresh)
+        self._by_digest = fresh
 
     def verify(self, secret: str) -> Token | None:
         """The live token for `secret`, or None (unknown or revoked)."""
@@ -108,7 +115,7 @@ class Tokens:
                     session_names: tuple[str, ...] = ()) -> tuple[Token, str]:
         key, token, secret = mint(scope, agent_id, label, self.limits, self._clock(), session_names)
         await self._store.tokens.add(key, token)
-        self._by_digest[key] = token
+        self._by_digest[key] = self._written_during_refresh[key] = token
         return token, secret
 
     async def revoke(self, token_id: str) -> bool:
@@ -117,7 +124,7 @@ class Tokens:
         if revoked is None:
             return False
         key, token = revoked
-        self._by_digest[key] = token
+        self._by_digest[key] = self._written_during_refresh[key] = token
         for hook in self.on_revoke:
             hook(token.token_id)
         return True

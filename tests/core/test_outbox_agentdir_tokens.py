@@ -92,6 +92,28 @@ async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:
     assert fabric.tokens.verify(secret) is None and [t.token_id for t in (await fabric.tokens.list()).items] == revoked
 
 
+async def test_a_token_issued_while_a_refresh_reads_the_store_stays_valid(fabric: Fabric,  # noqa: ANN001
+                                                                          monkeypatch) -> None:
+    """A refresh (woken by an earlier issue) that read the store before this issue committed keeps it."""
+    store_tokens = fabric.tokens._store.tokens  # noqa: SLF001
+    read, release = asyncio.Event(), asyncio.Event()
+    real_all = type(store_tokens).all
+
+    async def slow_all(self):  # noqa: ANN001, ANN202
+        snapshot = await real_all(self)
+        read.set()
+        await release.wait()
+        return snapshot
+
+    monkeypatch.setattr(type(store_tokens), "all", slow_all)
+    refreshing = asyncio.create_task(fabric.tokens.refresh())
+    await read.wait()
+    token, secret = await fabric.tokens.issue("agent", "alice")
+    release.set()
+    await refreshing
+    assert fabric.tokens.verify(secret) == token
+
+
 def test_nodes_never_mint_the_same_id_in_the_same_millisecond() -> None:
     now = 1_700_000_000 * 10**9
     ids = [IdMint(node).mint(now) for node in range(64) for _ in range(8)]
