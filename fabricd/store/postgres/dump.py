@@ -138,10 +138,9 @@ def written_columns() -> dict[str, set[str]]:
     return out
 
 
-_QUEUE_SEQ_FROM_MESSAGES = """
+_QUEUE_SEQ_FROM_MESSAGES = f"""
 UPDATE tickets t SET queue_seq = i.seq FROM message_ids i
-WHERE i.agent_id = t.target AND i.id = CASE WHEN t.earlier = '[]' THEN t.ticket_id
-                                            ELSE t.ticket_id || '/' || (json_array_length(t.earlier::json) + 1) END
+WHERE i.agent_id = t.target AND i.id = {s.ticket_message_id("t")}
 """
 
 

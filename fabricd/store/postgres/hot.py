@@ -218,8 +218,7 @@ WITH pick AS (
 ), t AS (
     UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6 FROM pick
     WHERE k.ticket_id = pick.ticket_id AND k.state = 1
-    RETURNING k.ticket_id, k.source_agent, CASE WHEN k.earlier = '[]' THEN k.ticket_id
-                                ELSE k.ticket_id || '/' || (json_array_length(k.earlier::json) + 1) END AS message_id
+    RETURNING k.ticket_id, k.source_agent, {s.ticket_message_id("k")} AS message_id
 ), box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM t) FOR UPDATE
 ), gone AS (

@@ -393,6 +393,12 @@ async def finish_ticket(conn, ticket_id: str, state: TicketState, result: str, r
     return await conn.fetchval(_FINISH, ticket_id, int(state), result, reason, now_ns)
 
 
+def ticket_message_id(t: str) -> str:
+    """SQL for the id of ticket row `t`'s current task message, as fabricd.core.model.Ticket.message_id."""
+    return (f"CASE WHEN {t}.earlier = '[]' THEN {t}.ticket_id "
+            f"ELSE {t}.ticket_id || '/' || (json_array_length({t}.earlier::json) + 1) END")
+
+
 _TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
                    "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
                    "earlier")
