@@ -239,8 +239,7 @@ class LmdbTarget:
             for kind, value in batch:
                 self._put(kind, value)
         except lmdb.MapFullError as exc:
-            raise StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
-                             "pass a larger --map-size") from exc
+            raise self._too_big() from exc
 
     def _put(self, kind: Kind, value: object) -> None:  # noqa: C901 - one branch per kind, flat
         txn, dbs, tx = self._sealed, self._dbs, self._tx
@@ -295,13 +294,16 @@ class LmdbTarget:
         else:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 
+    def _too_big(self) -> StoreError:
+        return StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
+                          "pass a larger --map-size")
+
     async def commit(self) -> None:
         try:
             self._put_tickets()
             self._tx.flush()  # the usage counters the load recounted
         except lmdb.MapFullError as exc:
-            raise StoreError(f"the fabric does not fit in {self.path}'s map size ({self._map_size} bytes); "
-                             "pass a larger --map-size") from exc
+            raise self._too_big() from exc
         self._txn.commit()
         self._txn = None
         await self.abort()
