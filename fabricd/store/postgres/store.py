@@ -5,7 +5,8 @@ over PgEngine, so every operation runs the same transaction script, with the
 same refusals (reasons and messages), as on LMDB and in memory, except the hot
 paths (append, peek, unread, drain, ack, enqueue, reply, ticket reads, the outbox
 claim), which run one statement or one short transaction each and hand every
-case they cannot decide exactly to those scripts (hot.py). What differs:
+case they cannot decide exactly to those scripts (hot.py); single sends that
+arrive while others are in flight go as one batch (coalesce.py). What differs:
 - the node id comes from the database (sequence `node_ids`) when the store starts,
   so ids minted by nodes sharing the database never collide;
 - there are no synchronous reads: `ticket_now` and `token_now` answer None, the
@@ -23,8 +24,9 @@ from fabricd.core.kv.store import KvStore
 from fabricd.core.model import Ticket
 from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
+from fabricd.store.postgres.coalesce import GroupedMailboxes
 from fabricd.store.postgres.engine import PgEngine
-from fabricd.store.postgres.hot import PgMailboxes, PgOutbox, PgRendezvous
+from fabricd.store.postgres.hot import PgOutbox, PgRendezvous
 
 
 class PgStore(KvStore):
@@ -37,8 +39,9 @@ class PgStore(KvStore):
         super().__init__(PgEngine(url, wakeups, pool_size=pool_size, migrate=migrate, poll_interval=poll_interval,
                                   failpoint=failpoint), wakeups, clock)
         self.backup_to = None  # a database has its own tools (pg_dump, base backups)
-        # The hot paths as single statements or short transactions (hot.py); the rest runs the record scripts.
-        self.mailboxes = PgMailboxes(self.engine, clock, self._mint_id)
+        # The hot paths as single statements or short transactions (hot.py), concurrent single sends as one
+        # batch (coalesce.py); the rest runs the record scripts.
+        self.mailboxes = GroupedMailboxes(self.engine, clock, self._mint_id)
         self.rendezvous = PgRendezvous(self.engine, clock, self._mint_id)
         self.outbox = PgOutbox(self.engine, clock, self._mint_id)
 

@@ -1,0 +1,133 @@
+"""Group commit for single sends on PostgreSQL: concurrent SendMessage calls share one batch.
+
+    store.mailboxes = GroupedMailboxes(engine, clock, mint)     # store.py: PgStore does this
+
+Every single send takes its recipient's row lock (`last_seq = last_seq + 1`), so many
+producers sending to one mailbox queue on that lock, one statement and one commit each.
+Here, as LMDB's writer does with its transactions, a node runs at most `LANES` single
+sends at once; a send that arrives while every lane is busy waits, and when a lane frees,
+every send waiting with the same limits (up to `MAX_GROUP`) goes as one batch: hot.py's
+batch path, not atomic, so one lock, one statement and one commit for the lot.
+Nothing sleeps to gather: a send that finds a lane free runs at once, alone, as before
+(one statement), so a lone caller's latency is unchanged.
+
+Each caller gets its own outcome, as if the group's sends had run one after another in
+arrival order (they were concurrent, so any order is one they could have had):
+- the batch is not atomic: a refusal the hot path names (a full mailbox, a reused id)
+  is that item's alone; items are counted in order, so a mailbox fills, a quota is
+  used and a duplicate id is found exactly as by sends one after another;
+- what the hot path cannot decide (a name to resolve, a quota refusal to word) hands
+  the whole group to the record script, again item by item (hot.py `_record_append`);
+- a group that fails as a whole for another reason than an unreachable database is
+  run again call by call, so a failure caused by one caller's send stays that caller's.
+  A re-run is safe: a call's sends that committed are found by their ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from fabricd.core import quota as quotas
+from fabricd.core.errors import FabricError, Unavailable
+from fabricd.core.model import Message, Sent
+from fabricd.store.postgres.hot import PgMailboxes
+
+LANES = 1
+"""Single sends (alone or grouped) a node runs at once; the others wait for a lane."""
+MAX_GROUP = 256
+"""Sends run as one batch at most."""
+
+Result = list[Sent | FabricError]
+_Key = tuple[bool, int, quotas.Quotas | None]
+
+
+class _Waiting:
+    __slots__ = ("key", "item", "done")
+
+    def __init__(self, key: _Key, item: tuple[Message, bytes], done: asyncio.Future[Result]) -> None:
+        self.key = key
+        self.item = item
+        self.done = done
+
+
+class GroupedMailboxes(PgMailboxes):
+    """PgMailboxes whose single, non-atomic sends run as one batch while others are in flight."""
+
+    __slots__ = ("_busy", "_waiting", "_groups")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self._busy = 0
+        """Lanes in use: single sends or groups of them in flight."""
+        self._waiting: list[_Waiting] = []
+        self._groups: set[asyncio.Task[None]] = set()
+
+    async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
+                     max_unread: int, quota: quotas.Quotas | None = None) -> Result:
+        if len(items) != 1 or atomic:
+            return await super().append(items, create=create, atomic=atomic, max_unread=max_unread, quota=quota)
+        if self._busy < LANES:
+            self._busy += 1
+            try:
+                return await super().append(items, create=create, atomic=False, max_unread=max_unread, quota=quota)
+            finally:
+                self._free()
+        done: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
+        self._waiting.append(_Waiting((create, max_unread, quota), items[0], done))
+        return await done  # a caller that leaves before its group starts sends nothing
+
+    def _free(self) -> None:
+        """A lane is free: the sends waiting with the oldest one's limits take it, as one group."""
+        self._busy -= 1
+        self._waiting = [w for w in self._waiting if not w.done.done()]
+        if not self._waiting:
+            return
+        key = self._waiting[0].key
+        group = [w for w in self._waiting if w.key == key][:MAX_GROUP]
+        taken = set(map(id, group))
+        self._waiting = [w for w in self._waiting if id(w) not in taken]
+        self._busy += 1
+        task = asyncio.get_running_loop().create_task(self._run(key, group))
+        self._groups.add(task)
+        task.add_done_callback(self._groups.discard)
+
+    async def _run(self, key: _Key, group: list[_Waiting]) -> None:
+        create, max_unread, quota = key
+        try:
+            try:
+                out = await super().append([w.item for w in group], create=create, atomic=False,
+                                           max_unread=max_unread, quota=quota)
+            except Unavailable as exc:  # the database, not a send: every caller hears it
+                for w in group:
+                    _settle(w.done, exc=exc)
+                return
+            except Exception:  # noqa: BLE001 - whatever it was, each call runs again on its own to get its own
+                await asyncio.gather(*(self._alone(key, w) for w in group))
+                return
+            for w, result in zip(group, out, strict=True):
+                _settle(w.done, [result])
+        except BaseException as exc:  # cancelled (shutdown): nobody is left waiting forever
+            for w in group:
+                _settle(w.done, exc=exc if isinstance(exc, Exception) else Unavailable(
+                    "the daemon is shutting down", reason="SHUTTING_DOWN"))
+            raise
+        finally:
+            self._free()
+
+    async def _alone(self, key: _Key, w: _Waiting) -> None:
+        create, max_unread, quota = key
+        try:
+            _settle(w.done, await PgMailboxes.append(self, [w.item], create=create, atomic=False,
+                                                      max_unread=max_unread, quota=quota))
+        except Exception as exc:  # noqa: BLE001 - handed to its caller
+            _settle(w.done, exc=exc)
+
+
+def _settle(done: asyncio.Future[Result], result: Result | None = None, exc: BaseException | None = None) -> None:
+    if done.done():
+        return
+    if exc is not None:
+        done.set_exception(exc)
+    else:
+        done.set_result(result)  # type: ignore[arg-type]
