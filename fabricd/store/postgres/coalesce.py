@@ -18,9 +18,11 @@ arrival order (they were concurrent, so any order is one they could have had):
   used and a duplicate id is found exactly as by sends one after another;
 - what the hot path cannot decide (a name to resolve, a quota refusal to word) hands
   the whole group to the record script, again item by item (hot.py `_record_append`);
-- a group that fails as a whole for another reason than an unreachable database is
-  run again call by call, so a failure caused by one caller's send stays that caller's.
-  A re-run is safe: a call's sends that committed are found by their ids.
+- a group that fails as a whole for another reason than an unreachable database (a
+  statement the database rejects: nothing was committed) is run again call by call, at
+  once, so a failure caused by one caller's send stays that caller's.
+A caller that leaves while it waits sends nothing; one that leaves once its group has
+started is as a lone caller that leaves mid-statement: its send may be stored.
 """
 
 from __future__ import annotations
@@ -98,9 +100,9 @@ class GroupedMailboxes(PgMailboxes):
             try:
                 out = await super().append([w.item for w in group], create=create, atomic=False,
                                            max_unread=max_unread, quota=quota)
-            except Unavailable as exc:  # the database, not a send: every caller hears it
+            except Unavailable as exc:  # the database, not a send: every caller hears it (its own copy)
                 for w in group:
-                    _settle(w.done, exc=exc)
+                    _settle(w.done, exc=_copy(exc))
                 return
             except Exception:  # noqa: BLE001 - whatever it was, each call runs again on its own to get its own
                 await asyncio.gather(*(self._alone(key, w) for w in group))
@@ -122,6 +124,12 @@ class GroupedMailboxes(PgMailboxes):
                                                       max_unread=max_unread, quota=quota))
         except Exception as exc:  # noqa: BLE001 - handed to its caller
             _settle(w.done, exc=exc)
+
+
+def _copy(exc: Unavailable) -> Unavailable:
+    out = type(exc)(exc.message, reason=exc.reason, **exc.metadata)
+    out.__cause__ = exc.__cause__
+    return out
 
 
 def _settle(done: asyncio.Future[Result], result: Result | None = None, exc: BaseException | None = None) -> None:
