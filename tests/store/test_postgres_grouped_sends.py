@@ -11,6 +11,7 @@ from fabricd.core.errors import AlreadyExists, FabricError, NotFound, ResourceEx
 from fabricd.core.mailbox import digest_of
 from fabricd.core.model import Address, Message, Sent
 from fabricd.core.quota import Quotas
+from fabricd.store.postgres import coalesce
 from fabricd.store.postgres.store import PgStore
 from tests.store.test_postgres_hot import start
 from tests.store.test_postgres_round_trips import counted
@@ -28,10 +29,10 @@ async def send(store: PgStore, item: tuple[Message, bytes], max_unread: int = 0,
 
 
 async def concurrently(store: PgStore, items: list[tuple[Message, bytes]], **kw: object) -> list[Sent | FabricError]:
-    """Every send started at once (the first takes the free lane, the others wait and go as one group)."""
+    """Every send started at once: the first ones take the free lanes, the others wait and go as one group."""
     commits = store.engine.commits
     out = list(await asyncio.gather(*(send(store, item, **kw) for item in items)))  # type: ignore[arg-type]
-    assert store.engine.commits - commits == 2, "one send alone, then the others as one group"
+    assert store.engine.commits - commits == coalesce.LANES + 1, "a send alone per lane, then the others as a group"
     return out
 
 
@@ -41,7 +42,16 @@ async def seqs_of(store: PgStore, agent_id: str) -> list[int]:
 
 
 @pytest.fixture
-async def store(pg_url: str):  # noqa: ANN201
+def lanes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """One lane unless a test says otherwise: the first send runs alone and every other one waits, so which
+    sends make up the group (and the order their seqs come in) is known."""
+    n = getattr(request, "param", 1)
+    monkeypatch.setattr(coalesce, "LANES", n)
+    return n
+
+
+@pytest.fixture
+async def store(pg_url: str, lanes: int):  # noqa: ANN201
     s = await start(pg_url)
     for agent in ("alice", "bob", "carol"):
         await s.directory.register(agent, "", (), "", {})
@@ -49,18 +59,19 @@ async def store(pg_url: str):  # noqa: ANN201
     await s.close()
 
 
+@pytest.mark.parametrize("lanes", [1, 2, 4], indirect=True)
 async def test_concurrent_single_sends_take_fewer_statements_than_sends_and_get_gap_free_seqs(
-        store: PgStore) -> None:
+        store: PgStore, lanes: int) -> None:
     await send(store, mail("bob", "warm-up"))  # prepares the single statement
-    await concurrently(store, [mail("bob", f"warm-{i}") for i in range(3)])  # and the batch's
-    n = 40
+    await concurrently(store, [mail("bob", f"warm-{i}") for i in range(lanes + 2)])  # and the batch's
+    first, n = lanes + 4, 40
     with counted() as seen:
         out = await concurrently(store, [mail("bob", f"m{i}") for i in range(n)])
     assert all(isinstance(r, Sent) and not r.duplicate for r in out)
-    assert sorted(r.message.seq for r in out) == list(range(5, 5 + n))  # type: ignore[union-attr]
+    assert sorted(r.message.seq for r in out) == list(range(first, first + n))  # type: ignore[union-attr]
     assert len(seen) < n, f"{n} concurrent sends made {len(seen)} round trips"
-    assert await seqs_of(store, "bob") == list(range(1, 5 + n))
-    assert (await store.directory.get("bob")).unread_count == 4 + n
+    assert await seqs_of(store, "bob") == list(range(1, first + n))
+    assert (await store.directory.get("bob")).unread_count == first - 1 + n
     texts = {r.message.seq: r.message.text for r in out}  # type: ignore[union-attr]
     assert sorted(texts.values()) == sorted(f"m{i}" for i in range(n))
 
