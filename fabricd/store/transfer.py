@@ -40,7 +40,8 @@ class Kind(str, enum.Enum):
     MAILBOX = "mailbox"  # MailboxEntry: presence, session name, capabilities, revision, seq counter, unread count
     REMOVAL = "removal"  # (revision, agent_id): an unregistered mailbox, for watchers resuming before it
     MESSAGE = "message"  # Message (unread, seq set)
-    MESSAGE_ID = "message_id"  # (message id, IdRecord): every id still remembered (unread or in the dedupe window)
+    MESSAGE_ID = "message_id"  # (message id, sender or None, IdRecord): every id still remembered (unread or in the
+    # dedupe window), keyed by (sender, id) when its sender chose it, alone (None) when the store minted it
     TICKET = "ticket"  # Ticket: queued (FIFO by seq), answered or aborted (until pruned)
     OUTBOX = "outbox"  # OutboxRow: pending (with its due time), dead letter, or receipt
     DIRECTORY = "directory"  # agentdir.DirectoryData: the agent directory's data and sequence
