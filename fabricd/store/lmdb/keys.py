@@ -55,8 +55,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import struct
+
+from fabricd.core import ids
 
 DIGEST = 16
 U64 = struct.Struct(">Q")
@@ -97,12 +98,7 @@ def message_seq(key: bytes) -> int:
     return U64.unpack_from(key, DIGEST)[0]
 
 
-_MINTED = re.compile(r"[0-9A-V]{26}")
-
-
-def looks_minted(mid: str) -> bool:
-    """Whether an id has the form of a server-minted one (a client may choose such an id too)."""
-    return len(mid) == 26 and _MINTED.fullmatch(mid) is not None
+looks_minted = ids.looks_minted
 
 
 def minted_id(mid: str) -> bytes:
