@@ -277,7 +277,8 @@ class LmdbTarget:
             else:
                 txn.put(keys.chosen_id(sender, message_id), records.encode_id(
                     r.recipient, r.seq, r.send_time_ns, r.digest, message_id, sender), db=dbs.ids)
-                txn.put(keys.by_id(r.recipient, message_id, r.seq), b"", db=dbs.by_id)  # stale once consumed
+                if txn.get(keys.message(keys.entry(r.recipient), r.seq), db=dbs.messages) is not None:
+                    txn.put(keys.by_id(r.recipient, message_id, r.seq), b"", db=dbs.by_id)  # unread ones only
         elif kind is Kind.TICKET:
             self._tickets.append(value)  # numbered store-wide at the commit
         elif kind is Kind.OUTBOX:

@@ -259,6 +259,9 @@ class LmdbTx(DirectoryRecords):
         if raw is None:
             return False
         self.count_usage(sender_of(raw), quota.UNREAD_BYTES, -len(raw))
+        mid = id_of(raw)
+        if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
+            self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
         return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
@@ -266,6 +269,9 @@ class LmdbTx(DirectoryRecords):
                              overwrite=False):
             return False
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        mid = id_of(encoded)
+        if not keys.looks_minted(mid):
+            self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
