@@ -52,6 +52,16 @@ async def test_one_sender_reusing_its_id_for_other_content_or_another_recipient_
     assert (await fabric.mailboxes.peek("dave", 10))[1] == 0
 
 
+async def test_a_minted_id_is_its_senders_own(fabric: Fabric) -> None:
+    await fabric.directory.register("bob")
+    minted = (await fabric.mailboxes.send(mail("bob", "minted", sender="alice"))).message.id
+    with pytest.raises(AlreadyExists) as refused:
+        await fabric.mailboxes.send(mail("bob", "minted", id=minted, sender="alice"))
+    assert refused.value.reason == "MESSAGE_ID_REUSED"
+    assert not (await fabric.mailboxes.send(mail("bob", "chosen", id=minted, sender="carol"))).duplicate
+    assert senders_and_texts(await fabric.mailboxes.peek("bob", 10)) == [("alice", "minted"), ("carol", "chosen")]
+
+
 async def test_an_ack_by_id_takes_the_oldest_and_an_id_listed_k_times_the_k_oldest(fabric: Fabric) -> None:
     await fabric.directory.register("bob")
     for sender in ("alice", "carol", "dave", "erin"):

@@ -57,6 +57,24 @@ async def test_the_same_sender_keeps_its_idempotency(secured) -> None:  # noqa: 
     assert [m.text for m in await mail(local, BOB)] == ["once"]
 
 
+async def test_a_minted_id_is_its_senders_own_as_a_chosen_one_is(secured) -> None:  # noqa: ANN001, F811
+    daemon, tcp, local, state = secured
+    carol_token = (await local.issue_token(agent_id=CAROL)).token
+    async with Client(tcp, token=state["alice"]) as alice, Client(tcp, token=carol_token) as carol:
+        minted = (await alice.send(BOB, "minted for me")).message.id
+        for text in ("minted for me", "another text"):  # a retry that learnt the minted id never stores twice
+            with pytest.raises(AlreadyExists) as err:
+                await alice.send(BOB, text, id=minted)
+            assert err.value.reason == "MESSAGE_ID_REUSED"
+        assert not (await carol.send(BOB, "carol chose it", id=minted)).duplicate  # not carol's to be refused
+        assert [(m.sender.agent_id, m.text) for m in await mail(local, BOB)] == [(ALICE, "minted for me"),
+                                                                                 (CAROL, "carol chose it")]
+        assert await local.ack(BOB, [minted]) == 1  # the oldest: alice's
+        assert [m.sender.agent_id for m in await mail(local, BOB)] == [CAROL]
+        with pytest.raises(AlreadyExists):  # consumed, the id is still alice's within the dedupe window
+            await alice.send(BOB, "minted for me", id=minted)
+
+
 async def test_an_ack_by_id_takes_the_oldest_of_two_senders_messages_first(secured) -> None:  # noqa: ANN001, F811
     daemon, tcp, local, state = secured
     carol_token = (await local.issue_token(agent_id=CAROL)).token

@@ -27,6 +27,14 @@ def test_an_id_record_keeps_a_hashed_ids_text_and_still_reads_its_recipient() ->
     assert records.hashed_id(records.encode_id("bob", 7, 99, b"")) is None
 
 
+def test_a_minted_ids_record_names_its_sender_and_an_older_one_none() -> None:
+    raw = records.encode_id("bob", 7, 99, b"", sender="alice")
+    assert records.decode_id(raw) == records.decode_id(records.encode_id("bob", 7, 99, b""))
+    assert records.id_texts(raw) == (None, "alice")
+    assert records.id_texts(records.encode_id("bob", 7, 99, b"")) == (None, None)
+    assert records.id_texts(records.encode_id("bob", 7, 99, b"d" * 16, "client-1", "carol")) == ("client-1", "carol")
+
+
 def test_a_request_key_record_keeps_its_scope_and_key() -> None:
     raw = records.encode_request_key("admit", "key-1", b"d" * 16, "request-1")
     assert records.decode_request_key(raw) == (b"d" * 16, "request-1", ("admit", "key-1"))

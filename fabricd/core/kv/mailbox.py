@@ -40,7 +40,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     the message's bytes count against the sender's usage.
     """
     name = msg.recipient.agent_id
-    if msg.id:  # an id the sender chose: its idempotency key is (sender, id), so no one else can take it
+    if msg.id:  # its idempotency key is (sender, id), so no one else can take it (a minted id counts too)
         record = tx.get_id(msg.sender.agent_id, msg.id)
         if record is not None:
             if record.digest != digest or not _same_recipient(tx, name, record.recipient):

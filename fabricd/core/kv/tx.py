@@ -57,12 +57,13 @@ class RecordTx(Protocol):
 
     # -- messages
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
-        """The record of an id its sender chose, in that sender's scope ("" is a scope of its own)."""
+        """The record of an id in its sender's scope ("" is a scope of its own), chosen or minted."""
 
     def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         """Store an unread message; return its stored encoding. `chosen`: its id was not minted by the store
         (a client's, a ticket's, an outbox row's): keyed by (sender agent id, id), and findable by its
-        recipient and id for acks; a minted id is unique store-wide and keyed alone."""
+        recipient and id for acks. A minted id is unique store-wide (a backend may key it alone) but is its
+        sender's too: get_id(sender, id) finds it, so that sender resending it is refused."""
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
         """Consume the oldest unread message of `agent_id` carrying `message_id` (two senders may have

@@ -179,10 +179,10 @@ class LmdbSource:
             yield Kind.TOKEN, (key, records.decode_token(raw))
 
     @staticmethod
-    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> tuple[str, str | None] | None:
-        """(id, sender scope: None for a minted id) of an id record; None when its text is lost."""
+    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> tuple[str, str, bool] | None:
+        """(id, sender, minted) of an id record; None when its text is lost."""
         if key[:1] == b"\x01":
-            return key[1:].decode(), None
+            return key[1:].decode(), records.id_texts(raw)[1] or "", True
         text, sender = records.id_texts(raw)
         if key[:1] == b"\x00":
             sender = ""
@@ -194,7 +194,7 @@ class LmdbSource:
                 text, sender = message.id, message.sender.agent_id if sender is None else sender
         if text is None or sender is None or keys.chosen_id(sender, text) != key:
             return None
-        return text, sender
+        return text, sender, False
 
     def _repairs(self, txn: lmdb.Transaction, dbs: object, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
         for key, raw in rows:
@@ -270,10 +270,10 @@ class LmdbTarget:
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
             tx.count_usage(value.sender.agent_id, quotas.UNREAD_BYTES, len(encoded))  # as LmdbTx.put_message
         elif kind is Kind.MESSAGE_ID:
-            message_id, sender, r = value
-            if sender is None:
-                txn.put(keys.minted_id(message_id), records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest),
-                        db=dbs.ids)
+            message_id, sender, minted, r = value
+            if minted:
+                txn.put(keys.minted_id(message_id), records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest,
+                                                                      sender=sender), db=dbs.ids)
             else:
                 txn.put(keys.chosen_id(sender, message_id), records.encode_id(
                     r.recipient, r.seq, r.send_time_ns, r.digest, message_id, sender), db=dbs.ids)

@@ -12,7 +12,8 @@ big-endian so that byte order is numeric order.
     names      H(session_name) H(agent_id)           b""
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
-    ids        0x01 minted id (26 ASCII)             id record of a server-minted id (records.py); time order
+    ids        0x01 minted id (26 ASCII)             id record of a server-minted id (records.py), naming its sender
+                                                     (schema 4: the id is that sender's too); time order
                0x02 H(sender) H(id)                  id record of an id its sender chose (a client's, a
                                                      ticket's, an outbox reply's; the id's text follows the
                                                      recipient): the idempotency key is (sender agent id, id)

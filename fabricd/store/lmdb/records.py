@@ -42,9 +42,9 @@ def decode_message(raw: bytes) -> Message:
 def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed_id: str = "",
               sender: str = "") -> bytes:
     """An id record; `hashed_id` is the message id when its key is a digest (recipients are printable: no NUL),
-    then (schema 4, a chosen id) NUL and its sender, the key's scope."""
+    then (schema 4) NUL and its sender, whose idempotency key the id is (a minted id's record: NUL NUL sender)."""
     raw = _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
-    if not hashed_id:
+    if not hashed_id and not sender:
         return raw
     return raw + b"\0" + hashed_id.encode("utf-8", "surrogatepass") + b"\0" + sender.encode("utf-8", "surrogatepass")
 
@@ -61,9 +61,9 @@ def hashed_id(raw: bytes) -> str | None:
 
 
 def id_texts(raw: bytes) -> tuple[str | None, str | None]:
-    """(message id, sender) kept in an id record whose key is hashed; None for what an older record lacks."""
+    """(message id, sender) kept in an id record; None for what an older record (or a minted id's) lacks."""
     parts = bytes(raw[_ID_HEAD.size :]).split(b"\0")
-    text = parts[1].decode("utf-8", "surrogatepass") if len(parts) > 1 else None
+    text = parts[1].decode("utf-8", "surrogatepass") or None if len(parts) > 1 else None
     sender = parts[2].decode("utf-8", "surrogatepass") if len(parts) > 2 else None
     return text, sender
 

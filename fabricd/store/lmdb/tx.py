@@ -185,7 +185,15 @@ class LmdbTx(DirectoryRecords):
     # -- messages
 
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
-        raw = self._txn.get(keys.chosen_id(sender, message_id), db=self._dbs.ids)
+        txn, dbs = self._txn, self._dbs
+        raw = txn.get(keys.chosen_id(sender, message_id), db=dbs.ids)
+        if raw is None and keys.looks_minted(message_id):
+            # A minted id is its sender's too, as on PostgreSQL: that sender resending it is refused (a retry
+            # never stores a second copy), while another sender may choose it. A record older than schema 4
+            # names no sender: its message was consumed before the upgrade, and it counts as sender "".
+            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            if raw is not None and (records.id_texts(raw)[1] or "") != sender:
+                raw = None
         return records.decode_id(raw) if raw is not None else None
 
     def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
@@ -201,8 +209,8 @@ class LmdbTx(DirectoryRecords):
                                       message.sender.agent_id), db=dbs.ids)
             txn.put(keys.by_id(agent_id, message.id, message.seq), b"", db=dbs.by_id)
         else:
-            txn.put(keys.minted_id(message.id), records.encode_id(agent_id, message.seq, message.send_time_ns, digest),
-                    db=dbs.ids)
+            txn.put(keys.minted_id(message.id), records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                                                                  sender=message.sender.agent_id), db=dbs.ids)
         return encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:

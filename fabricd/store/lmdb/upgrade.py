@@ -1,10 +1,11 @@
 """Upgrading a store written by an older fabricd, at start, after a backup of it.
 
     2 -> 3   every value of the sealed databases gets its checksum (fabricd.store.lmdb.sealed)
-    3 -> 4   ids a sender chose are keyed by (sender, id) and indexed by recipient (`by_id`); outbox rows
-             by (key, settling agent). An unread message names its sender; a consumed one does not, so
-             its id stays keyed under sender "" until the dedupe window forgets it (a resend of it by its
-             own sender in that window is stored anew, not answered as a duplicate)
+    3 -> 4   ids a sender chose are keyed by (sender, id) and indexed by recipient (`by_id`); a minted
+             id's record names its sender; outbox rows are keyed by (key, settling agent). An unread
+             message names its sender; a consumed one does not, so its id stays under sender "" until
+             the dedupe window forgets it (a resend of it by its own sender in that window is stored
+             anew, not answered as a duplicate)
 
 The backup is a compacted copy of the old store (the `fabricd backup` format)
 written into the data folder before anything changes, named after the schema
@@ -96,7 +97,11 @@ def _scope_ids(txn: Any, dbs: Any) -> int:
             if record is not None and (record.recipient, record.seq) != (recipient, seq):
                 record = None  # another message's record (an older one, consumed): left as it is
             if record is not None and old_key[0] == 1 and not record.digest:
-                continue  # minted (or a ticket's task, which the minted key still finds)
+                # minted (or a ticket's task, which the minted key still finds): keyed alone, naming its sender
+                if sender:
+                    txn.put(old_key, records.encode_id(recipient, seq, record.send_time_ns, b"", sender=sender),
+                            db=dbs.ids)
+                continue
             digest = record.digest if record is not None else b""
             send_ns = record.send_time_ns if record is not None else message.send_time_ns
             if record is not None:

@@ -122,7 +122,8 @@ class MemoryTx:
 
     # -- messages
 
-    # `ids` is keyed (None, id) for a minted id, (sender agent id, id) for a chosen one (fabricd.core.kv.tx)
+    # `ids` is keyed (sender agent id, id), minted or chosen: a minted id is its sender's too (as on PostgreSQL
+    # and LMDB), so that sender resending it is refused while another sender may choose it
 
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
         return self._t("ids").get((sender, message_id))
@@ -131,8 +132,7 @@ class MemoryTx:
         encoded = wire.message_out(message).SerializeToString()
         agent_id = message.recipient.agent_id
         self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
-        scope = message.sender.agent_id if chosen else None
-        self._w("ids")[(scope, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
+        self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
         return encoded
@@ -174,10 +174,9 @@ class MemoryTx:
         for key in keys:
             encoded, message_id = self._w("messages").pop(key)
             ids = self._w("ids")
-            for scope in (None, sender_of(encoded)):
-                record = ids.get((scope, message_id))
-                if record is not None and (record.recipient, record.seq) == key:
-                    del ids[(scope, message_id)]
+            record = ids.get((sender_of(encoded), message_id))
+            if record is not None and (record.recipient, record.seq) == key:
+                del ids[(sender_of(encoded), message_id)]
             self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return len(keys)
 

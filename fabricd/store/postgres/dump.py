@@ -73,8 +73,8 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("messages", "SELECT seq, body FROM messages ORDER BY agent_id, seq",
      lambda r: (Kind.MESSAGE, wire.message_in(pb.Message.FromString(s.envelope(r["seq"], r["body"]).encoded)))),
     ("message_ids", "SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id, sender",
-     lambda r: (Kind.MESSAGE_ID, (r["id"], _scope(r), IdRecord(r["agent_id"], r["seq"], r["send_ns"],
-                                                                bytes(r["digest"] or b""))))),
+     lambda r: (Kind.MESSAGE_ID, (r["id"], r["sender"], _minted(r), IdRecord(r["agent_id"], r["seq"], r["send_ns"],
+                                                                             bytes(r["digest"] or b""))))),
     ("tickets", f"SELECT {s._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, s._ticket(r))),
     ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key, sender_agent", lambda r: (Kind.OUTBOX, o.row_of(r))),
     ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
@@ -94,12 +94,12 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
 )
 
 
-def _scope(r: Any) -> str | None:
-    """The key scope of an id row: None (minted, keyed alone) for a server-minted id; its sender otherwise.
+def _minted(r: Any) -> bool:
+    """Whether an id row is of a server-minted id (an LMDB target keys those alone, in time order).
 
     Rows do not say which ids were minted: one of the minted form with no digest is taken as minted (a
-    ticket's task has that form too; keyed alone, an ack by id still finds it)."""
-    return None if r["digest"] is None and looks_minted(r["id"]) else r["sender"]
+    ticket's task has that form too; keyed alone with its sender, a resend and an ack by id still find it)."""
+    return r["digest"] is None and looks_minted(r["id"])
 
 
 def _pb(value: object, message: type) -> bytes:
@@ -115,7 +115,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
     Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
                    lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
     Kind.MESSAGE_ID: ("message_ids", ("id", "sender", "agent_id", "seq", "send_ns", "digest"),
-                      lambda v: (v[0], v[1] or "", v[2].recipient, v[2].seq, v[2].send_time_ns, v[2].digest or None)),
+                      lambda v: (v[0], v[1], v[3].recipient, v[3].seq, v[3].send_time_ns, v[3].digest or None)),
     Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
