@@ -17,50 +17,11 @@ import pytest
 from fabricd.client import AlreadyExists, Client
 from fabricd.v1 import outbox_service_pb2 as ob
 from tests.e2e.test_hostile_id_scopes import settled
-from tests.e2e.test_store_operations import fabricd
+from tests.e2e.test_store_operations import downgrade_lmdb_to_schema_3, fabricd
 
 BACKENDS = ["lmdb", "postgres"]
 KEEPER, ALICE, BOB, CAROL = "keeper", "alice", "bob", "carol"
 LOOKS_MINTED = "0123456789ABCDEFGHIJKLMNOP"  # an id alice chose that has the form of a minted one
-
-
-def downgrade_lmdb_to_schema_3(data_dir: str) -> None:
-    """Rewrite what schema 4 changed as schema 3 wrote it (daemon stopped).
-
-    ids: a chosen id is keyed 0x00 H(id), or 0x01 id when it has a minted id's form, and its record ends
-    with the id's text (hashed keys only), without a sender; `by_id` does not exist; outbox rows and their
-    due entries are keyed by the reply key alone."""
-    import lmdb
-
-    from fabricd.store.lmdb import keys, records, sealed
-
-    env = lmdb.open(data_dir, max_dbs=32, map_size=0)
-    try:
-        with env.begin(write=True) as txn:
-            db = {name: env.open_db(name.encode(), txn=txn, create=False)
-                  for name in ("ids", "by_id", "outbox", "due", "meta")}
-            for key, value in list(txn.cursor(db=db["ids"])):
-                raw = sealed.unseal(value)
-                assert raw is not None
-                if key[0] == 1:  # a minted id: unchanged
-                    continue
-                text, _ = records.id_texts(raw)
-                assert text is not None
-                head = raw[: raw.index(b"\0", records._ID_HEAD.size)]  # up to the recipient's end
-                if keys.looks_minted(text):
-                    old_key, old = keys.minted_id(text), head
-                else:
-                    old_key, old = b"\x00" + keys.h(text), head + b"\0" + text.encode()
-                txn.delete(key, db=db["ids"])
-                txn.put(old_key, sealed.seal(old), db=db["ids"])
-            txn.drop(db["by_id"], delete=True)
-            for name, start in (("outbox", 0), ("due", 8)):
-                for key, value in list(txn.cursor(db=db[name])):
-                    txn.delete(key, db=db[name])
-                    txn.put(key[: key.index(b"\0", start)], value, db=db[name])
-            txn.put(keys.SCHEMA, keys.u64(3), db=db["meta"])
-    finally:
-        env.close()
 
 
 async def downgrade_pg_to_migration_4(url: str) -> None:
@@ -140,9 +101,10 @@ async def test_an_old_store_keeps_its_mail_ids_outbox_rows_and_receipts_through_
         for mid, text in (("task-1", "alice's task"), (LOOKS_MINTED, "minted-looking")):
             again = await local.send(KEEPER, text, sender=ALICE, id=mid)
             assert again.duplicate and (again.message.id, again.message.text) == (mid, text)
-        with pytest.raises(AlreadyExists) as err:
-            await local.send(KEEPER, "something else", sender=ALICE, id="task-1")
-        assert err.value.reason == "MESSAGE_ID_REUSED"
+        for sender, mid in ((ALICE, "task-1"), (BOB, minted)):  # a minted id is its sender's too
+            with pytest.raises(AlreadyExists) as err:
+                await local.send(KEEPER, "something else", sender=sender, id=mid)
+            assert err.value.reason == "MESSAGE_ID_REUSED"
         # Another sender's task-1 is its own message now.
         assert not (await local.send(KEEPER, "bob's task", sender=BOB, id="task-1")).duplicate
         # A consumed id from before is kept under sender "": its own sender's resend in the window is new mail.
