@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import threading
 
 
@@ -57,6 +58,14 @@ class IdMint:
                     self._high += 1
                     self._prefix = _base32(self._last_ms, 10) + _base32(self._high, 12)
             return self._prefix + _PAIRS[self._low >> 10] + _PAIRS[self._low & 1023]
+
+
+_MINTED = re.compile(r"[0-9A-V]{26}")
+
+
+def looks_minted(mid: str) -> bool:
+    """Whether an id has the form of a minted one (a client may choose such an id too)."""
+    return len(mid) == 26 and _MINTED.fullmatch(mid) is not None
 
 
 def message_digest(

@@ -42,8 +42,8 @@ class Limits:
     live_window_s: float = setting(15 * 60.0, "seconds after its last activity an agent counts as live",
                                    key="live_window", at_least=0, reloadable=True)
     dedupe_window_s: float = setting(7 * 24 * 3600.0, "seconds a consumed message's id is remembered: "
-                                     "a resend within it is a duplicate", key="dedupe_window", at_least=0,
-                                     reloadable=True)
+                                     "a resend by its sender within it is a duplicate", key="dedupe_window",
+                                     at_least=0, reloadable=True)
     stream_buffer_bytes: int = setting(1 << 20, "bytes of messages in one Subscribe batch, the most a stream has "
                                        "in flight (a larger message goes alone)", kind="size", at_least=1,
                                        at_most=256 << 20, reloadable=True)

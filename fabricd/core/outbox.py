@@ -1,6 +1,9 @@
 """Outbox: fan a settled job's result out to every reply-to address, delivered exactly once.
 
-Each reply is a row keyed `outbox:<mail key>:reply:<index>`. Posting a row
+Each reply is a row keyed `outbox:<mail key>:reply:<index>` within the settling
+agent's rows (the job's agent, who is the reply's sender): two agents using one
+mail key never meet, and the message's id, chosen by its sender, is scoped the
+same way (fabricd.core.kv.mailbox.store). Posting a row
 stores a message whose id is that key in the recipient's mailbox and replaces
 the row with a receipt, in one transaction: a crash leaves either the row (to
 post again) or the message and its receipt, never both and never neither. A
@@ -45,6 +48,17 @@ MAX_KEY_BYTES = 400
 
 def reply_key(mail_key: str, index: int) -> str:
     return f"outbox:{mail_key}:reply:{index}"
+
+
+def row_cursor(row: OutboxRow) -> str:
+    """Where a listing of rows goes on after `row`: its key, NUL, its settling agent (keys hold no NUL)."""
+    return row.key + "\0" + row.sender.agent_id
+
+
+def split_cursor(after: str) -> tuple[str, str | None]:
+    """(key, agent) of a row cursor; (key, None) for a bare key, which means after every row with that key."""
+    key, sep, agent = after.partition("\0")
+    return (key, agent) if sep else (key, None)
 
 
 def reply_content(outcome: JobOutcome, agent: Address, content: str) -> str:
@@ -188,7 +202,7 @@ class Outbox(Service):
         except Exception as exc:  # noqa: BLE001 - a sender's bug is this row's failure, retried, never the loop's
             log.exception("wake sender failed on %s", row.key)
             error = FabricError(f"{type(exc).__name__}: {exc}", reason="WAKE_DELIVERY_FAILED")
-        await self._store.outbox.settle_wake(row.key, error, self._policy)
+        await self._store.outbox.settle_wake(row.key, error, self._policy)  # wake rows: one sender, one key
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""
@@ -226,7 +240,10 @@ class Outbox(Service):
         async def fetch(after: str, n: int, max_bytes: int) -> Page[OutboxRow]:
             return await self._store.outbox.page(after, n, row_state, max_bytes)
 
-        return await paging.read("outbox", str(state), page_size, page_token, fetch)
+        listed = await paging.read("outbox", str(state), page_size, page_token, fetch)
+        # The older after_key is a bare key (printable: a row cursor holds a NUL): it goes on after every row
+        # with that key, whichever agent settled it.
+        return replace(listed, next_cursor=split_cursor(listed.next_cursor)[0])
 
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         for i, key in enumerate(keys):

@@ -40,7 +40,9 @@ class Kind(str, enum.Enum):
     MAILBOX = "mailbox"  # MailboxEntry: presence, session name, capabilities, revision, seq counter, unread count
     REMOVAL = "removal"  # (revision, agent_id): an unregistered mailbox, for watchers resuming before it
     MESSAGE = "message"  # Message (unread, seq set)
-    MESSAGE_ID = "message_id"  # (message id, IdRecord): every id still remembered (unread or in the dedupe window)
+    MESSAGE_ID = "message_id"  # (message id, sender, minted, IdRecord): every id still remembered (unread or in the
+    # dedupe window), its sender's idempotency key ("" for a consumed id from before schema 4 / migration 5);
+    # `minted`: the store minted it (LMDB keys those alone, in time order)
     TICKET = "ticket"  # Ticket: queued (FIFO by seq), answered or aborted (until pruned)
     OUTBOX = "outbox"  # OutboxRow: pending (with its due time), dead letter, or receipt
     DIRECTORY = "directory"  # agentdir.DirectoryData: the agent directory's data and sequence

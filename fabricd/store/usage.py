@@ -40,6 +40,19 @@ def sender_of(encoded: bytes) -> str:
     return pb.Message.FromString(encoded).sender.agent_id
 
 
+def id_of(encoded: bytes) -> str:
+    """The message id of a stored fabricd.v1.Message encoding (field 1 comes first, as for sender_of)."""
+    try:
+        if encoded[0] == _ID:
+            size, pos = _varint(encoded, 1)
+            return bytes(encoded[pos:pos + size]).decode("utf-8", "surrogatepass")
+        if encoded[0] == _SENDER:
+            return ""
+    except (IndexError, UnicodeDecodeError):
+        pass
+    return pb.Message.FromString(encoded).id
+
+
 def counter_name(quota: str, agent_id: str) -> str:
     """The name of an agent's usage counter among a backend's named counters."""
     return f"usage/{quota}/{agent_id}"

@@ -22,7 +22,7 @@ import asyncpg
 import lmdb
 import pytest
 
-from fabricd.client import Client
+from fabricd.client import AlreadyExists, Client
 from fabricd.store import transfer
 from fabricd.store.transfer import Kind
 from fabricd.store.lmdb import dump as lmdb_dump
@@ -113,6 +113,7 @@ async def fill(client: Client) -> dict[str, object]:
     consumed = await client.send(BOB, "read already", id="client-1")
     await client.ack(BOB, [consumed.message.id])  # gone, but its id stays inside the dedupe window
     unread = [(await client.send(BOB, text, id=mid)).message for text, mid in (("two", "client-2"), ("three", ""))]
+    minted = (await client.send(CAROL, "minted for carol", sender=BOB)).message.id  # bob's own id, though minted
     queued = [(await client.enqueue(WORKER, f"task {i}", source_agent=BOB)).ticket_id for i in range(2)]
     answered = (await client.enqueue(HELPER, "what is 6 x 7?", source_agent=BOB)).ticket_id
     assert await client.reply(HELPER, "42") == answered
@@ -135,7 +136,7 @@ async def fill(client: Client) -> dict[str, object]:
     repair = await client.reconcile_repair("disk-check", 3, "the disk is full")
     await client.advertise('{"tier": "gold"}', "available")
     token = (await client.issue_token(agent_id=BOB, label="bob's laptop")).token
-    return {"unread": [(m.id, m.seq) for m in unread], "queued": queued, "answered": answered,
+    return {"unread": [(m.id, m.seq) for m in unread], "minted": minted, "queued": queued, "answered": answered,
             "thread": thread.thread_id, "agent": agent.agent_id, "request": admitted.request_id, "repair": repair,
             "token": token, "sequence": (await client.get_directory_data()).sequence, "secret": secret}
 
@@ -147,6 +148,8 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
         assert [(m.id, m.seq) for m in peeked.messages] == known["unread"]
         assert (await client.send(BOB, "read already", id="client-1")).duplicate  # consumed, still remembered
         assert (await client.send(BOB, "two", id="client-2")).duplicate
+        with pytest.raises(AlreadyExists):  # a minted id keeps its sender through the copy
+            await client.send(CAROL, "minted for carol", sender=BOB, id=known["minted"])
         fresh = await client.send(BOB, "new mail")
         assert fresh.message.seq == known["unread"][-1][1] + 1
         assert (await client.resolve("bob-session")).capabilities[0].name == "summarize"

@@ -381,20 +381,65 @@ async def test_check_repair_moves_corrupt_tickets_and_entries_aside_and_the_mail
         assert sent.message.seq == 3
 
 
+def downgrade_lmdb_to_schema_3(data_dir: str) -> None:
+    """Rewrite what schema 4 changed as schema 3 wrote it (daemon stopped).
+
+    ids: a chosen id is keyed 0x00 H(id), or 0x01 id when it has a minted id's form, and its record ends
+    with the id's text (hashed keys only), without a sender (a minted id's record names no sender either);
+    `by_id` does not exist; outbox rows and their due entries are keyed by the reply key alone."""
+    import lmdb
+
+    from fabricd.store.lmdb import keys, records, sealed
+
+    env = lmdb.open(data_dir, max_dbs=32, map_size=0)
+    try:
+        with env.begin(write=True) as txn:
+            db = {name: env.open_db(name.encode(), txn=txn, create=False)
+                  for name in ("ids", "by_id", "outbox", "due", "meta")}
+            for key, value in list(txn.cursor(db=db["ids"])):
+                raw = sealed.unseal(value)
+                assert raw is not None
+                end = raw.find(b"\0", records._ID_HEAD.size)  # noqa: SLF001 - the recipient's end
+                head = raw[:end] if end >= 0 else raw  # the record without id text or sender
+                if key[0] == 1:  # a minted id: the same key, its record without the sender
+                    txn.put(key, sealed.seal(head), db=db["ids"])
+                    continue
+                text, _ = records.id_texts(raw)
+                assert text is not None
+                if keys.looks_minted(text):
+                    old_key, old = keys.minted_id(text), head
+                else:
+                    old_key, old = b"\x00" + keys.h(text), head + b"\0" + text.encode()
+                txn.delete(key, db=db["ids"])
+                txn.put(old_key, sealed.seal(old), db=db["ids"])
+            txn.drop(db["by_id"], delete=True)
+            for name, start in (("outbox", 0), ("due", 8)):
+                for key, value in list(txn.cursor(db=db[name])):
+                    txn.delete(key, db=db[name])
+                    txn.put(key[: key.index(b"\0", start)], value, db=db[name])
+            txn.put(keys.SCHEMA, keys.u64(3), db=db["meta"])
+    finally:
+        env.close()
+
+
 def downgrade_to_schema_2(data_dir: str) -> None:
     """Make the store in `data_dir` what a schema-2 fabricd wrote: the same records without their checksums.
 
     Schema 3 differs from 2 only by the 4-byte checksum after every value of the sealed databases
-    (fabricd.store.lmdb.sealed), so stripping them gives, byte for byte, the records fabricd wrote before."""
+    (fabricd.store.lmdb.sealed), so stripping them from a schema-3 store gives, byte for byte, the records
+    fabricd wrote before."""
     import lmdb
 
     from fabricd.store.lmdb import keys, sealed
     from fabricd.store.lmdb.engine import SEALED
 
+    downgrade_lmdb_to_schema_3(data_dir)
     env = lmdb.open(data_dir, max_dbs=32, map_size=0)
     try:
         with env.begin(write=True) as txn:
             for name in SEALED:
+                if name == "by_id":  # schema 4's: gone above
+                    continue
                 db = env.open_db(name.encode(), txn=txn, create=False)
                 rows = list(txn.cursor(db=db))
                 for key, value in rows:
@@ -422,7 +467,7 @@ async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everythi
     old = fabricd("check", "--data-dir", daemon.data_dir)
     assert old.returncode == 2 and "schema version 2" in old.stderr
     daemon.start()
-    assert any("upgraded the store" in line and "from schema 2 to 3" in line for line in daemon.output)
+    assert any("upgraded the store" in line and "from schema 2 to 4" in line for line in daemon.output)
     (backup,) = [n for n in os.listdir(daemon.data_dir) if n.startswith("data.schema-2.")]
     async with Client(daemon.target) as client:
         assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before

@@ -27,6 +27,14 @@ def test_an_id_record_keeps_a_hashed_ids_text_and_still_reads_its_recipient() ->
     assert records.hashed_id(records.encode_id("bob", 7, 99, b"")) is None
 
 
+def test_a_minted_ids_record_names_its_sender_and_an_older_one_none() -> None:
+    raw = records.encode_id("bob", 7, 99, b"", sender="alice")
+    assert records.decode_id(raw) == records.decode_id(records.encode_id("bob", 7, 99, b""))
+    assert records.id_texts(raw) == (None, "alice")
+    assert records.id_texts(records.encode_id("bob", 7, 99, b"")) == (None, None)
+    assert records.id_texts(records.encode_id("bob", 7, 99, b"d" * 16, "client-1", "carol")) == ("client-1", "carol")
+
+
 def test_a_request_key_record_keeps_its_scope_and_key() -> None:
     raw = records.encode_request_key("admit", "key-1", b"d" * 16, "request-1")
     assert records.decode_request_key(raw) == (b"d" * 16, "request-1", ("admit", "key-1"))
@@ -45,11 +53,11 @@ def test_records_of_an_older_fabricd_are_copied_when_their_text_survives_and_cou
             tx = LmdbTx(raw, engine._dbs)  # noqa: SLF001
             txn = SealedTxn(raw, engine._dbs.sealed, None)  # noqa: SLF001 - records are sealed since schema 3
             for seq, mid in ((1, "consumed-old"), (2, "unread-old"), (3, "consumed-new")):
-                tx.put_message(_message("bob", seq, mid), b"")
+                tx.put_message(_message("bob", seq, mid), b"", True)
             for seq in (1, 3):
                 tx.delete_message("bob", seq)
             for seq, mid in ((1, "consumed-old"), (2, "unread-old")):  # as an older fabricd wrote them
-                txn.put(keys.message_id(mid), records.encode_id("bob", seq, 5, b""), db=engine._dbs.ids)  # noqa: SLF001
+                txn.put(keys.chosen_id("", mid), records.encode_id("bob", seq, 5, b""), db=engine._dbs.ids)  # noqa: SLF001
             tx.put_request_key("admit", "new-key", b"d" * 16, "request-1")
             txn.put(keys.request_key("admit", "old-key"), b"d" * 16 + b"request-2", db=engine._dbs.ad_repairs)  # noqa: SLF001
             request = agentdir.WorkRequest("request-3", "agent", "thread", agentdir.Submission(text="fix"),

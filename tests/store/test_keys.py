@@ -6,13 +6,21 @@ from fabricd.core.ids import IdMint
 from fabricd.store.lmdb import keys
 
 
-def test_minted_ids_key_in_minting_order_and_other_ids_are_hashed() -> None:
+def test_minted_ids_key_in_minting_order_and_chosen_ids_are_hashed_in_their_senders_scope() -> None:
     mint = IdMint()
     minted = [mint.mint(1_800_000_000_000_000_000 + i * 1_000_000) for i in range(50)]
-    assert [keys.message_id(m) for m in minted] == sorted(keys.message_id(m) for m in minted)
-    assert keys.message_id("client-id-7") == b"\x00" + keys.h("client-id-7")
-    assert len(keys.message_id("x" * 256)) == 17  # long client ids stay far below LMDB's 511-byte key limit
-    assert keys.message_id(minted[0]) != keys.message_id(minted[0].lower())  # lower case is a client id
+    assert [keys.minted_id(m) for m in minted] == sorted(keys.minted_id(m) for m in minted)
+    assert all(keys.looks_minted(m) for m in minted) and not keys.looks_minted(minted[0].lower())
+    assert keys.chosen_id("", "client-id-7") == b"\x00" + keys.h("client-id-7")  # sender "": schema 3's key
+    assert keys.chosen_id("alice", "client-id-7") != keys.chosen_id("bob", "client-id-7")
+    assert len(keys.chosen_id("a" * 256, "x" * 256)) == 33  # long ids stay far below LMDB's 511-byte key limit
+    assert keys.chosen_id("alice", minted[0]) != keys.minted_id(minted[0])  # a chosen id never takes a minted key
+
+
+def test_outbox_rows_list_by_key_and_each_agent_has_its_own() -> None:
+    assert keys.outbox_row("alice", "outbox:k:reply:0") != keys.outbox_row("bob", "outbox:k:reply:0")
+    assert keys.outbox_row("bob", "outbox:k:reply:0") < keys.outbox_row("alice", "outbox:k:reply:1")
+    assert keys.outbox_after("outbox:k:reply:0") > keys.outbox_row("bob", "outbox:k:reply:0")  # a bare key: past all
 
 
 def test_integers_in_keys_sort_numerically() -> None:

@@ -70,7 +70,7 @@ async def post(conn: asyncpg.Connection, claimed: OutboxRow, now: int) -> None:
     """The delivery rule: post the row's message under its key, and its receipt, in the caller's transaction."""
     done = await statements.append(conn, claimed.recipient.agent_id, claimed.key, claimed.content.encode(), now)
     seq = done.seq if done.seq is not None else done.prior.seq
-    assert await outbox.record_receipt(conn, claimed.key, seq, now)
+    assert await outbox.record_receipt(conn, "worker", claimed.key, seq, now)
 
 
 async def test_three_nodes_claiming_with_skip_locked_deliver_each_row_once(pg_url: str) -> None:
@@ -115,11 +115,11 @@ async def test_a_failed_post_is_retried_later_then_dead_lettered_and_retried_by_
         await outbox.enqueue_rows(conn, [row("k1", recipient="nobody")])
         async with conn.transaction():
             (claimed,) = await outbox.claim_due(conn, 10, 16)
-            assert await outbox.record_failure(conn, claimed.key, "UNKNOWN_RECIPIENT", 500, dead=False)
+            assert await outbox.record_failure(conn, "worker", claimed.key, "UNKNOWN_RECIPIENT", 500, dead=False)
         assert await outbox.claim_due(conn, 499, 16) == []
         assert await outbox.next_due(conn) == 500
-        assert await outbox.record_failure(conn, "k1", "UNKNOWN_RECIPIENT", 900, dead=True)
-        dead = await outbox.get_row(conn, "k1")
+        assert await outbox.record_failure(conn, "worker", "k1", "UNKNOWN_RECIPIENT", 900, dead=True)
+        dead = await outbox.get_row(conn, "worker", "k1")
         assert (dead.state, dead.attempts, dead.last_error) == (RowState.DEAD_LETTER, 2, "UNKNOWN_RECIPIENT")
         assert [r.key for r in await outbox.rows(conn, "", 10, RowState.DEAD_LETTER)] == ["k1"]
         assert await outbox.retry_dead_letters(conn, [], 1000) == 1

@@ -40,8 +40,8 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     the message's bytes count against the sender's usage.
     """
     name = msg.recipient.agent_id
-    if msg.id:
-        record = tx.get_id(msg.id)
+    if msg.id:  # its idempotency key is (sender, id), so no one else can take it (a minted id counts too)
+        record = tx.get_id(msg.sender.agent_id, msg.id)
         if record is not None:
             if record.digest != digest or not _same_recipient(tx, name, record.recipient):
                 raise rules.message_id_reused(msg.id)
@@ -75,7 +75,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
         mark_changed(tx, entry, change)
     else:
         tx.put_entry(entry, None)
-    encoded = tx.put_message(stored, digest)
+    encoded = tx.put_message(stored, digest, bool(msg.id))
     wake.note(tx, now, entry.agent_id, stored.id, stored.ticket_id)
     if sender and sender != entry.agent_id:
         sender_entry = tx.get_entry(sender)
@@ -101,9 +101,11 @@ def append(tx: RecordTx, now: int, mint: Callable[[int], str], items: Sequence[t
 
 
 def consume(tx: RecordTx, agent_id: str, message_id: str) -> bool:
-    """Mark one message of `agent_id` read; False if it was not unread."""
-    record = tx.get_id(message_id)
-    if record is None or record.recipient != agent_id or not tx.delete_message(agent_id, record.seq):
+    """Mark the oldest unread message of `agent_id` carrying `message_id` read; False if none was unread.
+
+    Two senders may choose the same id for one recipient: the oldest goes first, so a consumer acking each
+    message after handling it, in order, never acks one it has not seen."""
+    if not tx.consume_id(agent_id, message_id):
         return False
     entry = tx.get_entry(agent_id)
     if entry is not None:

@@ -16,8 +16,9 @@ OUTBOX = rules.OUTBOX
 
 
 def add(tx: RecordTx, row: OutboxRow) -> bool:
-    """Queue one PENDING row; False when its key is known (a replay: pending, dead-lettered or delivered)."""
-    if tx.get_outbox_row(row.key) is not None:
+    """Queue one PENDING row; False when its settling agent has a row with its key (a replay: pending,
+    dead-lettered or delivered). Another agent's row with the same key is another row."""
+    if tx.get_outbox_row(row.sender.agent_id, row.key) is not None:
         return False
     tx.put_outbox_row(row)
     tx.wake(OUTBOX)
@@ -65,12 +66,12 @@ def _all(tx: RecordTx, state: RowState) -> list[OutboxRow]:
         rows.extend(page)
         if len(page) < 1000:
             return rows
-        after = page[-1].key
+        after = rules.row_cursor(page[-1])
 
 
 def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
     if keys:
-        rows = [row for row in (tx.get_outbox_row(k) for k in keys) if row is not None]
+        rows = [row for k in dict.fromkeys(keys) for row in tx.outbox_rows_keyed(k)]
     else:
         rows = _all(tx, RowState.DEAD_LETTER)
     retried = 0
@@ -91,7 +92,7 @@ def prune_receipts(tx: RecordTx, before_ns: int) -> int:
     pruned = 0
     for row in _all(tx, RowState.DELIVERED):
         if row.deliver_ns < before_ns:
-            tx.delete_outbox_row(row.key)
+            tx.delete_outbox_row(row.sender.agent_id, row.key)
             pruned += 1
     return pruned
 

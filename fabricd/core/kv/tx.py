@@ -56,10 +56,18 @@ class RecordTx(Protocol):
     def mailbox_count(self) -> int: ...
 
     # -- messages
-    def get_id(self, message_id: str) -> IdRecord | None: ...
+    def get_id(self, sender: str, message_id: str) -> IdRecord | None:
+        """The record of an id in its sender's scope ("" is a scope of its own), chosen or minted."""
 
-    def put_message(self, message: Message, digest: bytes) -> bytes:
-        """Store an unread message; return its stored encoding."""
+    def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
+        """Store an unread message; return its stored encoding. `chosen`: its id was not minted by the store
+        (a client's, a ticket's, an outbox row's): keyed by (sender agent id, id), and findable by its
+        recipient and id for acks. A minted id is unique store-wide (a backend may key it alone) but is its
+        sender's too: get_id(sender, id) finds it, so that sender resending it is refused."""
+
+    def consume_id(self, agent_id: str, message_id: str) -> bool:
+        """Consume the oldest unread message of `agent_id` carrying `message_id` (two senders may have
+        chosen the same id); False when none is unread."""
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
@@ -118,10 +126,15 @@ class RecordTx(Protocol):
     def delete_ticket(self, ticket_id: str) -> None: ...
 
     # -- outbox
-    def get_outbox_row(self, key: str) -> OutboxRow | None: ...
+    def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
+        """The row `key` of the settling agent `agent_id` (its sender): rows are keyed by both, so no agent
+        can take another's mail keys."""
 
     def put_outbox_row(self, row: OutboxRow) -> None:
-        """Store a row; a PENDING row is due at its next_attempt_ns, any other is not."""
+        """Store a row under (its sender's agent id, its key); a PENDING row is due at its next_attempt_ns."""
+
+    def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
+        """Every row with this key, whichever agent settled it (an operator names rows by key)."""
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         """PENDING rows due by `now_ns`, earliest first."""
@@ -130,15 +143,17 @@ class RecordTx(Protocol):
         """When the earliest PENDING row is due; None when none is."""
 
     def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
-        """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
+        """Rows in key order after `after_key`, of one state (UNSPECIFIED: all). `after_key` is a key
+        (after every row with it) or a row's cursor (`row_cursor`)."""
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        """(key, row) in key order after `after_key`, every state."""
+        """(cursor, row) in key order after `after_key` (as in outbox_rows), every state; the cursor is
+        fabricd.core.outbox.row_cursor(row)."""
 
     def outbox_counts(self) -> tuple[int, int]:
         """(pending rows, all rows including receipts)."""
 
-    def delete_outbox_row(self, key: str) -> None: ...
+    def delete_outbox_row(self, agent_id: str, key: str) -> None: ...
 
     # -- agent directory
     def get_directory_data(self) -> DirectoryData: ...

@@ -99,7 +99,7 @@ def claim(tx: RecordTx, now: int, row: OutboxRow, lease_ns: int) -> tuple[Outbox
 def settle(tx: RecordTx, now: int, key: str, error: FabricError | None, policy: outbox_rules.RetryPolicy,
            rng: random.Random) -> bool:
     """Record a sender's answer: the receipt, or a retry with back-off (a dead letter at max_attempts)."""
-    row = tx.get_outbox_row(key)
+    row = tx.get_outbox_row(SENDER.agent_id, key)
     if row is None or row.state != RowState.PENDING:
         return False
     if error is None:

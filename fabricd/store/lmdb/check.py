@@ -47,13 +47,14 @@ def check(path: str, *, repair: bool) -> CheckReport:
         with env.begin(write=repair, buffers=False) as txn:
             dbs = open_databases(env, txn, create=repair)
             version = check_schema(path, txn, dbs, create=False)
-            if version < SCHEMA_VERSION:
+            if version < 3:
                 raise StoreError(f"{path} holds schema version {version}, written before records carried "
                                  "checksums: start the daemon on it once (it upgrades the store, after a backup), "
                                  "then check it")
-            for name in SEALED:
+            present = tuple(name for name in SEALED if getattr(dbs, name) is not None)  # by_id: schema 4
+            for name in present:
                 report.records += txn.stat(getattr(dbs, name))["entries"]
-            report.corrupt = list(sealed.scan(txn, dbs, SEALED))
+            report.corrupt = list(sealed.scan(txn, dbs, present))
             if dbs.quarantine is not None:
                 report.quarantined_before = txn.stat(dbs.quarantine)["entries"]
             if repair:

@@ -51,6 +51,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "revisions": (Kind.REMOVAL,),  # and the revision index of live entries, rebuilt with them
     "messages": (Kind.MESSAGE,),
     "ids": (Kind.MESSAGE_ID,),
+    "by_id": INDEX,  # rebuilt with the ids
     "tickets": (Kind.TICKET,),
     "queues": INDEX,
     "finished": INDEX,
@@ -155,11 +156,11 @@ class LmdbSource:
             message.seq = keys.message_seq(key)
             yield Kind.MESSAGE, message
         for key, raw in rows("ids"):
-            message_id = self._message_id(txn, dbs, key, raw)
-            if message_id is None:
+            found = self._message_id(txn, dbs, key, raw)
+            if found is None:
                 self.skipped[OLD_IDS] += 1
             else:
-                yield Kind.MESSAGE_ID, (message_id, records.decode_id(raw))
+                yield Kind.MESSAGE_ID, (*found, records.decode_id(raw))
         for _, raw in rows("tickets"):
             yield Kind.TICKET, records.decode_ticket(raw)
         for _, raw in rows("outbox"):
@@ -178,15 +179,22 @@ class LmdbSource:
             yield Kind.TOKEN, (key, records.decode_token(raw))
 
     @staticmethod
-    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> str | None:
+    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> tuple[str, str, bool] | None:
+        """(id, sender, minted) of an id record; None when its text is lost."""
         if key[:1] == b"\x01":
-            return key[1:].decode()
-        text = records.hashed_id(raw)
-        if text is None:  # an older record: an unread message still holds its id
+            return key[1:].decode(), records.id_texts(raw)[1] or "", True
+        text, sender = records.id_texts(raw)
+        if key[:1] == b"\x00":
+            sender = ""
+        if text is None or sender is None:  # an older record: an unread message still holds its id
             record = records.decode_id(raw)
             unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
-            text = records.decode_message(unread).id if unread is not None else None
-        return text if text is not None and keys.message_id(text) == key else None
+            if unread is not None:
+                message = records.decode_message(unread)
+                text, sender = message.id, message.sender.agent_id if sender is None else sender
+        if text is None or sender is None or keys.chosen_id(sender, text) != key:
+            return None
+        return text, sender, False
 
     def _repairs(self, txn: lmdb.Transaction, dbs: object, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
         for key, raw in rows:
@@ -262,10 +270,15 @@ class LmdbTarget:
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
             tx.count_usage(value.sender.agent_id, quotas.UNREAD_BYTES, len(encoded))  # as LmdbTx.put_message
         elif kind is Kind.MESSAGE_ID:
-            message_id, r = value
-            key = keys.message_id(message_id)
-            txn.put(key, records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest,
-                                           message_id if key[0] == 0 else ""), db=dbs.ids)
+            message_id, sender, minted, r = value
+            if minted:
+                txn.put(keys.minted_id(message_id), records.encode_id(r.recipient, r.seq, r.send_time_ns, r.digest,
+                                                                      sender=sender), db=dbs.ids)
+            else:
+                txn.put(keys.chosen_id(sender, message_id), records.encode_id(
+                    r.recipient, r.seq, r.send_time_ns, r.digest, message_id, sender), db=dbs.ids)
+                if txn.get(keys.message(keys.entry(r.recipient), r.seq), db=dbs.messages) is not None:
+                    txn.put(keys.by_id(r.recipient, message_id, r.seq), b"", db=dbs.by_id)  # unread ones only
         elif kind is Kind.TICKET:
             self._tickets.append(value)  # numbered store-wide at the commit
         elif kind is Kind.OUTBOX:

@@ -43,7 +43,8 @@ from fabricd.store.lmdb.tx import Databases, LmdbTx
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
 
-SCHEMA_VERSION = 3  # 2: server-minted message ids are keyed in time order; 3: values carry checksums
+SCHEMA_VERSION = 4  # 2: server-minted message ids are keyed in time order; 3: values carry checksums;
+# 4: chosen message ids keyed by their sender, outbox rows by their settling agent (fabricd.store.lmdb.upgrade)
 MAX_BATCH = 4096
 MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
@@ -359,14 +360,14 @@ def _fail_at(failpoint: str, point: str) -> None:
 
 
 MAX_DBS = 32
-NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "tickets", "queues", "finished", "ticket_index",
+NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "by_id", "tickets", "queues", "finished", "ticket_index",
          "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
          "ad_repairs", "tokens", "quarantine")
 SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
 
 
-ADDED_LATER = ("ticket_index", "quarantine")
+ADDED_LATER = ("ticket_index", "quarantine", "by_id")
 """Databases a store written by an older fabricd may lack (opened as None when reading; created at open)."""
 
 

@@ -12,8 +12,16 @@ big-endian so that byte order is numeric order.
     names      H(session_name) H(agent_id)           b""
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
-    ids        0x01 minted id (26 ASCII) | 0x00 H(id)    id record (records.py; a hashed id's text follows the
-                                                     recipient); minted ids keep time order
+    ids        0x01 minted id (26 ASCII)             id record of a server-minted id (records.py), naming its sender
+                                                     (schema 4: the id is that sender's too); time order
+               0x02 H(sender) H(id)                  id record of an id its sender chose (a client's, a
+                                                     ticket's, an outbox reply's; the id's text follows the
+                                                     recipient): the idempotency key is (sender agent id, id)
+               0x00 H(id)                            the same for sender "" (and, from schema 3, consumed ids
+                                                     whose sender was not known)
+    by_id      H(recipient) H(id) u64 seq            b""  (chosen ids of unread messages: an ack by id takes the
+                                                     oldest; an entry may outlive its message, drained or purged
+                                                     by seq, until the id is forgotten: readers check the message)
     tickets    H(ticket_id)                          ticket record (records.py)
     queues     H(target) u64 ticket seq              H(ticket_id)   (QUEUED tickets only: the FIFOs)
     finished   u64 finish_ns H(ticket_id)            b""            (ANSWERED/ABORTED: for pruning)
@@ -25,8 +33,9 @@ big-endian so that byte order is numeric order.
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
     meta       b"usage/" quota b"/" H(agent_id)      u64 an agent's usage of a quota (fabricd.core.quota)
-    outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
-    due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
+    outbox     reply key UTF-8 (at most ~420 bytes), 0x00, H(settling agent)   outbox row or receipt (records.py):
+                                                     each agent's mail keys are its own
+    due        u64 next_attempt_ns, outbox key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
     meta       b"wake/" H(agent_id)                  wake hook, JSON (fabricd.core.wake.encode: it holds the id)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
@@ -47,8 +56,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 import struct
+
+from fabricd.core import ids
 
 DIGEST = 16
 U64 = struct.Struct(">Q")
@@ -89,21 +99,27 @@ def message_seq(key: bytes) -> int:
     return U64.unpack_from(key, DIGEST)[0]
 
 
-_MINTED = re.compile(r"[0-9A-V]{26}")
+looks_minted = ids.looks_minted
 
 
-def message_id(mid: str) -> bytes:
-    """The ids key of a message id.
+def minted_id(mid: str) -> bytes:
+    """The ids key of a server-minted id (26 base32hex characters, time first).
 
-    Server-minted ids (26 base32hex characters, time first) are kept as they are, so
-    their keys arrive in order and each commit touches the few last pages of the
-    table; hashed keys would land on a random page each, and a batch of 800 would
-    dirty 800 pages once the table is large. Any other id is hashed. Either way the
-    key is a function of the id string alone.
+    Kept as it is, so keys arrive in order and each commit touches the few last
+    pages of the table; hashed keys would land on a random page each, and a batch
+    of 800 would dirty 800 pages once the table is large.
     """
-    if len(mid) == 26 and _MINTED.fullmatch(mid):
-        return b"\x01" + mid.encode()
-    return b"\x00" + h(mid)
+    return b"\x01" + mid.encode()
+
+
+def chosen_id(sender: str, mid: str) -> bytes:
+    """The ids key of an id its sender chose: (sender, id), hashed; sender "" keeps the older 0x00 H(id)."""
+    return b"\x02" + entry(sender) + h(mid) if sender else b"\x00" + h(mid)
+
+
+def by_id(recipient: str, mid: str, seq: int | None = None) -> bytes:
+    """A chosen id's place among its recipient's unread messages (its prefix when `seq` is None)."""
+    return entry(recipient) + h(mid) + (U64.pack(seq) if seq is not None else b"")
 
 
 def u64(value: int) -> bytes:
@@ -158,12 +174,22 @@ def sequence(name: str) -> bytes:
     return b"seq/" + name.encode()
 
 
-def outbox_row(key: str) -> bytes:
-    return key.encode("utf-8", "surrogatepass")
+def outbox_row(agent_id: str, key: str) -> bytes:
+    """A row's key: its reply key, then NUL and its settling agent (keys hold no NUL: rows list by key)."""
+    return key.encode("utf-8", "surrogatepass") + b"\x00" + entry(agent_id)
 
 
-def due(next_attempt_ns: int, key: str) -> bytes:
-    return U64.pack(next_attempt_ns) + outbox_row(key)
+def outbox_after(cursor: str) -> bytes:
+    """Where a listing after a row cursor (key NUL agent) or a bare key (after all its rows) starts."""
+    if not cursor:
+        return b""
+    key, sep, agent = cursor.partition("\0")
+    raw = key.encode("utf-8", "surrogatepass")
+    return raw + b"\x00" + entry(agent) if sep else raw + b"\x01"
+
+
+def due(next_attempt_ns: int, agent_id: str, key: str) -> bytes:
+    return U64.pack(next_attempt_ns) + outbox_row(agent_id, key)
 
 
 DIRECTORY_DATA = b"agent-directory"

@@ -39,10 +39,14 @@ def decode_message(raw: bytes) -> Message:
     return wire.message_in(pb.Message.FromString(raw))
 
 
-def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed_id: str = "") -> bytes:
-    """An id record; `hashed_id` is the message id when its key is a digest (recipients are printable: no NUL)."""
+def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed_id: str = "",
+              sender: str = "") -> bytes:
+    """An id record; `hashed_id` is the message id when its key is a digest (recipients are printable: no NUL),
+    then (schema 4) NUL and its sender, whose idempotency key the id is (a minted id's record: NUL NUL sender)."""
     raw = _ID_HEAD.pack(seq, send_time_ns, digest or _NO_DIGEST) + recipient.encode("utf-8", "surrogatepass")
-    return raw + b"\0" + hashed_id.encode("utf-8", "surrogatepass") if hashed_id else raw
+    if not hashed_id and not sender:
+        return raw
+    return raw + b"\0" + hashed_id.encode("utf-8", "surrogatepass") + b"\0" + sender.encode("utf-8", "surrogatepass")
 
 
 def decode_id(raw: bytes) -> IdRecord:
@@ -53,8 +57,15 @@ def decode_id(raw: bytes) -> IdRecord:
 
 def hashed_id(raw: bytes) -> str | None:
     """The message id kept in an id record whose key is hashed; None in records written before it was kept."""
-    _, sep, text = bytes(raw[_ID_HEAD.size :]).partition(b"\0")
-    return text.decode("utf-8", "surrogatepass") if sep else None
+    return id_texts(raw)[0]
+
+
+def id_texts(raw: bytes) -> tuple[str | None, str | None]:
+    """(message id, sender) kept in an id record; None for what an older record (or a minted id's) lacks."""
+    parts = bytes(raw[_ID_HEAD.size :]).split(b"\0")
+    text = parts[1].decode("utf-8", "surrogatepass") or None if len(parts) > 1 else None
+    sender = parts[2].decode("utf-8", "surrogatepass") if len(parts) > 2 else None
+    return text, sender
 
 
 # request key record (in ad_repairs): 16-byte digest of the request, created id, then NUL scope NUL key (the

@@ -12,7 +12,8 @@ from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records, ticket_index
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
-from fabricd.store.usage import sender_of
+from fabricd.core.outbox import row_cursor
+from fabricd.store.usage import id_of, sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
 
@@ -24,6 +25,7 @@ class Databases:
     revisions: lmdb._Database
     messages: lmdb._Database
     ids: lmdb._Database
+    by_id: lmdb._Database
     tickets: lmdb._Database
     queues: lmdb._Database
     finished: lmdb._Database
@@ -182,24 +184,66 @@ class LmdbTx(DirectoryRecords):
 
     # -- messages
 
-    def get_id(self, message_id: str) -> IdRecord | None:
-        raw = self._txn.get(keys.message_id(message_id), db=self._dbs.ids)
+    def get_id(self, sender: str, message_id: str) -> IdRecord | None:
+        txn, dbs = self._txn, self._dbs
+        raw = txn.get(keys.chosen_id(sender, message_id), db=dbs.ids)
+        if raw is None and keys.looks_minted(message_id):
+            # A minted id is its sender's too, as on PostgreSQL: that sender resending it is refused (a retry
+            # never stores a second copy), while another sender may choose it. A record older than schema 4
+            # names no sender: its message was consumed before the upgrade, and it counts as sender "".
+            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            if raw is not None and (records.id_texts(raw)[1] or "") != sender:
+                raw = None
         return records.decode_id(raw) if raw is not None else None
 
-    def put_message(self, message: Message, digest: bytes) -> bytes:
+    def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
-        id_key = keys.message_id(message.id)
-        self._txn.put(
-            id_key,
-            records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
-                              message.id if id_key[0] == 0 else ""),
-            db=self._dbs.ids,
-        )
+        txn, dbs = self._txn, self._dbs
+        txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=dbs.messages)
+        if chosen:
+            txn.put(keys.chosen_id(message.sender.agent_id, message.id),
+                    records.encode_id(agent_id, message.seq, message.send_time_ns, digest, message.id,
+                                      message.sender.agent_id), db=dbs.ids)
+            txn.put(keys.by_id(agent_id, message.id, message.seq), b"", db=dbs.by_id)
+        else:
+            txn.put(keys.minted_id(message.id), records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                                                                  sender=message.sender.agent_id), db=dbs.ids)
         return encoded
+
+    def consume_id(self, agent_id: str, message_id: str) -> bool:
+        txn, dbs = self._txn, self._dbs
+        if keys.looks_minted(message_id):
+            # A minted id's message is older than any chosen copy of its id in the same mailbox (the id
+            # was unknown before it was minted): when it is unread, it is the oldest.
+            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            if raw is not None:
+                record = records.decode_id(raw)
+                if record.recipient == agent_id and self.delete_message(agent_id, record.seq):
+                    return True
+        prefix = keys.by_id(agent_id, message_id)
+        found = None
+        stale = []
+        with txn.cursor(db=dbs.by_id) as cur:
+            if cur.set_range(prefix):
+                for key in cur.iternext(keys=True, values=False):
+                    if not key.startswith(prefix):
+                        break
+                    seq = keys.read_u64(key, len(prefix))
+                    raw = txn.get(keys.message(keys.entry(agent_id), seq), db=dbs.messages)
+                    if raw is not None and id_of(raw) == message_id:
+                        found = seq
+                        break
+                    if raw is None:
+                        stale.append(bytes(key))  # drained or purged by seq: the entry outlived it
+        for key in stale:
+            txn.delete(key, db=dbs.by_id)
+        if found is None:
+            return False
+        txn.delete(keys.by_id(agent_id, message_id, found), db=dbs.by_id)
+        return self.delete_message(agent_id, found)
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         agent_key = keys.entry(agent_id)
@@ -223,6 +267,9 @@ class LmdbTx(DirectoryRecords):
         if raw is None:
             return False
         self.count_usage(sender_of(raw), quota.UNREAD_BYTES, -len(raw))
+        mid = id_of(raw)
+        if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
+            self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
         return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
@@ -230,6 +277,9 @@ class LmdbTx(DirectoryRecords):
                              overwrite=False):
             return False
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        mid = id_of(encoded)
+        if not keys.looks_minted(mid):
+            self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
@@ -242,11 +292,19 @@ class LmdbTx(DirectoryRecords):
                     if not key.startswith(agent_key):
                         break
                     message = records.decode_message(raw)
-                    doomed.append((bytes(key), message.id))
+                    doomed.append((bytes(key), message, keys.message_seq(key)))
                     self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
-        for key, message_id in doomed:
+        for key, message, seq in doomed:
             txn.delete(key, db=dbs.messages)
-            txn.delete(keys.message_id(message_id), db=dbs.ids)
+            for id_key in (keys.minted_id(message.id), keys.chosen_id(message.sender.agent_id, message.id)):
+                raw = txn.get(id_key, db=dbs.ids)  # only this message's record: a same-id one may be another's
+                record = records.decode_id(raw) if raw is not None else None
+                if record is not None and (record.recipient, record.seq) == (agent_id, seq):
+                    txn.delete(id_key, db=dbs.ids)
+        with txn.cursor(db=dbs.by_id) as cur:  # every entry of the mailbox, stale ones too
+            found = cur.set_range(agent_key)
+            while found and cur.key().startswith(agent_key):
+                found = cur.delete()
         return len(doomed)
 
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
@@ -270,6 +328,9 @@ class LmdbTx(DirectoryRecords):
                 record = records.decode_id(raw)
                 unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
                 if record.send_time_ns < sent_before_ns and unread is None:
+                    text = records.hashed_id(raw) if key[0] != 1 else None
+                    if text is not None:  # the chosen id's entry among its recipient's, if a drain left it
+                        txn.delete(keys.by_id(record.recipient, text, record.seq), db=dbs.by_id)
                     found = cur.delete()  # moves to the next record
                     forgotten += 1
                 else:
@@ -401,18 +462,23 @@ class LmdbTx(DirectoryRecords):
 
     # -- outbox
 
-    def get_outbox_row(self, key: str) -> OutboxRow | None:
-        raw = self._txn.get(keys.outbox_row(key), db=self._dbs.outbox)
+    def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
+        raw = self._txn.get(keys.outbox_row(agent_id, key), db=self._dbs.outbox)
         return records.decode_row(raw) if raw is not None else None
 
     def put_outbox_row(self, row: OutboxRow) -> None:
         txn, dbs = self._txn, self._dbs
-        before = self.get_outbox_row(row.key)
+        agent_id = row.sender.agent_id
+        before = self.get_outbox_row(agent_id, row.key)
         if before is not None and before.state == RowState.PENDING:
-            txn.delete(keys.due(before.next_attempt_ns, row.key), db=dbs.due)
+            txn.delete(keys.due(before.next_attempt_ns, agent_id, row.key), db=dbs.due)
         if row.state == RowState.PENDING:
-            txn.put(keys.due(row.next_attempt_ns, row.key), b"", db=dbs.due)
-        txn.put(keys.outbox_row(row.key), records.encode_row(row), db=dbs.outbox)
+            txn.put(keys.due(row.next_attempt_ns, agent_id, row.key), b"", db=dbs.due)
+        txn.put(keys.outbox_row(agent_id, row.key), records.encode_row(row), db=dbs.outbox)
+
+    def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
+        prefix = key.encode("utf-8", "surrogatepass") + b"\x00"
+        return [records.decode_row(raw) for _, raw in rows_under(self._txn, self._dbs.outbox, prefix, b"")]
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         out: list[OutboxRow] = []
@@ -431,7 +497,7 @@ class LmdbTx(DirectoryRecords):
 
     def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
         out: list[OutboxRow] = []
-        start = keys.outbox_row(after_key)
+        start = keys.outbox_after(after_key)
         with self._txn.cursor(db=self._dbs.outbox) as cur:
             if not cur.set_range(start):
                 return out
@@ -446,16 +512,17 @@ class LmdbTx(DirectoryRecords):
         return out
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        for key, raw in rows_after(self._txn, self._dbs.outbox, keys.outbox_row(after_key)):
-            yield bytes(key).decode("utf-8", "surrogatepass"), records.decode_row(raw)
+        for _, raw in rows_after(self._txn, self._dbs.outbox, keys.outbox_after(after_key)):
+            row = records.decode_row(raw)
+            yield row_cursor(row), row
 
-    def delete_outbox_row(self, key: str) -> None:
-        before = self.get_outbox_row(key)
+    def delete_outbox_row(self, agent_id: str, key: str) -> None:
+        before = self.get_outbox_row(agent_id, key)
         if before is None:
             return
         if before.state == RowState.PENDING:
-            self._txn.delete(keys.due(before.next_attempt_ns, key), db=self._dbs.due)
-        self._txn.delete(keys.outbox_row(key), db=self._dbs.outbox)
+            self._txn.delete(keys.due(before.next_attempt_ns, agent_id, key), db=self._dbs.due)
+        self._txn.delete(keys.outbox_row(agent_id, key), db=self._dbs.outbox)
 
     def outbox_counts(self) -> tuple[int, int]:
         """(pending rows, all rows including receipts)."""

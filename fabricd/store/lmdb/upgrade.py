@@ -1,6 +1,11 @@
 """Upgrading a store written by an older fabricd, at start, after a backup of it.
 
     2 -> 3   every value of the sealed databases gets its checksum (fabricd.store.lmdb.sealed)
+    3 -> 4   ids a sender chose are keyed by (sender, id) and indexed by recipient (`by_id`); a minted
+             id's record names its sender; outbox rows are keyed by (key, settling agent). An unread
+             message names its sender; a consumed one does not, so its id stays under sender "" until
+             the dedupe window forgets it (a resend of it by its own sender in that window is stored
+             anew, not answered as a duplicate)
 
 The backup is a compacted copy of the old store (the `fabricd backup` format)
 written into the data folder before anything changes, named after the schema
@@ -17,7 +22,7 @@ from typing import Any
 
 import lmdb
 
-from fabricd.store.lmdb import keys, sealed
+from fabricd.store.lmdb import keys, records, sealed
 
 log = logging.getLogger("fabricd.store")
 
@@ -46,6 +51,9 @@ def upgrade(env: lmdb.Environment, dbs: Any, path: str, found: int, target: int,
         if found < 3:
             for name in sealed_names:
                 rewritten += _seal_all(txn, getattr(dbs, name))
+        if found < 4:
+            rewritten += _scope_ids(sealed.SealedTxn(txn, dbs.sealed, None), dbs)
+            rewritten += _scope_outbox(sealed.SealedTxn(txn, dbs.sealed, None), dbs)
         txn.put(keys.SCHEMA, keys.u64(target), db=dbs.meta)
     log.warning("upgraded the store in %s from schema %d to %d (%d records, %.1f s); the old store is backed up "
                 "in %s (delete it once the daemon serves well)", path, found, target, rewritten,
@@ -70,4 +78,63 @@ def _seal_all(txn: lmdb.Transaction, db: Any) -> int:
         count += len(chunk)
         if len(chunk) < _CHUNK:
             return count
+        after = chunk[-1][0]
+
+
+def _scope_ids(txn: Any, dbs: Any) -> int:
+    """Key the id of every unread message its sender chose by (sender, id), and index it by recipient."""
+    moved = 0
+    with txn.cursor(db=dbs.messages) as cur:
+        for key, raw in cur:
+            if raw is None:  # corrupt: left for the quarantine
+                continue
+            message = records.decode_message(raw)
+            seq, mid, sender = keys.message_seq(key), message.id, message.sender.agent_id
+            recipient = message.recipient.agent_id
+            old_key = keys.minted_id(mid) if keys.looks_minted(mid) else keys.chosen_id("", mid)
+            old = txn.get(old_key, db=dbs.ids)
+            record = records.decode_id(old) if old is not None else None
+            if record is not None and (record.recipient, record.seq) != (recipient, seq):
+                record = None  # another message's record (an older one, consumed): left as it is
+            if record is not None and old_key[0] == 1 and not record.digest:
+                # minted (or a ticket's task, which the minted key still finds): keyed alone, naming its sender
+                if sender:
+                    txn.put(old_key, records.encode_id(recipient, seq, record.send_time_ns, b"", sender=sender),
+                            db=dbs.ids)
+                continue
+            digest = record.digest if record is not None else b""
+            send_ns = record.send_time_ns if record is not None else message.send_time_ns
+            if record is not None:
+                txn.delete(old_key, db=dbs.ids)
+            txn.put(keys.chosen_id(sender, mid), records.encode_id(recipient, seq, send_ns, digest, mid, sender),
+                    db=dbs.ids)
+            txn.put(keys.by_id(recipient, mid, seq), b"", db=dbs.by_id)
+            moved += 1
+    return moved
+
+
+def _scope_outbox(txn: Any, dbs: Any) -> int:
+    """Key every outbox row by (key, settling agent) and its due time likewise."""
+    txn.drop(dbs.due, delete=False)  # rebuilt from the PENDING rows below
+    moved, after = 0, b""
+    while True:
+        chunk: list[tuple[bytes, bytes | None]] = []
+        with txn.cursor(db=dbs.outbox) as cur:
+            found = cur.set_range(after) if after else cur.first()
+            while found and len(chunk) < _CHUNK:
+                key = bytes(cur.key())
+                if b"\x00" not in key and key != after:  # a schema-3 key: the reply key alone
+                    chunk.append((key, cur.value()))
+                found = cur.next()
+        for key, raw in chunk:
+            txn.delete(key, db=dbs.outbox)
+            if raw is None:  # corrupt: nothing to key it by
+                continue
+            row = records.decode_row(raw)
+            txn.put(keys.outbox_row(row.sender.agent_id, row.key), raw, db=dbs.outbox)
+            if row.state == records.RowState.PENDING:
+                txn.put(keys.due(row.next_attempt_ns, row.sender.agent_id, row.key), b"", db=dbs.due)
+            moved += 1
+        if len(chunk) < _CHUNK:
+            return moved
         after = chunk[-1][0]

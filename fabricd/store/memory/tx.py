@@ -13,6 +13,7 @@ from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core import quota, wake
+from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.usage import counter_name, sender_of
@@ -121,17 +122,24 @@ class MemoryTx:
 
     # -- messages
 
-    def get_id(self, message_id: str) -> IdRecord | None:
-        return self._t("ids").get(message_id)
+    # `ids` is keyed (sender agent id, id), minted or chosen: a minted id is its sender's too (as on PostgreSQL
+    # and LMDB), so that sender resending it is refused while another sender may choose it
 
-    def put_message(self, message: Message, digest: bytes) -> bytes:
+    def get_id(self, sender: str, message_id: str) -> IdRecord | None:
+        return self._t("ids").get((sender, message_id))
+
+    def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         encoded = wire.message_out(message).SerializeToString()
         agent_id = message.recipient.agent_id
         self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
-        self._w("ids")[message.id] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
+        self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
         return encoded
+
+    def consume_id(self, agent_id: str, message_id: str) -> bool:
+        oldest = next((k for k in self._unread_keys(agent_id) if self._t("messages")[k][1] == message_id), None)
+        return oldest is not None and self.delete_message(agent_id, oldest[1])
 
     def _unread_keys(self, agent_id: str, after_seq: int = 0) -> list[tuple[str, int]]:
         return sorted(k for k in self._t("messages") if k[0] == agent_id and k[1] > after_seq)
@@ -165,7 +173,10 @@ class MemoryTx:
         keys = self._unread_keys(agent_id)
         for key in keys:
             encoded, message_id = self._w("messages").pop(key)
-            self._w("ids").pop(message_id, None)
+            ids = self._w("ids")
+            record = ids.get((sender_of(encoded), message_id))
+            if record is not None and (record.recipient, record.seq) == key:
+                del ids[(sender_of(encoded), message_id)]
             self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return len(keys)
 
@@ -245,11 +256,20 @@ class MemoryTx:
 
     # -- outbox
 
-    def get_outbox_row(self, key: str) -> OutboxRow | None:
-        return copy.deepcopy(self._t("outbox").get(key))
+    # `outbox` is keyed (key, settling agent id): listed by key, as on LMDB
+
+    def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
+        return copy.deepcopy(self._t("outbox").get((key, agent_id)))
 
     def put_outbox_row(self, row: OutboxRow) -> None:
-        self._w("outbox")[row.key] = copy.deepcopy(row)
+        self._w("outbox")[(row.key, row.sender.agent_id)] = copy.deepcopy(row)
+
+    def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
+        return [copy.deepcopy(r) for k, r in sorted(self._t("outbox").items()) if k[0] == key]
+
+    def _after(self, after_key: str) -> list[tuple[str, str]]:
+        key, agent = split_cursor(after_key)
+        return sorted(k for k in self._t("outbox") if (k > (key, agent) if agent is not None else k[0] > key))
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         due = sorted((r for r in self._t("outbox").values() if r.state == RowState.PENDING and r.next_attempt_ns <= now_ns),
@@ -260,20 +280,21 @@ class MemoryTx:
         return min((r.next_attempt_ns for r in self._t("outbox").values() if r.state == RowState.PENDING), default=None)
 
     def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
-        rows = [r for k, r in sorted(self._t("outbox").items())
-                if k > after_key and (state == RowState.UNSPECIFIED or r.state == state)]
+        table = self._t("outbox")
+        rows = [table[k] for k in self._after(after_key) if state == RowState.UNSPECIFIED or table[k].state == state]
         return [copy.deepcopy(r) for r in rows[:limit]]
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        for key in sorted(k for k in self._t("outbox") if k > after_key):
-            yield key, copy.deepcopy(self._t("outbox")[key])
+        for key in self._after(after_key):
+            row = copy.deepcopy(self._t("outbox")[key])
+            yield row_cursor(row), row
 
     def outbox_counts(self) -> tuple[int, int]:
         rows = self._t("outbox").values()
         return sum(1 for r in rows if r.state == RowState.PENDING), len(rows)
 
-    def delete_outbox_row(self, key: str) -> None:
-        self._w("outbox").pop(key, None)
+    def delete_outbox_row(self, agent_id: str, key: str) -> None:
+        self._w("outbox").pop((key, agent_id), None)
 
     # -- agent directory
 

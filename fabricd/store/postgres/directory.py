@@ -128,8 +128,8 @@ async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge
             WITH a AS (UPDATE tickets SET state = 3, reason = $2, finish_ns = $3 WHERE target = $1 AND state = 1
                        RETURNING 1) SELECT count(*) FROM a""", agent_id, reason, now_ns)
         purged = await conn.fetchval("""
-            WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id),
-                 i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m))
+            WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, seq),
+                 i AS (DELETE FROM message_ids i USING m WHERE i.id = m.id AND i.agent_id = $1 AND i.seq = m.seq)
             SELECT count(*) FROM m""", agent_id)
         await conn.execute("""
             WITH rev AS (UPDATE counters SET value = value + 1 WHERE name = 'revision' RETURNING value),

@@ -27,6 +27,7 @@ from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
 from fabricd.store.postgres import statements as s
+from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
@@ -71,10 +72,11 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
      lambda r: (Kind.REMOVAL, (r["revision"], r["agent_id"]))),
     ("messages", "SELECT seq, body FROM messages ORDER BY agent_id, seq",
      lambda r: (Kind.MESSAGE, wire.message_in(pb.Message.FromString(s.envelope(r["seq"], r["body"]).encoded)))),
-    ("message_ids", "SELECT id, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id",
-     lambda r: (Kind.MESSAGE_ID, (r["id"], IdRecord(r["agent_id"], r["seq"], r["send_ns"], bytes(r["digest"] or b""))))),
+    ("message_ids", "SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id, sender",
+     lambda r: (Kind.MESSAGE_ID, (r["id"], r["sender"], _minted(r), IdRecord(r["agent_id"], r["seq"], r["send_ns"],
+                                                                             bytes(r["digest"] or b""))))),
     ("tickets", f"SELECT {s._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, s._ticket(r))),
-    ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key", lambda r: (Kind.OUTBOX, o.row_of(r))),
+    ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key, sender_agent", lambda r: (Kind.OUTBOX, o.row_of(r))),
     ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
     ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, _data(r["body"]))),
     ("ad_agents", "SELECT body FROM ad_agents ORDER BY agent_id",
@@ -92,6 +94,14 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
 )
 
 
+def _minted(r: Any) -> bool:
+    """Whether an id row is of a server-minted id (an LMDB target keys those alone, in time order).
+
+    Rows do not say which ids were minted: one of the minted form with no digest is taken as minted (a
+    ticket's task has that form too; keyed alone with its sender, a resend and an ack by id still find it)."""
+    return r["digest"] is None and looks_minted(r["id"])
+
+
 def _pb(value: object, message: type) -> bytes:
     return wire.to_pb(value, message).SerializeToString()
 
@@ -104,8 +114,8 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
     Kind.REMOVAL: ("removals", ("revision", "agent_id"), tuple),
     Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
                    lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
-    Kind.MESSAGE_ID: ("message_ids", ("id", "agent_id", "seq", "send_ns", "digest"),
-                      lambda v: (v[0], v[1].recipient, v[1].seq, v[1].send_time_ns, v[1].digest or None)),
+    Kind.MESSAGE_ID: ("message_ids", ("id", "sender", "agent_id", "seq", "send_ns", "digest"),
+                      lambda v: (v[0], v[1], v[3].recipient, v[3].seq, v[3].send_time_ns, v[3].digest or None)),
     Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,

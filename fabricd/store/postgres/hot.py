@@ -221,9 +221,11 @@ WITH pick AS (
     RETURNING k.ticket_id, k.source_agent, {s.ticket_message_id("k")} AS message_id
 ), box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM t) FOR UPDATE
+), task AS (  -- the oldest unread message carrying the task's id (another sender may have chosen it too)
+    SELECT min(m.seq) AS seq FROM message_ids i, t, messages m
+    WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
 ), gone AS (
-    DELETE FROM messages m USING message_ids i, t, box
-    WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.body
+    DELETE FROM messages m USING task, box WHERE m.agent_id = $1 AND m.seq = task.seq RETURNING m.body
 ), credited AS (
     {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
 ), upd AS (
@@ -351,24 +353,27 @@ class PgOutbox(KvOutbox):
                 items = [item for _, _, item in prepared]
                 done = await s.append_many(conn, items, now, max_unread)
                 created = await _create_missing(conn, items, done, now, max_unread)
-                receipts: list[tuple[str, int]] = []
+                receipts: list[tuple[str, str, int]] = []
                 failed = []
                 for row, msg, (stored, body, _), d in zip(batch, msgs, prepared, done, strict=True):
                     result = _outcome(msg, stored, body, b"", d, max_unread)
                     if isinstance(result, FabricError):
                         failed.append(outbox_rules.failed(row, result, now, policy, self._rng))
                     else:
-                        receipts.append((row.key, result.message.seq))
+                        receipts.append((row.key, row.sender.agent_id, result.message.seq))
                 if receipts:
                     await conn.execute("""
                         UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1,
                                             content = '', last_error = ''
-                        FROM unnest($1::text[], $2::bigint[]) AS v(k, s) WHERE o.key = v.k AND o.state = 1""",
-                                       [k for k, _ in receipts], [q for _, q in receipts], now)
+                        FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
+                        WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1""",
+                                       [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
+                                       [a for _, a, _ in receipts])
                 for f in failed:
                     await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
-                                       "next_attempt_ns = $5 WHERE key = $1 AND state = 1",
-                                       f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns)
+                                       "next_attempt_ns = $5 WHERE key = $1 AND sender_agent = $6 AND state = 1",
+                                       f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns,
+                                       f.sender.agent_id)
                 attempt.committing = True
             woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
             if created:

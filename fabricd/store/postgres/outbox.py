@@ -39,7 +39,7 @@ async def enqueue_rows(conn, rows: Sequence[OutboxRow]) -> list[str]:  # noqa: A
         SELECT k, 1, ra, rs, sa, ss, j, c, n, cr
         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
                     $8::bigint[], $9::bigint[]) AS v(k, ra, rs, sa, ss, j, c, n, cr)
-        ON CONFLICT (key) DO NOTHING RETURNING key""", *map(list, cols))]
+        ON CONFLICT (key, sender_agent) DO NOTHING RETURNING key""", *map(list, cols))]
 
 
 async def claim_due(conn, now_ns: int, limit: int) -> list[OutboxRow]:  # noqa: ANN001
@@ -53,20 +53,21 @@ async def claim_due(conn, now_ns: int, limit: int) -> list[OutboxRow]:  # noqa: 
     return [row_of(r) for r in rows]
 
 
-async def record_receipt(conn, key: str, seq: int, now_ns: int) -> bool:  # noqa: ANN001
+async def record_receipt(conn, agent_id: str, key: str, seq: int, now_ns: int) -> bool:  # noqa: ANN001
     """Turn a PENDING row into its receipt (its message's seq); False if it was not pending (a re-run)."""
     done = await conn.execute("""
         UPDATE outbox SET state = 3, seq = $2, deliver_ns = $3, attempts = attempts + 1, content = '', last_error = ''
-        WHERE key = $1 AND state = 1""", key, seq, now_ns)
+        WHERE key = $1 AND sender_agent = $4 AND state = 1""", key, seq, now_ns, agent_id)
     return done == "UPDATE 1"
 
 
-async def record_failure(conn, key: str, error: str, next_attempt_ns: int, dead: bool) -> bool:  # noqa: ANN001
+async def record_failure(conn, agent_id: str, key: str, error: str, next_attempt_ns: int,  # noqa: ANN001
+                         dead: bool) -> bool:
     """Count a failed post of a PENDING row: retry at `next_attempt_ns`, or dead-letter it."""
     done = await conn.execute("""
         UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_ns = $3,
                           state = CASE WHEN $4 THEN 2 ELSE 1 END
-        WHERE key = $1 AND state = 1""", key, error, next_attempt_ns, dead)
+        WHERE key = $1 AND sender_agent = $5 AND state = 1""", key, error, next_attempt_ns, dead, agent_id)
     return done == "UPDATE 1"
 
 
@@ -75,16 +76,26 @@ async def next_due(conn) -> int | None:  # noqa: ANN001
     return await conn.fetchval("SELECT min(next_attempt_ns) FROM outbox WHERE state = 1")
 
 
-async def get_row(conn, key: str) -> OutboxRow | None:  # noqa: ANN001
-    r = await conn.fetchrow(f"SELECT {_COLUMNS} FROM outbox WHERE key = $1", key)
+async def get_row(conn, agent_id: str, key: str) -> OutboxRow | None:  # noqa: ANN001
+    r = await conn.fetchrow(f"SELECT {_COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2", key, agent_id)
     return row_of(r) if r is not None else None
 
 
+def after(cursor: str) -> tuple[str, str, bool]:
+    """(key, agent, whether the agent counts) of a row cursor (key NUL agent) or a bare key (after all its rows)."""
+    key, sep, agent = cursor.partition("\0")
+    return key, agent, bool(sep)
+
+
+AFTER = "(key > $1 OR ($3 AND key = $1 AND sender_agent > $2))"
+"""Rows after a cursor ($1, $2, $3 from `after`), in the table's order: key, then settling agent (both "C")."""
+
+
 async def rows(conn, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:  # noqa: ANN001
-    """Rows in key order after `after_key`, of one state (UNSPECIFIED: all)."""
+    """Rows in key order after a cursor or key (`after`), of one state (UNSPECIFIED: all)."""
     found = await conn.fetch(f"""
-        SELECT {_COLUMNS} FROM outbox WHERE key > $1 AND ($2 = 0 OR state = $2) ORDER BY key LIMIT $3""",
-                             after_key, int(state), limit)
+        SELECT {_COLUMNS} FROM outbox WHERE {AFTER} AND ($4 = 0 OR state = $4)
+        ORDER BY key, sender_agent LIMIT $5""", *after(after_key), int(state), limit)
     return [row_of(r) for r in found]
 
 
@@ -99,6 +110,8 @@ async def retry_dead_letters(conn, keys: Sequence[str], now_ns: int) -> int:  # 
 async def prune_receipts(conn, delivered_before_ns: int, limit: int) -> int:  # noqa: ANN001
     """Delete up to `limit` receipts delivered before `delivered_before_ns`."""
     return await conn.fetchval("""
-        WITH old AS (SELECT key FROM outbox WHERE state = 3 AND deliver_ns < $1 ORDER BY deliver_ns LIMIT $2),
-             gone AS (DELETE FROM outbox o USING old WHERE o.key = old.key RETURNING 1)
+        WITH old AS (SELECT key, sender_agent FROM outbox WHERE state = 3 AND deliver_ns < $1
+                     ORDER BY deliver_ns LIMIT $2),
+             gone AS (DELETE FROM outbox o USING old WHERE o.key = old.key AND o.sender_agent = old.sender_agent
+                      RETURNING 1)
         SELECT count(*) FROM gone""", delivered_before_ns, limit)

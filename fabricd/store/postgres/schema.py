@@ -9,15 +9,17 @@
     removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
                                                 watcher resuming from an older revision is shown)
     messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq
-    message_ids     id                          every id, read or unread: recipient, seq, send_ns, digest (NULL
+    message_ids     (id, sender)                every id, read or unread: recipient, seq, send_ns, digest (NULL
                                                 for server-minted ids); forgotten once consumed and older than
-                                                the dedupe window
+                                                the dedupe window. An id is its sender's: two senders may use
+                                                one id (an ack by id takes the recipient's oldest unread one);
+                                                ids consumed before migration 5 are kept under sender ''.
     tickets         ticket_id                   rendezvous tickets; (target, queue_seq) WHERE state = QUEUED is
                                                 the target's FIFO; queue_seq is the ticket's seq (a counter);
                                                 (target, queue_seq) and (source_agent, queue_seq) list a
                                                 target's tickets and an asking agent's, newest first;
                                                 headers, result_headers (JSON) and earlier (JSON turns) are text
-    outbox          key                         a reply to deliver (state PENDING, due by next_attempt_ns), a
+    outbox          (key, sender_agent)         the settling agent's reply to deliver (state PENDING, due by next_attempt_ns), a
                                                 dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
     ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
     ad_history      sequence                    DirectoryData as of each recent sequence (a watchable history)
@@ -57,6 +59,7 @@ from dataclasses import dataclass
 
 from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
+from fabricd.store.usage import sender_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +234,29 @@ CREATE TABLE wake_hooks (
     body     bytea NOT NULL
 );
 """),
+    Migration(5, "message ids keyed by their sender, outbox rows by their settling agent", """
+ALTER TABLE message_ids ADD COLUMN sender text NOT NULL DEFAULT '';
+ALTER TABLE outbox ALTER COLUMN sender_agent TYPE text COLLATE "C";
+ALTER TABLE outbox DROP CONSTRAINT outbox_pkey, ADD PRIMARY KEY (key, sender_agent);
+"""),
 )
+
+
+async def _senders_of_unread(conn) -> None:  # noqa: ANN001
+    """Migration 5: give the id of every unread message its sender (from the message), then key ids by both."""
+    moved: list[tuple[str, str, int, str]] = []
+    async for r in conn.cursor("SELECT agent_id, seq, id, body FROM messages"):
+        sender = sender_of(r["body"])
+        if sender:
+            moved.append((r["id"], r["agent_id"], r["seq"], sender))
+    if moved:
+        await conn.executemany("UPDATE message_ids SET sender = $4 WHERE id = $1 AND agent_id = $2 AND seq = $3",
+                               moved)
+    await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
+
+
+AFTER = {5: _senders_of_unread}
+"""Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version
 
@@ -278,6 +303,8 @@ async def migrate(conn, target: int = LATEST) -> list[int]:  # noqa: ANN001
             if current >= step.version:
                 continue
             await conn.execute(step.sql)
+            if step.version in AFTER:
+                await AFTER[step.version](conn)
             await conn.execute("INSERT INTO schema_version (version, description) VALUES ($1, $2)",
                                step.version, step.description)
             applied.append(step.version)

@@ -72,7 +72,7 @@ class Appended:
 
 _APPEND = ("""
 WITH prior AS (
-    SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2
+    SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2 AND sender = $8
 ), locked AS (
     SELECT agent_id, unread_count FROM mailboxes
     WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
@@ -90,7 +90,7 @@ WITH prior AS (
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
 ), ids AS (
-    INSERT INTO message_ids (id, agent_id, seq, send_ns, digest) SELECT $2, $1, last_seq, $4, $5 FROM box
+    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest) SELECT $2, $8, $1, last_seq, $4, $5 FROM box
 ), active AS (
     UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
     WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
@@ -120,7 +120,7 @@ async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int
     below max_unread; the caller has the record script name the refusal.
     """
     row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender,
+                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender or "",
                               UNREAD + sender if sender else None, quota_limit, adding, ticket_id)
     if row["prior_seq"] is not None:
         return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
@@ -139,6 +139,11 @@ class Item:
     ticket_id: str = ""
 
 
+_PRIORS = """
+SELECT i.id, i.sender, i.agent_id, i.seq, i.send_ns, i.digest
+FROM message_ids i JOIN unnest($1::text[], $2::text[]) AS v(id, sender) ON i.id = v.id AND i.sender = v.sender
+"""
+
 _LOCK_BOXES = """
 SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
 """
@@ -149,8 +154,9 @@ WITH charged AS (
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
 ), ids AS (
-    INSERT INTO message_ids (id, agent_id, seq, send_ns, digest)
-    SELECT i, a, s, $5, nullif(d, '') FROM unnest($3::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, a, s, d)
+    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest)
+    SELECT i, f, a, s, $5, nullif(d, '')
+    FROM unnest($3::text[], $14::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, f, a, s, d)
 ), boxes AS (
     UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
         last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
@@ -176,14 +182,12 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
     senders' counters, locked). Call inside `conn.transaction()`.
     """
-    ids = [item.message_id for item in items]
-    priors = {r["id"]: IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
-              for r in await conn.fetch("SELECT id, agent_id, seq, send_ns, digest FROM message_ids WHERE id = ANY($1)",
-                                        ids)}
+    priors = {(r["id"], r["sender"]): IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
+              for r in await conn.fetch(_PRIORS, [item.message_id for item in items], [item.sender for item in items])}
     names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
     boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
     out: list[Appended] = []
-    cols: tuple[list, ...] = ([], [], [], [], [], [])
+    cols: tuple[list, ...] = ([], [], [], [], [], [], [])
     active: set[str] = set()
     charges: dict[str, int] = {}
     used: dict[str, int] = {}
@@ -192,7 +196,7 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
         used = {r["name"]: r["value"] for r in await conn.fetch(
             "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
     for i, item in enumerate(items):
-        prior = priors.get(item.message_id)
+        prior = priors.get((item.message_id, item.sender))
         box = boxes.get(item.agent_id)
         counter = UNREAD + item.sender
         if prior is not None:
@@ -206,9 +210,9 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
                 used[counter] = used.get(counter, 0) + len(item.body)
             box[0] += 1
             box[1] += 1
-            priors[item.message_id] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
+            priors[(item.message_id, item.sender)] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
             for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest,
-                                         item.ticket_id), strict=True):
+                                         item.ticket_id, item.sender), strict=True):
                 col.append(value)
             out.append(Appended(box[0], None, box[1]))
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
@@ -222,7 +226,7 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
                                        [boxes[a][0] if a in changed else None for a in rows],
                                        [boxes[a][1] if a in changed else None for a in rows],
                                        [a in active for a in rows],
-                                       list(charges), list(charges.values()), cols[5]))
+                                       list(charges), list(charges.values()), cols[5], cols[6]))
         if woke:
             out = [replace(d, woke=True) if d.seq is not None and item.agent_id in woke else d
                    for item, d in zip(items, out, strict=True)]
@@ -277,12 +281,25 @@ async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) ->
     return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
 
 
+OLDEST_UNREAD = """
+    SELECT seq FROM (
+        SELECT x.seq, row_number() OVER (PARTITION BY x.id ORDER BY x.seq) AS n, w.k
+        FROM (SELECT id, count(*) AS k FROM unnest($2::text[]) AS id GROUP BY id) AS w
+        JOIN LATERAL (
+            SELECT DISTINCT m.seq, m.id FROM message_ids i JOIN messages m
+              ON m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
+            WHERE i.id = w.id AND i.agent_id = $1
+        ) AS x ON true
+    ) AS y WHERE n <= k"""
+"""The unread messages of mailbox $1 that the ids $2 name: for an id named k times, its k oldest (two senders
+may have chosen one id; the oldest goes first, so an in-order consumer never acks one it has not handled)."""
+
 _ACK = f"""
 WITH box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
+), pick AS ({OLDEST_UNREAD}
 ), gone AS (
-    DELETE FROM messages m USING message_ids i, box
-    WHERE i.id = ANY($2::text[]) AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq RETURNING m.seq, m.body
+    DELETE FROM messages m USING pick, box WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
 ), credited AS (
     {credit(freed("gone"))}
 ), upd AS (
@@ -302,10 +319,10 @@ async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN
     """Forget up to `limit` ids of consumed messages sent before `sent_before_ns` (the dedupe window)."""
     return await conn.fetchval("""
         WITH old AS (
-            SELECT i.id FROM message_ids i WHERE i.send_ns < $1
+            SELECT i.id, i.sender FROM message_ids i WHERE i.send_ns < $1
               AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent_id = i.agent_id AND m.seq = i.seq)
             ORDER BY i.send_ns LIMIT $2 FOR UPDATE SKIP LOCKED
-        ), gone AS (DELETE FROM message_ids i USING old WHERE i.id = old.id RETURNING 1)
+        ), gone AS (DELETE FROM message_ids i USING old WHERE i.id = old.id AND i.sender = old.sender RETURNING 1)
         SELECT count(*) FROM gone""", sent_before_ns, limit)
 
 
@@ -318,7 +335,7 @@ WITH box AS (
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body) SELECT $2, last_seq, $1, $3 FROM box
 ), ids AS (
-    INSERT INTO message_ids (id, agent_id, seq, send_ns) SELECT $1, $2, last_seq, $4 FROM box
+    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns) SELECT $1, $6, $2, last_seq, $4 FROM box
 ), ticket AS (
     INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
                          conversation_id, task, enqueue_ns)

@@ -143,19 +143,27 @@ class PgTx(PagedReads, WakeRecords):
 
     # -- messages
 
-    def get_id(self, message_id: str) -> IdRecord | None:
-        r = self._row("SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $1", message_id)
+    def get_id(self, sender: str, message_id: str) -> IdRecord | None:
+        r = self._row("SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $1 AND sender = $2",
+                      message_id, sender)
         return IdRecord(r["agent_id"], r["seq"], r["send_ns"], bytes(r["digest"] or b"")) if r is not None else None
 
-    def put_message(self, message: Message, digest: bytes) -> bytes:
+    def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
+        # Every id is keyed (id, sender) here: a minted one is unique anyway (statements.append does the same).
         body = s.encode(message)
         agent_id = message.recipient.agent_id
         self._exec("WITH m AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4)) "
-                   "INSERT INTO message_ids (id, agent_id, seq, send_ns, digest) VALUES ($3, $1, $2, $5, $6)",
-                   agent_id, message.seq, message.id, body, message.send_time_ns, digest or None)
+                   "INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest) "
+                   "VALUES ($3, $7, $1, $2, $5, $6)",
+                   agent_id, message.seq, message.id, body, message.send_time_ns, digest or None,
+                   message.sender.agent_id)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
         return s.envelope(message.seq, body).encoded
+
+    def consume_id(self, agent_id: str, message_id: str) -> bool:
+        seq = self._val(f"SELECT min(seq) FROM ({s.OLDEST_UNREAD}) AS o", agent_id, [message_id])
+        return seq is not None and self.delete_message(agent_id, seq)
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
@@ -179,8 +187,9 @@ class PgTx(PagedReads, WakeRecords):
         return restored
 
     def purge_unread(self, agent_id: str) -> int:
-        rows = self._fetch("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, body), "
-                           "i AS (DELETE FROM message_ids WHERE id IN (SELECT id FROM m)) SELECT body FROM m",
+        rows = self._fetch("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, seq, body), "
+                           "i AS (DELETE FROM message_ids i USING m WHERE i.id = m.id AND i.agent_id = $1 "
+                           "AND i.seq = m.seq) SELECT body FROM m",
                            agent_id)
         freed: dict[str, int] = {}
         for r in rows:
@@ -272,19 +281,24 @@ class PgTx(PagedReads, WakeRecords):
 
     # -- outbox
 
-    def get_outbox_row(self, key: str) -> OutboxRow | None:
-        r = self._row(f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1{self._lock}", key)
+    def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
+        r = self._row(f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2{self._lock}",
+                      key, agent_id)
         return o.row_of(r) if r is not None else None
 
     def put_outbox_row(self, r: OutboxRow) -> None:
         self._exec(f"""
             INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
+            ON CONFLICT (key, sender_agent) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
                 next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
                 deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content""",
                    r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                    r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
                    r.create_ns, r.deliver_ns, r.seq)
+
+    def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
+        return [o.row_of(r) for r in self._fetch(
+            f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 ORDER BY sender_agent{self._lock}", key)]
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         # In a write: rows another node is posting are skipped, not waited for, so each is posted once.
@@ -300,8 +314,8 @@ class PgTx(PagedReads, WakeRecords):
         r = self._row("SELECT count(*) FILTER (WHERE state = 1) AS pending, count(*) AS rows FROM outbox")
         return r["pending"], r["rows"]
 
-    def delete_outbox_row(self, key: str) -> None:
-        self._exec("DELETE FROM outbox WHERE key = $1", key)
+    def delete_outbox_row(self, agent_id: str, key: str) -> None:
+        self._exec("DELETE FROM outbox WHERE key = $1 AND sender_agent = $2", key, agent_id)
 
     # -- agent directory
 

@@ -16,6 +16,7 @@ from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, Agent, Threa
 from fabricd.core.model import MailboxEntry, OutboxRow, Ticket
 from fabricd.core.tokens import Token
 from fabricd.store.postgres import directory as d
+from fabricd.core.outbox import row_cursor
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 
@@ -67,9 +68,16 @@ class PagedReads:
             yield s._ticket(r)
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        sql = f"SELECT {o._COLUMNS} FROM outbox WHERE key > $1 ORDER BY key LIMIT $2"  # key is COLLATE "C"
-        for r in self._chunks(sql, after_key, "key"):
-            yield r["key"], o.row_of(r)
+        sql = f"SELECT {o._COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
+        cursor = after_key
+        while True:
+            rows = self._fetch(sql, *o.after(cursor), CHUNK)
+            for r in rows:
+                row = o.row_of(r)
+                yield row_cursor(row), row
+            if len(rows) < CHUNK:
+                return
+            cursor = row_cursor(o.row_of(rows[-1]))
 
     def agents_from(self, after: str) -> Iterator[tuple[str, Agent]]:
         sql = ("SELECT agent_id, body FROM ad_agents WHERE agent_id COLLATE \"C\" > $1 "

@@ -78,8 +78,9 @@ class MailboxServiceServicer:
     """
 
     def SendMessage(self, request, context):
-        """Stores one message. INVALID_ARGUMENT for a bad field, ALREADY_EXISTS when
-        the client id was used for a different body, NOT_FOUND (UNKNOWN_RECIPIENT)
+        """Stores one message. INVALID_ARGUMENT for a bad field, ALREADY_EXISTS
+        (MESSAGE_ID_REUSED) when its sender used the client id for a different
+        message (another sender's use of it does not count), NOT_FOUND (UNKNOWN_RECIPIENT)
         for a recipient that is neither a registered agent nor an existing mailbox
         (unless create_mailbox), FAILED_PRECONDITION for an
         ambiguous recipient name, RESOURCE_EXHAUSTED when the message is over the
@@ -130,7 +131,10 @@ class MailboxServiceServicer:
 
     def AckMessages(self, request, context):
         """Marks messages read. Unknown or already read ids are not errors; they are
-        not counted in `acked`.
+        not counted in `acked`. Two senders may have chosen one id: an id takes the
+        oldest unread message of the mailbox carrying it, and an id listed k times
+        takes its k oldest, so a consumer acking each message after handling it,
+        in order, never acks one it has not seen.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

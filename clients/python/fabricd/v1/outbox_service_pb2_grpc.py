@@ -88,8 +88,10 @@ class OutboxServiceServicer:
 
     def FanOut(self, request, context):
         """Writes one reply per reply-to address of the job's mail, keyed
-        `outbox:<mail key>:reply:<index>`. A cancelled job, or one without mail,
-        writes nothing; replaying a settlement writes nothing new.
+        `outbox:<mail key>:reply:<index>` among the rows of the settling agent
+        (job.agent, the replies' sender): another agent's rows with the same key
+        are other rows. A cancelled job, or one without mail, writes nothing;
+        replaying a settlement writes nothing new.
         INVALID_ARGUMENT for a bad job (naming the field).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -104,7 +106,7 @@ class OutboxServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListOutbox(self, request, context):
-        """Rows in key order: pending, dead-lettered and delivered (receipts), a page
+        """Rows in key order (then settling agent): pending, dead-lettered and delivered (receipts), a page
         at a time: page_size/page_token (AIP-158), or the older limit/after_key.
         A page filtered by state may hold fewer rows than asked (one call reads at
         most 10 rows per row asked) and still go on. INVALID_ARGUMENT
@@ -116,6 +118,7 @@ class OutboxServiceServicer:
 
     def RetryDeadLetters(self, request, context):
         """Puts dead-lettered rows back in the queue, due now, with attempts reset.
+        A key names every settling agent's row with that key.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
