@@ -180,8 +180,9 @@ class RendezvousPort(Protocol):
     async def answer(self, agent_id: str, answer: Answer, ticket_id: str) -> str:
         """Answer the named ticket, or the head when `ticket_id` is empty; returns the ticket answered."""
 
-    async def retire(self, ticket_id: str, reason: str) -> bool:
-        """Abort a queued ticket; False when it was no longer queued."""
+    async def retire(self, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+        """Abort a queued ticket; False when it was no longer queued, or (given `reattached`) when its
+        `Ticket.reattached` moved from that: a resent Ask waits on it."""
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool: ...
 

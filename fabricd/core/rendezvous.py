@@ -4,6 +4,12 @@ A ticket leaves its target's FIFO when answered or retired (cancelled, its
 queue closed, or abandoned by its Ask). Waiters sleep on the wake-ups and read
 the ticket from storage when woken, so a restart loses no queued ticket and no
 uncollected result: they are in the store, and AwaitReply re-attaches (on any node).
+
+An Ask whose caller drops retires its ticket, unless the ticket has a request_key
+(the clients mint one per call and re-send it when they fail over): then the ticket
+waits `reattach_grace_s` for the resend, which finds it by its key, moves its
+`reattached` count and waits for the answer (on any node). After the grace the
+dropped Ask retires it only if that count has not moved: nobody came back for it.
 """
 
 from __future__ import annotations
@@ -145,9 +151,10 @@ class Rendezvous(Service):
     """The rendezvous contract over a Store."""
 
     def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], *, retention_s: float = 24 * 3600,
-                 keepalive_s: float = 15.0) -> None:
+                 keepalive_s: float = 15.0, reattach_grace_s: float = 15.0) -> None:
         super().__init__(store, limits, clock, keepalive_s)
         self._retention_ns = int(retention_s * 1e9)
+        self._reattach_grace_s = reattach_grace_s
         self.open_waits = 0
         self._background: set[asyncio.Task[object]] = set()
 
@@ -265,11 +272,25 @@ class Rendezvous(Service):
                     return answered
             raise
         except asyncio.CancelledError:
-            # The caller is gone (disconnect or deadline): retire the ticket even though we are cancelled.
-            task = asyncio.ensure_future(self.retire(ticket.ticket_id, "the asker disconnected"))
+            # The caller is gone (disconnect or deadline): retire the ticket even though we are cancelled,
+            # a keyed one only after the grace, if no resend of its key came back for it.
+            if request.idempotency_key and self._reattach_grace_s > 0:
+                retiring = self._retire_unless_reattached(ticket)
+            else:
+                retiring = self.retire(ticket.ticket_id, "the asker disconnected")
+            task = asyncio.ensure_future(retiring)
             self._background.add(task)
             task.add_done_callback(self._background.discard)
             raise
+
+    async def _retire_unless_reattached(self, ticket: Ticket) -> None:
+        await asyncio.sleep(self._reattach_grace_s)  # shutdown cancels it: the ticket stays queued, as at a restart
+        try:
+            await self._store.rendezvous.retire(
+                ticket.ticket_id, f"the asker disconnected and did not come back within {self._reattach_grace_s:g}s",
+                ticket.reattached)
+        except Unavailable:
+            pass  # shutting down: the ticket stays queued, to be answered after the restart
 
     async def retire(self, ticket_id: str, reason: str) -> bool:
         """Abort a queued ticket wherever it stands; False if it was no longer queued."""

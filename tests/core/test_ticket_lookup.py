@@ -19,6 +19,21 @@ async def test_the_same_idempotency_key_to_the_same_target_returns_the_same_tick
     assert len((await fabric.rendezvous.queue("alice")).items) == 2
 
 
+async def test_a_resent_key_reattaches_and_a_dropped_asks_retire_then_spares_the_ticket(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    first, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert first.reattached == 0
+    again, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert again.reattached == 1  # the resend waits on it now
+    rendezvous = fabric.store.rendezvous
+    assert not await rendezvous.retire(first.ticket_id, "the first asker left", first.reattached)
+    assert (await rendezvous.get(first.ticket_id)).state == TicketState.QUEUED
+    assert await rendezvous.retire(first.ticket_id, "the resend left too", again.reattached)
+    assert (await rendezvous.get(first.ticket_id)).state == TicketState.ABORTED
+    finished, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert finished.reattached == 1  # a resend that finds it finished moves nothing
+
+
 async def test_view_gives_the_position_and_minus_one_once_finished(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     head, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "a"))

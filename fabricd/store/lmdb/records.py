@@ -80,10 +80,11 @@ def decode_request_key(raw: bytes) -> tuple[bytes, str, tuple[str, str] | None]:
 # ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,
 # then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason;
 # version 2 goes on with u8 outcome, data and result data (each u32 length + bytes), then 3 strings of JSON:
-# headers, result headers, earlier turns. Version 1 records (stored before) read with the defaults.
+# headers, result headers, earlier turns; version 3 ends with u32 reattached. Records of older versions (stored
+# before) read with the defaults.
 _TICKET_HEAD = struct.Struct(">BBBQQQ")
 _LEN = struct.Struct(">I")
-_TICKET_VERSION = 2
+_TICKET_VERSION = 3
 
 
 def _strings(values: tuple[str, ...]) -> bytes:
@@ -126,7 +127,7 @@ def encode_ticket(t: Ticket) -> bytes:
     return head + _strings(
         (t.ticket_id, t.target, t.task, t.source_agent, t.requester, t.conversation_id, t.result, t.reason)
     ) + bytes((int(t.outcome),)) + _blob(t.data) + _blob(t.result_data) + _strings(
-        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier)))
+        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier))) + _LEN.pack(t.reattached)
 
 
 def decode_ticket(raw: bytes) -> Ticket:
@@ -143,6 +144,8 @@ def decode_ticket(raw: bytes) -> Ticket:
         headers, result_headers, earlier = _read_strings(raw, offset, 3)
         extra = dict(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
                      result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
+        if version >= 3:
+            extra["reattached"] = _LEN.unpack_from(raw, _end_of_strings(raw, offset, 3))[0]
     return Ticket(
         ticket_id=ticket_id,
         target=target,

@@ -110,7 +110,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
                              int(t.outcome), t.data, json.dumps(t.headers), t.result_data,
-                             json.dumps(t.result_headers), turns.encode(t.earlier))),
+                             json.dumps(t.result_headers), turns.encode(t.earlier), t.reattached)),
     Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
                   lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                              r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,

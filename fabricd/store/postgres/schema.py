@@ -17,6 +17,7 @@
                                                 (target, queue_seq) and (source_agent, queue_seq) list a
                                                 target's tickets and an asking agent's, newest first;
                                                 headers, result_headers (JSON) and earlier (JSON turns) are text
+                                                reattached counts resent Asks that found it queued
     outbox          key                         a reply to deliver (state PENDING, due by next_attempt_ns), a
                                                 dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
     ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
@@ -230,6 +231,9 @@ CREATE TABLE wake_hooks (
     agent_id text PRIMARY KEY,
     body     bytea NOT NULL
 );
+"""),
+    Migration(5, "tickets count the resent Asks that re-attached to them", """
+ALTER TABLE tickets ADD COLUMN reattached integer NOT NULL DEFAULT 0;
 """),
 )
 

@@ -401,7 +401,7 @@ def ticket_message_id(t: str) -> str:
 
 _TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
                    "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
-                   "earlier")
+                   "earlier, reattached")
 
 
 def _ticket(row) -> Ticket:  # noqa: ANN001
@@ -411,7 +411,8 @@ def _ticket(row) -> Ticket:  # noqa: ANN001
                   state=TicketState(row["state"]), result=row["result"], reason=row["reason"],
                   finish_ns=row["finish_ns"], outcome=TicketOutcome(row["outcome"]), data=bytes(row["data"]),
                   headers=json.loads(row["headers"]), result_data=bytes(row["result_data"]),
-                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]))
+                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]),
+                  reattached=row["reattached"])
 
 
 async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001

@@ -230,19 +230,20 @@ class PgTx(PagedReads, WakeRecords):
             WITH old AS (SELECT state FROM tickets WHERE ticket_id = $1 FOR UPDATE), up AS (
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
                                  conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
-                                 result_data, result_headers, earlier)
+                                 result_data, result_headers, earlier, reattached)
             VALUES ($1, $2, coalesce((SELECT seq FROM message_ids WHERE id = $20 AND agent_id = $2), $3),
-                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $21)
             ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
                 result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
                 result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
                 queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
-                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier)
+                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier,
+                reattached = EXCLUDED.reattached)
             SELECT state FROM old""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
                    t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
                    json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier),
-                   t.message_id)
+                   t.message_id, t.reattached)
         queued = int(TicketState.QUEUED)
         self.count_usage(t.source_agent, quota.QUEUED, int(int(t.state) == queued) - int(was == queued))
 
