@@ -172,8 +172,8 @@ class KvOutbox(_Part):
         super().__init__(engine, clock, mint)
         self._rng = random.Random()
 
-    async def add(self, rows: Sequence[OutboxRow]) -> int:
-        return await self._e.write(lambda tx: outbox.add_all(tx, rows))
+    async def add(self, rows: Sequence[OutboxRow], quota: Quotas | None = None) -> int:
+        return await self._e.write(lambda tx: outbox.add_all(tx, rows, quota))
 
     async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
         from fabricd.core.outbox import DrainResult

@@ -203,7 +203,7 @@ class MemoryTx:
 
     def usage(self, agent_id: str) -> quota.Usage:
         return quota.Usage(*(self._meta(counter_name(q, agent_id)) for q in (quota.MAILBOXES, quota.UNREAD_BYTES,
-                                                                            quota.QUEUED)))
+                                                                            quota.QUEUED, quota.OUTBOX_ROWS)))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if agent_id and delta:
@@ -249,7 +249,13 @@ class MemoryTx:
         return copy.deepcopy(self._t("outbox").get(key))
 
     def put_outbox_row(self, row: OutboxRow) -> None:
+        self._count_row(self._t("outbox").get(row.key), -1)
+        self._count_row(row, 1)
         self._w("outbox")[row.key] = copy.deepcopy(row)
+
+    def _count_row(self, row: OutboxRow | None, delta: int) -> None:
+        if row is not None:
+            self.count_usage(quota.outbox_holder(row.key, row.state, row.sender.agent_id), quota.OUTBOX_ROWS, delta)
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         due = sorted((r for r in self._t("outbox").values() if r.state == RowState.PENDING and r.next_attempt_ns <= now_ns),
@@ -273,7 +279,7 @@ class MemoryTx:
         return sum(1 for r in rows if r.state == RowState.PENDING), len(rows)
 
     def delete_outbox_row(self, key: str) -> None:
-        self._w("outbox").pop(key, None)
+        self._count_row(self._w("outbox").pop(key, None), -1)
 
     # -- agent directory
 

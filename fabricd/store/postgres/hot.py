@@ -50,7 +50,7 @@ from fabricd.core.model import (Address, Change, Envelope, Message, MessageKind,
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
-from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, QUEUED, credit, freed
 
 class _Handover(Exception):
     """Raised inside a hot path's transaction (rolling it back): the record script decides this one."""
@@ -360,11 +360,7 @@ class PgOutbox(KvOutbox):
                     else:
                         receipts.append((row.key, result.message.seq))
                 if receipts:
-                    await conn.execute("""
-                        UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1,
-                                            content = '', last_error = ''
-                        FROM unnest($1::text[], $2::bigint[]) AS v(k, s) WHERE o.key = v.k AND o.state = 1""",
-                                       [k for k, _ in receipts], [q for _, q in receipts], now)
+                    await conn.execute(_RECEIPTS, [k for k, _ in receipts], [q for _, q in receipts], now)
                 for f in failed:
                     await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
                                        "next_attempt_ns = $5 WHERE key = $1 AND state = 1",
@@ -384,6 +380,15 @@ class PgOutbox(KvOutbox):
         self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken) - (wake_rules.WAKE in woken))
         return result
 
+
+_RECEIPTS = f"""
+WITH r AS (
+    UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1, content = '', last_error = ''
+    FROM unnest($1::text[], $2::bigint[]) AS v(k, s) WHERE o.key = v.k AND o.state = 1 RETURNING o.sender_agent
+)
+{credit(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM r WHERE sender_agent <> '' GROUP BY sender_agent")}
+"""
+"""Posted rows become their receipts, giving their senders' outbox-rows usage back (wake rows never come here)."""
 
 _NAMED = """
 SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1

@@ -191,7 +191,8 @@ class PgTx(PagedReads, WakeRecords):
         return len(rows)
 
     def usage(self, agent_id: str) -> quota.Usage:
-        names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED)]
+        names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED,
+                                                     quota.OUTBOX_ROWS)]
         # Locked in a write: two nodes checking one agent's quota at once take turns, so neither passes it.
         rows = self._fetch(f"SELECT name, value FROM counters WHERE name = ANY($1::text[]){self._lock}", names)
         found = {r["name"]: r["value"] for r in rows}
@@ -278,14 +279,20 @@ class PgTx(PagedReads, WakeRecords):
         return o.row_of(r) if r is not None else None
 
     def put_outbox_row(self, r: OutboxRow) -> None:
-        self._exec(f"""
+        # The old state moves the sender's outbox-rows usage (a delivery gives one back).
+        was = self._row(f"""
+            WITH old AS (SELECT state, sender_agent FROM outbox WHERE key = $1 FOR UPDATE), up AS (
             INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
                 next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
-                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content""",
+                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content)
+            SELECT state, sender_agent FROM old""",
                    r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                    r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
                    r.create_ns, r.deliver_ns, r.seq)
+        if was is not None:
+            self.count_usage(quota.outbox_holder(r.key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
+        self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         # In a write: rows another node is posting are skipped, not waited for, so each is posted once.
@@ -302,7 +309,9 @@ class PgTx(PagedReads, WakeRecords):
         return r["pending"], r["rows"]
 
     def delete_outbox_row(self, key: str) -> None:
-        self._exec("DELETE FROM outbox WHERE key = $1", key)
+        was = self._row("DELETE FROM outbox WHERE key = $1 RETURNING state, sender_agent", key)
+        if was is not None:
+            self.count_usage(quota.outbox_holder(key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
 
     # -- agent directory
 
