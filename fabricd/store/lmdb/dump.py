@@ -32,10 +32,9 @@ import lmdb
 
 from fabricd import wire
 from fabricd.core import agentdir, wake
-from fabricd.core import quota as quotas
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
-from fabricd.store.lmdb import folder, keys, records, sealed
+from fabricd.store.lmdb import folder, keys, records, recount, sealed
 from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 from fabricd.store.transfer import BATCH, Kind, Record
@@ -248,7 +247,7 @@ class LmdbTarget:
             txn.put(keys.REVISION if name == "revision" else keys.sequence(name), keys.u64(n), db=dbs.meta)
         elif kind is Kind.MAILBOX:
             txn.put(keys.entry(value.agent_id), records.encode_entry(value), db=dbs.entries)
-            tx.count_usage(value.metadata.get(quotas.CREATED_BY, ""), quotas.MAILBOXES, 1)
+            tx.count_usage(*recount.mailbox_charge(value))
             if value.session_name:
                 txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
             if value.revision:
@@ -260,7 +259,7 @@ class LmdbTarget:
         elif kind is Kind.MESSAGE:
             encoded = records.encode_message(value)
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
-            tx.count_usage(value.sender.agent_id, quotas.UNREAD_BYTES, len(encoded))  # as LmdbTx.put_message
+            tx.count_usage(*recount.message_charge(encoded))  # as LmdbTx.put_message
         elif kind is Kind.MESSAGE_ID:
             message_id, r = value
             key = keys.message_id(message_id)

@@ -1,6 +1,8 @@
 """Upgrading a store written by an older fabricd, at start, after a backup of it.
 
-    2 -> 3   every value of the sealed databases gets its checksum (fabricd.store.lmdb.sealed)
+    2 -> 3   every value of the sealed databases gets its checksum (fabricd.store.lmdb.sealed), and the
+             quota usage counters are counted from the records (fabricd.store.lmdb.recount): schema 2
+             kept none, and quotas must hold from the first write after the upgrade
 
 The backup is a compacted copy of the old store (the `fabricd backup` format)
 written into the data folder before anything changes, named after the schema
@@ -17,7 +19,7 @@ from typing import Any
 
 import lmdb
 
-from fabricd.store.lmdb import keys, sealed
+from fabricd.store.lmdb import keys, recount, sealed
 
 log = logging.getLogger("fabricd.store")
 
@@ -46,6 +48,7 @@ def upgrade(env: lmdb.Environment, dbs: Any, path: str, found: int, target: int,
         if found < 3:
             for name in sealed_names:
                 rewritten += _seal_all(txn, getattr(dbs, name))
+            recount.recount(txn, dbs)
         txn.put(keys.SCHEMA, keys.u64(target), db=dbs.meta)
     log.warning("upgraded the store in %s from schema %d to %d (%d records, %.1f s); the old store is backed up "
                 "in %s (delete it once the daemon serves well)", path, found, target, rewritten,
