@@ -381,6 +381,62 @@ async def test_check_repair_moves_corrupt_tickets_and_entries_aside_and_the_mail
         assert sent.message.seq == 3
 
 
+async def test_a_flipped_byte_in_a_wake_hook_is_quarantined_and_the_hook_reads_as_unset(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        for agent in (AGENT, "other"):
+            await client.register(agent)
+            await client.set_wake_hook(agent, url=f"http://127.0.0.1:9/{agent}-hook")
+    daemon.stop()
+    key = flip_byte_in(daemon.data_dir, "meta", f"{AGENT}-hook".encode())  # "k" becomes "j": still JSON
+    checked = fabricd("check", "--data-dir", daemon.data_dir)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert f"corrupt record: database meta, key {key.hex()}" in checked.stdout
+    daemon.start()
+    async with Client(daemon.target) as client:
+        assert not (await client.get_wake_hook(AGENT)).HasField("hook")  # never served changed
+        daemon.wait_for(f"quarantined a corrupt record: database meta, key {key.hex()}")
+        assert (await client.get_wake_hook("other")).hook.url == "http://127.0.0.1:9/other-hook"
+        await client.set_wake_hook(AGENT, url="http://127.0.0.1:9/set-again")
+        assert (await client.get_wake_hook(AGENT)).hook.url == "http://127.0.0.1:9/set-again"
+    daemon.stop()
+    again = fabricd("check", "--data-dir", daemon.data_dir)
+    assert again.returncode == 0 and "0 corrupt, 1 quarantined earlier" in again.stdout, again.stdout
+
+
+async def test_a_wake_hook_stored_before_hooks_were_sealed_reads_and_is_sealed_at_start(make_daemon) -> None:  # noqa: ANN001
+    import lmdb
+
+    from fabricd.store.lmdb import keys, sealed
+
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        await client.set_wake_hook(AGENT, url="http://127.0.0.1:9/old-hook")
+    daemon.stop()
+
+    def stored() -> bytes:
+        env = lmdb.open(daemon.data_dir, max_dbs=32, map_size=0)
+        try:
+            with env.begin() as txn:
+                return txn.get(keys.wake_hook(AGENT), db=env.open_db(b"meta", txn=txn, create=False))
+        finally:
+            env.close()
+
+    old = sealed.unseal_meta(stored())
+    env = lmdb.open(daemon.data_dir, max_dbs=32, map_size=0)
+    with env.begin(write=True) as txn:  # as an earlier fabricd stored it: the JSON alone
+        txn.put(keys.wake_hook(AGENT), old, db=env.open_db(b"meta", txn=txn, create=False))
+    env.close()
+    assert stored().startswith(b"{")
+    assert fabricd("check", "--data-dir", daemon.data_dir).returncode == 0  # an old hook is not corrupt
+    daemon.start()
+    async with Client(daemon.target) as client:
+        assert (await client.get_wake_hook(AGENT)).hook.url == "http://127.0.0.1:9/old-hook"
+    daemon.stop()
+    assert sealed.unseal_meta(stored()) is not None and not stored().startswith(b"{")  # sealed at the start
+
+
 def downgrade_to_schema_2(data_dir: str) -> None:
     """Make the store in `data_dir` what a schema-2 fabricd wrote: the same records without their checksums.
 

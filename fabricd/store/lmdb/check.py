@@ -53,7 +53,8 @@ def check(path: str, *, repair: bool) -> CheckReport:
                                  "then check it")
             for name in SEALED:
                 report.records += txn.stat(getattr(dbs, name))["entries"]
-            report.corrupt = list(sealed.scan(txn, dbs, SEALED))
+            report.records += len(sealed.meta_records(txn, dbs.meta))
+            report.corrupt = list(sealed.scan(txn, dbs, SEALED)) + list(quarantine.scan_meta(txn, dbs.meta))
             if dbs.quarantine is not None:
                 report.quarantined_before = txn.stat(dbs.quarantine)["entries"]
             if repair:

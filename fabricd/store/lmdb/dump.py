@@ -31,7 +31,7 @@ from collections.abc import AsyncIterator, Iterator
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir, wake
+from fabricd.core import agentdir
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, recount, sealed
@@ -140,7 +140,11 @@ class LmdbSource:
                 if data != agentdir.DirectoryData():
                     yield Kind.DIRECTORY, data
             elif key.startswith(keys.WAKE_HOOKS):
-                yield Kind.WAKE_HOOK, wake.decode(raw)
+                hook = records.decode_wake_hook(raw)
+                if hook is None:
+                    self.skipped[CORRUPT] += 1
+                else:
+                    yield Kind.WAKE_HOOK, hook
             elif key != keys.SCHEMA and not key.startswith(_DERIVED):
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
                                  "copy it with the fabricd that wrote it")

@@ -28,7 +28,8 @@ big-endian so that byte order is numeric order.
     outbox     reply key, UTF-8 (at most ~420 bytes)  outbox row or receipt (records.py)
     due        u64 next_attempt_ns, reply key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
-    meta       b"wake/" H(agent_id)                  wake hook, JSON (fabricd.core.wake.encode: it holds the id)
+    meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
+                                                    (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
     ad_agents  H(agent_id)                           fabricd.v1.Agent
     ad_names   H(agent name)                         agent_id, UTF-8

@@ -9,8 +9,10 @@ from fabricd import wire
 from fabricd.core import turns
 from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
                                 TicketSourceKind, TicketState)
-from fabricd.core import agentdir
+from fabricd.core import agentdir, wake
 from fabricd.core.tokens import Token
+from fabricd.core.wake import WakeHook
+from fabricd.store.lmdb import sealed
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -211,3 +213,19 @@ def decode_token(raw: bytes) -> Token:
         return Token(token_id, scope, agent_id, label, create_ns, revoke_ns)
     token_id, scope, agent_id, label, names = _read_strings(raw, _TOKEN_HEAD.size, 5)
     return Token(token_id, scope, agent_id, label, create_ns, revoke_ns, tuple(names.split("\n")) if names else ())
+
+
+def encode_wake_hook(hook: WakeHook) -> bytes:
+    """A wake hook as meta holds it: its JSON (fabricd.core.wake.encode) sealed in place."""
+    return sealed.seal_meta(wake.encode(hook))
+
+
+def decode_wake_hook(raw: bytes) -> WakeHook | None:
+    """A stored wake hook (sealed, or JSON stored before hooks were sealed); None when corrupt."""
+    value = sealed.unseal_meta(raw)
+    if value is None:
+        return None
+    try:
+        return wake.decode(value)
+    except (ValueError, TypeError, AttributeError):  # JSON that no longer parses, or not a hook's fields
+        return None
