@@ -188,27 +188,18 @@ class PgMailboxes(KvMailboxes):
         return acked
 
 
-_PEEK = """
+_PEEK = f"""
 SELECT b.unread_count, x.seq, x.body FROM mailboxes b
-LEFT JOIN LATERAL (SELECT seq, body FROM messages m WHERE m.agent_id = b.agent_id ORDER BY seq LIMIT $2) x ON true
+LEFT JOIN LATERAL ({s.within_budget("SELECT seq, body FROM messages m WHERE m.agent_id = b.agent_id "
+                                    "ORDER BY seq LIMIT $2", "$3")}) x ON true
 WHERE b.agent_id = $1 AND b.unread_count > 0 ORDER BY x.seq
 """
 
 
 async def peek(conn: Any, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
     """The oldest unread messages with the unread count, from one snapshot: one statement."""
-    rows = await conn.fetch(_PEEK, agent_id, limit)
-    out: list[Envelope] = []
-    size = 0
-    for r in rows:
-        if r["seq"] is None:
-            continue
-        env = s.envelope(r["seq"], r["body"])
-        size += len(env.encoded)
-        if max_bytes and out and size > max_bytes:
-            break
-        out.append(env)
-    return out, (rows[0]["unread_count"] if rows else 0)
+    rows = await conn.fetch(_PEEK, agent_id, limit, max_bytes)
+    return s.take(rows, max_bytes), (rows[0]["unread_count"] if rows else 0)
 
 
 _ANSWER = f"""
