@@ -11,11 +11,15 @@ from __future__ import annotations
 import asyncio
 import uuid
 
+import shutil
+import tempfile
+
 import grpc
 import pytest
 
 from fabricd.client import Client
 from fabricd.v1 import rendezvous_service_pb2 as rv
+from tests.conftest import Daemon
 from tests.reliability.helpers import eventually
 
 BACKENDS = ["lmdb", "postgres"]
@@ -23,7 +27,8 @@ BACKENDS = ["lmdb", "postgres"]
 
 async def dropped_ask(target: str, worker: Client, key: str = "", task: str = "what is 6 x 7?") -> str:
     """Start an Ask on a channel of its own, close that channel once the ticket is queued and the daemon
-    has seen the caller go; returns the ticket id."""
+    has seen the caller go; returns the ticket id. `worker` is a client of the same node (its waits are
+    counted per node)."""
     before = (await worker.get_status()).open_waits
     asker = Client(target)
     call = asyncio.ensure_future(asker.rendezvous.Ask(rv.AskRequest(target="worker", task=task, request_key=key)))
@@ -104,3 +109,38 @@ async def test_a_keyed_ticket_nobody_comes_back_for_is_retired_after_the_grace(m
             assert (await worker.get_ticket(second)).state == rv.TICKET_STATE_QUEUED  # the resend kept it
             assert await worker.reply("worker", "answered", ticket_id=second) == second
             assert (await asyncio.wait_for(resent, 30)).result == "answered"
+
+
+async def test_a_resend_on_another_node_keeps_the_ticket_past_the_first_nodes_grace(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+    folders = [tempfile.mkdtemp(prefix=f"ra{i}-", dir="/tmp") for i in range(2)]
+    a, b = (Daemon(str(tmp_path / f"data{i}"), folder, "--store", pg_url, "--reattach-grace", "0.5")
+            for i, folder in enumerate(folders))
+    try:
+        a.start()
+        b.start()
+        async with Client(a.target) as on_a, Client(b.target) as on_b:
+            await on_b.register("worker")
+            key = str(uuid.uuid4())
+            ticket_id = await dropped_ask(a.target, on_a, key)  # node A lives; its client's connection drops
+            resent = asyncio.ensure_future(on_b.rendezvous.Ask(rv.AskRequest(target="worker", task="what is 6 x 7?",
+                                                                             request_key=key)))
+
+            async def waiting_on_b() -> bool:
+                return (await on_b.get_status()).open_waits == 1
+
+            await eventually(waiting_on_b, what="the resend waiting on node B")
+            later = await dropped_ask(a.target, on_a, str(uuid.uuid4()), "later")
+
+            async def later_retired() -> bool:  # its grace on node A began after the first one's: that one is over
+                return (await on_a.get_ticket(later)).state == rv.TICKET_STATE_ABORTED
+
+            await eventually(later_retired, what="a later dropped ticket retired by node A")
+            assert (await on_a.get_ticket(ticket_id)).state == rv.TICKET_STATE_QUEUED  # node A left it to B's waiter
+            assert await on_b.reply("worker", "42", ticket_id=ticket_id) == ticket_id
+            assert (await asyncio.wait_for(resent, 30)).result == "42"
+    finally:
+        for d in (a, b):
+            if d.proc is not None and d.proc.poll() is None:
+                d.kill()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
