@@ -16,15 +16,20 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
+from fabricd.core.errors import (Aborted, DeadlineExceeded, FabricError, FailedPrecondition, InvalidArgument, NotFound,
+                                 Unavailable)
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
+
+
+T = TypeVar("T")
 
 
 def ticket_key(ticket_id: str) -> str:
@@ -261,29 +266,48 @@ class Rendezvous(Service):
     async def ask_answer(self, request: TicketRequest, timeout_s: float | None) -> Ticket:
         """As `ask`, returning the answered ticket (its outcome, data and headers too)."""
         self._timeout(timeout_s)
-        ticket, _ = await self.enqueue(request)
+        queuing = asyncio.ensure_future(self.enqueue(request))
+        try:
+            ticket, _ = await asyncio.shield(queuing)
+        except asyncio.CancelledError:
+            # The caller left while its ticket was being queued: the write goes on, and the ticket is
+            # abandoned once queued (a 50 ms deadline left tickets queued for good on a loaded machine).
+            self._in_background(self._abandon_when_queued(queuing, request))
+            raise
         try:
             return await self.await_answer(ticket.ticket_id, timeout_s)
         except DeadlineExceeded:
-            if not await self.retire(ticket.ticket_id, "the asker stopped waiting (timeout)"):
+            # Shielded: the call's own deadline follows ours closely and would cancel the retire half done.
+            retiring = self._in_background(self.retire(ticket.ticket_id, "the asker stopped waiting (timeout)"))
+            if not await asyncio.shield(retiring):
                 # A reply landed between the timeout and the retire: it was accepted, so deliver it.
                 answered = await self._store.rendezvous.get(ticket.ticket_id)
                 if answered is not None and answered.state == TicketState.ANSWERED:
                     return answered
             raise
         except asyncio.CancelledError:
-            # The caller is gone (disconnect or deadline): retire the ticket even though we are cancelled,
-            # a keyed one only after the grace, if no resend of its key came back for it.
-            if request.idempotency_key and self._reattach_grace_s > 0:
-                retiring = self._retire_unless_reattached(ticket)
-            else:
-                retiring = self.retire(ticket.ticket_id, "the asker disconnected")
-            task = asyncio.ensure_future(retiring)
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(self._abandon(ticket, request))  # the caller is gone (disconnect or deadline)
             raise
 
-    async def _retire_unless_reattached(self, ticket: Ticket) -> None:
+    def _in_background(self, work: Coroutine[object, object, T]) -> asyncio.Future[T]:
+        """Run `work` to its end even if the caller is cancelled (its call ended)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _abandon_when_queued(self, queuing: asyncio.Future[tuple[Ticket, int]], request: TicketRequest) -> None:
+        try:
+            ticket, _ = await queuing
+        except FabricError:
+            return  # refused or failed: nothing queued
+        await self._abandon(ticket, request)
+
+    async def _abandon(self, ticket: Ticket, request: TicketRequest) -> None:
+        """Retire a dropped Ask's ticket; a keyed one only after the grace, if no resend of its key came back."""
+        if not (request.idempotency_key and self._reattach_grace_s > 0):
+            await self.retire(ticket.ticket_id, "the asker disconnected")
+            return
         await asyncio.sleep(self._reattach_grace_s)  # shutdown cancels it: the ticket stays queued, as at a restart
         try:
             await self._store.rendezvous.retire(

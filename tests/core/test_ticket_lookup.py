@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from fabricd.core.errors import NotFound
@@ -32,6 +34,37 @@ async def test_a_resent_key_reattaches_and_a_dropped_asks_retire_then_spares_the
     assert (await rendezvous.get(first.ticket_id)).state == TicketState.ABORTED
     finished, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
     assert finished.reattached == 1  # a resend that finds it finished moves nothing
+
+
+@pytest.mark.parametrize("cancelled_in", ["enqueue", "retire"])
+async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: Fabric, monkeypatch,  # noqa: ANN001
+                                                                        cancelled_in: str) -> None:
+    """The call ends (its deadline, a disconnect) while its enqueue has committed but not answered yet, or
+    while the retire after its timeout runs: the write goes on and the ticket ends retired."""
+    await fabric.directory.register("alice")
+    part = type(fabric.store.rendezvous)
+    original = getattr(part, cancelled_in)
+    entered, gate = asyncio.Event(), asyncio.Event()
+
+    async def late(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if cancelled_in == "enqueue":
+            done = await original(self, *args, **kwargs)  # committed; the answer comes late
+            entered.set()
+            await gate.wait()
+            return done
+        entered.set()
+        await gate.wait()
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(part, cancelled_in, late)
+    call = asyncio.ensure_future(fabric.rendezvous.ask_answer(TicketRequest("alice", "t"), 0))
+    await entered.wait()
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    gate.set()
+    await asyncio.gather(*fabric.rendezvous._background)  # noqa: SLF001 - the writes that outlive the call
+    assert [t.state for t in await fabric.rendezvous.list("alice", TicketQuery())] == [TicketState.ABORTED]
 
 
 async def test_view_gives_the_position_and_minus_one_once_finished(fabric: Fabric) -> None:
