@@ -309,17 +309,14 @@ class Rendezvous(Service):
             await self.retire(ticket.ticket_id, "the asker disconnected")
             return
         await asyncio.sleep(self._reattach_grace_s)  # shutdown cancels it: the ticket stays queued, as at a restart
-        try:
-            await self._store.rendezvous.retire(
-                ticket.ticket_id, f"the asker disconnected and did not come back within {self._reattach_grace_s:g}s",
-                ticket.reattached)
-        except Unavailable:
-            pass  # shutting down: the ticket stays queued, to be answered after the restart
+        await self.retire(ticket.ticket_id, f"the asker disconnected and did not come back within "
+                          f"{self._reattach_grace_s:g}s", ticket.reattached)
 
-    async def retire(self, ticket_id: str, reason: str) -> bool:
-        """Abort a queued ticket wherever it stands; False if it was no longer queued."""
+    async def retire(self, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+        """Abort a queued ticket wherever it stands; False if it was no longer queued (or, given `reattached`,
+        a resend of its key re-attached to it since)."""
         try:
-            return await self._store.rendezvous.retire(ticket_id, reason)
+            return await self._store.rendezvous.retire(ticket_id, reason, reattached)
         except Unavailable:
             return False  # shutting down: the ticket stays queued, to be answered after the restart
 
