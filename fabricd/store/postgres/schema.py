@@ -232,8 +232,12 @@ CREATE TABLE wake_hooks (
     body     bytea NOT NULL
 );
 """),
-    Migration(5, "tickets count the resent Asks that re-attached to them", """
+    Migration(5, "tickets count the resent Asks that re-attached to them; outbox rows are counted per sender", """
 ALTER TABLE tickets ADD COLUMN reattached integer NOT NULL DEFAULT 0;
+INSERT INTO counters (name, value)
+    SELECT 'usage/outbox_rows/' || sender_agent, count(*) FROM outbox
+    WHERE state IN (1, 2) AND sender_agent <> '' AND key NOT LIKE 'wake:%' GROUP BY sender_agent
+    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value;
 """),
 )
 
