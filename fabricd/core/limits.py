@@ -62,6 +62,8 @@ class Limits:
                                       reloadable=True)
     quota_queued_tickets: int = setting(10_000, "tickets an agent token asked that are still queued; 0 is no "
                                         "quota", at_least=0, reloadable=True)
+    quota_outbox_rows: int = setting(10_000, "reply rows of an agent token's FanOut calls not yet delivered "
+                                     "(pending or dead-lettered); 0 is no quota", at_least=0, reloadable=True)
     quota_all_callers: bool = setting(False, "hold admin tokens and local callers to the quotas too (charged to "
                                       "the sender they name); off: only agent tokens", reloadable=True)
 
@@ -69,4 +71,5 @@ class Limits:
         """The quotas a caller is held to: None for admin tokens and local callers unless quota_all_callers."""
         if not (agent_token or self.quota_all_callers):
             return None
-        return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets)
+        return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets,
+                      self.quota_outbox_rows)

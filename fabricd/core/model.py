@@ -197,6 +197,10 @@ class Ticket:
     result_headers: dict[str, str] = field(default_factory=dict)
     earlier: list[Turn] = field(default_factory=list)
     """The turns before the current one, oldest first, when the ticket was continued after INPUT_REQUIRED."""
+    reattached: int = 0
+    """How often a resend of its request_key found it queued (an Ask re-attaching after a dropped connection).
+    A dropped Ask retires a keyed ticket after the grace period only if this did not move since that Ask
+    attached, so a re-sent Ask waiting on another node keeps it (fabricd.core.rendezvous)."""
 
     @property
     def message_id(self) -> str:

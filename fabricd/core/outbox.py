@@ -169,8 +169,10 @@ class Outbox(Service):
         validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
                               what="content and reply header")
 
-    async def fan_out(self, job: SettledJob, content: str) -> tuple[list[str], int]:
-        """Write one row per reply-to address; returns the keys and how many rows were new."""
+    async def fan_out(self, job: SettledJob, content: str, agent_token: bool = False) -> tuple[list[str], int]:
+        """Write one row per reply-to address; returns the keys and how many rows were new.
+
+        `agent_token`: the caller is an agent token, held to its outbox-rows quota (fabricd.core.quota)."""
         self._check(job, content)
         mail = job.mail
         if job.outcome == JobOutcome.CANCELLED or mail is None or not mail.reply_to:
@@ -180,7 +182,7 @@ class Outbox(Service):
         now = self._clock()
         rows = [new_row(now, key, address, job.agent, job.job_id, text)
                 for key, address in zip(keys, mail.reply_to, strict=True)]
-        return keys, await self._store.outbox.add(rows)
+        return keys, await self._store.outbox.add(rows, self.limits.quotas_for(agent_token))
 
     # -- delivery
 

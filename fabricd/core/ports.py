@@ -180,8 +180,9 @@ class RendezvousPort(Protocol):
     async def answer(self, agent_id: str, answer: Answer, ticket_id: str) -> str:
         """Answer the named ticket, or the head when `ticket_id` is empty; returns the ticket answered."""
 
-    async def retire(self, ticket_id: str, reason: str) -> bool:
-        """Abort a queued ticket; False when it was no longer queued."""
+    async def retire(self, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+        """Abort a queued ticket; False when it was no longer queued, or (given `reattached`) when its
+        `Ticket.reattached` moved from that: a resent Ask waits on it."""
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool: ...
 
@@ -204,8 +205,9 @@ class RendezvousPort(Protocol):
 
 
 class OutboxPort(Protocol):
-    async def add(self, rows: Sequence[OutboxRow]) -> int:
-        """Queue PENDING rows whose key is new (a replay adds nothing); the number added."""
+    async def add(self, rows: Sequence[OutboxRow], quota: Quotas | None = None) -> int:
+        """Queue PENDING rows whose key is new (a replay adds nothing); the number added. With a `quota`,
+        refuses (QUOTA_OUTBOX_ROWS, nothing written) rows that take a sender over its outbox-rows quota."""
 
     async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
         """Claim up to `limit` due rows and post each, message and receipt in one transaction."""

@@ -9,6 +9,9 @@ database (never an in-memory tally of one process):
     unread_bytes   stored bytes of the agent's messages (sent mail and the tasks of its asks)
                    that are still unread, wherever they wait; reading them gives them back
     queued         tickets the agent asked that are still queued
+    outbox_rows    reply rows of the agent's FanOut not yet delivered (pending or dead-lettered);
+                   a delivery (the row becomes its receipt) gives one back. Wake rows are the
+                   daemon's, never counted
 
 Unread bytes are charged to the SENDER, not to the mailbox: a hostile agent
 cannot dodge the quota by spreading its mail over mailboxes (its own, new
@@ -27,11 +30,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fabricd.core.errors import ResourceExhausted
+from fabricd.core.model import RowState
 
 CREATED_BY = "fabricd-created-by"
 """Metadata of a mailbox created by mail: the agent charged for it until the mailbox is registered or removed."""
 
-MAILBOXES, UNREAD_BYTES, QUEUED = "mailboxes", "unread_bytes", "queued_tickets"
+MAILBOXES, UNREAD_BYTES, QUEUED, OUTBOX_ROWS = "mailboxes", "unread_bytes", "queued_tickets", "outbox_rows"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +45,7 @@ class Quotas:
     mailboxes: int = 0
     unread_bytes: int = 0
     queued_tickets: int = 0
+    outbox_rows: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,17 +55,20 @@ class Usage:
     mailboxes: int = 0
     unread_bytes: int = 0
     queued_tickets: int = 0
+    outbox_rows: int = 0
 
 
 _REASONS = {MAILBOXES: dict(reason="QUOTA_MAILBOXES"), UNREAD_BYTES: dict(reason="QUOTA_UNREAD_BYTES"),
-            QUEUED: dict(reason="QUOTA_QUEUED_TICKETS")}
+            QUEUED: dict(reason="QUOTA_QUEUED_TICKETS"), OUTBOX_ROWS: dict(reason="QUOTA_OUTBOX_ROWS")}
 _WHAT = {MAILBOXES: "mailboxes created by its mail and not yet registered",
-         UNREAD_BYTES: "bytes of its messages still unread", QUEUED: "tickets it asked that are still queued"}
+         UNREAD_BYTES: "bytes of its messages still unread", QUEUED: "tickets it asked that are still queued",
+         OUTBOX_ROWS: "reply rows of its FanOut not yet delivered"}
 _NEXT = {MAILBOXES: "register or remove some of them (fabric unregister), or send only to existing mailboxes",
          UNREAD_BYTES: "retry once recipients have read some of its mail",
-         QUEUED: "wait for answers or cancel some of its tickets"}
+         QUEUED: "wait for answers or cancel some of its tickets",
+         OUTBOX_ROWS: "retry once the outbox delivered some (fabric outbox ls shows them and their errors)"}
 _KEYS = {MAILBOXES: "limits.quota_mailboxes", UNREAD_BYTES: "limits.quota_unread_bytes",
-         QUEUED: "limits.quota_queued_tickets"}
+         QUEUED: "limits.quota_queued_tickets", OUTBOX_ROWS: "limits.quota_outbox_rows"}
 
 
 def exceeded(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> ResourceExhausted:
@@ -75,3 +83,14 @@ def check(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> Non
     """Refuse when `usage + adding` would pass `limit` (0: no quota)."""
     if limit and usage + adding > limit:
         raise exceeded(quota, agent_id, limit, usage, adding)
+
+
+def outbox_holder(key: str, state: int, sender: str) -> str:
+    """The agent an outbox row counts against (OUTBOX_ROWS): its sender while the row is PENDING or
+    DEAD_LETTER; nobody ("") for a receipt or a wake row (`wake:`, the daemon's own)."""
+    held = state in (RowState.PENDING, RowState.DEAD_LETTER)
+    return sender if held and not key.startswith(WAKE_ROW_PREFIX) else ""
+
+
+WAKE_ROW_PREFIX = "wake:"
+"""The keys of wake rows (fabricd.core.wake.ROW_PREFIX is this one)."""

@@ -4,21 +4,32 @@ A ticket leaves its target's FIFO when answered or retired (cancelled, its
 queue closed, or abandoned by its Ask). Waiters sleep on the wake-ups and read
 the ticket from storage when woken, so a restart loses no queued ticket and no
 uncollected result: they are in the store, and AwaitReply re-attaches (on any node).
+
+An Ask whose caller drops retires its ticket, unless the ticket has a request_key
+(the clients mint one per call and re-send it when they fail over): then the ticket
+waits `reattach_grace_s` for the resend, which finds it by its key, moves its
+`reattached` count and waits for the answer (on any node). After the grace the
+dropped Ask retires it only if that count has not moved: nobody came back for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, Unavailable
+from fabricd.core.errors import (Aborted, DeadlineExceeded, FabricError, FailedPrecondition, InvalidArgument, NotFound,
+                                 Unavailable)
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
+
+
+T = TypeVar("T")
 
 
 def ticket_key(ticket_id: str) -> str:
@@ -145,9 +156,10 @@ class Rendezvous(Service):
     """The rendezvous contract over a Store."""
 
     def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], *, retention_s: float = 24 * 3600,
-                 keepalive_s: float = 15.0) -> None:
+                 keepalive_s: float = 15.0, reattach_grace_s: float = 15.0) -> None:
         super().__init__(store, limits, clock, keepalive_s)
         self._retention_ns = int(retention_s * 1e9)
+        self._reattach_grace_s = reattach_grace_s
         self.open_waits = 0
         self._background: set[asyncio.Task[object]] = set()
 
@@ -254,27 +266,57 @@ class Rendezvous(Service):
     async def ask_answer(self, request: TicketRequest, timeout_s: float | None) -> Ticket:
         """As `ask`, returning the answered ticket (its outcome, data and headers too)."""
         self._timeout(timeout_s)
-        ticket, _ = await self.enqueue(request)
+        queuing = asyncio.ensure_future(self.enqueue(request))
+        try:
+            ticket, _ = await asyncio.shield(queuing)
+        except asyncio.CancelledError:
+            # The caller left while its ticket was being queued: the write goes on, and the ticket is
+            # abandoned once queued (a 50 ms deadline left tickets queued for good on a loaded machine).
+            self._in_background(self._abandon_when_queued(queuing, request))
+            raise
         try:
             return await self.await_answer(ticket.ticket_id, timeout_s)
         except DeadlineExceeded:
-            if not await self.retire(ticket.ticket_id, "the asker stopped waiting (timeout)"):
+            # Shielded: the call's own deadline follows ours closely and would cancel the retire half done.
+            retiring = self._in_background(self.retire(ticket.ticket_id, "the asker stopped waiting (timeout)"))
+            if not await asyncio.shield(retiring):
                 # A reply landed between the timeout and the retire: it was accepted, so deliver it.
                 answered = await self._store.rendezvous.get(ticket.ticket_id)
                 if answered is not None and answered.state == TicketState.ANSWERED:
                     return answered
             raise
         except asyncio.CancelledError:
-            # The caller is gone (disconnect or deadline): retire the ticket even though we are cancelled.
-            task = asyncio.ensure_future(self.retire(ticket.ticket_id, "the asker disconnected"))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._in_background(self._abandon(ticket, request))  # the caller is gone (disconnect or deadline)
             raise
 
-    async def retire(self, ticket_id: str, reason: str) -> bool:
-        """Abort a queued ticket wherever it stands; False if it was no longer queued."""
+    def _in_background(self, work: Coroutine[object, object, T]) -> asyncio.Future[T]:
+        """Run `work` to its end even if the caller is cancelled (its call ended)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _abandon_when_queued(self, queuing: asyncio.Future[tuple[Ticket, int]], request: TicketRequest) -> None:
         try:
-            return await self._store.rendezvous.retire(ticket_id, reason)
+            ticket, _ = await queuing
+        except FabricError:
+            return  # refused or failed: nothing queued
+        await self._abandon(ticket, request)
+
+    async def _abandon(self, ticket: Ticket, request: TicketRequest) -> None:
+        """Retire a dropped Ask's ticket; a keyed one only after the grace, if no resend of its key came back."""
+        if not (request.idempotency_key and self._reattach_grace_s > 0):
+            await self.retire(ticket.ticket_id, "the asker disconnected")
+            return
+        await asyncio.sleep(self._reattach_grace_s)  # shutdown cancels it: the ticket stays queued, as at a restart
+        await self.retire(ticket.ticket_id, f"the asker disconnected and did not come back within "
+                          f"{self._reattach_grace_s:g}s", ticket.reattached)
+
+    async def retire(self, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+        """Abort a queued ticket wherever it stands; False if it was no longer queued (or, given `reattached`,
+        a resend of its key re-attached to it since)."""
+        try:
+            return await self._store.rendezvous.retire(ticket_id, reason, reattached)
         except Unavailable:
             return False  # shutting down: the ticket stays queued, to be answered after the restart
 

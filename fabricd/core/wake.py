@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from urllib.parse import urlsplit
 
-from fabricd.core import validate
+from fabricd.core import quota, validate
 from fabricd.core.errors import FabricError, FailedPrecondition, InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.ports import Service, Store
@@ -50,7 +50,7 @@ log = logging.getLogger("fabricd.wake")
 
 WAKE = "wake"
 """Wake-up key: a hook was armed or changed (the wake loop looks again)."""
-ROW_PREFIX = "wake:"
+ROW_PREFIX = quota.WAKE_ROW_PREFIX
 DEFAULT_QUIET_NS = 30 * 10**9
 MAX_QUIET_NS = 86400 * 10**9
 MAX_URL_BYTES = 2048

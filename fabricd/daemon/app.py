@@ -58,7 +58,7 @@ class App:
                                 failpoint=self._failpoint, group=c.socket.group, poll_interval=c.poll_interval)
         self.mailboxes = Mailboxes(self.store, c.limits, clock, c.keepalive)
         self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
-                                     keepalive_s=c.keepalive)
+                                     keepalive_s=c.keepalive, reattach_grace_s=c.reattach_grace)
         self.directory = Directory(self.store, c.limits, clock, c.keepalive)
         self.outbox = Outbox(self.store, c.limits, clock, replace(c.outbox.retry, lease_s=c.wake.timeout + 5))
         allow_commands = c.wake.commands_allowed(c.listen)

@@ -121,6 +121,10 @@ class Config:
     keepalive: float = setting(15.0, "seconds between keepalives on idle streams", at_least=0.01, at_most=3600)
     ticket_retention: float = setting(86400.0, "seconds answered rendezvous tickets are kept for a late "
                                       "AwaitReply", at_least=0)
+    reattach_grace: float = setting(15.0, "seconds a ticket asked with a request_key outlives its dropped Ask, "
+                                    "for the client's resend (it retries for 10 s) to re-attach; then retired if "
+                                    "nobody came back; 0 retires at once, as asks without a key always are",
+                                    at_least=0, at_most=86400)
     max_causal_depth: int = setting(8, "the agent directory refuses admissions deeper than this (agents "
                                     "triggering agents)", at_least=0, at_most=10_000, reloadable=True)
     housekeeping_interval: float = setting(60.0, "seconds between passes that forget expired tickets and old "

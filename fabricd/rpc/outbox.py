@@ -5,6 +5,7 @@ from __future__ import annotations
 from fabricd import wire
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.outbox import Outbox
+from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import outbox_service_pb2 as pb
 from fabricd.v1 import outbox_service_pb2_grpc as pb_grpc
@@ -18,7 +19,7 @@ class OutboxServicer(pb_grpc.OutboxServiceServicer):
     async def FanOut(self, request, context):  # noqa: ANN001, ANN201, N802
         if not request.HasField("job"):
             raise InvalidArgument("job is required", reason="MISSING_FIELD", field="job")
-        keys, written = await self._outbox.fan_out(wire.settled_job_in(request.job), request.content)
+        keys, written = await self._outbox.fan_out(wire.settled_job_in(request.job), request.content, agent_token())
         return pb.FanOutResponse(reply_keys=keys, written=written)
 
     @mapped

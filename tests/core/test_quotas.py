@@ -6,14 +6,14 @@ import pytest
 
 from fabricd.core.errors import ResourceExhausted
 from fabricd.core.limits import Limits
+from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob, TicketSourceKind
 from fabricd.core.rendezvous import TicketRequest
-from fabricd.core.model import TicketSourceKind
 from tests.core.conftest import build, mail
 
 
 @pytest.fixture
 async def tight():
-    f = build(Limits(quota_mailboxes=2, quota_unread_bytes=4000, quota_queued_tickets=2))
+    f = build(Limits(quota_mailboxes=2, quota_unread_bytes=4000, quota_queued_tickets=2, quota_outbox_rows=3))
     await f.store.start()
     yield f
     f.wakeups.close()
@@ -95,3 +95,26 @@ async def test_queued_tickets_are_counted_per_asker_and_freed_when_answered(tigh
     await tight.rendezvous.reply("bob", "done", first.ticket_id)
     assert (await tight.store.mailboxes.usage("mallory")).queued_tickets == 1
     await tight.rendezvous.enqueue(ask("bob"))
+
+
+def settled(key: str, replies: int, agent: str = "mallory") -> SettledJob:
+    return SettledJob(job_id=key, outcome=JobOutcome.COMPLETED, agent=Address(agent, "s"),
+                      mail=Mail(key=key, reply_to=tuple(Address(f"to-{i}", "s") for i in range(replies))))
+
+
+async def test_outbox_rows_are_counted_per_settling_agent_and_freed_when_delivered(tight) -> None:
+    outbox = tight.outbox
+    await outbox.fan_out(settled("k1", 2), "done", agent_token=True)
+    with pytest.raises(ResourceExhausted) as refused:
+        await outbox.fan_out(settled("k2", 2), "done", agent_token=True)
+    assert refused.value.reason == "QUOTA_OUTBOX_ROWS"
+    assert refused.value.metadata == {"agent_id": "mallory", "quota": "outbox_rows", "limit": "3", "usage": "2"}
+    assert "limits.quota_outbox_rows" in refused.value.message
+    assert len(await tight.store.outbox.rows("", 100, RowState.UNSPECIFIED)) == 2  # nothing written on refusal
+    assert (await outbox.fan_out(settled("k1", 2), "done", agent_token=True))[1] == 0  # a replay adds nothing
+    await outbox.fan_out(settled("k3", 2, agent="alice"), "done", agent_token=True)  # alice has her own quota
+    await outbox.fan_out(settled("k4", 2), "done")  # a local caller is counted, not refused
+    assert (await tight.store.mailboxes.usage("mallory")).outbox_rows == 4
+    await outbox.drain_once()  # delivered: the rows become receipts
+    assert (await tight.store.mailboxes.usage("mallory")).outbox_rows == 0
+    await outbox.fan_out(settled("k2", 2), "done", agent_token=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from fabricd.core.errors import NotFound
@@ -17,6 +19,52 @@ async def test_the_same_idempotency_key_to_the_same_target_returns_the_same_tick
     other, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k2"))
     assert again.ticket_id == first.ticket_id and position == 0 and other.ticket_id != first.ticket_id
     assert len((await fabric.rendezvous.queue("alice")).items) == 2
+
+
+async def test_a_resent_key_reattaches_and_a_dropped_asks_retire_then_spares_the_ticket(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    first, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert first.reattached == 0
+    again, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert again.reattached == 1  # the resend waits on it now
+    rendezvous = fabric.store.rendezvous
+    assert not await rendezvous.retire(first.ticket_id, "the first asker left", first.reattached)
+    assert (await rendezvous.get(first.ticket_id)).state == TicketState.QUEUED
+    assert await rendezvous.retire(first.ticket_id, "the resend left too", again.reattached)
+    assert (await rendezvous.get(first.ticket_id)).state == TicketState.ABORTED
+    finished, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "once", idempotency_key="k"))
+    assert finished.reattached == 1  # a resend that finds it finished moves nothing
+
+
+@pytest.mark.parametrize("cancelled_in", ["enqueue", "retire"])
+async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: Fabric, monkeypatch,  # noqa: ANN001
+                                                                        cancelled_in: str) -> None:
+    """The call ends (its deadline, a disconnect) while its enqueue has committed but not answered yet, or
+    while the retire after its timeout runs: the write goes on and the ticket ends retired."""
+    await fabric.directory.register("alice")
+    part = type(fabric.store.rendezvous)
+    original = getattr(part, cancelled_in)
+    entered, gate = asyncio.Event(), asyncio.Event()
+
+    async def late(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        if cancelled_in == "enqueue":
+            done = await original(self, *args, **kwargs)  # committed; the answer comes late
+            entered.set()
+            await gate.wait()
+            return done
+        entered.set()
+        await gate.wait()
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(part, cancelled_in, late)
+    call = asyncio.ensure_future(fabric.rendezvous.ask_answer(TicketRequest("alice", "t"), 0))
+    await entered.wait()
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    gate.set()
+    await asyncio.gather(*fabric.rendezvous._background)  # noqa: SLF001 - the writes that outlive the call
+    assert [t.state for t in await fabric.rendezvous.list("alice", TicketQuery())] == [TicketState.ABORTED]
 
 
 async def test_view_gives_the_position_and_minus_one_once_finished(fabric: Fabric) -> None:

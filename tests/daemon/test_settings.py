@@ -114,6 +114,7 @@ PROBES = {
                          ("limits.quota_mailboxes", "quota_mailboxes"),
                          ("limits.quota_unread_bytes", "quota_unread_bytes"),
                          ("limits.quota_queued_tickets", "quota_queued_tickets"),
+                         ("limits.quota_outbox_rows", "quota_outbox_rows"),
                          ("limits.quota_all_callers", "quota_all_callers")]},
 }
 """Where each reloadable key shows in a running daemon."""
@@ -122,7 +123,7 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.dedupe_window": 2.0, "limits.stream_buffer_bytes": 1 << 16,
            "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
            "limits.max_streams_per_token": 8, "limits.quota_mailboxes": 7, "limits.quota_unread_bytes": 1 << 20,
-           "limits.quota_queued_tickets": 5, "limits.quota_all_callers": True}
+           "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True}
 
 
 async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001

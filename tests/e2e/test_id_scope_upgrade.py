@@ -25,7 +25,8 @@ LOOKS_MINTED = "0123456789ABCDEFGHIJKLMNOP"  # an id alice chose that has the fo
 
 
 async def downgrade_pg_to_migration_4(url: str) -> None:
-    """Undo migration 5: ids keyed by id alone (a consumed id's sender is lost, as before), outbox rows by key."""
+    """Undo migration 5: ids keyed by id alone (a consumed id's sender is lost, as before), outbox rows by key,
+    tickets without their re-attach count."""
     import asyncpg
 
     conn = await asyncpg.connect(url)
@@ -37,6 +38,7 @@ async def downgrade_pg_to_migration_4(url: str) -> None:
             ALTER TABLE outbox DROP CONSTRAINT outbox_pkey;
             ALTER TABLE outbox ALTER COLUMN sender_agent TYPE text COLLATE "default";
             ALTER TABLE outbox ADD PRIMARY KEY (key);
+            ALTER TABLE tickets DROP COLUMN reattached;
             DELETE FROM schema_version WHERE version = 5""")
     finally:
         await conn.close()

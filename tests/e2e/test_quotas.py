@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from fabricd.client import Client, NotFound, ResourceExhausted
+from fabricd.v1 import outbox_service_pb2 as ob
+from fabricd.v1 import types_pb2 as pb
 from tests.e2e.test_security import ALICE, BOB
 
 BACKENDS = ["lmdb", "postgres"]
@@ -14,7 +16,7 @@ BACKENDS = ["lmdb", "postgres"]
 async def quota_daemon(make_daemon):  # noqa: ANN001, ANN201
     """A daemon with small quotas, a trusted unix socket for setup and a TCP listener that requires tokens."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-mailboxes", "3",
-                         "--quota-unread-bytes", "20000", "--quota-queued-tickets", "2")
+                         "--quota-unread-bytes", "20000", "--quota-queued-tickets", "2", "--quota-outbox-rows", "3")
     daemon.start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:
@@ -70,3 +72,22 @@ async def test_an_agent_token_cannot_queue_tickets_past_its_quota(quota_daemon) 
         assert [t.task for t in await local.get_queue(BOB)] == ["one", "two"]
         await local.reply(BOB, "done", ticket_id=first.ticket_id)
         await mallory.enqueue(BOB, "three", source_agent="mallory")
+
+
+def settled(key: str, replies: int) -> ob.SettledJob:
+    return ob.SettledJob(job_id=key, outcome=ob.JOB_OUTCOME_COMPLETED, agent=pb.Address(agent_id="mallory", session_id="s"),
+                         mail=pb.Mail(key=key, reply_to=[pb.Address(agent_id=BOB, session_id="s")] * replies))
+
+
+async def test_an_agent_token_cannot_hold_outbox_rows_past_its_quota(quota_daemon) -> None:  # noqa: ANN001
+    tcp, local, tokens = quota_daemon
+    async with Client(tcp, token=tokens["mallory"]) as mallory:
+        await mallory.fan_out(settled("k1", 2), "done")
+        with pytest.raises(ResourceExhausted) as err:
+            await mallory.fan_out(settled("k2", 2), "done")
+        assert err.value.reason == "QUOTA_OUTBOX_ROWS"
+        assert err.value.metadata["quota"] == "outbox_rows" and err.value.metadata["usage"] == "2"
+        assert "quota_outbox_rows" in str(err.value)
+        assert [r.key for r in (await local.list_outbox()).rows] == ["outbox:k1:reply:0", "outbox:k1:reply:1"]
+        assert (await local.drain_outbox()).posted == 2  # delivered: the quota is given back
+        await mallory.fan_out(settled("k2", 2), "done")

@@ -421,6 +421,61 @@ def downgrade_lmdb_to_schema_3(data_dir: str) -> None:
     finally:
         env.close()
 
+async def test_a_flipped_byte_in_a_wake_hook_is_quarantined_and_the_hook_reads_as_unset(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        for agent in (AGENT, "other"):
+            await client.register(agent)
+            await client.set_wake_hook(agent, url=f"http://127.0.0.1:9/{agent}-hook")
+    daemon.stop()
+    key = flip_byte_in(daemon.data_dir, "meta", f"{AGENT}-hook".encode())  # "k" becomes "j": still JSON
+    checked = fabricd("check", "--data-dir", daemon.data_dir)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert f"corrupt record: database meta, key {key.hex()}" in checked.stdout
+    daemon.start()
+    async with Client(daemon.target) as client:
+        assert not (await client.get_wake_hook(AGENT)).HasField("hook")  # never served changed
+        daemon.wait_for(f"quarantined a corrupt record: database meta, key {key.hex()}")
+        assert (await client.get_wake_hook("other")).hook.url == "http://127.0.0.1:9/other-hook"
+        await client.set_wake_hook(AGENT, url="http://127.0.0.1:9/set-again")
+        assert (await client.get_wake_hook(AGENT)).hook.url == "http://127.0.0.1:9/set-again"
+    daemon.stop()
+    again = fabricd("check", "--data-dir", daemon.data_dir)
+    assert again.returncode == 0 and "0 corrupt, 1 quarantined earlier" in again.stdout, again.stdout
+
+
+async def test_a_wake_hook_stored_before_hooks_were_sealed_reads_and_is_sealed_at_start(make_daemon) -> None:  # noqa: ANN001
+    import lmdb
+
+    from fabricd.store.lmdb import keys, sealed
+
+    daemon = make_daemon().start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        await client.set_wake_hook(AGENT, url="http://127.0.0.1:9/old-hook")
+    daemon.stop()
+
+    def stored() -> bytes:
+        env = lmdb.open(daemon.data_dir, max_dbs=32, map_size=0)
+        try:
+            with env.begin() as txn:
+                return txn.get(keys.wake_hook(AGENT), db=env.open_db(b"meta", txn=txn, create=False))
+        finally:
+            env.close()
+
+    old = sealed.unseal_meta(stored())
+    env = lmdb.open(daemon.data_dir, max_dbs=32, map_size=0)
+    with env.begin(write=True) as txn:  # as an earlier fabricd stored it: the JSON alone
+        txn.put(keys.wake_hook(AGENT), old, db=env.open_db(b"meta", txn=txn, create=False))
+    env.close()
+    assert stored().startswith(b"{")
+    assert fabricd("check", "--data-dir", daemon.data_dir).returncode == 0  # an old hook is not corrupt
+    daemon.start()
+    async with Client(daemon.target) as client:
+        assert (await client.get_wake_hook(AGENT)).hook.url == "http://127.0.0.1:9/old-hook"
+    daemon.stop()
+    assert sealed.unseal_meta(stored()) is not None and not stored().startswith(b"{")  # sealed at the start
+
 
 def downgrade_to_schema_2(data_dir: str) -> None:
     """Make the store in `data_dir` what a schema-2 fabricd wrote: the same records without their checksums.
@@ -484,6 +539,67 @@ async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everythi
     again = make_daemon(data_dir=restored).start()
     async with Client(again.target) as client:
         assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before
+
+
+def usage_in(txn, meta) -> dict[bytes, int]:  # noqa: ANN001
+    """The quota usage counters (meta `usage/...`) an LMDB transaction sees."""
+    from fabricd.store.lmdb import keys
+
+    out = {}
+    with txn.cursor(db=meta) as cur:
+        found = cur.set_range(b"usage/")
+        while found and cur.key().startswith(b"usage/"):
+            out[bytes(cur.key())] = keys.read_u64(cur.value())
+            found = cur.next()
+    return out
+
+
+def usage_counters(data_dir: str, *, drop: bool = False) -> dict[bytes, int]:
+    """The quota usage counters of a stopped store; `drop`: delete them too (schema 2 kept none)."""
+    import lmdb
+
+    env = lmdb.open(data_dir, max_dbs=32, map_size=0)
+    try:
+        with env.begin(write=drop) as txn:
+            meta = env.open_db(b"meta", txn=txn, create=False)
+            found = usage_in(txn, meta)
+            for key in found if drop else ():
+                txn.delete(key, db=meta)
+            return found
+    finally:
+        env.close()
+
+
+async def test_a_schema_2_store_upgraded_counts_quota_usage_as_a_copy_recounts_it(make_daemon, tmp_path) -> None:  # noqa: ANN001
+    from fabricd.v1 import outbox_service_pb2 as ob
+    from fabricd.v1 import types_pb2 as pb
+
+    daemon = make_daemon("--no-outbox-loop").start()
+    async with Client(daemon.target) as client:
+        await client.register(AGENT)
+        for i in range(5):
+            await client.send(AGENT, f"unread {i}", sender="mallory", data=b"d" * 300)
+        await client.send("made-by-mallory", "hello", sender="mallory", create_mailbox=True)
+        await client.enqueue(AGENT, "a task", source_agent="mallory")
+        await client.fan_out(ob.SettledJob(job_id="j", outcome=ob.JOB_OUTCOME_COMPLETED,
+                                           agent=pb.Address(agent_id="mallory", session_id="s"),
+                                           mail=pb.Mail(key="k", reply_to=[pb.Address(agent_id=AGENT, session_id="s")])),
+                             "done")
+        await client.drain(AGENT, 2)  # read mail gives its bytes back
+    daemon.stop()
+    downgrade_to_schema_2(daemon.data_dir)
+    live = usage_counters(daemon.data_dir, drop=True)  # what the daemon counted as it went
+    assert usage_counters(daemon.data_dir) == {}
+    daemon.start()
+    assert any("from schema 2 to 4" in line for line in daemon.output)
+    daemon.stop()
+    upgraded = usage_counters(daemon.data_dir)
+    copied = str(tmp_path / "copied")
+    result = fabricd("copy", "--from", daemon.data_dir, "--to", copied)
+    assert result.returncode == 0, result.stderr
+    recounted = usage_counters(copied)
+    assert len(recounted) == 4  # mallory's unread bytes, mailboxes, queued tickets and outbox rows
+    assert upgraded == recounted == live
 
 
 async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make_daemon, pg_url) -> None:  # noqa: ANN001

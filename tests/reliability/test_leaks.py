@@ -32,7 +32,8 @@ def client_process(target: str, body: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
 
 
-async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(daemon) -> None:  # noqa: ANN001
+async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--reattach-grace", "0.2").start()  # the client's Ask has a request_key: kept that long
     async with Client(daemon.target) as client:
         await client.register("worker")
         baseline = (await client.get_status()).waiters

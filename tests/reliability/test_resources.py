@@ -17,9 +17,6 @@ from fabricd.v1 import types_pb2 as pb
 BACKENDS = ["lmdb", "postgres"]
 LMDB_ONLY = {
     "test_a_full_disk_is_resource_exhausted_loses_nothing_and_recovers",  # LMDB's file on a full disk
-    # On PostgreSQL the daemon grew 234 MiB (bound: 200) for these streams in the first run: reported, to fix
-    # in the PostgreSQL read path of Subscribe, not by widening the bound.
-    "test_40_never_reading_streams_of_1mb_messages_hold_bounded_memory",
 }
 
 

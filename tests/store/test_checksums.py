@@ -22,6 +22,20 @@ def test_every_single_flipped_bit_of_a_sealed_value_is_caught() -> None:
             assert sealed.unseal(bytes(flipped)) is None
     assert sealed.unseal(b"abc") is None
 
+def test_every_single_flipped_bit_of_a_sealed_wake_hook_is_caught_and_an_old_one_still_reads() -> None:
+    from fabricd.core import wake
+
+    hook = wake.WakeHook(agent_id="a", url="http://127.0.0.1:9/hook")
+    raw = records.encode_wake_hook(hook)
+    assert records.decode_wake_hook(raw) == hook
+    for i in range(len(raw)):
+        for bit in range(8):
+            flipped = bytearray(raw)
+            flipped[i] ^= 1 << bit
+            assert records.decode_wake_hook(bytes(flipped)) is None, (i, bit)
+    assert records.decode_wake_hook(wake.encode(hook)) == hook  # stored before hooks were sealed: JSON alone
+
+
 @pytest.fixture
 def engine(tmp_path):  # noqa: ANN001, ANN201
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26)

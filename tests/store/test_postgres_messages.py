@@ -178,6 +178,28 @@ async def test_a_drain_stops_at_the_byte_budget_but_always_takes_one(pg_pool: as
         assert ([e.seq for e in two], left) == ([2, 3], 2)
 
 
+async def test_unread_and_peek_read_from_the_database_only_what_fits_the_byte_budget(pg_pool: asyncpg.Pool) -> None:
+    from fabricd.store.postgres import hot
+
+    await make_boxes(pg_pool, "bob")
+    async with pg_pool.acquire() as conn:
+        for i in range(6):
+            await statements.append(conn, "bob", f"m{i}", body("x" * 1000), 1)
+        size = len((await statements.unread(conn, "bob", 0, 1))[0].encoded)
+        budget = 2 * size + 5
+        # The rows the database sends, not only what the reader keeps: a never-reading stream must not hold
+        # a whole page of large messages (512 of them) to keep one.
+        sent = await conn.fetch(statements._UNREAD, "bob", 0, 512, budget)  # noqa: SLF001
+        assert [r["seq"] for r in sent] == [1, 2]
+        assert [r["seq"] for r in await conn.fetch(statements._UNREAD, "bob", 2, 512, 10)] == [3]  # noqa: SLF001
+        assert [e.seq for e in await statements.unread(conn, "bob", 0, 512, budget)] == [1, 2]
+        assert [e.seq for e in await statements.unread(conn, "bob", 0, 512)] == [1, 2, 3, 4, 5, 6]  # no budget
+        peeked = await conn.fetch(hot._PEEK, "bob", 512, budget)  # noqa: SLF001
+        assert [r["seq"] for r in peeked] == [1, 2] and peeked[0]["unread_count"] == 6
+        envelopes, unread = await hot.peek(conn, "bob", 512, budget)
+        assert ([e.seq for e in envelopes], unread) == ([1, 2], 6)
+
+
 async def test_acks_consume_only_unread_messages_of_that_mailbox_once(pg_pool: asyncpg.Pool) -> None:
     await make_boxes(pg_pool, "ann", "bob")
     async with pg_pool.acquire() as conn:

@@ -22,6 +22,23 @@ async def tables(conn: asyncpg.Connection) -> set[str]:
     return {r["tablename"] for r in rows}
 
 
+async def test_migration_5_counts_the_outbox_rows_each_sender_holds(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, 4)
+        for key, state, sender in [("outbox:k:reply:0", 1, "m"), ("outbox:k:reply:1", 2, "m"),
+                                   ("outbox:k:reply:2", 3, "m"), ("outbox:j:reply:0", 1, "n"),
+                                   ("wake:m:000000000001", 1, "m")]:
+            await conn.execute("INSERT INTO outbox (key, state, recipient_agent, recipient_session, sender_agent, "
+                               "sender_session, job_id, content, next_attempt_ns, create_ns) "
+                               "VALUES ($1, $2, 'r', 's', $3, 's', 'j', 'c', 0, 0)", key, state, sender)
+        assert await schema.migrate(conn) == [5]
+        counted = dict(await conn.fetch("SELECT name, value FROM counters WHERE name LIKE 'usage/outbox_rows/%'"))
+        assert counted == {"usage/outbox_rows/m": 2, "usage/outbox_rows/n": 1}  # pending and dead letters only
+    finally:
+        await conn.close()
+
+
 async def test_an_empty_database_is_migrated_to_the_latest_version(pg_empty_url: str) -> None:
     conn = await asyncpg.connect(pg_empty_url)
     try:

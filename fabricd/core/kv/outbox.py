@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from fabricd.core import outbox as rules
+from fabricd.core import quota as quotas
 from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox, wake
@@ -25,7 +26,17 @@ def add(tx: RecordTx, row: OutboxRow) -> bool:
     return True
 
 
-def add_all(tx: RecordTx, rows: Sequence[OutboxRow]) -> int:
+def add_all(tx: RecordTx, rows: Sequence[OutboxRow], quota: quotas.Quotas | None = None) -> int:
+    """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first."""
+    if quota is not None and quota.outbox_rows:
+        adding: dict[str, int] = {}
+        for row in rows:
+            if tx.get_outbox_row(row.sender.agent_id, row.key) is None:
+                sender = quotas.outbox_holder(row.key, row.state, row.sender.agent_id)
+                adding[sender] = adding.get(sender, 0) + 1
+        for sender, n in adding.items():
+            if sender:
+                quotas.check(quotas.OUTBOX_ROWS, sender, quota.outbox_rows, tx.usage(sender).outbox_rows, n)
     return sum(add(tx, row) for row in rows)
 
 

@@ -49,6 +49,9 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
         ticket_id = str(uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{entry.agent_id}\n{request.idempotency_key}"))
         existing = tx.get_ticket(ticket_id)
         if existing is not None:  # a resend, rare: finding its place may read the queue
+            if existing.state == TicketState.QUEUED:  # its caller waits on it now: a dropped Ask's retire skips it
+                existing.reattached += 1
+                tx.put_ticket(existing)
             return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
     _check_queued(tx, request, quota)
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
@@ -144,9 +147,12 @@ def abort_queue(tx: RecordTx, now: int, agent_id: str, reason: str) -> int:
     return len(tickets)
 
 
-def retire(tx: RecordTx, now: int, ticket_id: str, reason: str) -> bool:
+def retire(tx: RecordTx, now: int, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+    """Abort a queued ticket; with `reattached`, only if no resend re-attached to it since it was that."""
     ticket = tx.get_ticket(ticket_id)
     if ticket is None or ticket.state != TicketState.QUEUED:
+        return False
+    if reattached is not None and ticket.reattached != reattached:
         return False
     finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
     return True

@@ -138,8 +138,8 @@ class KvRendezvous(_Part):
     async def answer(self, agent_id: str, answer: Answer, ticket_id: str) -> str:
         return await self._e.write(lambda tx: rendezvous.answer(tx, self._clock(), agent_id, answer, ticket_id))
 
-    async def retire(self, ticket_id: str, reason: str) -> bool:
-        return await self._e.write(lambda tx: rendezvous.retire(tx, self._clock(), ticket_id, reason))
+    async def retire(self, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
+        return await self._e.write(lambda tx: rendezvous.retire(tx, self._clock(), ticket_id, reason, reattached))
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         return await self._e.write(lambda tx: rendezvous.cancel_head(tx, self._clock(), agent_id, ticket_id))
@@ -172,8 +172,8 @@ class KvOutbox(_Part):
         super().__init__(engine, clock, mint)
         self._rng = random.Random()
 
-    async def add(self, rows: Sequence[OutboxRow]) -> int:
-        return await self._e.write(lambda tx: outbox.add_all(tx, rows))
+    async def add(self, rows: Sequence[OutboxRow], quota: Quotas | None = None) -> int:
+        return await self._e.write(lambda tx: outbox.add_all(tx, rows, quota))
 
     async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
         from fabricd.core.outbox import DrainResult

@@ -54,7 +54,8 @@ def check(path: str, *, repair: bool) -> CheckReport:
             present = tuple(name for name in SEALED if getattr(dbs, name) is not None)  # by_id: schema 4
             for name in present:
                 report.records += txn.stat(getattr(dbs, name))["entries"]
-            report.corrupt = list(sealed.scan(txn, dbs, present))
+            report.records += len(sealed.meta_records(txn, dbs.meta))
+            report.corrupt = list(sealed.scan(txn, dbs, present)) + list(quarantine.scan_meta(txn, dbs.meta))
             if dbs.quarantine is not None:
                 report.quarantined_before = txn.stat(dbs.quarantine)["entries"]
             if repair:

@@ -31,11 +31,10 @@ from collections.abc import AsyncIterator, Iterator
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir, wake
-from fabricd.core import quota as quotas
+from fabricd.core import agentdir
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
-from fabricd.store.lmdb import folder, keys, records, sealed
+from fabricd.store.lmdb import folder, keys, records, recount, sealed
 from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 from fabricd.store.transfer import BATCH, Kind, Record
@@ -142,7 +141,11 @@ class LmdbSource:
                 if data != agentdir.DirectoryData():
                     yield Kind.DIRECTORY, data
             elif key.startswith(keys.WAKE_HOOKS):
-                yield Kind.WAKE_HOOK, wake.decode(raw)
+                hook = records.decode_wake_hook(raw)
+                if hook is None:
+                    self.skipped[CORRUPT] += 1
+                else:
+                    yield Kind.WAKE_HOOK, hook
             elif key != keys.SCHEMA and not key.startswith(_DERIVED):
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
                                  "copy it with the fabricd that wrote it")
@@ -256,7 +259,7 @@ class LmdbTarget:
             txn.put(keys.REVISION if name == "revision" else keys.sequence(name), keys.u64(n), db=dbs.meta)
         elif kind is Kind.MAILBOX:
             txn.put(keys.entry(value.agent_id), records.encode_entry(value), db=dbs.entries)
-            tx.count_usage(value.metadata.get(quotas.CREATED_BY, ""), quotas.MAILBOXES, 1)
+            tx.count_usage(*recount.mailbox_charge(value))
             if value.session_name:
                 txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
             if value.revision:
@@ -268,7 +271,7 @@ class LmdbTarget:
         elif kind is Kind.MESSAGE:
             encoded = records.encode_message(value)
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
-            tx.count_usage(value.sender.agent_id, quotas.UNREAD_BYTES, len(encoded))  # as LmdbTx.put_message
+            tx.count_usage(*recount.message_charge(encoded))  # as LmdbTx.put_message
         elif kind is Kind.MESSAGE_ID:
             message_id, sender, minted, r = value
             if minted:

@@ -115,6 +115,7 @@ class LmdbEngine:
             # After the upgrade: the index is built from sealed tickets and its own values are sealed.
             with self._env.begin(write=True) as txn:
                 ticket_index.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
+                sealed.seal_old_meta(txn, self._dbs.meta)  # wake hooks stored before they were sealed
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)
             raise StoreError(folder.explain(path, exc)) from exc

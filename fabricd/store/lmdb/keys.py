@@ -37,7 +37,8 @@ big-endian so that byte order is numeric order.
                                                      each agent's mail keys are its own
     due        u64 next_attempt_ns, outbox key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
-    meta       b"wake/" H(agent_id)                  wake hook, JSON (fabricd.core.wake.encode: it holds the id)
+    meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
+                                                    (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
     ad_agents  H(agent_id)                           fabricd.v1.Agent
     ad_names   H(agent name)                         agent_id, UTF-8

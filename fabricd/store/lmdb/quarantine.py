@@ -16,13 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.model import MailboxEntry
 from fabricd.store.lmdb import records
-from fabricd.store.lmdb.sealed import SealedTxn, quarantine_key, unseal
+from fabricd.store.lmdb.sealed import SealedTxn, meta_records, quarantine_key, unseal
 
 log = logging.getLogger("fabricd.store")
 
@@ -93,7 +93,7 @@ def move(txn: SealedTxn, dbs: Any, name: str, key: bytes) -> bool:
     """
     db = getattr(dbs, name)
     raw = txn.raw.get(key, db=db)
-    if raw is None or unseal(raw) is not None:
+    if raw is None or sound(name, raw):
         return False
     txn.raw.put(quarantine_key(name, key), raw, db=dbs.quarantine)
     txn.raw.delete(key, db=db)
@@ -107,6 +107,21 @@ def move(txn: SealedTxn, dbs: Any, name: str, key: bytes) -> bool:
     elif name == "entries":
         _rebuild_entry(txn, dbs, bytes(key))
     return True
+
+
+def sound(name: str, raw: bytes) -> bool:
+    """Whether a stored value passes its check: its checksum, or for a meta record (a wake hook, sealed in
+    place) its checksum and its JSON."""
+    if name == "meta":
+        return records.decode_wake_hook(raw) is not None
+    return unseal(raw) is not None
+
+
+def scan_meta(txn: Any, meta: Any) -> Iterator[tuple[str, bytes]]:
+    """("meta", key) of every corrupt meta record sealed in place (the wake hooks): a full read of them."""
+    for key, raw in meta_records(txn, meta):
+        if not sound("meta", raw):
+            yield "meta", key
 
 
 def _rebuild_entry(txn: SealedTxn, dbs: Any, entry_key: bytes) -> None:

@@ -9,8 +9,10 @@ from fabricd import wire
 from fabricd.core import turns
 from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
                                 TicketSourceKind, TicketState)
-from fabricd.core import agentdir
+from fabricd.core import agentdir, wake
 from fabricd.core.tokens import Token
+from fabricd.core.wake import WakeHook
+from fabricd.store.lmdb import sealed
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -91,10 +93,11 @@ def decode_request_key(raw: bytes) -> tuple[bytes, str, tuple[str, str] | None]:
 # ticket record: u8 version, u8 state, u8 source kind, u64 seq, u64 enqueue_ns, u64 finish_ns,
 # then 8 strings, each u32 length + UTF-8: id, target, task, source agent, requester, conversation, result, reason;
 # version 2 goes on with u8 outcome, data and result data (each u32 length + bytes), then 3 strings of JSON:
-# headers, result headers, earlier turns. Version 1 records (stored before) read with the defaults.
+# headers, result headers, earlier turns; version 3 ends with u32 reattached. Records of older versions (stored
+# before) read with the defaults.
 _TICKET_HEAD = struct.Struct(">BBBQQQ")
 _LEN = struct.Struct(">I")
-_TICKET_VERSION = 2
+_TICKET_VERSION = 3
 
 
 def _strings(values: tuple[str, ...]) -> bytes:
@@ -137,7 +140,7 @@ def encode_ticket(t: Ticket) -> bytes:
     return head + _strings(
         (t.ticket_id, t.target, t.task, t.source_agent, t.requester, t.conversation_id, t.result, t.reason)
     ) + bytes((int(t.outcome),)) + _blob(t.data) + _blob(t.result_data) + _strings(
-        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier)))
+        (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier))) + _LEN.pack(t.reattached)
 
 
 def decode_ticket(raw: bytes) -> Ticket:
@@ -154,6 +157,8 @@ def decode_ticket(raw: bytes) -> Ticket:
         headers, result_headers, earlier = _read_strings(raw, offset, 3)
         extra = dict(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
                      result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
+        if version >= 3:
+            extra["reattached"] = _LEN.unpack_from(raw, _end_of_strings(raw, offset, 3))[0]
     return Ticket(
         ticket_id=ticket_id,
         target=target,
@@ -219,3 +224,19 @@ def decode_token(raw: bytes) -> Token:
         return Token(token_id, scope, agent_id, label, create_ns, revoke_ns)
     token_id, scope, agent_id, label, names = _read_strings(raw, _TOKEN_HEAD.size, 5)
     return Token(token_id, scope, agent_id, label, create_ns, revoke_ns, tuple(names.split("\n")) if names else ())
+
+
+def encode_wake_hook(hook: WakeHook) -> bytes:
+    """A wake hook as meta holds it: its JSON (fabricd.core.wake.encode) sealed in place."""
+    return sealed.seal_meta(wake.encode(hook))
+
+
+def decode_wake_hook(raw: bytes) -> WakeHook | None:
+    """A stored wake hook (sealed, or JSON stored before hooks were sealed); None when corrupt."""
+    value = sealed.unseal_meta(raw)
+    if value is None:
+        return None
+    try:
+        return wake.decode(value)
+    except (ValueError, TypeError, AttributeError):  # JSON that no longer parses, or not a hook's fields
+        return None

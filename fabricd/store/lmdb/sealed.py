@@ -10,7 +10,10 @@ the database's name and the key, and a message's mailbox no longer counts it
 as unread. `fabricd check` verifies every value of a store offline.
 
 Only `meta` (the schema version and counters, small fixed records) is not
-sealed. zlib's CRC-32 runs at several GB/s (see scripts/bench-checksums) and
+sealed, except its wake hooks (`wake/...`, JSON of any length an agent sets):
+each is sealed in place behind a version byte (`seal_meta`), so a hook stored
+before, which is JSON and starts with `{`, still reads (and is sealed at the
+next start, `seal_old_meta`) without a schema change. zlib's CRC-32 runs at several GB/s (see scripts/bench-checksums) and
 catches every flipped byte and every burst up to 32 bits; it is a guard
 against the disk and the filesystem, not against someone who can write the file.
 """
@@ -40,6 +43,46 @@ def unseal(raw: bytes) -> bytes | None:
         return None
     body = raw[:-_TAIL]
     return body if zlib.crc32(body).to_bytes(_TAIL, "big") == raw[-_TAIL:] else None
+
+
+SEALED_META = (b"wake/",)
+"""Prefixes of the meta records sealed in place (fabricd.store.lmdb.keys.WAKE_HOOKS)."""
+_META_VERSION = b"\x01"
+_OLD_META = b"{"
+
+
+def seal_meta(value: bytes) -> bytes:
+    """A meta record sealed in place: a version byte, the value, its checksum."""
+    return _META_VERSION + seal(value)
+
+
+def unseal_meta(raw: bytes) -> bytes | None:
+    """A meta record's value: checked and stripped when sealed, as it is when stored before sealing (its JSON
+    starts with `{`); None when corrupt. A flipped version byte is caught too: read as old JSON, it no longer
+    parses (the caller reports it)."""
+    if raw[:1] == _OLD_META:
+        return bytes(raw)
+    return unseal(raw[1:]) if raw[:1] == _META_VERSION else None
+
+
+def meta_records(txn: lmdb.Transaction, meta: Any) -> list[tuple[bytes, bytes]]:
+    """(key, stored value) of every meta record sealed in place (a few: one wake hook per agent that set one)."""
+    out = []
+    for prefix in SEALED_META:
+        with txn.cursor(db=meta) as cur:
+            found = cur.set_range(prefix)
+            while found and cur.key().startswith(prefix):
+                out.append((bytes(cur.key()), bytes(cur.value())))
+                found = cur.next()
+    return out
+
+
+def seal_old_meta(txn: lmdb.Transaction, meta: Any) -> int:
+    """Seal the meta records stored before they were sealed (at start, in a write transaction); how many."""
+    old = [(key, value) for key, value in meta_records(txn, meta) if value[:1] == _OLD_META]
+    for key, value in old:
+        txn.put(key, seal_meta(value), db=meta)
+    return len(old)
 
 
 def quarantine_key(name: str, key: bytes) -> bytes:
@@ -105,6 +148,10 @@ class SealedTxn:
 
     def __getattr__(self, attr: str) -> Any:  # delete, stat, commit, abort: as they are
         return getattr(self.raw, attr)
+
+    def report(self, name: str, key: bytes) -> None:
+        """A value read outside `get` and `cursor` failed its check (a sealed meta record)."""
+        self._report(name, bytes(key))
 
     def get(self, key: bytes, default: Any = None, db: Any = None) -> Any:
         raw = self.raw.get(key, db=db)

@@ -389,7 +389,8 @@ class LmdbTx(DirectoryRecords):
             key = keys.usage(name, agent_id)
             return max(0, self._stored_usage(key) + self._usage.get(key, 0))
 
-        return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED))
+        return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED),
+                           value(quota.OUTBOX_ROWS))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if not agent_id or not delta:
@@ -475,6 +476,12 @@ class LmdbTx(DirectoryRecords):
         if row.state == RowState.PENDING:
             txn.put(keys.due(row.next_attempt_ns, agent_id, row.key), b"", db=dbs.due)
         txn.put(keys.outbox_row(agent_id, row.key), records.encode_row(row), db=dbs.outbox)
+        self._count_row(before, -1)
+        self._count_row(row, 1)
+
+    def _count_row(self, row: OutboxRow | None, delta: int) -> None:
+        if row is not None:
+            self.count_usage(quota.outbox_holder(row.key, row.state, row.sender.agent_id), quota.OUTBOX_ROWS, delta)
 
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         prefix = key.encode("utf-8", "surrogatepass") + b"\x00"
@@ -523,6 +530,7 @@ class LmdbTx(DirectoryRecords):
         if before.state == RowState.PENDING:
             self._txn.delete(keys.due(before.next_attempt_ns, agent_id, key), db=self._dbs.due)
         self._txn.delete(keys.outbox_row(agent_id, key), db=self._dbs.outbox)
+        self._count_row(before, -1)
 
     def outbox_counts(self) -> tuple[int, int]:
         """(pending rows, all rows including receipts)."""

@@ -7,7 +7,6 @@ from typing import Any
 
 from fabricd import wire
 from fabricd.core import agentdir
-from fabricd.core import wake
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.lmdb import keys, records
@@ -182,17 +181,26 @@ class DirectoryRecords:
     # -- wake hooks
 
     def get_wake_hook(self, agent_id: str) -> WakeHook | None:
-        raw = self._txn.get(keys.wake_hook(agent_id), db=self._dbs.meta)
-        return wake.decode(bytes(raw)) if raw is not None else None
+        key = keys.wake_hook(agent_id)
+        raw = self._txn.get(key, db=self._dbs.meta)
+        return self._hook(key, raw) if raw is not None else None
+
+    def _hook(self, key: bytes, raw: bytes) -> WakeHook | None:
+        """A stored hook; a corrupt one is reported for the quarantine and served as missing."""
+        hook = records.decode_wake_hook(raw)
+        if hook is None:
+            self._txn.report("meta", key)
+        return hook
 
     def put_wake_hook(self, hook: WakeHook) -> None:
-        self._txn.put(keys.wake_hook(hook.agent_id), wake.encode(hook), db=self._dbs.meta)
+        self._txn.put(keys.wake_hook(hook.agent_id), records.encode_wake_hook(hook), db=self._dbs.meta)
 
     def delete_wake_hook(self, agent_id: str) -> None:
         self._txn.delete(keys.wake_hook(agent_id), db=self._dbs.meta)
 
     def wake_hooks(self) -> list[WakeHook]:
-        return [wake.decode(bytes(raw)) for _, raw in rows_under(self._txn, self._dbs.meta, keys.WAKE_HOOKS, b"")]
+        found = (self._hook(key, raw) for key, raw in rows_under(self._txn, self._dbs.meta, keys.WAKE_HOOKS, b""))
+        return [hook for hook in found if hook is not None]
 
     # -- access tokens
 

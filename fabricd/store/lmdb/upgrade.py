@@ -6,6 +6,9 @@
              message names its sender; a consumed one does not, so its id stays under sender "" until
              the dedupe window forgets it (a resend of it by its own sender in that window is stored
              anew, not answered as a duplicate)
+    2 or 3 -> 4, last: the quota usage counters are counted from the records
+             (fabricd.store.lmdb.recount): schema 2 kept none, schema 3 no outbox rows, and quotas
+             must hold from the first write after the upgrade
 
 The backup is a compacted copy of the old store (the `fabricd backup` format)
 written into the data folder before anything changes, named after the schema
@@ -22,7 +25,7 @@ from typing import Any
 
 import lmdb
 
-from fabricd.store.lmdb import keys, records, sealed
+from fabricd.store.lmdb import keys, records, recount, sealed
 
 log = logging.getLogger("fabricd.store")
 
@@ -54,6 +57,7 @@ def upgrade(env: lmdb.Environment, dbs: Any, path: str, found: int, target: int,
         if found < 4:
             rewritten += _scope_ids(sealed.SealedTxn(txn, dbs.sealed, None), dbs)
             rewritten += _scope_outbox(sealed.SealedTxn(txn, dbs.sealed, None), dbs)
+            recount.recount(txn, dbs)
         txn.put(keys.SCHEMA, keys.u64(target), db=dbs.meta)
     log.warning("upgraded the store in %s from schema %d to %d (%d records, %.1f s); the old store is backed up "
                 "in %s (delete it once the daemon serves well)", path, found, target, rewritten,

@@ -214,7 +214,7 @@ class MemoryTx:
 
     def usage(self, agent_id: str) -> quota.Usage:
         return quota.Usage(*(self._meta(counter_name(q, agent_id)) for q in (quota.MAILBOXES, quota.UNREAD_BYTES,
-                                                                            quota.QUEUED)))
+                                                                            quota.QUEUED, quota.OUTBOX_ROWS)))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if agent_id and delta:
@@ -262,6 +262,8 @@ class MemoryTx:
         return copy.deepcopy(self._t("outbox").get((key, agent_id)))
 
     def put_outbox_row(self, row: OutboxRow) -> None:
+        self._count_row(self._t("outbox").get((row.key, row.sender.agent_id)), -1)
+        self._count_row(row, 1)
         self._w("outbox")[(row.key, row.sender.agent_id)] = copy.deepcopy(row)
 
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
@@ -270,6 +272,10 @@ class MemoryTx:
     def _after(self, after_key: str) -> list[tuple[str, str]]:
         key, agent = split_cursor(after_key)
         return sorted(k for k in self._t("outbox") if (k > (key, agent) if agent is not None else k[0] > key))
+
+    def _count_row(self, row: OutboxRow | None, delta: int) -> None:
+        if row is not None:
+            self.count_usage(quota.outbox_holder(row.key, row.state, row.sender.agent_id), quota.OUTBOX_ROWS, delta)
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         due = sorted((r for r in self._t("outbox").values() if r.state == RowState.PENDING and r.next_attempt_ns <= now_ns),
@@ -294,7 +300,7 @@ class MemoryTx:
         return sum(1 for r in rows if r.state == RowState.PENDING), len(rows)
 
     def delete_outbox_row(self, agent_id: str, key: str) -> None:
-        self._w("outbox").pop((key, agent_id), None)
+        self._count_row(self._w("outbox").pop((key, agent_id), None), -1)
 
     # -- agent directory
 

@@ -22,7 +22,7 @@ from fabricd import wire
 from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.model import IdRecord
-from fabricd.core.quota import CREATED_BY
+from fabricd.core.quota import CREATED_BY, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
@@ -31,7 +31,7 @@ from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
-from fabricd.store.postgres.usage_sql import MAILBOXES, QUEUED, charge, freed
+from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed
 from fabricd.store.transfer import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
@@ -120,7 +120,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
                              int(t.outcome), t.data, json.dumps(t.headers), t.result_data,
-                             json.dumps(t.result_headers), turns.encode(t.earlier))),
+                             json.dumps(t.result_headers), turns.encode(t.earlier), t.reattached)),
     Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
                   lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                              r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
@@ -275,6 +275,8 @@ _USAGE = (
            "GROUP BY source_agent"),
     charge(f"SELECT '{MAILBOXES}' || c, count(*) FROM (SELECT metadata::jsonb ->> '{CREATED_BY}' AS c FROM mailboxes) "
            "AS m WHERE c <> '' GROUP BY c"),
+    charge(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM outbox WHERE state IN (1, 2) AND sender_agent <> '' "
+           f"AND key NOT LIKE '{WAKE_ROW_PREFIX}%' GROUP BY sender_agent"),
 )
 """The quota usage counters (fabricd.core.quota), counted from the loaded records as the daemon counts them:
 they are derived, so the dump leaves them out (`usage/` counters) and the load makes them again."""

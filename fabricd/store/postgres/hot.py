@@ -50,7 +50,7 @@ from fabricd.core.model import (Address, Change, Envelope, Message, MessageKind,
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
-from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, QUEUED, credit, freed
 
 class _Handover(Exception):
     """Raised inside a hot path's transaction (rolling it back): the record script decides this one."""
@@ -188,27 +188,18 @@ class PgMailboxes(KvMailboxes):
         return acked
 
 
-_PEEK = """
+_PEEK = f"""
 SELECT b.unread_count, x.seq, x.body FROM mailboxes b
-LEFT JOIN LATERAL (SELECT seq, body FROM messages m WHERE m.agent_id = b.agent_id ORDER BY seq LIMIT $2) x ON true
+LEFT JOIN LATERAL ({s.within_budget("SELECT seq, body FROM messages m WHERE m.agent_id = b.agent_id "
+                                    "ORDER BY seq LIMIT $2", "$3")}) x ON true
 WHERE b.agent_id = $1 AND b.unread_count > 0 ORDER BY x.seq
 """
 
 
 async def peek(conn: Any, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
     """The oldest unread messages with the unread count, from one snapshot: one statement."""
-    rows = await conn.fetch(_PEEK, agent_id, limit)
-    out: list[Envelope] = []
-    size = 0
-    for r in rows:
-        if r["seq"] is None:
-            continue
-        env = s.envelope(r["seq"], r["body"])
-        size += len(env.encoded)
-        if max_bytes and out and size > max_bytes:
-            break
-        out.append(env)
-    return out, (rows[0]["unread_count"] if rows else 0)
+    rows = await conn.fetch(_PEEK, agent_id, limit, max_bytes)
+    return s.take(rows, max_bytes), (rows[0]["unread_count"] if rows else 0)
 
 
 _ANSWER = f"""
@@ -362,12 +353,7 @@ class PgOutbox(KvOutbox):
                     else:
                         receipts.append((row.key, row.sender.agent_id, result.message.seq))
                 if receipts:
-                    await conn.execute("""
-                        UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1,
-                                            content = '', last_error = ''
-                        FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
-                        WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1""",
-                                       [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
+                    await conn.execute(_RECEIPTS, [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
                                        [a for _, a, _ in receipts])
                 for f in failed:
                     await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
@@ -389,6 +375,16 @@ class PgOutbox(KvOutbox):
         self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken) - (wake_rules.WAKE in woken))
         return result
 
+
+_RECEIPTS = f"""
+WITH r AS (
+    UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1, content = '', last_error = ''
+    FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
+    WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1 RETURNING o.sender_agent
+)
+{credit(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM r WHERE sender_agent <> '' GROUP BY sender_agent")}
+"""
+"""Posted rows become their receipts, giving their senders' outbox-rows usage back (wake rows never come here)."""
 
 _NAMED = """
 SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1

@@ -19,6 +19,7 @@
                                                 (target, queue_seq) and (source_agent, queue_seq) list a
                                                 target's tickets and an asking agent's, newest first;
                                                 headers, result_headers (JSON) and earlier (JSON turns) are text
+                                                reattached counts resent Asks that found it queued
     outbox          (key, sender_agent)         the settling agent's reply to deliver (state PENDING, due by next_attempt_ns), a
                                                 dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
     ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
@@ -234,10 +235,16 @@ CREATE TABLE wake_hooks (
     body     bytea NOT NULL
 );
 """),
-    Migration(5, "message ids keyed by their sender, outbox rows by their settling agent", """
+    Migration(5, "message ids keyed by their sender, outbox rows by their settling agent and counted per sender; "
+                 "tickets count the resent Asks that re-attached to them", """
 ALTER TABLE message_ids ADD COLUMN sender text NOT NULL DEFAULT '';
 ALTER TABLE outbox ALTER COLUMN sender_agent TYPE text COLLATE "C";
 ALTER TABLE outbox DROP CONSTRAINT outbox_pkey, ADD PRIMARY KEY (key, sender_agent);
+ALTER TABLE tickets ADD COLUMN reattached integer NOT NULL DEFAULT 0;
+INSERT INTO counters (name, value)
+    SELECT 'usage/outbox_rows/' || sender_agent, count(*) FROM outbox
+    WHERE state IN (1, 2) AND sender_agent <> '' AND key NOT LIKE 'wake:%' GROUP BY sender_agent
+    ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value;
 """),
 )
 

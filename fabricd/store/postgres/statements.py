@@ -18,8 +18,9 @@ its writers: seqs are gap-free and commit in order on every node.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from fabricd import wire
 from fabricd.core import turns
@@ -233,19 +234,41 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     return out
 
 
-async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
-    """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
-    rows = await conn.fetch("SELECT seq, body FROM messages WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-                            agent_id, after_seq, limit)
+def within_budget(rows: str, budget: str) -> str:
+    """The rows of SELECT `rows` (seq, body, oldest first) a reader with a byte budget (parameter `budget`,
+    0: none) may keep: the
+    first, and those whose running total of body bytes is within it. The bodies' own lengths (TOAST knows
+    them without reading them) slightly under-count the envelopes', so the caller's exact cut (`take`) still
+    decides; the database never sends the rest: a Subscribe of 1 MB mail with a 1 MiB budget reads one, not
+    its whole page of 512 (40 never-reading streams held 250 MiB so)."""
+    return f"""SELECT seq, body FROM (
+        SELECT seq, body, row_number() OVER w AS n, sum(octet_length(body)) OVER w AS total FROM ({rows}) AS r
+        WINDOW w AS (ORDER BY seq)
+    ) AS x WHERE n = 1 OR {budget} = 0 OR total <= {budget} ORDER BY seq"""
+
+
+def take(rows: Iterable[Any], max_bytes: int) -> list[Envelope]:
+    """The envelopes of `rows` (seq, body; a NULL seq skipped) within `max_bytes` (0: all; always the first)."""
     out: list[Envelope] = []
     size = 0
     for row in rows:
+        if row["seq"] is None:
+            continue
         env = envelope(row["seq"], row["body"])
         size += len(env.encoded)
         if max_bytes and out and size > max_bytes:
             break
         out.append(env)
     return out
+
+
+_UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
+                        "$4")
+
+
+async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
+    """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
+    return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
 
 
 _DRAIN = f"""
@@ -418,7 +441,7 @@ def ticket_message_id(t: str) -> str:
 
 _TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
                    "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
-                   "earlier")
+                   "earlier, reattached")
 
 
 def _ticket(row) -> Ticket:  # noqa: ANN001
@@ -428,7 +451,8 @@ def _ticket(row) -> Ticket:  # noqa: ANN001
                   state=TicketState(row["state"]), result=row["result"], reason=row["reason"],
                   finish_ns=row["finish_ns"], outcome=TicketOutcome(row["outcome"]), data=bytes(row["data"]),
                   headers=json.loads(row["headers"]), result_data=bytes(row["result_data"]),
-                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]))
+                  result_headers=json.loads(row["result_headers"]), earlier=turns.decode(row["earlier"]),
+                  reattached=row["reattached"])
 
 
 async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001

@@ -200,7 +200,8 @@ class PgTx(PagedReads, WakeRecords):
         return len(rows)
 
     def usage(self, agent_id: str) -> quota.Usage:
-        names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED)]
+        names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED,
+                                                     quota.OUTBOX_ROWS)]
         # Locked in a write: two nodes checking one agent's quota at once take turns, so neither passes it.
         rows = self._fetch(f"SELECT name, value FROM counters WHERE name = ANY($1::text[]){self._lock}", names)
         found = {r["name"]: r["value"] for r in rows}
@@ -239,19 +240,20 @@ class PgTx(PagedReads, WakeRecords):
             WITH old AS (SELECT state FROM tickets WHERE ticket_id = $1 FOR UPDATE), up AS (
             INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
                                  conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
-                                 result_data, result_headers, earlier)
+                                 result_data, result_headers, earlier, reattached)
             VALUES ($1, $2, coalesce((SELECT seq FROM message_ids WHERE id = $20 AND agent_id = $2), $3),
-                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $21)
             ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
                 result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
                 result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
                 queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
-                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier)
+                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier,
+                reattached = EXCLUDED.reattached)
             SELECT state FROM old""",
                    t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
                    t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
                    json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier),
-                   t.message_id)
+                   t.message_id, t.reattached)
         queued = int(TicketState.QUEUED)
         self.count_usage(t.source_agent, quota.QUEUED, int(int(t.state) == queued) - int(was == queued))
 
@@ -287,14 +289,20 @@ class PgTx(PagedReads, WakeRecords):
         return o.row_of(r) if r is not None else None
 
     def put_outbox_row(self, r: OutboxRow) -> None:
-        self._exec(f"""
+        # The old state moves the sender's outbox-rows usage (a delivery gives one back).
+        was = self._row(f"""
+            WITH old AS (SELECT state, sender_agent FROM outbox WHERE key = $1 AND sender_agent = $5 FOR UPDATE), up AS (
             INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (key, sender_agent) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
                 next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
-                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content""",
+                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content)
+            SELECT state, sender_agent FROM old""",
                    r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                    r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
                    r.create_ns, r.deliver_ns, r.seq)
+        if was is not None:
+            self.count_usage(quota.outbox_holder(r.key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
+        self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
 
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         return [o.row_of(r) for r in self._fetch(
@@ -315,7 +323,10 @@ class PgTx(PagedReads, WakeRecords):
         return r["pending"], r["rows"]
 
     def delete_outbox_row(self, agent_id: str, key: str) -> None:
-        self._exec("DELETE FROM outbox WHERE key = $1 AND sender_agent = $2", key, agent_id)
+        was = self._row("DELETE FROM outbox WHERE key = $1 AND sender_agent = $2 RETURNING state, sender_agent",
+                        key, agent_id)
+        if was is not None:
+            self.count_usage(quota.outbox_holder(key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
 
     # -- agent directory
 

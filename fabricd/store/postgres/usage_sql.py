@@ -46,6 +46,7 @@ def freed(taken: str) -> str:
 UNREAD = counter_name(quota.UNREAD_BYTES, "")
 QUEUED = counter_name(quota.QUEUED, "")
 MAILBOXES = counter_name(quota.MAILBOXES, "")
+OUTBOX_ROWS = counter_name(quota.OUTBOX_ROWS, "")
 """Counter name prefixes: the agent id follows."""
 
 

@@ -1,0 +1,78 @@
+"""Quota usage (fabricd.core.quota) counted from an LMDB store's records, as the daemon charges them.
+
+The counters are derived: `fabricd copy` counts them while it loads records
+(`charges` of each mailbox and message, put_ticket and put_outbox_row for the
+rest), and an upgrade from a schema that kept none (2) counts them with
+`recount` over the whole store in its transaction, so quotas hold from the
+first write after it instead of starting at zero.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import lmdb
+
+from fabricd.core import quota as quotas
+from fabricd.core.model import MailboxEntry, TicketState
+from fabricd.store.lmdb import keys, records, sealed
+from fabricd.store.usage import sender_of
+
+_USAGE = b"usage/"
+
+
+def mailbox_charge(entry: MailboxEntry) -> tuple[str, str, int]:
+    """(agent, quota, amount) a mailbox entry charges: the agent whose mail created it, until registered."""
+    return entry.metadata.get(quotas.CREATED_BY, ""), quotas.MAILBOXES, 1
+
+
+def message_charge(encoded: bytes) -> tuple[str, str, int]:
+    """(agent, quota, amount) an unread message (its stored encoding) charges: its sender, its length."""
+    return sender_of(encoded), quotas.UNREAD_BYTES, len(encoded)
+
+
+def recount(txn: lmdb.Transaction, dbs: Any) -> int:
+    """Replace every usage counter of the store with one counted from its records; the counters written.
+
+    `txn` is a raw write transaction over sealed values (schema 3 on); a value failing its checksum
+    counts nothing (the daemon quarantines it when it reads it, and gives back nothing for it).
+    """
+    counted: Counter[bytes] = Counter()
+
+    def charge(agent: str, quota: str, amount: int) -> None:
+        if agent and amount:
+            counted[keys.usage(quota, agent)] += amount
+
+    for raw in _values(txn, dbs.entries):
+        charge(*mailbox_charge(records.decode_entry(raw)))
+    for raw in _values(txn, dbs.messages):
+        charge(*message_charge(raw))
+    for raw in _values(txn, dbs.tickets):
+        ticket = records.decode_ticket(raw)
+        if ticket.state == TicketState.QUEUED:
+            charge(ticket.source_agent, quotas.QUEUED, 1)
+    for raw in _values(txn, dbs.outbox):
+        row = records.decode_row(raw)
+        charge(quotas.outbox_holder(row.key, row.state, row.sender.agent_id), quotas.OUTBOX_ROWS, 1)
+    stale = []
+    with txn.cursor(db=dbs.meta) as cur:
+        if cur.set_range(_USAGE):
+            for key in cur.iternext(keys=True, values=False):
+                if not key.startswith(_USAGE):
+                    break
+                stale.append(bytes(key))
+    for key in stale:
+        txn.delete(key, db=dbs.meta)
+    for key, value in counted.items():
+        txn.put(key, keys.u64(value), db=dbs.meta)
+    return len(counted)
+
+
+def _values(txn: lmdb.Transaction, db: Any) -> Iterator[bytes]:
+    with txn.cursor(db=db) as cur:
+        for _, raw in cur:
+            value = sealed.unseal(raw)
+            if value is not None:
+                yield value
