@@ -145,7 +145,7 @@ def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
         return [], entry.unread_count
     messages = tx.unread(agent_id, 0, limit, max_bytes)
     for m in messages:
-        tx.delete_message(agent_id, m.seq)
+        tx.delete_message(agent_id, m.seq, m.encoded)
     entry.unread_count -= len(messages)
     entry.last_activity_ns = now  # the agent reading its mail is its activity
     tx.put_entry(entry, None)
@@ -169,9 +169,15 @@ def ack(tx: RecordTx, now: int, agent_id: str, message_ids: Sequence[str]) -> in
     entry = tx.get_entry(agent_id)
     if entry is None:
         return 0
+    acked = 0
+    for mid in message_ids:  # consume() for each, with the entry written once
+        record = tx.get_id(mid)
+        if record is not None and record.recipient == agent_id and tx.delete_message(agent_id, record.seq):
+            acked += 1
+    entry.unread_count -= acked
     entry.last_activity_ns = now  # acknowledging its mail is the agent's activity
     tx.put_entry(entry, None)
-    return sum(consume(tx, agent_id, mid) for mid in message_ids)
+    return acked
 
 
 def unread_counts(tx: RecordTx) -> list[tuple[str, int]]:

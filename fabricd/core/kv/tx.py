@@ -65,8 +65,11 @@ class RecordTx(Protocol):
         """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
         `max_bytes` of them (but always one, if any) when max_bytes is set."""
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
-        """Consume one unread message; False when it was not unread."""
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
+        """Consume one unread message; False when it was not unread.
+
+        `encoded`: its stored encoding, when this transaction read it already (from `unread`): the backend
+        need not read (and check) it again to credit its sender."""
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         """Make a consumed message unread again from its stored encoding; False when it is unread already."""

@@ -96,12 +96,13 @@ class SealedCursor:
 class SealedTxn:
     """An lmdb.Transaction whose sealed databases' values are sealed on put and checked on read."""
 
-    __slots__ = ("raw", "_sealed", "_report")
+    __slots__ = ("raw", "_sealed", "report")
 
     def __init__(self, txn: lmdb.Transaction, sealed: dict[Any, str], on_corrupt: OnCorrupt | None) -> None:
         self.raw = txn
         self._sealed = sealed
-        self._report = on_corrupt or _ignore
+        self.report: OnCorrupt = on_corrupt or _ignore
+        """Told (database name, key) of each corrupt value a read meets."""
 
     def __getattr__(self, attr: str) -> Any:  # delete, stat, commit, abort: as they are
         return getattr(self.raw, attr)
@@ -115,7 +116,7 @@ class SealedTxn:
             return raw
         value = unseal(raw)
         if value is None:
-            self._report(name, bytes(key))
+            self.report(name, bytes(key))
             return default
         return value
 
@@ -134,7 +135,7 @@ class SealedTxn:
     def cursor(self, db: Any = None) -> Any:
         cur = self.raw.cursor(db=db)
         name = self._sealed.get(db)
-        return cur if name is None else SealedCursor(cur, name, self._report)
+        return cur if name is None else SealedCursor(cur, name, self.report)
 
 
 def _ignore(name: str, key: bytes) -> None:

@@ -37,6 +37,8 @@ class DirectoryRecords:
     __slots__ = ()
     _txn: Any
     _dbs: Any
+    _no_hooks: set[str]
+    """Agents this transaction found without a wake hook."""
 
     def next_sequence(self, name: str) -> int:
         raise NotImplementedError
@@ -182,14 +184,23 @@ class DirectoryRecords:
     # -- wake hooks
 
     def get_wake_hook(self, agent_id: str) -> WakeHook | None:
+        # Every send asks (fabricd.core.kv.wake.note) and most agents have no hook: a batch of 100 to one
+        # mailbox reads its absence once. A hook found is read each time (its reader may change it).
+        if agent_id in self._no_hooks:
+            return None
         raw = self._txn.get(keys.wake_hook(agent_id), db=self._dbs.meta)
-        return wake.decode(bytes(raw)) if raw is not None else None
+        if raw is None:
+            self._no_hooks.add(agent_id)
+            return None
+        return wake.decode(bytes(raw))
 
     def put_wake_hook(self, hook: WakeHook) -> None:
+        self._no_hooks.discard(hook.agent_id)
         self._txn.put(keys.wake_hook(hook.agent_id), wake.encode(hook), db=self._dbs.meta)
 
     def delete_wake_hook(self, agent_id: str) -> None:
         self._txn.delete(keys.wake_hook(agent_id), db=self._dbs.meta)
+        self._no_hooks.add(agent_id)
 
     def wake_hooks(self) -> list[WakeHook]:
         return [wake.decode(bytes(raw)) for _, raw in rows_under(self._txn, self._dbs.meta, keys.WAKE_HOOKS, b"")]

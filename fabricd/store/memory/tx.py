@@ -147,7 +147,7 @@ class MemoryTx:
             out.append(Envelope(key[1], encoded))
         return out
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
         if (agent_id, seq) not in self._t("messages"):
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))

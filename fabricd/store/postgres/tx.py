@@ -160,7 +160,7 @@ class PgTx(PagedReads, WakeRecords):
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
         body = self._val("DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING body", agent_id, seq)
         if body is None:
             return False
