@@ -38,15 +38,18 @@ def sender_of(encoded: bytes) -> str:
     try:
         pos = 0
         if encoded[0] == _ID:
-            size, pos = _length(encoded, 1)
-            pos += size
+            size = encoded[1]  # lengths under 128 take one byte: most ids and agent ids
+            pos = 2 + size if size < 0x80 else sum(_varint(encoded, 1))
         if pos < len(encoded) and encoded[pos] == _SENDER:
             size, start = _length(encoded, pos + 1)
             end = start + size
             if start == end:
                 return ""
             if encoded[start] == _AGENT_ID:
-                size, at = _length(encoded, start + 1)
+                size = encoded[start + 1]
+                at = start + 2
+                if size >= 0x80:
+                    size, at = _varint(encoded, start + 1)
                 stop = at + size
                 if stop < end and encoded[stop] == _SESSION_ID:  # then the session id, up to the end
                     size, after = _length(encoded, stop + 1)

@@ -47,7 +47,8 @@ def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed
 
 def decode_id(raw: bytes) -> IdRecord:
     seq, send_ns, digest = _ID_HEAD.unpack_from(raw)
-    recipient = bytes(raw[_ID_HEAD.size :]).split(b"\0", 1)[0].decode("utf-8", "surrogatepass")
+    end = raw.find(b"\0", _ID_HEAD.size)
+    recipient = bytes(raw[_ID_HEAD.size : end if end >= 0 else len(raw)]).decode("utf-8", "surrogatepass")
     return IdRecord(recipient, seq, send_ns, b"" if digest == _NO_DIGEST else digest)
 
 

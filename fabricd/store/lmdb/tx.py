@@ -247,7 +247,11 @@ class LmdbTx(DirectoryRecords):
                 return False
         if not self._raw.delete(key, db=db):
             return False
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
+        sender = sender_of(encoded)
+        if sender:  # count_usage, inline: one credit per message consumed
+            usage = self._usage
+            counter = keys.usage(quota.UNREAD_BYTES, sender)
+            usage[counter] = usage.get(counter, 0) - len(encoded)
         return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
