@@ -95,9 +95,23 @@ def field(number: int, payload: bytes) -> bytes:
     return bytes(((number << 3) | 2,)) + _varint(len(payload)) + payload
 
 
+_HEADS = {number: [bytes(((number << 3) | 2, size)) for size in range(0x80)] for number in (1, 2)}
+"""Tag and one-byte length of a length-delimited field 1 or 2 under 128 bytes, by length: most messages."""
+
+
 def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
     """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
-    return cls.FromString(b"".join([field(number, e.encoded) for e in envelopes]))
+    heads = _HEADS.get(number)
+    if heads is None:
+        return cls.FromString(b"".join([field(number, e.encoded) for e in envelopes]))
+    parts: list[bytes] = []
+    add = parts.append
+    for e in envelopes:  # field(number, e.encoded), without building each field: a Subscribe batch is 512
+        encoded = e.encoded
+        size = len(encoded)
+        add(heads[size] if size < 0x80 else heads[0][:1] + _varint(size))
+        add(encoded)
+    return cls.FromString(b"".join(parts))
 
 
 def sent_result(sent: Sent) -> bytes:

@@ -11,7 +11,7 @@ import lmdb
 from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records, ticket_index
-from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn, unseal
+from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn, seal, unseal
 from fabricd.store.usage import sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
 
@@ -204,14 +204,11 @@ class LmdbTx(DirectoryRecords):
         encoded = records.encode_message(message)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        self._txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=self._dbs.messages)
+        put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
+        put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         id_key = keys.message_id(message.id)
-        self._txn.put(
-            id_key,
-            records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
-                              message.id if id_key[0] == 0 else ""),
-            db=self._dbs.ids,
-        )
+        put(id_key, seal(records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                                           message.id if id_key[0] == 0 else "")), db=dbs.ids)
         return encoded
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
@@ -220,7 +217,7 @@ class LmdbTx(DirectoryRecords):
         size = 0
         with self._raw.cursor(db=self._dbs.messages) as cur:
             if cur.set_range(keys.message(agent_key, after_seq + 1)):
-                seq_of = keys.message_seq
+                seq_of, at = keys.U64.unpack_from, keys.DIGEST  # keys.message_seq, inline
                 for key, raw in cur:
                     if not key.startswith(agent_key) or len(out) >= limit:
                         break
@@ -231,7 +228,7 @@ class LmdbTx(DirectoryRecords):
                     size += len(value)
                     if max_bytes and out and size > max_bytes:
                         break
-                    out.append(Envelope(seq_of(key), value))
+                    out.append(Envelope(seq_of(key, at)[0], value))
         return out
 
     def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
