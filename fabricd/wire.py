@@ -26,6 +26,20 @@ def address_in(p: pb.Address) -> Address:
     return Address(p.agent_id, p.session_id)
 
 
+_ADDRESSES: dict[tuple[str, str], Address] = {}
+"""Addresses met lately (they are frozen): a batch of 100 from one sender to one mailbox builds two."""
+
+
+def _address(agent_id: str, session_id: str) -> Address:
+    key = (agent_id, session_id)
+    found = _ADDRESSES.get(key)
+    if found is None:
+        if len(_ADDRESSES) >= 4096:  # bounded: forget them all, the next batch builds its own again
+            _ADDRESSES.clear()
+        found = _ADDRESSES[key] = Address(agent_id, session_id)
+    return found
+
+
 def message_in(p: pb.Message) -> Message:
     """A protobuf Message as the domain sees it (no validation here: the core validates)."""
     kind = p.kind
@@ -33,8 +47,8 @@ def message_in(p: pb.Message) -> Message:
     recipient = p.recipient
     return Message(
         p.id,
-        Address(sender.agent_id, sender.session_id) if p.HasField("sender") else NO_ADDRESS,
-        Address(recipient.agent_id, recipient.session_id),
+        _address(sender.agent_id, sender.session_id) if p.HasField("sender") else NO_ADDRESS,
+        _address(recipient.agent_id, recipient.session_id),
         tuple([Address(a.agent_id, a.session_id) for a in p.reply_to]) if p.reply_to else (),
         p.thread_id,
         p.text,
@@ -90,13 +104,16 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
+_HEADS = {number: [bytes(((number << 3) | 2, size)) for size in range(0x80)] for number in (1, 2, 3)}
+"""Tag and one-byte length of a length-delimited field 1, 2 or 3 under 128 bytes, by length: most messages."""
+
+
 def field(number: int, payload: bytes) -> bytes:
     """One length-delimited protobuf field: how a stored message is placed in a response unparsed."""
-    return bytes(((number << 3) | 2,)) + _varint(len(payload)) + payload
-
-
-_HEADS = {number: [bytes(((number << 3) | 2, size)) for size in range(0x80)] for number in (1, 2)}
-"""Tag and one-byte length of a length-delimited field 1 or 2 under 128 bytes, by length: most messages."""
+    size = len(payload)
+    if size < 0x80 and number in _HEADS:
+        return _HEADS[number][size] + payload
+    return bytes(((number << 3) | 2,)) + _varint(size) + payload
 
 
 def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201

@@ -19,3 +19,16 @@ def test_a_response_holds_every_stored_message_whatever_its_size() -> None:
         response = wire.messages_response(cls, envelopes)
         assert list(response.messages) == messages
     assert list(wire.messages_response(mbx_pb.SubscribeResponse, []).messages) == []
+
+
+def test_a_field_is_the_length_delimited_field_protobuf_writes() -> None:
+    for size in (1, 2, 127, 128, 300, 20_000):  # one-byte lengths (the precomputed ones) and longer
+        text = "x" * size
+        address = pb.Address(agent_id=text)
+        assert wire.field(1, text.encode()) == address.SerializeToString()
+        assert wire.field(2, text.encode()) == pb.Address(session_id=text).SerializeToString()
+        assert wire.field(3, address.SerializeToString()) == pb.Message(recipient=address).SerializeToString()
+        assert wire.field(4, address.SerializeToString()) == pb.Message(reply_to=[address]).SerializeToString()
+    assert wire.field(1, b"") == b"\x0a\x00"
+    result = mbx_pb.SendMessageResult(message=pb.Message(id="m", text="t" * 200), duplicate=True)
+    assert wire.field(1, result.message.SerializeToString()) + b"\x10\x01" == result.SerializeToString()
