@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -187,6 +187,24 @@ class LmdbTx(DirectoryRecords):
         return self._revision
 
     # -- messages
+
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        recipient = agent_id.encode("utf-8", "surrogatepass")
+        get, ids, message_id, unread_seq = self._raw.get, self._dbs.ids, keys.message_id, records.unread_seq
+        consumed = 0
+        for mid in message_ids:  # get_id and delete_message, without building an IdRecord per id
+            key = message_id(mid)
+            raw = get(key, db=ids)
+            if raw is None:
+                continue
+            value = unseal(raw)
+            if value is None:
+                self._report("ids", bytes(key))
+                continue
+            seq = unread_seq(value, recipient)
+            if seq and self.delete_message(agent_id, seq):
+                consumed += 1
+        return consumed
 
     def get_id(self, message_id: str) -> IdRecord | None:
         key = keys.message_id(message_id)
