@@ -118,9 +118,15 @@ def field(number: int, payload: bytes) -> bytes:
 
 def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
     """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
+    return cls.FromString(messages_field(envelopes, number))
+
+
+def messages_field(envelopes: Sequence[Envelope], number: int = 1) -> bytes:
+    """The stored encodings as the repeated Message field `number` of a response: the response's bytes when
+    it has no other field set (a Subscribe batch goes out so, never parsed)."""
     heads = _HEADS.get(number)
     if heads is None:
-        return cls.FromString(b"".join([field(number, e.encoded) for e in envelopes]))
+        return b"".join([field(number, e.encoded) for e in envelopes])
     parts: list[bytes] = []
     add = parts.append
     for e in envelopes:  # field(number, e.encoded), without building each field: a Subscribe batch is 512
@@ -128,7 +134,7 @@ def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1)
         size = len(encoded)
         add(heads[size] if size < 0x80 else heads[0][:1] + _varint(size))
         add(encoded)
-    return cls.FromString(b"".join(parts))
+    return b"".join(parts)
 
 
 def sent_result(sent: Sent) -> bytes:

@@ -19,6 +19,8 @@ def test_a_response_holds_every_stored_message_whatever_its_size() -> None:
         response = wire.messages_response(cls, envelopes)
         assert list(response.messages) == messages
     assert list(wire.messages_response(mbx_pb.SubscribeResponse, []).messages) == []
+    # Subscribe writes the field's bytes as its response, unparsed: they are the response protobuf writes
+    assert wire.messages_field(envelopes) == mbx_pb.SubscribeResponse(messages=messages).SerializeToString()
 
 
 def test_a_field_is_the_length_delimited_field_protobuf_writes() -> None:
