@@ -26,6 +26,20 @@ def address_in(p: pb.Address) -> Address:
     return Address(p.agent_id, p.session_id)
 
 
+_ADDRESSES: dict[tuple[str, str], Address] = {}
+"""Addresses met lately (they are frozen): a batch of 100 from one sender to one mailbox builds two."""
+
+
+def _address(agent_id: str, session_id: str) -> Address:
+    key = (agent_id, session_id)
+    found = _ADDRESSES.get(key)
+    if found is None:
+        if len(_ADDRESSES) >= 4096:  # bounded: forget them all, the next batch builds its own again
+            _ADDRESSES.clear()
+        found = _ADDRESSES[key] = Address(agent_id, session_id)
+    return found
+
+
 def message_in(p: pb.Message) -> Message:
     """A protobuf Message as the domain sees it (no validation here: the core validates)."""
     kind = p.kind
@@ -33,8 +47,8 @@ def message_in(p: pb.Message) -> Message:
     recipient = p.recipient
     return Message(
         p.id,
-        Address(sender.agent_id, sender.session_id) if p.HasField("sender") else NO_ADDRESS,
-        Address(recipient.agent_id, recipient.session_id),
+        _address(sender.agent_id, sender.session_id) if p.HasField("sender") else NO_ADDRESS,
+        _address(recipient.agent_id, recipient.session_id),
         tuple([Address(a.agent_id, a.session_id) for a in p.reply_to]) if p.reply_to else (),
         p.thread_id,
         p.text,
@@ -90,14 +104,37 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
+_HEADS = {number: [bytes(((number << 3) | 2, size)) for size in range(0x80)] for number in (1, 2, 3)}
+"""Tag and one-byte length of a length-delimited field 1, 2 or 3 under 128 bytes, by length: most messages."""
+
+
 def field(number: int, payload: bytes) -> bytes:
     """One length-delimited protobuf field: how a stored message is placed in a response unparsed."""
-    return bytes(((number << 3) | 2,)) + _varint(len(payload)) + payload
+    size = len(payload)
+    if size < 0x80 and number in _HEADS:
+        return _HEADS[number][size] + payload
+    return bytes(((number << 3) | 2,)) + _varint(size) + payload
 
 
 def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
     """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
-    return cls.FromString(b"".join([field(number, e.encoded) for e in envelopes]))
+    return cls.FromString(messages_field(envelopes, number))
+
+
+def messages_field(envelopes: Sequence[Envelope], number: int = 1) -> bytes:
+    """The stored encodings as the repeated Message field `number` of a response: the response's bytes when
+    it has no other field set (a Subscribe batch goes out so, never parsed)."""
+    heads = _HEADS.get(number)
+    if heads is None:
+        return b"".join([field(number, e.encoded) for e in envelopes])
+    parts: list[bytes] = []
+    add = parts.append
+    for e in envelopes:  # field(number, e.encoded), without building each field: a Subscribe batch is 512
+        encoded = e.encoded
+        size = len(encoded)
+        add(heads[size] if size < 0x80 else heads[0][:1] + _varint(size))
+        add(encoded)
+    return b"".join(parts)
 
 
 def sent_result(sent: Sent) -> bytes:

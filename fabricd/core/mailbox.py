@@ -209,8 +209,10 @@ class Mailboxes(Service):
                 field="message_ids",
                 limit=limits.max_batch,
             )
+        longest = limits.max_id_chars
         for i, mid in enumerate(message_ids):
-            validate.text_field(mid, f"message_ids[{i}]", limits, required=True)
+            if not (0 < len(mid) <= longest and mid.isprintable()):  # what text_field allows; it words the refusal
+                validate.text_field(mid, f"message_ids[{i}]", limits, required=True)
         return await self._store.mailboxes.ack(agent_id, message_ids)
 
     async def forget_old_ids(self, window_s: float, scan: int = 5000) -> int:

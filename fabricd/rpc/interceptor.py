@@ -147,6 +147,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                             item = await items.__anext__()
                         except StopAsyncIteration:
                             break
+                        if type(item) is bytes:  # a response written already (Subscribe's batches)
+                            await streams.write(context, item, len(item))
+                            continue
                         if view is not None and not identity.trusted:
                             item = view(item, identity.agent_id)
                         await streams.write(context, item, item.ByteSize())
@@ -165,6 +168,21 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     guard.untrack(identity, call)
                     finish(context, started, identity, failed)
 
-            return grpc.unary_stream_rpc_method_handler(stream, None, handler.response_serializer)
+            return grpc.unary_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
         return handler
 
+
+
+def _bytes_through(serialize: Callable[[object], bytes] | None) -> Callable[[object], bytes] | None:
+    """A stream's response serializer that writes a response already in bytes as it is.
+
+    A servicer may yield the bytes of its response message (fabricd.rpc.mailbox's Subscribe does, built
+    from stored encodings), so it is not parsed only to be written again; a method with an agent view
+    (fabricd.rpc.visibility) yields messages."""
+    if serialize is None:
+        return None
+
+    def write(response: object) -> bytes:
+        return response if type(response) is bytes else serialize(response)
+
+    return write

@@ -11,7 +11,7 @@ from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 
 
-KEEPALIVE = pb.SubscribeResponse(keepalive=True)
+KEEPALIVE = pb.SubscribeResponse(keepalive=True).SerializeToString()
 
 
 class MailboxServicer(pb_grpc.MailboxServiceServicer):
@@ -51,8 +51,10 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def Subscribe(self, request, context):  # noqa: ANN001, ANN201, N802
+        # SubscribeResponse bytes: the stored encodings go out as they are, never parsed and written again
+        # (the interceptor writes bytes through; see fabricd.rpc.interceptor)
         async for batch in self._mailboxes.subscribe(request.agent_id):
-            yield wire.messages_response(pb.SubscribeResponse, batch) if batch else KEEPALIVE
+            yield wire.messages_field(batch) if batch else KEEPALIVE
 
     @mapped
     async def AckMessages(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -10,7 +10,7 @@ script's changes are thrown away when it raises, so it may be run again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.ports import StoreStats
@@ -73,8 +73,15 @@ class RecordTx(Protocol):
         """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
         `max_bytes` of them (but always one, if any) when max_bytes is set."""
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
-        """Consume one unread message; False when it was not unread."""
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
+        """Consume one unread message; False when it was not unread.
+
+        `encoded`: its stored encoding, when this transaction read it already (from `unread`): the backend
+        need not read (and check) it again to credit its sender."""
+
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        """Consume the unread messages of `agent_id` with these ids, as `delete_message` does; ids unknown, of
+        another mailbox or already consumed are passed over. The number consumed (an ack's work, in one call)."""
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         """Make a consumed message unread again from its stored encoding; False when it is unread already."""

@@ -143,7 +143,9 @@ def queue_length(target: str) -> bytes:
     return b"queued/" + entry(target)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def usage(quota: str, agent_id: str) -> bytes:
+    """Cached like `entry`: every consume credits its sender's counter."""
     return b"usage/" + quota.encode() + b"/" + entry(agent_id)
 
 

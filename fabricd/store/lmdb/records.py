@@ -22,6 +22,7 @@ _ENTRY_HEAD = struct.Struct(">QB")
 # an id whose key is hashed (keys.message_id) NUL + the id utf-8: the key alone cannot give it back to `fabricd copy`
 _ID_HEAD = struct.Struct(">QQ16s")
 _NO_DIGEST = bytes(16)
+_SEQ = struct.Struct(">Q")  # the head's first field
 
 
 def encode_entry(e: MailboxEntry) -> bytes:
@@ -53,8 +54,20 @@ def encode_id(recipient: str, seq: int, send_time_ns: int, digest: bytes, hashed
 
 def decode_id(raw: bytes) -> IdRecord:
     seq, send_ns, digest = _ID_HEAD.unpack_from(raw)
-    recipient = bytes(raw[_ID_HEAD.size :]).split(b"\0", 1)[0].decode("utf-8", "surrogatepass")
+    end = raw.find(b"\0", _ID_HEAD.size)
+    recipient = bytes(raw[_ID_HEAD.size : end if end >= 0 else len(raw)]).decode("utf-8", "surrogatepass")
     return IdRecord(recipient, seq, send_ns, b"" if digest == _NO_DIGEST else digest)
+
+
+def unread_seq(raw: bytes, recipient: bytes) -> int:
+    """The seq of an id record whose recipient is `recipient` (UTF-8); 0 (never a seq) for another recipient.
+
+    What an ack needs of each id, read without decoding the record: the recipient is the bytes after the
+    head, up to the end or the NUL before a hashed id."""
+    end = _ID_HEAD.size + len(recipient)
+    if raw[_ID_HEAD.size:end] != recipient or (len(raw) > end and raw[end] != 0):
+        return 0
+    return _SEQ.unpack_from(raw)[0]
 
 
 def hashed_id(raw: bytes) -> str | None:

@@ -139,19 +139,17 @@ class SealedCursor:
 class SealedTxn:
     """An lmdb.Transaction whose sealed databases' values are sealed on put and checked on read."""
 
-    __slots__ = ("raw", "_sealed", "_report")
+    __slots__ = ("raw", "_sealed", "report")
 
     def __init__(self, txn: lmdb.Transaction, sealed: dict[Any, str], on_corrupt: OnCorrupt | None) -> None:
         self.raw = txn
         self._sealed = sealed
-        self._report = on_corrupt or _ignore
+        self.report: OnCorrupt = on_corrupt or _ignore
+        """Told (database name, key) of each corrupt value a read meets (also by readers outside `get` and
+        `cursor`: a sealed meta record, an LMDB transaction's in-place reads)."""
 
     def __getattr__(self, attr: str) -> Any:  # delete, stat, commit, abort: as they are
         return getattr(self.raw, attr)
-
-    def report(self, name: str, key: bytes) -> None:
-        """A value read outside `get` and `cursor` failed its check (a sealed meta record)."""
-        self._report(name, bytes(key))
 
     def get(self, key: bytes, default: Any = None, db: Any = None) -> Any:
         raw = self.raw.get(key, db=db)
@@ -162,7 +160,7 @@ class SealedTxn:
             return raw
         value = unseal(raw)
         if value is None:
-            self._report(name, bytes(key))
+            self.report(name, bytes(key))
             return default
         return value
 
@@ -181,7 +179,7 @@ class SealedTxn:
     def cursor(self, db: Any = None) -> Any:
         cur = self.raw.cursor(db=db)
         name = self._sealed.get(db)
-        return cur if name is None else SealedCursor(cur, name, self._report)
+        return cur if name is None else SealedCursor(cur, name, self.report)
 
 
 def _ignore(name: str, key: bytes) -> None:

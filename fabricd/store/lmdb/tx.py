@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +11,7 @@ import lmdb
 from fabricd.core import quota
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.lmdb import keys, records, ticket_index
-from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
+from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn, seal, unseal
 from fabricd.core.outbox import row_cursor
 from fabricd.store.usage import id_of, sender_of
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after, rows_under
@@ -49,10 +49,15 @@ class Databases:
 class LmdbTx(DirectoryRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
-    __slots__ = ("_txn", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage", "woken", "stored_messages")
+    __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage",
+                 "_no_hooks", "woken", "stored_messages")
 
     def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
         self._txn = SealedTxn(txn, dbs.sealed, on_corrupt)  # corrupt records are served as missing
+        # The hot message paths (get_id, unread, delete_message) read `_raw` and unseal it themselves, as
+        # SealedTxn would: one call less per record.
+        self._raw = txn
+        self._report = self._txn.report
         self._dbs = dbs
         self._entries: dict[str, MailboxEntry | None] = {}
         # The session name each entry is indexed under in `names`, as of now in this transaction.
@@ -62,6 +67,7 @@ class LmdbTx(DirectoryRecords):
         # Usage counter moves, summed and written once by flush(): an ack of 100 messages from one
         # sender is one counter write, not 100 reads and writes.
         self._usage: dict[bytes, int] = {}
+        self._no_hooks: set[str] = set()
         self.woken: dict[str, None] = {}
         self.stored_messages = 0
 
@@ -196,21 +202,43 @@ class LmdbTx(DirectoryRecords):
                 raw = None
         return records.decode_id(raw) if raw is not None else None
 
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        """consume_id of each; a minted id's record is read in place (no IdRecord per id)."""
+        recipient = agent_id.encode("utf-8", "surrogatepass")
+        get, ids, unread_seq, looks_minted = self._raw.get, self._dbs.ids, records.unread_seq, keys.looks_minted
+        consumed = 0
+        for mid in message_ids:
+            if looks_minted(mid):
+                key = keys.minted_id(mid)
+                raw = get(key, db=ids)
+                if raw is not None:
+                    value = unseal(raw)
+                    if value is None:
+                        self._report("ids", bytes(key))
+                    else:
+                        seq = unread_seq(value, recipient)
+                        if seq and self.delete_message(agent_id, seq):
+                            consumed += 1
+                            continue
+            if self._consume_chosen(agent_id, mid):
+                consumed += 1
+        return consumed
+
     def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        txn, dbs = self._txn, self._dbs
-        txn.put(keys.message(keys.entry(agent_id), message.seq), encoded, db=dbs.messages)
+        put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
+        put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         if chosen:
-            txn.put(keys.chosen_id(message.sender.agent_id, message.id),
-                    records.encode_id(agent_id, message.seq, message.send_time_ns, digest, message.id,
-                                      message.sender.agent_id), db=dbs.ids)
-            txn.put(keys.by_id(agent_id, message.id, message.seq), b"", db=dbs.by_id)
+            put(keys.chosen_id(message.sender.agent_id, message.id),
+                seal(records.encode_id(agent_id, message.seq, message.send_time_ns, digest, message.id,
+                                       message.sender.agent_id)), db=dbs.ids)
+            self._txn.put(keys.by_id(agent_id, message.id, message.seq), b"", db=dbs.by_id)
         else:
-            txn.put(keys.minted_id(message.id), records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
-                                                                  sender=message.sender.agent_id), db=dbs.ids)
+            put(keys.minted_id(message.id), seal(records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                                                                   sender=message.sender.agent_id)), db=dbs.ids)
         return encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
@@ -223,6 +251,11 @@ class LmdbTx(DirectoryRecords):
                 record = records.decode_id(raw)
                 if record.recipient == agent_id and self.delete_message(agent_id, record.seq):
                     return True
+        return self._consume_chosen(agent_id, message_id)
+
+    def _consume_chosen(self, agent_id: str, message_id: str) -> bool:
+        """Consume the oldest unread message of the mailbox whose sender chose `message_id` (`by_id`)."""
+        txn, dbs = self._txn, self._dbs
         prefix = keys.by_id(agent_id, message_id)
         found = None
         stale = []
@@ -249,25 +282,41 @@ class LmdbTx(DirectoryRecords):
         agent_key = keys.entry(agent_id)
         out: list[Envelope] = []
         size = 0
-        with self._txn.cursor(db=self._dbs.messages) as cur:
+        with self._raw.cursor(db=self._dbs.messages) as cur:
             if cur.set_range(keys.message(agent_key, after_seq + 1)):
-                seq_of = keys.message_seq
+                seq_of, at = keys.U64.unpack_from, keys.DIGEST  # keys.message_seq, inline
                 for key, raw in cur:
                     if not key.startswith(agent_key) or len(out) >= limit:
                         break
-                    size += len(raw)
+                    value = unseal(raw)
+                    if value is None:  # served as missing, and moved aside
+                        self._report("messages", bytes(key))
+                        continue
+                    size += len(value)
                     if max_bytes and out and size > max_bytes:
                         break
-                    out.append(Envelope(seq_of(key), raw))
+                    out.append(Envelope(seq_of(key, at)[0], value))
         return out
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
         key = keys.message(keys.entry(agent_id), seq)
-        raw = self._txn.pop(key, db=self._dbs.messages)
-        if raw is None:
+        db = self._dbs.messages
+        if encoded is None:
+            raw = self._raw.get(key, db=db)
+            if raw is None:
+                return False
+            encoded = unseal(raw)
+            if encoded is None:  # left for the quarantine, unread: its sender is not to be trusted
+                self._report("messages", bytes(key))
+                return False
+        if not self._raw.delete(key, db=db):
             return False
-        self.count_usage(sender_of(raw), quota.UNREAD_BYTES, -len(raw))
-        mid = id_of(raw)
+        sender = sender_of(encoded)
+        if sender:  # count_usage, inline: one credit per message consumed
+            usage = self._usage
+            counter = keys.usage(quota.UNREAD_BYTES, sender)
+            usage[counter] = usage.get(counter, 0) - len(encoded)
+        mid = id_of(encoded)
         if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
             self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
         return True

@@ -36,6 +36,8 @@ class DirectoryRecords:
     __slots__ = ()
     _txn: Any
     _dbs: Any
+    _no_hooks: set[str]
+    """Agents this transaction found without a wake hook."""
 
     def next_sequence(self, name: str) -> int:
         raise NotImplementedError
@@ -181,9 +183,16 @@ class DirectoryRecords:
     # -- wake hooks
 
     def get_wake_hook(self, agent_id: str) -> WakeHook | None:
+        # Every send asks (fabricd.core.kv.wake.note) and most agents have no hook: a batch of 100 to one
+        # mailbox reads its absence once. A hook found is read each time (its reader may change it).
+        if agent_id in self._no_hooks:
+            return None
         key = keys.wake_hook(agent_id)
         raw = self._txn.get(key, db=self._dbs.meta)
-        return self._hook(key, raw) if raw is not None else None
+        if raw is None:
+            self._no_hooks.add(agent_id)
+            return None
+        return self._hook(key, raw)
 
     def _hook(self, key: bytes, raw: bytes) -> WakeHook | None:
         """A stored hook; a corrupt one is reported for the quarantine and served as missing."""
@@ -193,10 +202,12 @@ class DirectoryRecords:
         return hook
 
     def put_wake_hook(self, hook: WakeHook) -> None:
+        self._no_hooks.discard(hook.agent_id)
         self._txn.put(keys.wake_hook(hook.agent_id), records.encode_wake_hook(hook), db=self._dbs.meta)
 
     def delete_wake_hook(self, agent_id: str) -> None:
         self._txn.delete(keys.wake_hook(agent_id), db=self._dbs.meta)
+        self._no_hooks.add(agent_id)
 
     def wake_hooks(self) -> list[WakeHook]:
         found = (self._hook(key, raw) for key, raw in rows_under(self._txn, self._dbs.meta, keys.WAKE_HOOKS, b""))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
@@ -13,6 +13,7 @@ from fabricd.core.agentdir import WorkRequest
 from fabricd.core.agentdir import Thread
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core import quota, wake
+from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
@@ -155,12 +156,15 @@ class MemoryTx:
             out.append(Envelope(key[1], encoded))
         return out
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
         if (agent_id, seq) not in self._t("messages"):
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return True
+
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        return consume_each(self, agent_id, message_ids)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):

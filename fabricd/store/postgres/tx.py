@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, quota, turns
+from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core.tokens import TOKENS, Token
@@ -168,12 +169,15 @@ class PgTx(PagedReads, WakeRecords):
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
 
-    def delete_message(self, agent_id: str, seq: int) -> bool:
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
         body = self._val("DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING body", agent_id, seq)
         if body is None:
             return False
         self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
         return True
+
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        return consume_each(self, agent_id, message_ids)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         message = pb.Message.FromString(encoded)
