@@ -208,8 +208,12 @@ def start_nats(folder: str) -> tuple[subprocess.Popen, int] | None:
     config = os.path.join(folder, "nats.conf")
     with open(config, "w") as f:
         f.write(f'listen: "127.0.0.1:{port}"\njetstream {{\n  store_dir: "{folder}"\n  sync_interval: always\n}}\n')
-    proc = subprocess.Popen([exe, "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return proc, port
+    proc = subprocess.Popen([exe, "-c", config], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:  # a server that refuses the configuration exits at once; nats-py would retry for minutes
+        _, err = proc.communicate(timeout=0.5)
+    except subprocess.TimeoutExpired:
+        return proc, port
+    raise RuntimeError(f"{exe} exited at start (sync_interval needs nats-server >= 2.10): {err.strip()[-300:]}")
 
 
 async def bench_nats(port: int) -> dict[str, float]:
@@ -301,7 +305,12 @@ async def run_peers(start_fabricd: Callable[[], tuple[object, str]]) -> dict[str
         daemon.stop()
     for name, start, bench in (("redis", start_redis, bench_redis), ("nats", start_nats, bench_nats)):
         folder = tempfile.mkdtemp(prefix=f"bench-{name}-")
-        started = start(folder)
+        try:
+            started = start(folder)
+        except RuntimeError as exc:
+            notes.append(f"{name}: {exc}")
+            shutil.rmtree(folder, ignore_errors=True)
+            continue
         if started is None:
             notes.append(f"{name}: server not installed, skipped")
             continue

@@ -348,6 +348,9 @@ class Store(Protocol):
     """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
     on_commit: Callable[[int, float], None] | None
     """Called with (writes in the batch, seconds) after each commit (for metrics)."""
+    quiet: Callable[[], bool] | None
+    """Set by the daemon: True while it serves no call but the one writing. A backend may then commit that
+    write without handing it to another thread (LMDB does); it changes no guarantee, only who does the work."""
     backup_to: Callable[[int], None] | None
     """Write a consistent copy of the store to a file descriptor (blocking: run it in a thread); None when
     the backend has its own tools for that (a database)."""

@@ -332,7 +332,11 @@ class Rendezvous(Service):
         if ticket_id:
             self._ticket_id(ticket_id)
         self._bytes(answer.result, answer.data, answer.headers, "result")
-        return await self._store.rendezvous.answer(agent_id, answer, ticket_id)
+        answered = await self._store.rendezvous.answer(agent_id, answer, ticket_id)
+        # The asker's Ask was woken by the commit: let it answer its caller before this Reply answers
+        # the replier, which is not waiting on anyone (one loop turn; the ask round trip is the one timed).
+        await asyncio.sleep(0)
+        return answered
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         validate.agent_id(agent_id, self.limits)

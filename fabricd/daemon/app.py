@@ -29,6 +29,7 @@ from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
 from fabricd.rpc.metrics import Metrics, Snapshot
+from fabricd.rpc.interceptor import Load
 from fabricd.rpc.streams import Streams
 from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_serving
 from fabricd.store import open_store
@@ -73,6 +74,8 @@ class App:
                            ticket=self.store.rendezvous.get)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
+        self.load = Load()
+        self.store.quiet = self._quiet
         self.started = time.time_ns()
         core = self.core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
@@ -80,7 +83,12 @@ class App:
                     backup=self.store.backup_to, backup_dir=c.data_dir)
         self.streams = Streams(lambda: core.mailboxes.limits)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
-                                                observe=self.metrics.observe_call, streams=self.streams)
+                                                observe=self.metrics.observe_call, streams=self.streams,
+                                                load=self.load)
+
+    def _quiet(self) -> bool:
+        """No call in flight but the one writing (an Ask or AwaitReply waiting for its answer does not count)."""
+        return self.load.unary_calls - self.rendezvous.open_waits <= 1
 
     def _services(self) -> tuple[object, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,

@@ -24,26 +24,46 @@ from fabricd.rpc.streams import Streams
 log = logging.getLogger("fabricd.rpc")
 
 
+class Load:
+    """The unary calls the daemon holds now, counted from their arrival to their end (streams are not)."""
+
+    __slots__ = ("unary_calls",)
+
+    def __init__(self) -> None:
+        self.unary_calls = 0
+
+    def ended(self, _task: object) -> None:
+        self.unary_calls -= 1
+
+
 class GuardInterceptor(grpc.aio.ServerInterceptor):
     """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
 
     def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None,
-                 streams: Streams | None = None) -> None:
+                 streams: Streams | None = None, load: Load | None = None) -> None:
         self._guard = guard
         self._observe = observe
         self.streams = streams or Streams(Limits)
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
+        self.load = load or Load()
 
     async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
         # Each method's wrapped handler is built once (building it cost ~4% of a send). This is the
         # only interceptor, and gRPC returns the same handler for a method on every call; unknown
         # methods (None) are not kept, so the map holds at most the registered methods.
-        cached = self._handlers.get(details.method)
-        if cached is not None:
-            return cached
-        handler = await continuation(details)
-        if handler is not None:
+        handler = self._handlers.get(details.method)
+        if handler is None:
+            handler = await continuation(details)
+            if handler is None:
+                return None
             handler = self._handlers[details.method] = self._wrap(details.method, handler)
+        if handler.unary_unary is not None:
+            # Counted from here, before the request is read, so that calls arriving together are all
+            # counted before the first of them writes; the call's own task ends after its status is sent.
+            task = asyncio.current_task()
+            if task is not None:
+                self.load.unary_calls += 1
+                task.add_done_callback(self.load.ended)
         return handler
 
     def _wrap(self, path: str, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:

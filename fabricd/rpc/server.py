@@ -23,7 +23,7 @@ from fabricd.rpc.a2a import A2AServicer, Endpoint
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
-from fabricd.rpc.interceptor import GuardInterceptor
+from fabricd.rpc.interceptor import GuardInterceptor, Load
 from fabricd.rpc.streams import Streams
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
@@ -117,13 +117,13 @@ class Tls:
 
 def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = None,
                  observe: Callable[[str, str, float], None] | None = None, streams: Streams | None = None,
-                 ) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
+                 load: Load | None = None) -> tuple[grpc.aio.Server, health.aio.HealthServicer]:
     """The server with every service; `streams` (flow control and its counts) is made here when not given."""
     # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
     # and let the core give the precise error for anything it can see.
     max_frame = max(64 << 20, 4 * max_message_bytes)
     server = grpc.aio.server(
-        interceptors=[GuardInterceptor(guard, observe, streams or Streams(lambda: core.mailboxes.limits))]
+        interceptors=[GuardInterceptor(guard, observe, streams or Streams(lambda: core.mailboxes.limits), load)]
         if guard is not None
         else None,
         options=[

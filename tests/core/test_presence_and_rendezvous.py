@@ -94,6 +94,15 @@ async def test_an_answer_wakes_the_waiting_asker(fabric: Fabric) -> None:
     assert (await asking)[1] == "done"
 
 
+async def test_the_woken_asker_has_its_answer_before_the_reply_returns(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    asking = asyncio.ensure_future(fabric.rendezvous.ask(TicketRequest("alice", "task"), 5))
+    while not (await fabric.rendezvous.queue("alice")).items:
+        await asyncio.sleep(0)
+    await fabric.rendezvous.reply("alice", "done")
+    assert asking.done() and asking.result()[1] == "done"  # the asker answers its caller first: it is waiting
+
+
 async def test_an_ask_that_times_out_retires_its_ticket(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     with pytest.raises(DeadlineExceeded):

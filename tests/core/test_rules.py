@@ -91,3 +91,35 @@ async def test_notifier_wakes_waiters_and_times_out() -> None:
     assert n.waiter_count() == 0
     assert not await n.wait("k", n.version("k"), timeout=0.01)
     assert n.waiter_count() == 0
+
+
+async def test_a_woken_waiter_resumes_on_the_very_next_turn_of_the_loop() -> None:
+    n = LocalWakeups()
+    resumed: list[bool] = []
+
+    async def waiter() -> None:
+        resumed.append(await n.wait("k", n.version("k"), timeout=5))
+
+    task = asyncio.create_task(waiter())
+    await asyncio.sleep(0)
+    assert n.waiter_count() == 1
+    n.notify("k")
+    await asyncio.sleep(0)  # one turn: an ask round trip pays this twice, so no hop through another future
+    assert resumed == [True]
+    await task
+
+
+async def test_a_cancelled_or_closed_waiter_leaves_no_waiter_behind() -> None:
+    n = LocalWakeups()
+    cancelled = asyncio.ensure_future(n.wait("k", n.version("k"), timeout=5))
+    closed = asyncio.ensure_future(n.wait("j", n.version("j"), timeout=None))
+    await asyncio.sleep(0)
+    assert n.waiter_count() == 2
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    assert n.waiter_count() == 1
+    n.close()
+    assert await closed is False  # woken by the close: False, as for a timeout
+    assert n.waiter_count() == 0
+    assert not await n.wait("k", n.version("k"), timeout=5)  # closed: no wait at all

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import grpc
@@ -44,3 +45,30 @@ async def test_open_services_pass_unwrapped_and_unknown_methods_are_not_remember
     for _ in range(2):
         assert await interceptor.intercept_service(continuation, unknown) is None
     assert lookups == [health.method, unknown.method, unknown.method]
+
+
+async def test_unary_calls_are_counted_from_arrival_until_their_task_ends_and_streams_are_not() -> None:
+    interceptor, _, _, inner = interceptor_and_lookups()
+    stream = grpc.unary_stream_rpc_method_handler(lambda request, context: iter(()))
+
+    async def continuation(details):  # noqa: ANN001, ANN202
+        return stream if details.method.endswith("/Subscribe") else inner
+
+    release = asyncio.Event()
+    arrived: asyncio.Queue[str] = asyncio.Queue()
+
+    async def call(method: str) -> None:  # as gRPC's task for one call: look the handler up, then serve
+        await interceptor.intercept_service(continuation, SimpleNamespace(method=method))
+        arrived.put_nowait(method)
+        await release.wait()
+
+    load = interceptor.load
+    calls = [asyncio.create_task(call("/fabricd.v1.MailboxService/SendMessage")) for _ in range(3)]
+    subscribe = asyncio.create_task(call("/fabricd.v1.MailboxService/Subscribe"))
+    health = asyncio.create_task(call("/grpc.health.v1.Health/Check"))
+    for _ in range(5):
+        await arrived.get()
+    assert load.unary_calls == 4  # three sends and the health check; the stream is not counted
+    release.set()
+    await asyncio.gather(*calls, subscribe, health)
+    assert load.unary_calls == 0

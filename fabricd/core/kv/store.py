@@ -349,6 +349,15 @@ class KvStore:
     def on_commit(self, hook: Callable[[int, float], None] | None) -> None:
         self.engine.on_commit = hook
 
+    @property
+    def quiet(self) -> Callable[[], bool] | None:
+        return getattr(self.engine, "quiet", None)
+
+    @quiet.setter
+    def quiet(self, test: Callable[[], bool] | None) -> None:
+        if hasattr(self.engine, "quiet"):  # LMDB's; the others have no use for it
+            self.engine.quiet = test
+
     async def start(self) -> None:
         await self.engine.start()
 
