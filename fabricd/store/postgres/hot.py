@@ -38,6 +38,7 @@ from fabricd.core import mailbox as rules
 from fabricd.core import outbox as outbox_rules
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rv_rules
+from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox
@@ -265,7 +266,7 @@ class PgRendezvous(KvRendezvous):
                 return await super().enqueue(request, max_unread, quota)  # a resend: the record script finds its place
             if isinstance(done, tuple):
                 ticket.seq = done[0]
-                woken = {mailbox.key(target): None, rv_rules.queue_key(target): None}
+                woken = {mailbox.key(target): None, queue_key(target): None}
                 self._e.committed({**woken, wake_rules.WAKE: None} if done[2] else woken, 1)
                 return ticket, done[1]
             if done is not None:
@@ -291,7 +292,7 @@ class PgRendezvous(KvRendezvous):
         answered = await self._e.op(run, rerun_safe=False)
         if answered is None:  # a session name, or nothing to answer: the record script resolves or refuses
             return await super().answer(agent_id, answer, ticket_id)
-        self._e.committed({rv_rules.ticket_key(answered): None, rv_rules.queue_key(agent_id): None})
+        self._e.committed({ticket_key(answered): None, queue_key(agent_id): None})
         return answered
 
 
