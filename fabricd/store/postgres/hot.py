@@ -50,6 +50,7 @@ from fabricd.core.model import (Address, Change, Envelope, Message, MessageKind,
                                 TicketSourceKind, TicketState)
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
+from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, QUEUED, credit, freed
 
@@ -210,7 +211,7 @@ WITH pick AS (
 ), t AS (
     UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6 FROM pick
     WHERE k.ticket_id = pick.ticket_id AND k.state = 1
-    RETURNING k.ticket_id, k.source_agent, {s.ticket_message_id("k")} AS message_id
+    RETURNING k.ticket_id, k.source_agent, {tk.ticket_message_id("k")} AS message_id
 ), box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM t) FOR UPDATE
 ), task AS (  -- the oldest unread message carrying the task's id (another sender may have chosen it too)
@@ -233,7 +234,7 @@ class PgRendezvous(KvRendezvous):
     _e: PgEngine
 
     async def get(self, ticket_id: str) -> Ticket | None:
-        return await self._e.op(lambda conn, _: s.get_ticket(conn, ticket_id), rerun_safe=True)
+        return await self._e.op(lambda conn, _: tk.get_ticket(conn, ticket_id), rerun_safe=True)
 
     async def enqueue(self, request: rv_rules.TicketRequest, max_unread: int,
                       quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
@@ -298,7 +299,7 @@ class PgRendezvous(KvRendezvous):
 
 async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_unread: int,
                   prior_possible: bool) -> tuple[int, int, bool] | int | str | None:
-    """statements.enqueue_ticket, telling a found ticket apart ("prior"); its id is checked only when it may
+    """tickets.enqueue_ticket, telling a found ticket apart ("prior"); its id is checked only when it may
     exist (an idempotency key, or a re-run). Stored: (queue seq, position, whether a wake hook was armed)."""
     async with conn.transaction():
         if (prior_possible or attempt.number > 1) and await conn.fetchval(
@@ -311,7 +312,7 @@ async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_
         if max_unread and boxes[ticket.target] >= max_unread:
             return boxes[ticket.target]
         attempt.committing = True
-        row = await conn.fetchrow(s._ENQUEUE, ticket.ticket_id, ticket.target, body, ticket.enqueue_ns,
+        row = await conn.fetchrow(tk._ENQUEUE, ticket.ticket_id, ticket.target, body, ticket.enqueue_ns,
                                   int(ticket.source_kind), ticket.source_agent, ticket.requester,
                                   ticket.conversation_id, ticket.task)
     return row["last_seq"], row["position"], row["woke"]
