@@ -2,7 +2,8 @@
 
     store.py       PgStore: the core's Store port (the shared record scripts over engine.py, plus hot.py)
     engine.py      PgEngine: the pool, record transactions (tx.py, tx_pages.py), `op` for one statement
-    hot.py         the hot paths as one statement or one short transaction each, handing the rest to scripts
+    hot.py         the hot paths as one statement or one short transaction each, handing the rest to scripts:
+                   the mailbox's here, hot_rendezvous.py and hot_outbox.py the others'
     schema.py      every table, the numbered migrations, refusal of a newer schema
     statements.py  messages: append (single, batch), unread, drain, ack, forgetting old ids
     tickets.py     rendezvous tickets: enqueue, finish, read, the FIFO, prune
