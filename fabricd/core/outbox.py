@@ -238,8 +238,11 @@ class Outbox(Service):
             # A bare key (printable) or a row cursor (key NUL agent, as next_after_key hands out): any other NUL,
             # say, could only fail deep in a store (PostgreSQL's text refuses it).
             key, agent = split_cursor(after_key)
-            validate.text_field(key, "after_key", Limits(max_id_chars=MAX_KEY_BYTES + 32), required=False)
-            if agent is not None:
+            limits = Limits(max_id_chars=MAX_KEY_BYTES + 32)
+            if agent is None or not key:  # a bare key; a NUL with no key before it names no row: refused
+                validate.text_field(after_key, "after_key", limits, required=False)
+            else:
+                validate.text_field(key, "after_key", limits, required=True)
                 validate.text_field(agent, "after_key", self.limits, required=False)
             page_token = paging.encode("outbox", str(state), after_key, 0)
 
