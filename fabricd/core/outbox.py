@@ -228,24 +228,31 @@ class Outbox(Service):
     async def list(self, limit: int, after_key: str, state: int, page_size: int = 0,
                    page_token: str = "") -> Listed[OutboxRow]:
         """One page of rows in key order. `page_size`/`page_token` (AIP-158) win over the older `limit`/`after_key`
-        (whose next key is the token's cursor: `Listed.offset` is unused here)."""
+        (whose next after_key is the token's cursor: `Listed.offset` is unused here)."""
         if state not in RowState._value2member_map_:
             raise InvalidArgument(f"state {state} is unknown", reason="INVALID_FIELD", field="state")
         row_state = RowState(state)
         if not page_size and limit:
             page_size = validate.limit(limit, self.limits)
         if not page_token and after_key:
-            # Row keys are printable: a NUL, say, could only fail deep in a store (PostgreSQL's text refuses it).
-            validate.text_field(after_key, "after_key", Limits(max_id_chars=MAX_KEY_BYTES + 32), required=False)
+            # A bare key (printable) or a row cursor (key NUL agent, as next_after_key hands out): any other NUL,
+            # say, could only fail deep in a store (PostgreSQL's text refuses it).
+            key, agent = split_cursor(after_key)
+            limits = Limits(max_id_chars=MAX_KEY_BYTES + 32)
+            if agent is None or not key:  # a bare key; a NUL with no key before it names no row: refused
+                validate.text_field(after_key, "after_key", limits, required=False)
+            else:
+                validate.text_field(key, "after_key", limits, required=True)
+                validate.text_field(agent, "after_key", self.limits, required=False)
             page_token = paging.encode("outbox", str(state), after_key, 0)
 
         async def fetch(after: str, n: int, max_bytes: int) -> Page[OutboxRow]:
             return await self._store.outbox.page(after, n, row_state, max_bytes)
 
-        listed = await paging.read("outbox", str(state), page_size, page_token, fetch)
-        # The older after_key is a bare key (printable: a row cursor holds a NUL): it goes on after every row
-        # with that key, whichever agent settled it.
-        return replace(listed, next_cursor=split_cursor(listed.next_cursor)[0])
+        # next_cursor (the older next_after_key) is the last row's cursor (`row_cursor`), so a page that ends
+        # between two agents' rows with one key goes on exactly; a bare key given as after_key still goes on
+        # after every row with that key.
+        return await paging.read("outbox", str(state), page_size, page_token, fetch)
 
     async def retry_dead_letters(self, keys: Sequence[str]) -> int:
         for i, key in enumerate(keys):

@@ -69,7 +69,7 @@ class Listed(Generic[T]):
     next_page_token: str = ""
     offset: int = 0
     next_cursor: str = ""
-    """The store's cursor inside next_page_token (the outbox's older `next_after_key` is this key)."""
+    """The store's cursor inside next_page_token (the outbox's older `next_after_key` is this cursor)."""
 
 
 async def read(list_name: str, scope: str, size: int, token: str,

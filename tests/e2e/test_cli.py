@@ -84,6 +84,28 @@ def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
     assert fabric(daemon, "outbox", "retry").stdout.strip() == "retried 0 rows"
 
 
+def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon) -> None:  # noqa: ANN001
+    import shlex
+
+    from fabricd.v1 import outbox_service_pb2 as ob
+    from fabricd.v1 import types_pb2 as pb
+    from fabricd.client import SyncClient
+
+    daemon = make_daemon("--no-outbox-loop").start()
+    with SyncClient(daemon.target) as client:
+        for agent, to in (("child", "parent"), ("other", "elder")):  # two agents settle one mail key
+            client.fan_out(ob.SettledJob(job_id=f"{agent}-job", outcome=ob.JOB_OUTCOME_COMPLETED,
+                                         agent=pb.Address(agent_id=agent, session_id="s"),
+                                         mail=pb.Mail(key="m1", reply_to=[pb.Address(agent_id=to, session_id="s")])),
+                           "done")
+    first = fabric(daemon, "outbox", "ls", "-n", "1").stdout
+    hint = first[first.index("more: ") + len("more: "):].strip()
+    assert hint.startswith("--after outbox:m1:reply:0 --after-agent ")
+    second = fabric(daemon, "outbox", "ls", "-n", "1", *shlex.split(hint)).stdout
+    shown = {to for to in ("parent", "elder") if to in first} | {to for to in ("parent", "elder") if to in second}
+    assert shown == {"parent", "elder"} and "more:" not in second
+
+
 def test_agent_directory_commands(daemon) -> None:  # noqa: ANN001
     agent_id = fabric(daemon, "agents", "create", "reviewer", "--description", "reads diffs").stdout.strip()
     assert agent_id.startswith("agent-")

@@ -90,6 +90,32 @@ async def test_keys_name_the_mail_and_the_reply_index(manual) -> None:  # noqa: 
         assert [r.key for r in await rows(client, PENDING)] == list(response.reply_keys)
 
 
+async def test_after_key_pages_go_on_between_two_agents_rows_with_one_key(manual) -> None:  # noqa: ANN001
+    """next_after_key names the page's last row: a page that ends between the rows three agents settled under
+    one mail key goes on with the next agent's row, none skipped; a bare key still goes on after all of them."""
+    async with Client(manual.target) as client:
+        for agent in ("ann", "bob", "cat"):
+            settled = job(key="req-1", job_id=f"{agent}-job")
+            settled.agent.CopyFrom(pb.Address(agent_id=agent, session_id=f"{agent}-session"))
+            await client.fan_out(settled, f"{agent}'s result")
+        await client.fan_out(job(key="req-2"), "child's result")
+        listed, after = [], ""
+        while True:
+            page = await client.list_outbox(limit=1, after_key=after)
+            listed += [(r.key, r.sender.agent_id) for r in page.rows]
+            if not (after := page.next_after_key):
+                break
+        # Within one key the order is the store's (LMDB: the agent's key bytes), each row exactly once.
+        assert sorted(listed) == [("outbox:req-1:reply:0", "ann"), ("outbox:req-1:reply:0", "bob"),
+                                  ("outbox:req-1:reply:0", "cat"), ("outbox:req-2:reply:0", "child")]
+        assert [key for key, _ in listed] == sorted(key for key, _ in listed)
+        old = await client.list_outbox(limit=10, after_key="outbox:req-1:reply:0")  # a bare key, as clients kept
+        assert [(r.key, r.sender.agent_id) for r in old.rows] == [("outbox:req-2:reply:0", "child")]
+        with pytest.raises(InvalidArgument) as err:
+            await client.list_outbox(limit=10, after_key="outbox:req-1:reply:0\0bob\0")
+        assert err.value.reason == "INVALID_CHARACTERS"
+
+
 async def test_200_addresses_page_through_in_64s(manual) -> None:  # noqa: ANN001
     async with Client(manual.target) as client:
         await client.fan_out(job(reply_to=[(f"agent-{i:03}", "s") for i in range(200)]), "done")

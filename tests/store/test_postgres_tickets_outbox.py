@@ -8,7 +8,7 @@ import time
 import asyncpg
 
 from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store.postgres import directory, outbox, retry, statements
+from fabricd.store.postgres import directory, outbox, retry, statements, tickets
 
 
 def ticket(ticket_id: str, target: str = "bob") -> Ticket:
@@ -20,13 +20,13 @@ async def test_enqueued_tickets_from_three_nodes_get_exact_fifo_positions(pg_url
     try:
         async with nodes[0].acquire() as conn:
             await directory.create_mailbox(conn, "bob")
-        done = await asyncio.gather(*(retry.run(nodes[i % 3], statements.enqueue_ticket, ticket(f"t{i}"), b"")
+        done = await asyncio.gather(*(retry.run(nodes[i % 3], tickets.enqueue_ticket, ticket(f"t{i}"), b"")
                                       for i in range(30)))
         assert sorted(position for _seq, position in done) == list(range(30))
         by_seq = sorted(done)
         assert [position for _seq, position in by_seq] == list(range(30))  # FIFO order is seq order
         async with nodes[1].acquire() as conn:
-            fifo = await statements.queue(conn, "bob", 100)
+            fifo = await tickets.queue(conn, "bob", 100)
         assert [t.seq for t in fifo] == [seq for seq, _ in by_seq]
         assert await nodes[2].fetchval("SELECT unread_count FROM mailboxes") == 30
     finally:
@@ -37,11 +37,11 @@ async def test_enqueued_tickets_from_three_nodes_get_exact_fifo_positions(pg_url
 async def test_an_enqueue_rerun_answers_the_same_place_and_queues_once(pg_pool: asyncpg.Pool) -> None:
     async with pg_pool.acquire() as conn:
         await directory.create_mailbox(conn, "bob")
-        assert await statements.enqueue_ticket(conn, ticket("t0"), b"") == (1, 0)
-        assert await statements.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await statements.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await statements.enqueue_ticket(conn, ticket("t2", "nobody"), b"") is None
-        assert await statements.enqueue_ticket(conn, ticket("t3"), b"", max_unread=2) == 2
+        assert await tickets.enqueue_ticket(conn, ticket("t0"), b"") == (1, 0)
+        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
+        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
+        assert await tickets.enqueue_ticket(conn, ticket("t2", "nobody"), b"") is None
+        assert await tickets.enqueue_ticket(conn, ticket("t3"), b"", max_unread=2) == 2
     assert await pg_pool.fetchval("SELECT count(*) FROM tickets") == 2
 
 
@@ -49,15 +49,15 @@ async def test_answering_a_ticket_retires_it_and_consumes_its_message_once(pg_po
     async with pg_pool.acquire() as conn:
         await directory.create_mailbox(conn, "bob")
         for i in range(3):
-            await statements.enqueue_ticket(conn, ticket(f"t{i}"), b"")
-        assert await statements.finish_ticket(conn, "t0", TicketState.ANSWERED, "42", "", 5) == "bob"
-        assert await statements.finish_ticket(conn, "t0", TicketState.ANSWERED, "43", "", 6) is None
-        answered = await statements.get_ticket(conn, "t0")
+            await tickets.enqueue_ticket(conn, ticket(f"t{i}"), b"")
+        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "42", "", 5) == "bob"
+        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "43", "", 6) is None
+        answered = await tickets.get_ticket(conn, "t0")
         assert (answered.state, answered.result, answered.finish_ns) == (TicketState.ANSWERED, "42", 5)
-        assert [t.ticket_id for t in await statements.queue(conn, "bob", 10)] == ["t1", "t2"]
+        assert [t.ticket_id for t in await tickets.queue(conn, "bob", 10)] == ["t1", "t2"]
         assert [e.seq for e in await statements.unread(conn, "bob", 0, 10)] == [2, 3]
-        assert await statements.prune_tickets(conn, 6, 10) == 1
-        assert await statements.get_ticket(conn, "t0") is None
+        assert await tickets.prune_tickets(conn, 6, 10) == 1
+        assert await tickets.get_ticket(conn, "t0") is None
     assert await pg_pool.fetchval("SELECT unread_count FROM mailboxes") == 2
 
 
@@ -155,7 +155,7 @@ async def test_listing_a_targets_or_an_askers_tickets_reads_an_index_not_the_tab
         FROM generate_series(1, 20000) AS n""")
     await pg_pool.execute("ANALYZE tickets")
     for column, value in (("target", "agent-7"), ("source_agent", "asker-7")):
-        sql = (f"EXPLAIN SELECT {statements._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
+        sql = (f"EXPLAIN SELECT {tickets._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
                "AND target = $3 ORDER BY queue_seq DESC LIMIT $4")
         plan = "\n".join(r[0] for r in await pg_pool.fetch(sql, 2**62, value, "agent-7", 200))
         assert "tickets_by_" in plan and "Seq Scan" not in plan, plan  # either index narrows it: the planner picks

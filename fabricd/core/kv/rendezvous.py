@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
+from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name
 from fabricd.core.kv.tx import RecordTx
@@ -29,8 +30,8 @@ def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result
     ticket.finish_ns = now
     tx.put_ticket(ticket)
     mailbox.consume(tx, ticket.target, ticket.message_id)  # answered or withdrawn: no longer unread
-    tx.wake(rules.ticket_key(ticket.ticket_id))
-    tx.wake(rules.queue_key(ticket.target))
+    tx.wake(ticket_key(ticket.ticket_id))
+    tx.wake(queue_key(ticket.target))
 
 
 def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.TicketRequest,
@@ -98,8 +99,8 @@ def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket,
     )
     mailbox.store(tx, now, mint, message, b"", True, max_unread, quota)
     tx.put_ticket(ticket)
-    tx.wake(rules.queue_key(ticket.target))
-    tx.wake(rules.ticket_key(ticket.ticket_id))
+    tx.wake(queue_key(ticket.target))
+    tx.wake(ticket_key(ticket.ticket_id))
 
 
 def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: MailboxEntry, request: rules.TicketRequest,

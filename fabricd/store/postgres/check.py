@@ -17,7 +17,7 @@ from fabricd import wire
 from fabricd.core import agentdir, wake
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
-from fabricd.store.postgres import statements as s
+from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.migrate import connect
 from fabricd.store.postgres.tx import _data, _request, _token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
@@ -29,7 +29,7 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     # table, key column (as text), columns read, decoder
     ("mailboxes", "agent_id", d._ENTRY_COLUMNS, d.entry_of),
     ("messages", "agent_id || '/' || seq", "body", lambda r: pb.Message.FromString(r["body"])),
-    ("tickets", "ticket_id", s._TICKET_COLUMNS, s._ticket),
+    ("tickets", "ticket_id", tk._TICKET_COLUMNS, tk._ticket),
     ("outbox", "key || ' of ' || sender_agent", o._COLUMNS, o.row_of),
     ("ad_data", "sequence", "body", lambda r: _data(r["body"])),
     ("ad_history", "sequence", "body", lambda r: _data(r["body"])),

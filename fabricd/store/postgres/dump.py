@@ -27,6 +27,7 @@ from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
 from fabricd.store.postgres import statements as s
+from fabricd.store.postgres import tickets as tk
 from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
@@ -75,7 +76,7 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("message_ids", "SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id, sender",
      lambda r: (Kind.MESSAGE_ID, (r["id"], r["sender"], _minted(r), IdRecord(r["agent_id"], r["seq"], r["send_ns"],
                                                                              bytes(r["digest"] or b""))))),
-    ("tickets", f"SELECT {s._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, s._ticket(r))),
+    ("tickets", f"SELECT {tk._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, tk._ticket(r))),
     ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key, sender_agent", lambda r: (Kind.OUTBOX, o.row_of(r))),
     ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
     ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, _data(r["body"]))),
@@ -116,7 +117,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                    lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
     Kind.MESSAGE_ID: ("message_ids", ("id", "sender", "agent_id", "seq", "send_ns", "digest"),
                       lambda v: (v[0], v[1], v[3].recipient, v[3].seq, v[3].send_time_ns, v[3].digest or None)),
-    Kind.TICKET: ("tickets", tuple(s._TICKET_COLUMNS.replace(" ", "").split(",")),
+    Kind.TICKET: ("tickets", tuple(tk._TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
                              int(t.outcome), t.data, json.dumps(t.headers), t.result_data,
@@ -150,7 +151,7 @@ def written_columns() -> dict[str, set[str]]:
 
 _QUEUE_SEQ_FROM_MESSAGES = f"""
 UPDATE tickets t SET queue_seq = i.seq FROM message_ids i
-WHERE i.agent_id = t.target AND i.id = {s.ticket_message_id("t")}
+WHERE i.agent_id = t.target AND i.id = {tk.ticket_message_id("t")}
 """
 
 

@@ -26,7 +26,8 @@ from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
 from fabricd.store.postgres.coalesce import GroupedMailboxes
 from fabricd.store.postgres.engine import PgEngine
-from fabricd.store.postgres.hot import PgOutbox, PgRendezvous
+from fabricd.store.postgres.hot_outbox import PgOutbox
+from fabricd.store.postgres.hot_rendezvous import PgRendezvous
 
 
 class PgStore(KvStore):

@@ -32,6 +32,7 @@ from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
+from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.usage import counter_name, sender_of
@@ -233,8 +234,8 @@ class PgTx(PagedReads, WakeRecords):
         return self._run(d.next_value(self._conn, name))
 
     def get_ticket(self, ticket_id: str) -> Ticket | None:
-        r = self._row(f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
-        return s._ticket(r) if r is not None else None
+        r = self._row(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
+        return tk._ticket(r) if r is not None else None
 
     def put_ticket(self, t: Ticket) -> None:
         # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
@@ -263,9 +264,9 @@ class PgTx(PagedReads, WakeRecords):
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
-        rows = self._fetch(f"SELECT {s._TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
+        rows = self._fetch(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
                            f"ORDER BY queue_seq LIMIT $2{self._lock}", target, limit)
-        return [s._ticket(r) for r in rows]
+        return [tk._ticket(r) for r in rows]
 
     def queue_length(self, target: str) -> int:
         return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)

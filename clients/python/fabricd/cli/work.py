@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 import time
 
@@ -91,10 +92,13 @@ ROW_STATE_NAMES = {1: "[yellow]pending[/]", 2: "[red]dead[/]", 3: "[green]delive
 @outbox.command("ls")
 @click.option("--state", type=click.Choice(list(ROW_STATES)), default="all", help="which rows")
 @click.option("--limit", "-n", default=0, help="one page of at most this many rows (max 1000); default: every row")
-@click.option("--after", default="", help="rows after this key")
+@click.option("--after", default="", help="rows after this key (after every agent's row with it)")
+@click.option("--after-agent", default=None, help="with --after: go on after this settling agent's row of the key")
 @click.pass_obj
-def outbox_ls(ctx: Context, state: str, limit: int, after: str) -> None:
-    """List outbox rows in key order with attempts, next attempt and last error."""
+def outbox_ls(ctx: Context, state: str, limit: int, after: str, after_agent: str | None) -> None:
+    """List outbox rows in key order (then settling agent) with attempts, next attempt and last error."""
+    if after_agent is not None:
+        after += "\0" + after_agent  # a row cursor, as next_after_key hands out
     page = ctx.run(lambda c: c.list_outbox(state=ROW_STATES[state], limit=limit, after_key=after))
     if ctx.json:
         for row in page.rows:
@@ -109,7 +113,9 @@ def outbox_ls(ctx: Context, state: str, limit: int, after: str) -> None:
                       row.last_error or "-")
     ctx.out.print(table)
     if page.next_after_key:
-        ctx.out.print(f"[dim]more: --after {page.next_after_key}[/]")
+        key, sep, agent = page.next_after_key.partition("\0")  # the last row's cursor: key NUL settling agent
+        more = f"--after {shlex.quote(key)}" + (f" --after-agent {shlex.quote(agent)}" if sep else "")
+        ctx.out.print(f"[dim]more: {more}[/]")
 
 
 @outbox.command("retry")

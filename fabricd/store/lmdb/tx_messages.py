@@ -1,0 +1,226 @@
+"""The messages' part of a transaction (a mixin of LmdbTx): id records, unread messages, consuming them.
+
+Messages are keyed by mailbox and seq; each id has a record (`ids`: a minted id once, a chosen id per
+sender), and a chosen id an entry among its recipient's (`by_id`), so a consume finds its oldest copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from fabricd.core import quota
+from fabricd.core.model import Envelope, IdRecord, Message
+from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb.sealed import seal, unseal
+from fabricd.store.usage import id_of, sender_of
+
+
+class MessageRecords:
+    __slots__ = ()
+    _txn: Any
+    _raw: Any
+    """The lmdb.Transaction under `_txn`: the hot paths unseal what they read themselves."""
+    _report: Any
+    _dbs: Any
+    _usage: dict[bytes, int]
+    stored_messages: int
+
+    def count_usage(self, agent_id: str, name: str, delta: int) -> None:
+        raise NotImplementedError
+
+    def get_id(self, sender: str, message_id: str) -> IdRecord | None:
+        txn, dbs = self._txn, self._dbs
+        raw = txn.get(keys.chosen_id(sender, message_id), db=dbs.ids)
+        if raw is None and keys.looks_minted(message_id):
+            # A minted id is its sender's too, as on PostgreSQL: that sender resending it is refused (a retry
+            # never stores a second copy), while another sender may choose it. A record older than schema 4
+            # names no sender: its message was consumed before the upgrade, and it counts as sender "".
+            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            if raw is not None and (records.id_texts(raw)[1] or "") != sender:
+                raw = None
+        return records.decode_id(raw) if raw is not None else None
+
+    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        """consume_id of each; a minted id's record is read in place (no IdRecord per id)."""
+        recipient = agent_id.encode("utf-8", "surrogatepass")
+        get, ids, unread_seq, looks_minted = self._raw.get, self._dbs.ids, records.unread_seq, keys.looks_minted
+        consumed = 0
+        for mid in message_ids:
+            if looks_minted(mid):
+                key = keys.minted_id(mid)
+                raw = get(key, db=ids)
+                if raw is not None:
+                    value = unseal(raw)
+                    if value is None:
+                        self._report("ids", bytes(key))
+                    else:
+                        seq = unread_seq(value, recipient)
+                        if seq and self.delete_message(agent_id, seq):
+                            consumed += 1
+                            continue
+            if self._consume_chosen(agent_id, mid):
+                consumed += 1
+        return consumed
+
+    def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
+        agent_id = message.recipient.agent_id
+        encoded = records.encode_message(message)
+        self.stored_messages += 1
+        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
+        put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
+        put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
+        if chosen:
+            put(keys.chosen_id(message.sender.agent_id, message.id),
+                seal(records.encode_id(agent_id, message.seq, message.send_time_ns, digest, message.id,
+                                       message.sender.agent_id)), db=dbs.ids)
+            self._txn.put(keys.by_id(agent_id, message.id, message.seq), b"", db=dbs.by_id)
+        else:
+            put(keys.minted_id(message.id), seal(records.encode_id(agent_id, message.seq, message.send_time_ns, digest,
+                                                                   sender=message.sender.agent_id)), db=dbs.ids)
+        return encoded
+
+    def consume_id(self, agent_id: str, message_id: str) -> bool:
+        txn, dbs = self._txn, self._dbs
+        if keys.looks_minted(message_id):
+            # A minted id's message is older than any chosen copy of its id in the same mailbox (the id
+            # was unknown before it was minted): when it is unread, it is the oldest.
+            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            if raw is not None:
+                record = records.decode_id(raw)
+                if record.recipient == agent_id and self.delete_message(agent_id, record.seq):
+                    return True
+        return self._consume_chosen(agent_id, message_id)
+
+    def _consume_chosen(self, agent_id: str, message_id: str) -> bool:
+        """Consume the oldest unread message of the mailbox whose sender chose `message_id` (`by_id`)."""
+        txn, dbs = self._txn, self._dbs
+        prefix = keys.by_id(agent_id, message_id)
+        found = None
+        stale = []
+        with txn.cursor(db=dbs.by_id) as cur:
+            if cur.set_range(prefix):
+                for key in cur.iternext(keys=True, values=False):
+                    if not key.startswith(prefix):
+                        break
+                    seq = keys.read_u64(key, len(prefix))
+                    raw = txn.get(keys.message(keys.entry(agent_id), seq), db=dbs.messages)
+                    if raw is not None and id_of(raw) == message_id:
+                        found = seq
+                        break
+                    if raw is None:
+                        stale.append(bytes(key))  # drained or purged by seq: the entry outlived it
+        for key in stale:
+            txn.delete(key, db=dbs.by_id)
+        if found is None:
+            return False
+        txn.delete(keys.by_id(agent_id, message_id, found), db=dbs.by_id)
+        return self.delete_message(agent_id, found)
+
+    def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
+        agent_key = keys.entry(agent_id)
+        out: list[Envelope] = []
+        size = 0
+        with self._raw.cursor(db=self._dbs.messages) as cur:
+            if cur.set_range(keys.message(agent_key, after_seq + 1)):
+                seq_of, at = keys.U64.unpack_from, keys.DIGEST  # keys.message_seq, inline
+                for key, raw in cur:
+                    if not key.startswith(agent_key) or len(out) >= limit:
+                        break
+                    value = unseal(raw)
+                    if value is None:  # served as missing, and moved aside
+                        self._report("messages", bytes(key))
+                        continue
+                    size += len(value)
+                    if max_bytes and out and size > max_bytes:
+                        break
+                    out.append(Envelope(seq_of(key, at)[0], value))
+        return out
+
+    def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
+        key = keys.message(keys.entry(agent_id), seq)
+        db = self._dbs.messages
+        if encoded is None:
+            raw = self._raw.get(key, db=db)
+            if raw is None:
+                return False
+            encoded = unseal(raw)
+            if encoded is None:  # left for the quarantine, unread: its sender is not to be trusted
+                self._report("messages", bytes(key))
+                return False
+        if not self._raw.delete(key, db=db):
+            return False
+        sender = sender_of(encoded)
+        if sender:  # count_usage, inline: one credit per message consumed
+            usage = self._usage
+            counter = keys.usage(quota.UNREAD_BYTES, sender)
+            usage[counter] = usage.get(counter, 0) - len(encoded)
+        mid = id_of(encoded)
+        if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
+            self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
+        return True
+
+    def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
+        if not self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
+                             overwrite=False):
+            return False
+        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        mid = id_of(encoded)
+        if not keys.looks_minted(mid):
+            self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
+        return True
+
+    def purge_unread(self, agent_id: str) -> int:
+        agent_key = keys.entry(agent_id)
+        txn, dbs = self._txn, self._dbs
+        doomed = []
+        with txn.cursor(db=dbs.messages) as cur:
+            if cur.set_range(agent_key):
+                for key, raw in cur:
+                    if not key.startswith(agent_key):
+                        break
+                    message = records.decode_message(raw)
+                    doomed.append((bytes(key), message, keys.message_seq(key)))
+                    self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
+        for key, message, seq in doomed:
+            txn.delete(key, db=dbs.messages)
+            for id_key in (keys.minted_id(message.id), keys.chosen_id(message.sender.agent_id, message.id)):
+                raw = txn.get(id_key, db=dbs.ids)  # only this message's record: a same-id one may be another's
+                record = records.decode_id(raw) if raw is not None else None
+                if record is not None and (record.recipient, record.seq) == (agent_id, seq):
+                    txn.delete(id_key, db=dbs.ids)
+        with txn.cursor(db=dbs.by_id) as cur:  # every entry of the mailbox, stale ones too
+            found = cur.set_range(agent_key)
+            while found and cur.key().startswith(agent_key):
+                found = cur.delete()
+        return len(doomed)
+
+    def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        """Delete id records of consumed messages sent before `sent_before_ns`, scanning `limit` records
+        from `cursor`; returns (forgotten, the cursor to go on from; b"" once the table is done)."""
+        forgotten = 0
+        seen = 0
+        txn, dbs = self._txn, self._dbs
+        with txn.cursor(db=dbs.ids) as cur:
+            found = cur.set_range(cursor) if cursor else cur.first()
+            while found:
+                key, raw = cur.item()
+                if not key:  # deleting the last record leaves the cursor past the end
+                    break
+                if seen >= limit:
+                    return forgotten, bytes(key)
+                seen += 1
+                if raw is None:  # corrupt: left for the quarantine
+                    found = cur.next()
+                    continue
+                record = records.decode_id(raw)
+                unread = txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages)
+                if record.send_time_ns < sent_before_ns and unread is None:
+                    text = records.hashed_id(raw) if key[0] != 1 else None
+                    if text is not None:  # the chosen id's entry among its recipient's, if a drain left it
+                        txn.delete(keys.by_id(record.recipient, text, record.seq), db=dbs.by_id)
+                    found = cur.delete()  # moves to the next record
+                    forgotten += 1
+                else:
+                    found = cur.next()
+        return forgotten, b""

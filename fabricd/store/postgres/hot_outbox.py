@@ -1,0 +1,134 @@
+"""The outbox's hot path on PostgreSQL: PgOutbox.deliver_due / next_due.
+
+One short transaction claims a page of due rows (outbox.py's SKIP LOCKED claim), appends
+their messages as one batch (statements.py), makes the missing mailboxes they go to, and
+turns the posted rows into receipts; a page with a wake row, or a mailbox to make that the
+record script must decide, is handed over whole (hot.py `_Handover`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fabricd.core import outbox as outbox_rules
+from fabricd.core import wake as wake_rules
+from fabricd.core.errors import FabricError
+from fabricd.core.kv import mailbox
+from fabricd.core.kv.directory import DIRECTORY
+from fabricd.core.kv.store import KvOutbox
+from fabricd.core.model import Change
+from fabricd.store.postgres import outbox as o
+from fabricd.store.postgres import statements as s
+from fabricd.store.postgres.engine import Attempt, PgEngine
+from fabricd.store.postgres.hot import _bodies, _Handover, _outcome
+from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, credit
+
+class PgOutbox(KvOutbox):
+    __slots__ = ()
+    _e: PgEngine
+
+    async def next_due(self) -> int | None:
+        return await self._e.op(lambda conn, _: o.next_due(conn), rerun_safe=True)
+
+    async def deliver_due(self, limit: int, policy: outbox_rules.RetryPolicy,
+                          max_unread: int) -> outbox_rules.DrainResult:
+        due = await self.next_due()
+        now = self._clock()
+        if due is None or due > now:
+            return outbox_rules.DrainResult(0, 0, more=False)  # nothing due: no write
+
+        async def run(conn: Any, attempt: Attempt) -> tuple[outbox_rules.DrainResult, list[str]]:
+            async with conn.transaction():
+                rows = await o.claim_due(conn, now, limit + 1)
+                batch = rows[:limit]
+                if not batch:  # another node took them
+                    return outbox_rules.DrainResult(0, 0, more=False), []
+                if any(wake_rules.is_wake_row(r.key) for r in batch):
+                    raise _Handover  # a wake row is claimed for its sender, not posted: the record script
+
+                msgs = [outbox_rules.message_of(r) for r in batch]
+                prepared = _bodies([(m, b"") for m in msgs], now, self._mint)
+                items = [item for _, _, item in prepared]
+                done = await s.append_many(conn, items, now, max_unread)
+                created = await _create_missing(conn, items, done, now, max_unread)
+                receipts: list[tuple[str, str, int]] = []
+                failed = []
+                for row, msg, (stored, body, _), d in zip(batch, msgs, prepared, done, strict=True):
+                    result = _outcome(msg, stored, body, b"", d, max_unread)
+                    if isinstance(result, FabricError):
+                        failed.append(outbox_rules.failed(row, result, now, policy, self._rng))
+                    else:
+                        receipts.append((row.key, row.sender.agent_id, result.message.seq))
+                if receipts:
+                    await conn.execute(_RECEIPTS, [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
+                                       [a for _, a, _ in receipts])
+                for f in failed:
+                    await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
+                                       "next_attempt_ns = $5 WHERE key = $1 AND sender_agent = $6 AND state = 1",
+                                       f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns,
+                                       f.sender.agent_id)
+                attempt.committing = True
+            woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
+            if created:
+                woken.append(DIRECTORY)
+            if any(d.woke for d in done):
+                woken.append(wake_rules.WAKE)
+            return outbox_rules.DrainResult(len(receipts), len(failed), more=len(rows) > limit), woken
+
+        try:
+            result, woken = await self._e.op(run, rerun_safe=True)  # re-run: claimed rows are receipts by then
+        except _Handover:
+            return await super().deliver_due(limit, policy, max_unread)
+        self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken) - (wake_rules.WAKE in woken))
+        return result
+
+
+_RECEIPTS = f"""
+WITH r AS (
+    UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1, content = '', last_error = ''
+    FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
+    WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1 RETURNING o.sender_agent
+)
+{credit(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM r WHERE sender_agent <> '' GROUP BY sender_agent")}
+"""
+"""Posted rows become their receipts, giving their senders' outbox-rows usage back (wake rows never come here)."""
+
+_NAMED = """
+SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1
+"""
+
+_NUMBER_CREATED = """
+WITH rev AS (
+    UPDATE counters SET value = value + cardinality($1::text[]) WHERE name = 'revision' RETURNING value
+)
+UPDATE mailboxes m SET revision = (SELECT value FROM rev) - cardinality($1::text[]) + v.o, change = $2
+FROM unnest($1::text[]) WITH ORDINALITY AS v(a, o) WHERE m.agent_id = v.a
+"""
+
+
+async def _create_missing(conn: Any, items: list[s.Item], done: list[s.Appended], now: int, max_unread: int) -> bool:
+    """Make the mailboxes an outbox page's replies go to but that do not exist, then store those replies
+    (`done` updated in place); whether any was made. Raises _Handover when a name might resolve to an
+    agent (a session name, `session/segment`): the record script decides those.
+
+    The rows are inserted in agent id order before the directory's revision counter is taken, the order
+    the record scripts lock in, and each new mailbox gets its own revision (change CREATED), as there.
+    """
+    waiting = [i for i, d in enumerate(done) if d.seq is None and d.prior is None and d.unread is None]
+    if not waiting:
+        return False
+    if any(items[i].sender and items[i].sender != items[i].agent_id for i in waiting):
+        raise _Handover  # a mailbox made by an agent's mail is charged to it (fabricd.core.quota): the record script
+    names = sorted({items[i].agent_id for i in waiting})
+    sessions = names + [n.rsplit("/", 1)[0] for n in names if "/" in n]
+    if await conn.fetchval(_NAMED, sessions):
+        raise _Handover
+    made = [r["agent_id"] for r in await conn.fetch(
+        "INSERT INTO mailboxes (agent_id) SELECT a FROM unnest($1::text[]) AS a ORDER BY a "
+        "ON CONFLICT (agent_id) DO NOTHING RETURNING agent_id", names)]
+    if made:
+        await conn.execute(_NUMBER_CREATED, sorted(made), int(Change.CREATED))
+    again = await s.append_many(conn, [items[i] for i in waiting], now, max_unread)
+    for i, d in zip(waiting, again, strict=True):
+        done[i] = d
+    return bool(made)
