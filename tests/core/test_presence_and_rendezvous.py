@@ -88,7 +88,7 @@ async def test_asking_an_unknown_target_is_refused(fabric: Fabric) -> None:
 async def test_an_answer_wakes_the_waiting_asker(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     asking = asyncio.ensure_future(fabric.rendezvous.ask(TicketRequest("alice", "task"), 5))
-    while not (await fabric.rendezvous.queue("alice")).items:
+    while not fabric.rendezvous.open_waits:  # queued, and the asker waiting for its answer
         await asyncio.sleep(0)
     await fabric.rendezvous.reply("alice", "done")
     assert (await asking)[1] == "done"
@@ -97,7 +97,7 @@ async def test_an_answer_wakes_the_waiting_asker(fabric: Fabric) -> None:
 async def test_the_woken_asker_has_its_answer_before_the_reply_returns(fabric: Fabric) -> None:
     await fabric.directory.register("alice")
     asking = asyncio.ensure_future(fabric.rendezvous.ask(TicketRequest("alice", "task"), 5))
-    while not (await fabric.rendezvous.queue("alice")).items:
+    while not fabric.rendezvous.open_waits:  # queued, and the asker waiting for its answer
         await asyncio.sleep(0)
     await fabric.rendezvous.reply("alice", "done")
     assert asking.done() and asking.result()[1] == "done"  # the asker answers its caller first: it is waiting
