@@ -113,3 +113,9 @@ class Streams:
             for room in waiting:
                 if not room.done():
                     room.set_result(None)
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            # The caller left as the transport took the response: Python 3.11's wait_for then returns the
+            # write's result and drops the cancel, and the stream would go on until its next write failed
+            # (a keepalive later: 15 s). Raise it here, as a cancel at this await would have.
+            raise asyncio.CancelledError
