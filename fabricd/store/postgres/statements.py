@@ -140,9 +140,13 @@ class Item:
 
 
 _PRIORS = """
-SELECT i.id, i.sender, i.agent_id, i.seq, i.send_ns, i.digest
-FROM message_ids i JOIN unnest($1::text[], $2::text[]) AS v(id, sender) ON i.id = v.id AND i.sender = v.sender
+SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids WHERE id = ANY($1::text[]) AND sender = ANY($2::text[])
 """
+"""The records of these ids under these senders (the caller keeps its items' pairs). Both key columns are
+conditions so that every plan is a unique index lookup per id, cached generic plans too: `id = ANY` alone
+(the key's first column, not unique) and a join on unnest (id, sender) were planned as scans while the
+table was small and kept as the prepared statement's plan, 1.2-2 ms a batch of 100 against 0.15 ms
+(pg_stat_statements over 200 batches)."""
 
 _LOCK_BOXES = """
 SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
@@ -182,8 +186,11 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
     senders' counters, locked). Call inside `conn.transaction()`.
     """
+    keyed = {(item.message_id, item.sender) for item in items}
     priors = {(r["id"], r["sender"]): IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
-              for r in await conn.fetch(_PRIORS, [item.message_id for item in items], [item.sender for item in items])}
+              for r in await conn.fetch(_PRIORS, [item.message_id for item in items],
+                                        sorted({item.sender for item in items}))
+              if (r["id"], r["sender"]) in keyed}
     names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
     boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
     out: list[Appended] = []
