@@ -328,7 +328,10 @@ WITH box AS (
     SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
 ), pick AS ({OLDEST_UNREAD}
 ), gone AS (
-    DELETE FROM messages m USING pick, box WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
+    -- seq = ANY(ARRAY(...)): an index lookup per seq; joined to pick, the planner hashed it against a scan of
+    -- the whole mailbox (each ack of 250 read a backlog of 10,000)
+    DELETE FROM messages m USING box WHERE m.agent_id = $1 AND m.seq = ANY(ARRAY(SELECT seq FROM pick))
+    RETURNING m.seq, m.body
 ), credited AS (
     {credit(freed("gone"))}
 ), upd AS (
