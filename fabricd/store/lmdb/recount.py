@@ -18,6 +18,7 @@ import lmdb
 from fabricd.core import quota as quotas
 from fabricd.core.model import MailboxEntry, TicketState
 from fabricd.store.lmdb import keys, records, sealed
+from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import sender_of
 
 _USAGE = b"usage/"
@@ -56,13 +57,7 @@ def recount(txn: lmdb.Transaction, dbs: Any) -> int:
     for raw in _values(txn, dbs.outbox):
         row = records.decode_row(raw)
         charge(quotas.outbox_holder(row.key, row.state, row.sender.agent_id), quotas.OUTBOX_ROWS, 1)
-    stale = []
-    with txn.cursor(db=dbs.meta) as cur:
-        if cur.set_range(_USAGE):
-            for key in cur.iternext(keys=True, values=False):
-                if not key.startswith(_USAGE):
-                    break
-                stale.append(bytes(key))
+    stale = [bytes(key) for key, _ in rows_under(txn, dbs.meta, _USAGE, b"")]
     for key in stale:
         txn.delete(key, db=dbs.meta)
     for key, value in counted.items():

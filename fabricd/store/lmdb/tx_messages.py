@@ -13,6 +13,7 @@ from fabricd.core import quota
 from fabricd.core.model import Envelope, IdRecord, Message
 from fabricd.store.lmdb import keys, records
 from fabricd.store.lmdb.sealed import seal, unseal
+from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import id_of, sender_of
 
 
@@ -98,18 +99,14 @@ class MessageRecords:
         prefix = keys.by_id(agent_id, message_id)
         found = None
         stale = []
-        with txn.cursor(db=dbs.by_id) as cur:
-            if cur.set_range(prefix):
-                for key in cur.iternext(keys=True, values=False):
-                    if not key.startswith(prefix):
-                        break
-                    seq = keys.read_u64(key, len(prefix))
-                    raw = txn.get(keys.message(keys.entry(agent_id), seq), db=dbs.messages)
-                    if raw is not None and id_of(raw) == message_id:
-                        found = seq
-                        break
-                    if raw is None:
-                        stale.append(bytes(key))  # drained or purged by seq: the entry outlived it
+        for key, _ in rows_under(txn, dbs.by_id, prefix, b""):
+            seq = keys.read_u64(key, len(prefix))
+            raw = txn.get(keys.message(keys.entry(agent_id), seq), db=dbs.messages)
+            if raw is not None and id_of(raw) == message_id:
+                found = seq
+                break
+            if raw is None:
+                stale.append(bytes(key))  # drained or purged by seq: the entry outlived it
         for key in stale:
             txn.delete(key, db=dbs.by_id)
         if found is None:
