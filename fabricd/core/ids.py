@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import threading
 
 
@@ -60,12 +59,9 @@ class IdMint:
             return self._prefix + _PAIRS[self._low >> 10] + _PAIRS[self._low & 1023]
 
 
-_MINTED = re.compile(r"[0-9A-V]{26}")
-
-
 def looks_minted(mid: str) -> bool:
     """Whether an id has the form of a minted one (a client may choose such an id too)."""
-    return len(mid) == 26 and _MINTED.fullmatch(mid) is not None
+    return len(mid) == 26 and not mid.strip(_ALPHABET)  # every character base32hex (strip: C speed)
 
 
 def message_digest(

@@ -373,3 +373,17 @@ async def test_large_messages_are_batched_and_returned_within_the_frame_limit(cl
     while batch := (await client.drain("big", limit=1000)).messages:
         drained.extend(m.id for m in batch)
     assert sorted(drained, key=lambda i: int(i[1:])) == [f"b{i}" for i in range(40)]  # nothing lost to a cap
+
+
+async def test_an_id_from_before_a_mailbox_was_removed_acks_nothing_in_the_new_one(client: Client) -> None:
+    # The new mailbox numbers its mail from 1 again: the old id's record still names (box, seq 1), which is
+    # now another message.
+    await client.register("again")
+    old = (await client.send("again", "before")).message.id
+    assert await client.ack("again", [old]) == 1
+    await client.unregister("again")
+    await client.register("again")
+    new = (await client.send("again", "after")).message
+    assert new.seq == 1  # the same seq as the old message, or this test proves nothing
+    assert await client.ack("again", [old]) == 0
+    assert [m.text for m in (await client.peek("again")).messages] == ["after"]

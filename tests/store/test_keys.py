@@ -11,6 +11,8 @@ def test_minted_ids_key_in_minting_order_and_chosen_ids_are_hashed_in_their_send
     minted = [mint.mint(1_800_000_000_000_000_000 + i * 1_000_000) for i in range(50)]
     assert [keys.minted_id(m) for m in minted] == sorted(keys.minted_id(m) for m in minted)
     assert all(keys.looks_minted(m) for m in minted) and not keys.looks_minted(minted[0].lower())
+    assert not any(keys.looks_minted(m) for m in (minted[0][:25], minted[0] + "0", minted[0][:12] + "W" + minted[0][13:],
+                                                  minted[0][:25] + "\u00e9", " " + minted[0][1:], ""))
     assert keys.chosen_id("", "client-id-7") == b"\x00" + keys.h("client-id-7")  # sender "": schema 3's key
     assert keys.chosen_id("alice", "client-id-7") != keys.chosen_id("bob", "client-id-7")
     assert len(keys.chosen_id("a" * 256, "x" * 256)) == 33  # long ids stay far below LMDB's 511-byte key limit

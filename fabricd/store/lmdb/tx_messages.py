@@ -16,6 +16,9 @@ from fabricd.store.lmdb.sealed import seal, unseal
 from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import id_of, sender_of
 
+_MINTED_HEAD = bytes([0x0A, 26])
+"""A stored message's first bytes when its id is a minted one: field 1 (id), length 26."""
+
 
 class MessageRecords:
     __slots__ = ()
@@ -43,9 +46,13 @@ class MessageRecords:
         return records.decode_id(raw) if raw is not None else None
 
     def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        """consume_id of each; a minted id's record is read in place (no IdRecord per id)."""
+        """consume_id of each, the minted ids read in place: no IdRecord or message key built twice per id, and
+        the senders credited once per call, not once per message."""
         recipient = agent_id.encode("utf-8", "surrogatepass")
-        get, ids, unread_seq, looks_minted = self._raw.get, self._dbs.ids, records.unread_seq, keys.looks_minted
+        agent_key = keys.entry(agent_id)
+        get, delete, ids, messages = self._raw.get, self._raw.delete, self._dbs.ids, self._dbs.messages
+        unread_seq, looks_minted, pack = records.unread_seq, keys.looks_minted, keys.U64.pack
+        credits: dict[str, int] = {}
         consumed = 0
         for mid in message_ids:
             if looks_minted(mid):
@@ -53,16 +60,41 @@ class MessageRecords:
                 raw = get(key, db=ids)
                 if raw is not None:
                     value = unseal(raw)
+                    seq = unread_seq(value, recipient) if value is not None else 0
                     if value is None:
                         self._report("ids", bytes(key))
-                    else:
-                        seq = unread_seq(value, recipient)
-                        if seq and self.delete_message(agent_id, seq):
+                    elif seq:
+                        key = agent_key + pack(seq)
+                        encoded = self._carrying(key, mid)
+                        if encoded is not None and delete(key, db=messages):
+                            sender = sender_of(encoded)
+                            if sender:
+                                credits[sender] = credits.get(sender, 0) + len(encoded)
                             consumed += 1
                             continue
             if self._consume_chosen(agent_id, mid):
                 consumed += 1
+        usage = self._usage
+        for sender, size in credits.items():
+            counter = keys.usage(quota.UNREAD_BYTES, sender)
+            usage[counter] = usage.get(counter, 0) - size
         return consumed
+
+    def _carrying(self, key: bytes, minted: str) -> bytes | None:
+        """The unread message at `key` (the seq a minted id's record names) if it carries that id, else None.
+
+        A mailbox removed and made again numbers its mail from 1 again, while the old ids' records are kept
+        for the dedupe window: the seq an old id names may now hold another message, which it must not take.
+        """
+        raw = self._raw.get(key, db=self._dbs.messages)
+        if raw is None:
+            return None
+        encoded = unseal(raw)
+        if encoded is None:  # left for the quarantine, unread: its sender is not to be trusted
+            self._report("messages", bytes(key))
+            return None
+        head = _MINTED_HEAD + minted.encode()  # field 1, 26 bytes: how a minted id is encoded, first
+        return encoded if encoded.startswith(head) or id_of(encoded) == minted else None
 
     def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         agent_id = message.recipient.agent_id
@@ -82,15 +114,15 @@ class MessageRecords:
         return encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
-        txn, dbs = self._txn, self._dbs
         if keys.looks_minted(message_id):
             # A minted id's message is older than any chosen copy of its id in the same mailbox (the id
             # was unknown before it was minted): when it is unread, it is the oldest.
-            raw = txn.get(keys.minted_id(message_id), db=dbs.ids)
+            raw = self._txn.get(keys.minted_id(message_id), db=self._dbs.ids)
             if raw is not None:
                 record = records.decode_id(raw)
-                if record.recipient == agent_id and self.delete_message(agent_id, record.seq):
-                    return True
+                key = keys.message(keys.entry(agent_id), record.seq)
+                if record.recipient == agent_id and self._carrying(key, message_id) is not None:
+                    return self.delete_message(agent_id, record.seq)
         return self._consume_chosen(agent_id, message_id)
 
     def _consume_chosen(self, agent_id: str, message_id: str) -> bool:
