@@ -300,6 +300,47 @@ async def test_subscription_acks_what_was_handled_when_closed(client: Client) ->
     assert [m.text for m in remaining.messages] == [f"m{i}" for i in range(5, 10)]
 
 
+async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_it_waits(client: Client) -> None:
+    for start in range(0, 3000, 500):
+        await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}")
+                                for i in range(start, start + 500)])
+    in_flight, most, acked = 0, 0, []
+    ack = client.ack
+
+    async def counted(agent_id: str, ids: list[str]) -> int:
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        try:
+            return await ack(agent_id, ids)
+        finally:
+            in_flight -= 1
+            acked.append(len(ids))
+
+    client.ack = counted  # type: ignore[method-assign]
+    all_in = asyncio.Event()
+
+    async def consume() -> None:
+        got = 0
+        async with client.subscribe("alice") as inbox:
+            async for _ in inbox:
+                got += 1
+                if got == 3000:
+                    all_in.set()
+
+    consumer = asyncio.create_task(consume())
+    await all_in.wait()
+    # Still subscribed, waiting for more: everything handled is acked meanwhile, not only at close.
+    deadline = asyncio.get_running_loop().time() + 30
+    while (await client.peek("alice")).unread_count:
+        assert asyncio.get_running_loop().time() < deadline, "handled mail was left unacked"
+        await asyncio.sleep(0.01)
+    consumer.cancel()
+    await asyncio.gather(consumer, return_exceptions=True)
+    assert most == 1 and sum(acked) == 3000 and max(acked) <= 1000
+    assert (await client.peek("alice")).unread_count == 0
+
+
 async def test_every_stream_marks_its_keepalives_the_same_way(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--keepalive", "0.05").start()
     async with Client(daemon.target) as client:

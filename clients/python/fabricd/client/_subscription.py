@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("fabricd.client")
 
 _RETRYABLE = (grpc.StatusCode.UNAVAILABLE,)
+_ACK_MAX = 1000
+"""Ids per AckMessages at most (the daemon's limit)."""
 
 
 def _stalled(exc: grpc.RpcError) -> bool:
@@ -95,19 +97,24 @@ class Subscription:
         self._flush_acks()
 
     def _flush_acks(self) -> None:
-        ids, self._to_ack = self._to_ack, []
-        task = asyncio.get_running_loop().create_task(self._send_acks(ids))
+        """Send the handled ids: at once, or when the ack in flight returns (one AckMessages at a time)."""
+        if any(not task.done() for task in self._ack_tasks):
+            return  # the ack in flight sends these next: one at a time, so acks never queue on each other
+        task = asyncio.get_running_loop().create_task(self._send_acks())
         self._ack_tasks.add(task)
         task.add_done_callback(self._ack_tasks.discard)
 
-    async def _send_acks(self, ids: list[str]) -> None:
-        for start in range(0, len(ids), 1000):
-            chunk = ids[start : start + 1000]
+    async def _send_acks(self) -> None:
+        # One ack in flight per subscription: acks sent together would only wait on each other in the daemon
+        # (on PostgreSQL each holds the mailbox row), and one larger ack costs less than several small ones.
+        while self._to_ack:
+            chunk, self._to_ack = self._to_ack[:_ACK_MAX], self._to_ack[_ACK_MAX:]
             try:
                 await self._client.ack(self.agent_id, chunk)
             except FabricError as exc:  # kept: retried with the next flush
                 log.debug("ack of %d messages failed, will retry: %s", len(chunk), exc)
-                self._to_ack.extend(chunk)
+                self._to_ack[:0] = chunk
+                return
 
     async def _fill(self) -> None:
         backoff = 0.05
