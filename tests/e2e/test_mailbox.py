@@ -219,6 +219,21 @@ async def test_coalesced_sends_fail_only_the_bad_caller(client: Client) -> None:
     assert (await client.peek("bob", limit=1000)).unread_count == 63
 
 
+async def test_sends_in_flight_when_the_client_closes_are_answered_not_cancelled(daemon) -> None:  # noqa: ANN001
+    client = Client(daemon.target)
+    await client.register("bob")
+    for queued in (0, 20):
+        sends = [asyncio.create_task(client.send("bob", "alone"))]  # nothing else in flight: sent in its own task
+        await asyncio.sleep(0)  # it has started its RPC
+        sends += [asyncio.create_task(client.send("bob", f"queued {i}")) for i in range(queued)]  # then a batch
+        await asyncio.sleep(0)
+        await client.close()
+        assert all(not s.result().duplicate for s in sends)
+        client = Client(daemon.target)
+    async with client:
+        assert (await client.peek("bob", limit=100)).unread_count == 22
+
+
 async def test_mailbox_over_its_quota_refuses_with_resource_exhausted(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--max-unread", "3").start()
     async with Client(daemon.target) as client:

@@ -1,9 +1,10 @@
 """Coalescing of concurrent calls into batched RPCs.
 
-While no batch RPC is in flight, a call goes out at once (after one loop turn,
-so calls made in the same turn share it): a lone caller pays no added latency.
-While batches are in flight, new calls wait and leave together in the next
-one. Each caller still gets its own result or its own exception.
+A call made while nothing is waiting or in flight goes out at once, in its
+caller's own task: a lone caller pays no loop turn, task or future for the
+batching. Calls made while RPCs are in flight wait and leave together (after
+one loop turn, so calls made in the same turn share it) in the next batch. Each
+caller still gets its own result or its own exception.
 """
 
 from __future__ import annotations
@@ -31,12 +32,31 @@ class Coalescer(Generic[Item, Result]):
         self._in_flight = 0
         self._scheduled = False
         self._tasks: set[asyncio.Task[None]] = set()
+        self._alone: set[asyncio.Future[None]] = set()  # lone calls in flight, for drain()
 
     async def submit(self, key: Hashable, item: Item) -> Result:
+        if not self._in_flight and not self._pending and not self._scheduled:
+            return await self._lone(key, item)
         fut: asyncio.Future[Result] = asyncio.get_running_loop().create_future()
         self._pending.setdefault(key, []).append((item, fut))
         self._schedule()
         return await fut
+
+    async def _lone(self, key: Hashable, item: Item) -> Result:
+        """A call with nothing else in flight: its RPC in the caller's task; calls arriving meanwhile queue."""
+        self._in_flight += 1
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._alone.add(done)
+        try:
+            (result,) = await self._run(key, [item])
+        finally:
+            self._alone.discard(done)
+            done.set_result(None)
+            self._in_flight -= 1
+            self._schedule()
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def _schedule(self) -> None:
         if not self._scheduled and self._pending and self._in_flight < self._max_in_flight:
@@ -89,8 +109,8 @@ class Coalescer(Generic[Item, Result]):
 
     async def drain(self) -> None:
         """Wait until every submitted call has been sent and answered."""
-        while self._tasks or self._pending:
-            if self._tasks:
-                await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        while self._tasks or self._pending or self._alone:
+            if self._tasks or self._alone:
+                await asyncio.gather(*list(self._tasks), *list(self._alone), return_exceptions=True)
             else:
                 await asyncio.sleep(0)
