@@ -136,3 +136,23 @@ async def test_ids_of_consumed_mail_are_forgotten_after_the_window(fabric: Fabri
     assert await fabric.mailboxes.forget_old_ids(window_s=60) == 1
     resent = await fabric.mailboxes.send(mail("bob", id="m-1"))
     assert not resent.duplicate and [m.seq for m in decoded((await fabric.mailboxes.peek("bob", 10))[0])] == [2]
+
+
+async def test_a_mailbox_made_again_numbers_its_mail_above_every_seq_a_removed_one_used(fabric: Fabric) -> None:
+    await fabric.directory.register("bob")
+    old = [(await fabric.mailboxes.send(mail("bob", f"m{i}"))).message for i in range(3)]
+    await fabric.directory.unregister("bob", purge=True)
+    # Made again by each path that makes a mailbox: register, a send that creates it, a heartbeat.
+    await fabric.directory.register("bob")
+    again = (await fabric.mailboxes.send(mail("bob", "again"))).message
+    assert again.seq == old[-1].seq + 1
+    assert await fabric.mailboxes.ack("bob", [m.id for m in old]) == 0  # old ids name no message of the new one
+    assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["again"]
+    await fabric.directory.unregister("bob", purge=True)
+    created = (await fabric.mailboxes.send(mail("bob", "made by mail"), create_mailbox=True)).message
+    assert created.seq == again.seq + 1
+    await fabric.directory.unregister("bob", purge=True)
+    await fabric.directory.touch("bob", busy=False)
+    assert (await fabric.mailboxes.send(mail("bob", "after a heartbeat"))).message.seq == created.seq + 1
+    fresh = (await fabric.mailboxes.send(mail("carol", "first"), create_mailbox=True)).message
+    assert fresh.seq > created.seq  # the floor is store-wide: any new mailbox starts above it

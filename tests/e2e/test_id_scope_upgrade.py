@@ -25,13 +25,18 @@ LOOKS_MINTED = "0123456789ABCDEFGHIJKLMNOP"  # an id alice chose that has the fo
 
 
 async def downgrade_pg_to_migration_4(url: str) -> None:
-    """Undo migration 5: ids keyed by id alone (a consumed id's sender is lost, as before), outbox rows by key,
-    tickets without their re-attach count."""
+    """Undo migrations 6 (the seq-floor triggers) and 5: ids keyed by id alone (a consumed id's sender is lost,
+    as before), outbox rows by key, tickets without their re-attach count."""
     import asyncpg
 
     conn = await asyncpg.connect(url)
     try:
         await conn.execute("""
+            DROP TRIGGER mailboxes_numbered_above_the_removed ON mailboxes;
+            DROP TRIGGER mailboxes_removed_raise_the_seq_floor ON mailboxes;
+            DROP FUNCTION fabricd_new_mailbox(), fabricd_mailbox_removed();
+            DELETE FROM counters WHERE name = 'seq-floor';
+            DELETE FROM schema_version WHERE version = 6;
             ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey;
             ALTER TABLE message_ids DROP COLUMN sender;
             ALTER TABLE message_ids ADD PRIMARY KEY (id);
@@ -91,7 +96,7 @@ async def test_an_old_store_keeps_its_mail_ids_outbox_rows_and_receipts_through_
         assert old.returncode == 0 and "0 corrupt" in old.stdout, old.stdout + old.stderr
     daemon.start()
     if backend:
-        assert await schema_version(backend) == 5
+        assert await schema_version(backend) == 6  # the latest
     else:
         assert any("upgraded the store" in line and "from schema 3 to 4" in line for line in daemon.output)
         (backup,) = [n for n in os.listdir(daemon.data_dir) if n.startswith("data.schema-3.")]

@@ -431,15 +431,41 @@ async def test_large_messages_are_batched_and_returned_within_the_frame_limit(cl
     assert sorted(drained, key=lambda i: int(i[1:])) == [f"b{i}" for i in range(40)]  # nothing lost to a cap
 
 
-async def test_an_id_from_before_a_mailbox_was_removed_acks_nothing_in_the_new_one(client: Client) -> None:
-    # The new mailbox numbers its mail from 1 again: the old id's record still names (box, seq 1), which is
-    # now another message.
+async def test_a_mailbox_made_again_numbers_its_mail_above_the_old_ones_and_old_ids_ack_nothing(
+        client: Client) -> None:
     await client.register("again")
-    old = (await client.send("again", "before")).message.id
-    assert await client.ack("again", [old]) == 1
-    await client.unregister("again")
+    old = [(await client.send("again", f"before {i}")).message for i in range(3)]
+    assert await client.ack("again", [old[0].id]) == 1
+    await client.unregister("again", purge=True)
     await client.register("again")
     new = (await client.send("again", "after")).message
-    assert new.seq == 1  # the same seq as the old message, or this test proves nothing
-    assert await client.ack("again", [old]) == 0
+    assert new.seq > old[-1].seq  # never a seq the old mailbox used: cursors and id records stay true
+    assert await client.ack("again", [m.id for m in old]) == 0
     assert [m.text for m in (await client.peek("again")).messages] == ["after"]
+
+
+async def test_a_subscription_follows_a_mailbox_removed_and_made_again(client: Client) -> None:
+    await client.register("again")
+    for i in range(5):
+        await client.send("again", f"old {i}")
+    five, renewed = asyncio.Event(), asyncio.Event()
+    texts: list[str] = []
+
+    async def consume() -> None:
+        async with client.subscribe("again") as inbox:
+            async for m in inbox:
+                texts.append(m.text)
+                if len(texts) == 5:
+                    five.set()
+                if m.text == "new":
+                    renewed.set()
+                    return
+
+    consumer = asyncio.create_task(consume())
+    await asyncio.wait_for(five.wait(), 30)
+    await client.unregister("again", purge=True)
+    await client.register("again")
+    await client.send("again", "new")
+    await asyncio.wait_for(renewed.wait(), 30)  # the stream's cursor (seq 5) is below the new mailbox's mail
+    await consumer
+    assert texts == [f"old {i}" for i in range(5)] + ["new"]

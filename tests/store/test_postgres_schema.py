@@ -32,9 +32,27 @@ async def test_migration_5_counts_the_outbox_rows_each_sender_holds(pg_empty_url
             await conn.execute("INSERT INTO outbox (key, state, recipient_agent, recipient_session, sender_agent, "
                                "sender_session, job_id, content, next_attempt_ns, create_ns) "
                                "VALUES ($1, $2, 'r', 's', $3, 's', 'j', 'c', 0, 0)", key, state, sender)
-        assert await schema.migrate(conn) == [5]
+        assert await schema.migrate(conn, 5) == [5]
         counted = dict(await conn.fetch("SELECT name, value FROM counters WHERE name LIKE 'usage/outbox_rows/%'"))
         assert counted == {"usage/outbox_rows/m": 2, "usage/outbox_rows/n": 1}  # pending and dead letters only
+    finally:
+        await conn.close()
+
+
+async def test_migration_6_numbers_a_mailbox_made_again_above_its_removed_self(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, 5)
+        await conn.execute("INSERT INTO mailboxes (agent_id, last_seq) VALUES ('kept', 9), ('gone', 4)")
+        assert await schema.migrate(conn) == [6]
+        assert await conn.fetchval("SELECT last_seq FROM mailboxes WHERE agent_id = 'kept'") == 9  # left as it was
+        await conn.execute("DELETE FROM mailboxes WHERE agent_id IN ('kept', 'gone')")
+        await conn.execute("INSERT INTO mailboxes (agent_id) VALUES ('kept')")  # as every path that makes one
+        await conn.execute("INSERT INTO mailboxes (agent_id, last_seq) VALUES ('copied', 3)")  # brings its own
+        seqs = dict(await conn.fetch("SELECT agent_id, last_seq FROM mailboxes"))
+        assert seqs == {"kept": 9, "copied": 3}
+        await conn.execute("DELETE FROM mailboxes WHERE agent_id = 'copied'")  # a lower seq leaves the floor alone
+        assert await conn.fetchval("SELECT value FROM counters WHERE name = 'seq-floor'") == 9
     finally:
         await conn.close()
 

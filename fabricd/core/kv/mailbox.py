@@ -51,7 +51,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     if entry is None:
         if not create:
             raise directory_rules.unknown_recipient(name, similar_names(tx, name))
-        entry = MailboxEntry(agent_id=name)
+        entry = MailboxEntry(agent_id=name, last_seq=tx.seq_floor())
         change = Change.CREATED
     if max_unread and entry.unread_count >= max_unread:
         raise rules.mailbox_full(entry.agent_id, entry.unread_count, max_unread)

@@ -49,7 +49,13 @@ class RecordTx(Protocol):
         comes back as a bare MailboxEntry with change UNREGISTERED."""
 
     def delete_entry(self, agent_id: str) -> None:
-        """Remove an entry (its messages must be gone) and record its removal as the next revision."""
+        """Remove an entry (its messages must be gone) and record its removal as the next revision; raise
+        `seq_floor` to its last seq."""
+
+    def seq_floor(self) -> int:
+        """No removed mailbox used a seq above this: a new mailbox starts here (its first message gets the
+        next seq), so a mailbox removed and made again never numbers two messages alike, and every cursor,
+        id record and ack naming (mailbox, seq) stays true."""
 
     def revision(self) -> int: ...
 

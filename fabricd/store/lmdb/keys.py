@@ -177,6 +177,11 @@ def sequence(name: str) -> bytes:
     return b"seq/" + name.encode()
 
 
+SEQ_FLOOR = sequence("seq-floor")
+"""The highest seq a removed mailbox used (RecordTx.seq_floor): a new mailbox numbers its mail above it.
+A counter like the others, so copies and dumps carry it."""
+
+
 def outbox_row(agent_id: str, key: str) -> bytes:
     """A row's key: its reply key, then NUL and its settling agent (keys hold no NUL: rows list by key)."""
     return key.encode("utf-8", "surrogatepass") + b"\x00" + entry(agent_id)

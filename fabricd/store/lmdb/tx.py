@@ -185,9 +185,15 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
         self._revision = rev
         txn.put(keys.revision(rev), keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass"), db=dbs.revisions)
         txn.delete(keys.entry(agent_id), db=dbs.entries)
+        if entry.last_seq > self.seq_floor():
+            txn.put(keys.SEQ_FLOOR, keys.u64(entry.last_seq), db=dbs.meta)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
         self._names[agent_id] = ""
+
+    def seq_floor(self) -> int:
+        raw = self._txn.get(keys.SEQ_FLOOR, db=self._dbs.meta)
+        return keys.read_u64(raw) if raw else 0
 
     def revision(self) -> int:
         if self._revision is None:

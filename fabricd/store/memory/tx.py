@@ -111,12 +111,16 @@ class MemoryTx:
         rev = self.revision() + 1
         revisions[rev] = ("removed", agent_id)
         self._w("meta")["revision"] = rev
+        self._w("meta")["seq/seq-floor"] = max(self.seq_floor(), entry.last_seq)
         self._w("entries").pop(agent_id, None)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
 
     def revision(self) -> int:
         return self._meta("revision")
+
+    def seq_floor(self) -> int:
+        return self._meta("seq/seq-floor")
 
     def mailbox_count(self) -> int:
         return sum(1 for _ in self.entries())

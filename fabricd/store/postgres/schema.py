@@ -246,6 +246,29 @@ INSERT INTO counters (name, value)
     WHERE state IN (1, 2) AND sender_agent <> '' AND key NOT LIKE 'wake:%' GROUP BY sender_agent
     ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value;
 """),
+    Migration(6, "a mailbox removed and made again numbers its mail above every seq used before", """
+INSERT INTO counters (name, value) VALUES ('seq-floor', 0) ON CONFLICT (name) DO NOTHING;
+CREATE FUNCTION fabricd_new_mailbox() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- Every path that makes a mailbox (a send that creates one, register, touch, outbox replies, a copy)
+    -- starts its seq counter above the seq-floor, unless it brings a counter of its own. Read without a
+    -- lock: a mailbox made again in the very moment its old self is removed on another node may still
+    -- start below (a lock here would deadlock with that removal).
+    IF NEW.last_seq = 0 THEN
+        NEW.last_seq := coalesce((SELECT value FROM counters WHERE name = 'seq-floor'), 0);
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE TRIGGER mailboxes_numbered_above_the_removed BEFORE INSERT ON mailboxes
+    FOR EACH ROW EXECUTE FUNCTION fabricd_new_mailbox();
+CREATE FUNCTION fabricd_mailbox_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE counters SET value = OLD.last_seq WHERE name = 'seq-floor' AND value < OLD.last_seq;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER mailboxes_removed_raise_the_seq_floor AFTER DELETE ON mailboxes
+    FOR EACH ROW EXECUTE FUNCTION fabricd_mailbox_removed();
+"""),
 )
 
 

@@ -140,6 +140,9 @@ class PgTx(PagedReads, WakeRecords):
     def revision(self) -> int:
         return self._val("SELECT value FROM counters WHERE name = 'revision'")
 
+    def seq_floor(self) -> int:
+        return self._val("SELECT coalesce((SELECT value FROM counters WHERE name = 'seq-floor'), 0)")
+
     def mailbox_count(self) -> int:
         return self._val("SELECT count(*) FROM mailboxes")
 
