@@ -83,18 +83,26 @@ class MessageRecords:
     def _carrying(self, key: bytes, minted: str) -> bytes | None:
         """The unread message at `key` (the seq a minted id's record names) if it carries that id, else None.
 
-        A mailbox removed and made again numbers its mail from 1 again, while the old ids' records are kept
-        for the dedupe window: the seq an old id names may now hold another message, which it must not take.
+        Ids are remembered for the dedupe window after their message is consumed; a mailbox removed before
+        stores kept a seq floor (RecordTx.seq_floor) and made again numbered its mail from 1 again, so the seq
+        an old id names may hold another message, which it must not take.
         """
+        encoded = self._unread_at(key)
+        if encoded is None:
+            return None
+        head = _MINTED_HEAD + minted.encode()  # field 1, 26 bytes: how a minted id is encoded, first
+        return encoded if encoded.startswith(head) or id_of(encoded) == minted else None
+
+    def _unread_at(self, key: bytes) -> bytes | None:
+        """The checked encoding of the unread message at `key`; None when there is none or it is corrupt (left
+        for the quarantine, unread: its sender is not to be trusted)."""
         raw = self._raw.get(key, db=self._dbs.messages)
         if raw is None:
             return None
         encoded = unseal(raw)
-        if encoded is None:  # left for the quarantine, unread: its sender is not to be trusted
+        if encoded is None:
             self._report("messages", bytes(key))
-            return None
-        head = _MINTED_HEAD + minted.encode()  # field 1, 26 bytes: how a minted id is encoded, first
-        return encoded if encoded.startswith(head) or id_of(encoded) == minted else None
+        return encoded
 
     def put_message(self, message: Message, digest: bytes, chosen: bool) -> bytes:
         agent_id = message.recipient.agent_id
@@ -170,12 +178,8 @@ class MessageRecords:
         key = keys.message(keys.entry(agent_id), seq)
         db = self._dbs.messages
         if encoded is None:
-            raw = self._raw.get(key, db=db)
-            if raw is None:
-                return False
-            encoded = unseal(raw)
-            if encoded is None:  # left for the quarantine, unread: its sender is not to be trusted
-                self._report("messages", bytes(key))
+            encoded = self._unread_at(key)
+            if encoded is None:
                 return False
         if not self._raw.delete(key, db=db):
             return False
