@@ -90,7 +90,8 @@ class Tokens:
         # Tokens this process issued or revoked while a refresh read the store: newer than its snapshot.
         self._written_during_refresh: dict[bytes, Token] = {}
         self.on_revoke: list[Callable[[str], None]] = []
-        """Called with a token_id once its revocation is committed (the guard ends its streams)."""
+        """Called with a token_id once its revocation is committed, here or (seen by `refresh`) by another
+        node (the guard ends its calls)."""
 
     async def refresh(self) -> None:
         self._written_during_refresh = {}
@@ -98,7 +99,12 @@ class Tokens:
         # An issue committed after the read began is not in `fresh`: keep it (an agent given a token a
         # moment ago was refused BAD_TOKEN when a refresh woken by the previous issue finished after it).
         fresh.update(self._written_during_refresh)
-        self._by_digest = fresh
+        before, self._by_digest = self._by_digest, fresh
+        # Revoked by another node: end this process's calls of it too, as the revoking node ends its own.
+        ended = [t.token_id for k, t in fresh.items() if t.revoke_ns and k in before and not before[k].revoke_ns]
+        for token_id in ended:
+            for hook in self.on_revoke:
+                hook(token_id)
 
     def verify(self, secret: str) -> Token | None:
         """The live token for `secret`, or None (unknown or revoked)."""

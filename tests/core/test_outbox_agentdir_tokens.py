@@ -114,6 +114,24 @@ async def test_a_token_issued_while_a_refresh_reads_the_store_stays_valid(fabric
     assert fabric.tokens.verify(secret) == token
 
 
+async def test_a_token_revoked_by_another_node_ends_this_nodes_calls_at_the_refresh(fabric: Fabric) -> None:
+    from fabricd.core.tokens import Tokens
+
+    other = Tokens(fabric.tokens._store, fabric.tokens.limits, fabric.clock)  # noqa: SLF001 (another node)
+    ended: list[str] = []
+    fabric.tokens.on_revoke.append(ended.append)
+    token, secret = await fabric.tokens.issue("agent", "alice")
+    kept, kept_secret = await fabric.tokens.issue("agent", "bob")
+    assert fabric.tokens.verify(secret) == token
+    await other.refresh()
+    assert await other.revoke(token.token_id)
+    await fabric.tokens.refresh()
+    assert fabric.tokens.verify(secret) is None and ended == [token.token_id]
+    await fabric.tokens.refresh()
+    assert ended == [token.token_id]  # once, and that token's only
+    assert fabric.tokens.verify(kept_secret).token_id == kept.token_id
+
+
 def test_nodes_never_mint_the_same_id_in_the_same_millisecond() -> None:
     now = 1_700_000_000 * 10**9
     ids = [IdMint(node).mint(now) for node in range(64) for _ in range(8)]

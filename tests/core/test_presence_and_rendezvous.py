@@ -130,3 +130,17 @@ async def test_finished_tickets_are_forgotten_after_the_retention(fabric: Fabric
     fabric.clock.advance(2 * 24 * 3600)
     assert await fabric.rendezvous.prune() == 1
     assert await fabric.rendezvous.ticket(ticket.ticket_id) is None
+
+
+async def test_a_request_key_asked_again_once_its_ticket_was_forgotten_delivers_its_task(fabric: Fabric) -> None:
+    # tickets are kept a day, consumed ids a week: the new ticket has the old one's id, so its task that id too
+    await fabric.directory.register("alice")
+    first, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "monday", idempotency_key="daily"))
+    await fabric.rendezvous.reply("alice", "done")
+    fabric.clock.advance(2 * 24 * 3600)
+    assert await fabric.rendezvous.prune() == 1
+    again, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "tuesday", idempotency_key="daily"))
+    assert again.ticket_id == first.ticket_id
+    messages, unread = await fabric.mailboxes.peek("alice", 10)
+    assert unread == 1 and messages[0].seq > first.seq
+    assert await fabric.mailboxes.ack("alice", [again.message_id]) == 1

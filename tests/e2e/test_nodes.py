@@ -258,3 +258,62 @@ async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str,
             d.kill()
         for folder in socks:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_others(pg_url: str,
+                                                                                   tmp_path) -> None:  # noqa: ANN001
+    # The revoking node ends the token's open calls at once; another node refused its next call but went on
+    # serving its open Subscribe (delivering mail to a revoked token), WatchQueue and Ask for good.
+    import grpc
+
+    from fabricd.core.limits import Limits
+    from fabricd.core.notify import LocalWakeups
+    from fabricd.core.tokens import mint
+    from fabricd.store import open_store
+    from fabricd.v1 import mailbox_service_pb2 as mb
+    from fabricd.v1 import rendezvous_service_pb2 as rv
+
+    store = open_store(pg_url, wakeups=LocalWakeups(), clock=time.time_ns)
+    await store.start()
+    issued = {}
+    for scope, agent in (("admin", ""), ("agent", "bob")):
+        key, token, secret = mint(scope, agent, "", Limits(), time.time_ns())
+        await store.tokens.add(key, token)
+        issued[scope] = (token.token_id, secret)
+    await store.close()
+    socks = [tempfile.mkdtemp(prefix=f"fr{i}-", dir="/tmp") for i in range(2)]
+    a, b = (Daemon(str(tmp_path / f"d{i}"), socks[i], "--store", pg_url, "--auth", "on").start() for i in range(2))
+    try:
+        async with Client(a.target, token=issued["admin"][1]) as admin, \
+                Client(b.target, token=issued["agent"][1]) as bob:
+            await admin.register("alice")
+            await bob.register("bob")
+            subscribe = bob.mailbox.Subscribe(mb.SubscribeRequest(agent_id="bob"))
+            watch = bob.rendezvous.WatchQueue(rv.WatchQueueRequest(agent_id="alice"))
+            ask = asyncio.ensure_future(bob.rendezvous.Ask(rv.AskRequest(
+                target="alice", task="wait for me", timeout={"seconds": 60},
+                source=rv.TicketSource(kind=rv.TICKET_SOURCE_KIND_AGENT, agent_id="bob"))))
+            await admin.send("bob", "before")
+            assert (await subscribe.read()).messages[0].text == "before"
+            await watch.read()
+            while not [t for t in await admin.get_queue("alice") if t.task == "wait for me"]:
+                await asyncio.sleep(0.02)
+            assert await admin.revoke_token(issued["agent"][0])  # revoked through node A
+
+            async def ended(stream) -> grpc.StatusCode:  # noqa: ANN001
+                try:
+                    while True:
+                        await stream.read()
+                except grpc.aio.AioRpcError as exc:
+                    return exc.code()
+
+            codes = await asyncio.wait_for(asyncio.gather(ended(subscribe), ended(watch)), 20)
+            assert codes == [grpc.StatusCode.UNAUTHENTICATED] * 2
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await asyncio.wait_for(ask, 20)
+            assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    finally:
+        for d in (a, b):
+            d.kill()
+        for folder in socks:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -29,7 +29,7 @@ def _same_recipient(tx: RecordTx, name: str, agent_id: str) -> bool:
 
 
 def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, digest: bytes, create: bool,
-          max_unread: int, quota: quotas.Quotas | None = None) -> Sent:
+          max_unread: int, quota: quotas.Quotas | None = None, renew: bool = False) -> Sent:
     """Store one validated message; `msg` is left alone (the stored one is a new object).
 
     A recipient that is neither an agent nor a mailbox gets a new mailbox only
@@ -37,11 +37,14 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     is refused as UNKNOWN_RECIPIENT, so a typo never makes a mailbox nobody reads.
     Every refusal is raised before anything is written. With a `quota`, the
     sender is held to it (fabricd.core.quota): the mailbox it would create and
-    the message's bytes count against the sender's usage.
+    the message's bytes count against the sender's usage. With `renew`, the id names a new message
+    whatever it named before (a ticket's task): the record of a consumed one is forgotten first.
     """
     name = msg.recipient.agent_id
     if msg.id:  # its idempotency key is (sender, id), so no one else can take it (a minted id counts too)
         record = tx.get_id(msg.sender.agent_id, msg.id)
+        if record is not None and renew and tx.forget_id(msg.sender.agent_id, msg.id):
+            record = None
         if record is not None:
             if record.digest != digest or not _same_recipient(tx, name, record.recipient):
                 raise rules.message_id_reused(msg.id)

@@ -97,7 +97,9 @@ def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket,
         kind=MessageKind.USER if ticket.source_kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
         ticket_id=ticket.ticket_id,
     )
-    mailbox.store(tx, now, mint, message, b"", True, max_unread, quota)
+    # A ticket asked again by its request key once the first was pruned has the same id, and so its task
+    # message the id of a consumed one whose record is kept for the dedupe window: that id is renewed.
+    mailbox.store(tx, now, mint, message, b"", True, max_unread, quota, renew=True)
     tx.put_ticket(ticket)
     tx.wake(queue_key(ticket.target))
     tx.wake(ticket_key(ticket.ticket_id))

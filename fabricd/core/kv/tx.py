@@ -95,6 +95,10 @@ class RecordTx(Protocol):
     def purge_unread(self, agent_id: str) -> int:
         """Delete every unread message of a mailbox and forget its id; the number deleted."""
 
+    def forget_id(self, sender: str, message_id: str) -> bool:
+        """Forget the record of a chosen id whose message was consumed; False (nothing done) when there is
+        none or its message is unread."""
+
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         """Forget the ids of consumed messages sent before `sent_before_ns`, `limit` records a call."""
 

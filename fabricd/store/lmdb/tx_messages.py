@@ -228,6 +228,19 @@ class MessageRecords:
                 found = cur.delete()
         return len(doomed)
 
+    def forget_id(self, sender: str, message_id: str) -> bool:
+        txn, dbs = self._txn, self._dbs
+        key = keys.chosen_id(sender, message_id)
+        raw = txn.get(key, db=dbs.ids)
+        if raw is None:  # none, or corrupt: left for the quarantine
+            return False
+        record = records.decode_id(raw)
+        if txn.get(keys.message(keys.entry(record.recipient), record.seq), db=dbs.messages) is not None:
+            return False  # unread: acks by id need it
+        txn.delete(keys.by_id(record.recipient, message_id, record.seq), db=dbs.by_id)  # if a drain left it
+        txn.delete(key, db=dbs.ids)
+        return True
+
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         """Delete id records of consumed messages sent before `sent_before_ns`, scanning `limit` records
         from `cursor`; returns (forgotten, the cursor to go on from; b"" once the table is done)."""

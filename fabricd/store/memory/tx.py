@@ -188,6 +188,13 @@ class MemoryTx:
             self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         return len(keys)
 
+    def forget_id(self, sender: str, message_id: str) -> bool:
+        record = self._t("ids").get((sender, message_id))
+        if record is None or (record.recipient, record.seq) in self._t("messages"):
+            return False
+        del self._w("ids")[(sender, message_id)]
+        return True
+
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         forgotten = 0
         for message_id, record in list(self._t("ids").items()):

@@ -49,6 +49,16 @@ WITH pick AS (
 SELECT ticket_id FROM t
 """
 
+_PRIOR = f"""
+WITH prior AS (SELECT 1 FROM tickets WHERE ticket_id = $1
+), stale AS (  -- a new ticket: the task message id of a pruned one of its request key is renewed (kv._deliver)
+    {s.FORGET_CONSUMED_ID} AND NOT EXISTS (SELECT 1 FROM prior)
+)
+SELECT EXISTS (SELECT 1 FROM prior)
+"""
+"""Whether ticket $1 exists: a resend (the record script answers it); if not, asked by $2, the record of its task
+message's id is forgotten when consumed (a request key asked again after its ticket was pruned)."""
+
 
 class PgRendezvous(KvRendezvous):
     __slots__ = ()
@@ -124,7 +134,7 @@ async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_
     exist (an idempotency key, or a re-run). Stored: (queue seq, position, whether a wake hook was armed)."""
     async with conn.transaction():
         if (prior_possible or attempt.number > 1) and await conn.fetchval(
-                "SELECT 1 FROM tickets WHERE ticket_id = $1", ticket.ticket_id):
+                _PRIOR, ticket.ticket_id, ticket.source_agent):
             return "prior"
         names = sorted({ticket.target, ticket.source_agent} - {""})
         boxes = {r["agent_id"]: r["unread_count"] for r in await conn.fetch(s._LOCK_BOXES, names)}

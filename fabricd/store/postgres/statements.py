@@ -347,6 +347,12 @@ async def ack(conn, agent_id: str, message_ids: Sequence[str], now_ns: int) -> i
     return await conn.fetchval(_ACK, agent_id, list(message_ids), now_ns)
 
 
+FORGET_CONSUMED_ID = """
+    DELETE FROM message_ids i WHERE i.id = $1 AND i.sender = $2
+      AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent_id = i.agent_id AND m.seq = i.seq)"""
+"""Forget the record of id $1 of sender $2 if its message was consumed (RecordTx.forget_id)."""
+
+
 async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN001
     """Forget up to `limit` ids of consumed messages sent before `sent_before_ns` (the dedupe window)."""
     return await conn.fetchval("""

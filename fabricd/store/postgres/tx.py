@@ -221,6 +221,10 @@ class PgTx(PagedReads, WakeRecords):
                        "DO UPDATE SET value = greatest(0, counters.value + $2::bigint)",
                        counter_name(name, agent_id), delta)
 
+    def forget_id(self, sender: str, message_id: str) -> bool:
+        return self._val(f"WITH gone AS ({s.FORGET_CONSUMED_ID} RETURNING 1) SELECT count(*) FROM gone",
+                         message_id, sender) == 1
+
     def _housekeeper(self) -> bool:
         """Whether this transaction may do housekeeping: one node at a time (others skip the round)."""
         return self._val("SELECT pg_try_advisory_xact_lock($1)", HOUSEKEEPING)
