@@ -26,7 +26,7 @@ from fabricd.client import AlreadyExists, Client
 from fabricd.store import transfer
 from fabricd.store.transfer import Kind
 from fabricd.store.lmdb import dump as lmdb_dump
-from fabricd.store.lmdb.engine import MAX_DBS, NAMES
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES
 from fabricd.store.postgres import dump as pg_dump
 from fabricd.v1 import agent_directory_service_pb2 as ad
 from tests.conftest import ROOT, Daemon

@@ -191,6 +191,6 @@ def test_a_store_of_another_schema_version_is_refused(make_daemon) -> None:  # n
     env.close()
     result = subprocess.run(daemon.command(), capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
-    from fabricd.store.lmdb.engine import SCHEMA_VERSION
+    from fabricd.store.lmdb.schema import SCHEMA_VERSION
 
     assert "schema version 99" in result.stderr and f"reads versions 2 to {SCHEMA_VERSION}" in result.stderr

@@ -486,7 +486,7 @@ def downgrade_to_schema_2(data_dir: str) -> None:
     import lmdb
 
     from fabricd.store.lmdb import keys, sealed
-    from fabricd.store.lmdb.engine import SEALED
+    from fabricd.store.lmdb.schema import SEALED
 
     downgrade_lmdb_to_schema_3(data_dir)
     env = lmdb.open(data_dir, max_dbs=32, map_size=0)

@@ -14,7 +14,7 @@ from fabricd.core.rendezvous import TicketRequest
 from fabricd.store import open_store, transfer
 from fabricd.store.lmdb import dump as lmdb_dump
 from fabricd.store.lmdb import keys
-from fabricd.store.lmdb.engine import SCHEMA_VERSION
+from fabricd.store.lmdb.schema import SCHEMA_VERSION
 
 AGENTS = ("alice", "mallory", "bob")
 

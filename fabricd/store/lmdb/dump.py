@@ -35,7 +35,8 @@ from fabricd.core import agentdir
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, recount, sealed
-from fabricd.store.lmdb.engine import MAX_DBS, NAMES, LmdbEngine, check_schema, open_databases
+from fabricd.store.lmdb.engine import LmdbEngine
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 from fabricd.store.transfer import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb

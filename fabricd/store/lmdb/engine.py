@@ -28,12 +28,14 @@ are counted as they come in, and their writes go to the writer thread and
 commit together as above. The streak keeps a daemon between two bursts of
 many callers on the writer: 64 callers commit about 0.5% of their writes on
 the loop thread (one in seven without it), a lone caller nearly all.
+
+The store's named databases and schema version, which the offline tools open too, are in schema.py;
+how a write fails (error translation, the tests' failpoints) is in faults.py.
 """
 
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import os
 import queue
@@ -46,18 +48,18 @@ from typing import Any, TypeVar
 
 import lmdb
 
-from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
+from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
-from fabricd.store.lmdb import folder, keys, sealed, ticket_index, upgrade
+from fabricd.store.lmdb import folder, sealed, ticket_index, upgrade
+from fabricd.store.lmdb.faults import _fail_at, _translate
 from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.tx import Databases, LmdbTx
+from fabricd.store.lmdb.schema import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
+from fabricd.store.lmdb.tx import LmdbTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store")
 
-SCHEMA_VERSION = 4  # 2: server-minted message ids are keyed in time order; 3: values carry checksums;
-# 4: chosen message ids keyed by their sender, outbox rows by their settling agent (fabricd.store.lmdb.upgrade)
 MAX_BATCH = 4096
 MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
@@ -66,35 +68,6 @@ _STOP = object()
 ALONE_BEFORE_HERE = 3
 """Commits in a row of one write each before a write may commit on the loop thread: a daemon just out
 of a burst (64 callers between two batches, say) goes on gathering writes on the writer thread."""
-
-
-DISK_FULL_BYTES = 1 << 20
-
-
-def _translate(exc: BaseException, path: str = ".") -> BaseException:
-    """LMDB and OS errors as the core's errors; everything else unchanged.
-
-    LMDB reports a write cut short by a full disk as EIO, so an I/O error is
-    DISK_FULL when the data folder's file system has less than 1 MiB free.
-    """
-    if isinstance(exc, FabricError):
-        return exc
-    if isinstance(exc, lmdb.MapFullError):
-        return ResourceExhausted(
-            "the store is full (LMDB map size reached); nothing was written. "
-            "Consume or delete mail, or restart the daemon with a larger --map-size",
-            reason="STORE_FULL",
-        )
-    if isinstance(exc, (lmdb.Error, OSError)):
-        try:
-            free = os.statvfs(path).f_bavail * os.statvfs(path).f_frsize
-        except OSError:
-            free = DISK_FULL_BYTES
-        if getattr(exc, "errno", None) == errno.ENOSPC or "No space" in str(exc) or free < DISK_FULL_BYTES:
-            return ResourceExhausted(f"the disk holding the store is full ({free} bytes free); nothing was "
-                                     "written. Free some space: writes resume by themselves", reason="DISK_FULL")
-        return Unavailable(f"the store could not write: {exc}", reason="STORE_IO_ERROR")
-    return exc
 
 
 class LmdbEngine:
@@ -385,75 +358,3 @@ class WriteOutcome:
     """Set when this write (or the batch's commit) failed: the caller gets it instead of `result`."""
     woken: Any = ()
     """The wake-up keys the write asked for, notified once the batch is durable."""
-
-
-def _fail_at(failpoint: str, point: str) -> None:
-    """Tests only ($FABRICD_TEST_FAILPOINT, checked in daemon/settings.py): at the named point of a commit
-    that stores messages, crash the process ("before-commit", "after-commit") or hang as a dead disk would
-    ("stall"). Off, the commit path pays one test of an empty string."""
-    if failpoint == "stall" and point == "before-commit":
-        time.sleep(3600)
-    elif failpoint == point:
-        os._exit(86)
-
-
-MAX_DBS = 32
-NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "by_id", "tickets", "queues", "finished", "ticket_index",
-         "outbox",
-         "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-         "ad_repairs", "tokens", "quarantine")
-SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
-
-
-ADDED_LATER = ("ticket_index", "quarantine", "by_id")
-"""Databases a store written by an older fabricd may lack (opened as None when reading; created at open)."""
-
-
-def open_databases(env: lmdb.Environment, txn: lmdb.Transaction, *, create: bool = True) -> Databases:
-    """The named databases of a store (created in a write `txn` when missing)."""
-    handles = {name: _open_db(env, txn, name, create) for name in NAMES}
-    return Databases(**handles, sealed={handles[name]: name for name in SEALED if handles[name] is not None})
-
-
-def _open_db(env: lmdb.Environment, txn: lmdb.Transaction, name: str, create: bool) -> Any:
-    try:
-        return env.open_db(name.encode(), txn=txn, create=create)
-    except lmdb.NotFoundError:
-        if name in ADDED_LATER:  # a store (or backup) from before it, opened read-only: none yet
-            return None
-        raise
-
-
-def check_schema(path: str, txn: lmdb.Transaction, dbs: Databases, *, create: bool) -> int:
-    """The store's schema version: this fabricd's, or an older one it upgrades (fabricd.store.lmdb.upgrade);
-    StoreError for any other. A new store gets this fabricd's when `create`."""
-    raw = txn.get(keys.SCHEMA, db=dbs.meta)
-    if raw is None and create:
-        txn.put(keys.SCHEMA, keys.u64(SCHEMA_VERSION), db=dbs.meta)
-        return SCHEMA_VERSION
-    if raw is None:
-        raise StoreError(f"{path} holds no fabricd store (no schema version)")
-    found = keys.read_u64(raw)
-    if not upgrade.OLDEST <= found <= SCHEMA_VERSION:
-        raise StoreError(
-            f"{path} holds schema version {found}; this fabricd reads versions {upgrade.OLDEST} to "
-            f"{SCHEMA_VERSION}. Use a matching fabricd or another --data-dir"
-        )
-    return found
-
-
-def free_bytes(env: lmdb.Environment, txn: lmdb.Transaction, dbs: Databases) -> int:
-    """Bytes of the used map that no database holds: freed pages waiting for reuse, as of `txn`.
-
-    py-lmdb does not expose LMDB's free list, so this counts the other way:
-    pages used (last_pgno + 1) less the two meta pages and every database's
-    branch, leaf and overflow pages. What remains is the free list and the
-    pages it sits on; it falls as writes reuse them and `fabricd compact`
-    gives them back to the disk.
-    """
-    stat = env.stat()
-    held = 2 + stat["branch_pages"] + stat["leaf_pages"] + stat["overflow_pages"]
-    for name in NAMES:
-        s = txn.stat(getattr(dbs, name))
-        held += s["branch_pages"] + s["leaf_pages"] + s["overflow_pages"]
-    return max(0, env.info()["last_pgno"] + 1 - held) * stat["psize"]

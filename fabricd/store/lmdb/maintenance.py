@@ -30,7 +30,8 @@ from fabricd.core.limits import Limits
 from fabricd.core.tokens import Token, mint
 from fabricd.store.lmdb import folder
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.engine import MAX_DBS, LmdbEngine, check_schema, open_databases
+from fabricd.store.lmdb.engine import LmdbEngine
+from fabricd.store.lmdb.schema import MAX_DBS, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 DATA, LOCK = "data.mdb", "lock.mdb"

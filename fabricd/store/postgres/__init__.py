@@ -1,7 +1,8 @@
 """The PostgreSQL backend: schema and migrations, statements, wake-ups. The only code that imports the driver.
 
     store.py       PgStore: the core's Store port (the shared record scripts over engine.py, plus hot.py)
-    engine.py      PgEngine: the pool, record transactions (tx.py, tx_pages.py), `op` for one statement
+    engine.py      PgEngine: the pool, record transactions (tx.py; its mixins tx_tickets.py, tx_outbox.py,
+                   tx_wake.py, tx_pages.py), `op` for one statement
     hot.py         the hot paths as one statement or one short transaction each, handing the rest to scripts:
                    the mailbox's here, hot_rendezvous.py and hot_outbox.py the others'
     schema.py      every table, the numbered migrations, refusal of a newer schema

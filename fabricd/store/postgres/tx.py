@@ -14,29 +14,33 @@ for the transaction and the dirty ones written once at the end (`flush`), as
 on the other backends. A deadlock or a unique-key race between nodes rolls the
 transaction back and the engine runs the script again from the start.
 Read transactions are REPEATABLE READ, READ ONLY: one snapshot, like LMDB's.
+
+This module holds the entries (cached, written by flush), the messages, the usage counters, the
+sequences, the agent directory and the access tokens; the other concerns are mixins beside it:
+tx_tickets.py (rendezvous tickets), tx_outbox.py (outbox rows), tx_wake.py (wake hooks) and
+tx_pages.py (the cursor reads List RPCs page through).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any, TypeVar
 
 from fabricd import wire
-from fabricd.core import agentdir, quota, turns
+from fabricd.core import agentdir, quota
 from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
-from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
-from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.usage import counter_name, sender_of
 from fabricd.store.postgres.tx_wake import WakeRecords
+from fabricd.store.postgres.tx_outbox import PgOutboxRecords
+from fabricd.store.postgres.tx_tickets import PgTicketRecords
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -62,7 +66,7 @@ def _request(seq: int, body: bytes) -> WorkRequest:
     return request
 
 
-class PgTx(PagedReads, WakeRecords):
+class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
 
     def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
@@ -235,110 +239,10 @@ class PgTx(PagedReads, WakeRecords):
         forgotten = self._run(s.forget_ids(self._conn, sent_before_ns, limit))
         return forgotten, (b"more" if forgotten >= limit else b"")
 
-    # -- rendezvous tickets
+    # -- named sequences
 
     def next_sequence(self, name: str) -> int:
         return self._run(d.next_value(self._conn, name))
-
-    def get_ticket(self, ticket_id: str) -> Ticket | None:
-        r = self._row(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
-        return tk._ticket(r) if r is not None else None
-
-    def put_ticket(self, t: Ticket) -> None:
-        # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
-        # tickets queued by either path order by commit on every node. The old state moves the asker's
-        # queued-ticket usage.
-        was = self._val("""
-            WITH old AS (SELECT state FROM tickets WHERE ticket_id = $1 FOR UPDATE), up AS (
-            INSERT INTO tickets (ticket_id, target, queue_seq, state, source_kind, source_agent, requester,
-                                 conversation_id, task, enqueue_ns, finish_ns, result, reason, outcome, data, headers,
-                                 result_data, result_headers, earlier, reattached)
-            VALUES ($1, $2, coalesce((SELECT seq FROM message_ids WHERE id = $20 AND agent_id = $2), $3),
-                    $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $21)
-            ON CONFLICT (ticket_id) DO UPDATE SET state = EXCLUDED.state, finish_ns = EXCLUDED.finish_ns,
-                result = EXCLUDED.result, reason = EXCLUDED.reason, outcome = EXCLUDED.outcome,
-                result_data = EXCLUDED.result_data, result_headers = EXCLUDED.result_headers,
-                queue_seq = EXCLUDED.queue_seq, enqueue_ns = EXCLUDED.enqueue_ns, task = EXCLUDED.task,
-                data = EXCLUDED.data, headers = EXCLUDED.headers, earlier = EXCLUDED.earlier,
-                reattached = EXCLUDED.reattached)
-            SELECT state FROM old""",
-                   t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent, t.requester,
-                   t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason, int(t.outcome), t.data,
-                   json.dumps(t.headers), t.result_data, json.dumps(t.result_headers), turns.encode(t.earlier),
-                   t.message_id, t.reattached)
-        queued = int(TicketState.QUEUED)
-        self.count_usage(t.source_agent, quota.QUEUED, int(int(t.state) == queued) - int(was == queued))
-
-    def queue(self, target: str, limit: int) -> list[Ticket]:
-        # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
-        rows = self._fetch(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
-                           f"ORDER BY queue_seq LIMIT $2{self._lock}", target, limit)
-        return [tk._ticket(r) for r in rows]
-
-    def queue_length(self, target: str) -> int:
-        return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)
-
-    def queued_tickets(self) -> int:
-        return self._val("SELECT count(*) FROM tickets WHERE state = 1")
-
-    def finished_before(self, finish_ns: int, limit: int) -> list[str]:
-        if self._write and not self._housekeeper():
-            return []
-        rows = self._fetch("SELECT ticket_id FROM tickets WHERE state <> 1 AND finish_ns < $1 "
-                           "ORDER BY finish_ns LIMIT $2", finish_ns, limit)
-        return [r["ticket_id"] for r in rows]
-
-    def delete_ticket(self, ticket_id: str) -> None:
-        r = self._row("DELETE FROM tickets WHERE ticket_id = $1 RETURNING state, source_agent", ticket_id)
-        if r is not None and r["state"] == int(TicketState.QUEUED):
-            self.count_usage(r["source_agent"], quota.QUEUED, -1)
-
-    # -- outbox
-
-    def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
-        r = self._row(f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2{self._lock}",
-                      key, agent_id)
-        return o.row_of(r) if r is not None else None
-
-    def put_outbox_row(self, r: OutboxRow) -> None:
-        # The old state moves the sender's outbox-rows usage (a delivery gives one back).
-        was = self._row(f"""
-            WITH old AS (SELECT state, sender_agent FROM outbox WHERE key = $1 AND sender_agent = $5 FOR UPDATE), up AS (
-            INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            ON CONFLICT (key, sender_agent) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
-                next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
-                deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content)
-            SELECT state, sender_agent FROM old""",
-                   r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
-                   r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
-                   r.create_ns, r.deliver_ns, r.seq)
-        if was is not None:
-            self.count_usage(quota.outbox_holder(r.key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
-        self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
-
-    def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
-        return [o.row_of(r) for r in self._fetch(
-            f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 ORDER BY sender_agent{self._lock}", key)]
-
-    def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
-        # In a write: rows another node is posting are skipped, not waited for, so each is posted once.
-        return self._run(o.claim_due(self._conn, now_ns, limit))
-
-    def next_outbox_due(self) -> int | None:
-        return self._run(o.next_due(self._conn))
-
-    def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
-        return self._run(o.rows(self._conn, after_key, limit, state))
-
-    def outbox_counts(self) -> tuple[int, int]:
-        r = self._row("SELECT count(*) FILTER (WHERE state = 1) AS pending, count(*) AS rows FROM outbox")
-        return r["pending"], r["rows"]
-
-    def delete_outbox_row(self, agent_id: str, key: str) -> None:
-        was = self._row("DELETE FROM outbox WHERE key = $1 AND sender_agent = $2 RETURNING state, sender_agent",
-                        key, agent_id)
-        if was is not None:
-            self.count_usage(quota.outbox_holder(key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
 
     # -- agent directory
 
