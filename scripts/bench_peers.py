@@ -295,43 +295,85 @@ def table(results: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-async def run_peers(start_fabricd: Callable[[], tuple[object, str]]) -> dict[str, object]:
-    results: dict[str, dict[str, float]] = {}
-    notes: list[str] = []
-    daemon, target = start_fabricd()
-    try:
-        results["fabricd"] = await bench_fabricd(target)
-    finally:
-        daemon.stop()
-    for name, start, bench in (("redis", start_redis, bench_redis), ("nats", start_nats, bench_nats)):
-        folder = tempfile.mkdtemp(prefix=f"bench-{name}-")
+async def _one(name: str, start_fabricd: Callable[[], tuple[object, str]], notes: list[str]) -> dict[str, float] | None:
+    """One run of one system on a fresh server; None (with a note) when it is not installed or fails."""
+    if name == "fabricd":
+        daemon, target = start_fabricd()
         try:
-            started = start(folder)
-        except RuntimeError as exc:
-            notes.append(f"{name}: {exc}")
-            shutil.rmtree(folder, ignore_errors=True)
-            continue
-        if started is None:
-            notes.append(f"{name}: server not installed, skipped")
-            continue
-        proc, port = started
-        try:
-            results[name] = await bench(port)
-        except Exception as exc:  # noqa: BLE001 - report and go on with the others
-            notes.append(f"{name}: failed: {exc!r}")
+            return await bench_fabricd(target)
         finally:
-            proc.terminate()
-            proc.wait(30)
-            shutil.rmtree(folder, ignore_errors=True)
-    print(table(results), file=sys.stderr)
+            daemon.stop()  # type: ignore[attr-defined]
+    start, bench = (start_redis, bench_redis) if name == "redis" else (start_nats, bench_nats)
+    folder = tempfile.mkdtemp(prefix=f"bench-{name}-")
+    try:
+        started = start(folder)
+    except RuntimeError as exc:
+        notes.append(f"{name}: {exc}")
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    if started is None:
+        notes.append(f"{name}: server not installed, skipped")
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    proc, port = started
+    try:
+        return await bench(port)
+    except Exception as exc:  # noqa: BLE001 - report and go on with the others
+        notes.append(f"{name}: failed: {exc!r}")
+        return None
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def summarize(rounds: list[dict[str, dict[str, float]]]) -> dict[str, object]:
+    """Each system's median figures, and each fabricd/peer ratio as the median of the rounds' own ratios
+    (a ratio is taken within one round, where both ran minutes apart at most) with its [min, max]."""
+    systems = [name for name in ("fabricd", "redis", "nats") if any(name in r for r in rounds)]
+    results = {name: {key: round(_median([r[name][key] for r in rounds if key in r.get(name, {})]), 3)
+                      for key in next(r[name] for r in rounds if name in r)} for name in systems}
+    per_round: dict[str, list[float]] = {}
+    for r in rounds:
+        mine = r.get("fabricd", {})
+        for peer in (n for n in systems if n != "fabricd" and n in r):
+            for key, value in r[peer].items():
+                if mine.get(key) and value:
+                    per_round.setdefault(f"{key}_vs_{peer}", []).append(mine[key] / value)
+    return {"results": results,
+            "ratios_fabricd_over_peer": {k: round(_median(v), 3) for k, v in per_round.items()},
+            "ratio_spread": {k: [round(min(v), 3), round(max(v), 3)] for k, v in per_round.items()},
+            "rounds": len(rounds)}
+
+
+async def run_peers(start_fabricd: Callable[[], tuple[object, str]], rounds: int = 1) -> dict[str, object]:
+    """`rounds` rounds of fabricd, Redis and NATS, one after the other on fresh servers, the order turned by
+    one each round (this machine drifts within minutes: a ratio of two figures taken apart is not one)."""
+    notes: list[str] = []
+    done: list[dict[str, dict[str, float]]] = []
+    order = ["fabricd", "redis", "nats"]
+    skipped: set[str] = set()
+    for i in range(rounds):
+        figures: dict[str, dict[str, float]] = {}
+        for name in order[i % 3:] + order[:i % 3]:
+            if name in skipped:
+                continue
+            result = await _one(name, start_fabricd, notes)
+            if result is None:
+                skipped.add(name)  # not installed or refused: the next rounds would only say so again
+            else:
+                figures[name] = result
+        done.append(figures)
+        if rounds > 1:
+            print(f"round {i + 1}/{rounds}: " + ", ".join(figures), file=sys.stderr)
+    summary = summarize(done)
+    print(table(summary["results"]), file=sys.stderr)  # type: ignore[arg-type]
     for note in notes:
         print(note, file=sys.stderr)
-    ratios = {}
-    for peer in results:
-        if peer == "fabricd":
-            continue
-        for key, value in results[peer].items():
-            mine = results["fabricd"].get(key)
-            if mine and value:
-                ratios[f"{key}_vs_{peer}"] = round(mine / value, 3)
-    return {"results": results, "ratios_fabricd_over_peer": ratios, "notes": notes}
+    return {**summary, "notes": notes}

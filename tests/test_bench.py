@@ -127,3 +127,16 @@ def test_versus_judges_the_issues_targets_from_paired_rounds() -> None:
 def test_cpu_figures_are_costs_where_lower_is_better() -> None:
     assert bench_compare.verdict("send_64_pg_cpu_s_per_1k", [0.8, 0.9, 0.7]) == "better"
     assert bench_common.rounded({"send_64_pg_cpu_s_per_1k": 0.1234})["send_64_pg_cpu_s_per_1k"] == 0.123
+
+
+def test_peer_ratios_are_taken_within_each_round_then_their_median() -> None:
+    import bench_peers
+
+    rounds = [{"fabricd": {"send_1": 100.0}, "redis": {"send_1": 400.0}},  # a slow minute for both
+              {"fabricd": {"send_1": 300.0}, "redis": {"send_1": 600.0}},
+              {"fabricd": {"send_1": 200.0}, "redis": {"send_1": 1000.0}, "nats": {"send_1": 100.0}}]
+    summary = bench_peers.summarize(rounds)
+    assert summary["ratios_fabricd_over_peer"]["send_1_vs_redis"] == 0.25  # of 0.25, 0.5, 0.2: not 200 / 600
+    assert summary["ratio_spread"]["send_1_vs_redis"] == [0.2, 0.5]
+    assert summary["ratios_fabricd_over_peer"]["send_1_vs_nats"] == 2.0  # a peer in one round only
+    assert summary["results"]["redis"]["send_1"] == 600.0 and summary["rounds"] == 3
