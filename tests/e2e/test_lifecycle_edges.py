@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from fabricd.client import Client, NotFound
+from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import rendezvous_service_pb2 as rv
+from tests.e2e.test_wake import Receiver, until, wake_rows
 
 BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
 pytestmark = pytest.mark.timeout(60)
@@ -64,3 +67,39 @@ async def test_a_follow_up_of_a_ticket_asked_again_by_its_pruned_request_key_rea
             await client.reply("alice", "done")
             assert (await client.peek("alice")).unread_count == 0
             await _until_pruned(client, asked.ticket_id)
+
+
+async def test_a_wake_pending_when_its_mailbox_is_removed_never_reaches_the_hook_of_the_agent_made_again(
+        make_daemon) -> None:  # noqa: ANN001
+    # The wake announced mail the removal purged; the agent made again under that id sets a hook of its own,
+    # which must not be fired (and signed) with the old counts and message id.
+    daemon = make_daemon("--outbox-backoff", "0.2").start()
+    old_hook, new_hook = Receiver(), Receiver()
+    old_hook.status = 503  # the wake stays pending, retried every 0.2 s
+    try:
+        async with Client(daemon.target) as client:
+            await client.register("alice")
+            await client.set_wake_hook("alice", url=old_hook.url, quiet_period=0)
+            await client.send("alice", "before")
+            await old_hook.next()
+            (pending,) = await wake_rows(client)
+            assert pending.state == ob.OUTBOX_ROW_STATE_PENDING
+            await client.unregister("alice", purge=True)
+            (settled,) = await wake_rows(client)
+            assert (settled.key, settled.state) == (pending.key, ob.OUTBOX_ROW_STATE_DELIVERED)
+            assert "the mailbox was removed" in settled.last_error
+            await client.register("alice")
+            secret = (await client.set_wake_hook("alice", url=new_hook.url, quiet_period=3600)).secret
+            after = (await client.send("alice", "after")).message
+            hit = await new_hook.next()
+            assert json.loads(hit.body)["first_message_id"] == after.id and json.loads(hit.body)["unread"] == 1
+            assert hit.headers["fabricd-wake-id"] != pending.key and secret
+            await until(lambda: _all_delivered(client))
+            assert [json.loads(h.body)["first_message_id"] for h in new_hook.all] == [after.id]
+    finally:
+        old_hook.close()
+        new_hook.close()
+
+
+async def _all_delivered(client: Client) -> bool:
+    return all(r.state == ob.OUTBOX_ROW_STATE_DELIVERED for r in await wake_rows(client))

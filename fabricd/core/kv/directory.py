@@ -111,7 +111,7 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
 
 
 def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int]:
-    from fabricd.core.kv import mailbox, rendezvous  # they resolve names through this module
+    from fabricd.core.kv import mailbox, rendezvous, wake  # they resolve names through this module
 
     entry = resolve_name(tx, name)
     if entry is None:
@@ -122,7 +122,8 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
     purged = mailbox.purge(tx, entry.agent_id)
     mailbox.release_creator(tx, entry)
-    tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own
+    tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own,
+    wake.drop_rows(tx, now, entry.agent_id)  # and is never fired with the old mailbox's wakes
     tx.delete_entry(entry.agent_id)
     tx.wake(DIRECTORY)
     tx.wake(mailbox.key(entry.agent_id))

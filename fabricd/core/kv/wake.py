@@ -83,6 +83,23 @@ def fire(tx: RecordTx, now: int, agent_id: str, streaming: Callable[[str], bool]
     return made
 
 
+def drop_rows(tx: RecordTx, now: int, agent_id: str) -> int:
+    """The mailbox of `agent_id` is removed: its pending wakes announce mail that is gone, and a hook an agent
+    made again under that id sets is not theirs to fire. Each becomes a receipt saying so; how many."""
+    prefix = rules.row_key(agent_id, 0)[:-12]  # `wake:<agent>:`, then 12 digits (row_key)
+    doomed = []
+    for _, row in tx.outbox_from(prefix):
+        if not row.key.startswith(prefix):
+            break
+        if (row.state == RowState.PENDING and row.sender.agent_id == SENDER.agent_id
+                and row.recipient.agent_id == agent_id):
+            doomed.append(row)
+    for row in doomed:
+        tx.put_outbox_row(replace(outbox_rules.delivered(row, now, 0),
+                                  last_error="not sent: the mailbox was removed"))
+    return len(doomed)
+
+
 def claim(tx: RecordTx, now: int, row: OutboxRow, lease_ns: int) -> tuple[OutboxRow, WakeHook] | None:
     """Take a due wake row for its sender: hold it for `lease_ns` and return it with the hook to fire.
 
