@@ -175,25 +175,25 @@ class Mailboxes(Service):
         write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, self.limits.max_response_bytes,
                                                       claim.deliverable))
         try:
-            messages, remaining = await asyncio.shield(write)
+            messages, remaining, revision = await asyncio.shield(write)
         except asyncio.CancelledError:
             claim.gone = True  # a write not yet run takes nothing; one already durable is put back
             self._put_back_when_done(agent_id, write)
             raise
         if not claim.deliverable():
             if messages:
-                await mailboxes.put_back(agent_id, messages)
+                await mailboxes.put_back(agent_id, messages, revision)
             raise undeliverable(agent_id)
         return messages, remaining
 
-    def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int]]) -> None:
+    def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int, int]]) -> None:
         async def put_back() -> None:
             try:
-                messages, _ = await write
+                messages, _, revision = await write
             except FabricError:
                 return
             if messages:
-                await self._store.mailboxes.put_back(agent_id, messages)  # before close: close commits it
+                await self._store.mailboxes.put_back(agent_id, messages, revision)  # before close: close commits it
 
         task = asyncio.ensure_future(put_back())
         self._background.add(task)

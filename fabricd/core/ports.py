@@ -133,15 +133,18 @@ class MailboxPort(Protocol):
         """The oldest unread messages and the unread count."""
 
     async def drain(self, agent_id: str, limit: int, max_bytes: int,
-                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
-        """Consume the oldest unread messages; returns them and how many remain.
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
+        """Consume the oldest unread messages; returns them, how many remain, and the mailbox's directory
+        revision as it was drained (what put_back takes to know the mailbox again).
 
         `deliverable` is asked inside the operation, just before consuming (on any thread: it must be
-        thread-safe): when False, nothing is consumed and ([], unread) is returned."""
+        thread-safe): when False, nothing is consumed and ([], unread, revision) is returned."""
 
-    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope]) -> int:
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
         """Make drained messages unread again, in their places (a drain whose caller was gone); the number
-        put back (a message unread already, or of a removed mailbox, is skipped)."""
+        put back. `revision`: the drain's. Nothing is put back into a mailbox removed since the drain,
+        even one made again under that id (the messages were of the removed one); a message unread
+        already is skipped."""
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         """Consume messages by id; the number that were unread (acking twice counts once)."""

@@ -69,3 +69,35 @@ async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_mess
     while (await fabric.mailboxes.peek("bob", 10))[1] != 3:
         await asyncio.sleep(0.001)
     assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["m0", "m1", "m2"]  # back in their places
+
+
+async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_puts_nothing_back(
+        fabric: Fabric) -> None:
+    await _mailbox_of_three(fabric)
+    port = fabric.store.mailboxes
+    durable, committed = asyncio.Event(), asyncio.Event()
+
+    class SlowCommit:
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(port, name)
+
+        async def drain(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            out = await port.drain(*args, **kwargs)
+            committed.set()
+            await durable.wait()
+            return out
+
+    fabric.store.mailboxes = SlowCommit()  # type: ignore[assignment]
+    drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 2))
+    await committed.wait()
+    fabric.store.mailboxes = port
+    await fabric.directory.unregister("bob", purge=True)
+    await fabric.directory.register("bob")
+    await fabric.mailboxes.send(mail("bob", "new"))
+    drain.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await drain
+    durable.set()
+    await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the put-back has run
+    unread, count = await fabric.mailboxes.peek("bob", 10)
+    assert (texts(unread), count) == (["new"], 1)  # m0 and m1 were the removed mailbox's

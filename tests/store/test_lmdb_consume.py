@@ -56,7 +56,7 @@ async def test_an_ack_consumes_only_its_own_mailboxes_messages_and_credits_the_s
 async def test_a_drain_credits_the_sender_exactly_what_the_send_charged(engine: LmdbEngine) -> None:
     await engine.start()
     await _send(engine, "box", ["x" * n for n in (1, 200, 5000)])
-    drained, remaining = await engine.write(lambda tx: mailbox.drain(tx, 1, "box", 2, 1 << 20))
+    drained, remaining, _ = await engine.write(lambda tx: mailbox.drain(tx, 1, "box", 2, 1 << 20))
     assert len(drained) == 2 and remaining == 1
     left = (await engine.read(lambda tx: tx.usage("alice"))).unread_bytes
     assert left == len((await engine.read(lambda tx: tx.unread("box", 0, 10)))[0].encoded)

@@ -30,7 +30,7 @@ async def test_a_hot_send_charges_the_sender_what_the_record_script_charges_and_
         assert one > 0
         await record.append([(mail("alice", "rec!"), b"")], create=False, atomic=False, max_unread=0)
         assert (await store.mailboxes.usage("alice")).unread_bytes == 2 * one  # same size, same charge
-        drained, _ = await store.mailboxes.drain("bob", 1, 0)
+        drained, _, _ = await store.mailboxes.drain("bob", 1, 0)
         assert len(drained) == 1
         assert (await store.mailboxes.usage("alice")).unread_bytes == one
         (left,), _ = await store.mailboxes.peek("bob", 10, 0)

@@ -147,25 +147,27 @@ def peek(tx: RecordTx, agent_id: str, limit: int, max_bytes: int) -> tuple[list[
 
 
 def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
-          deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+          deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
     entry = tx.get_entry(agent_id)
     if entry is None or entry.unread_count == 0:
-        return [], 0
+        return [], 0, 0
     if deliverable is not None and not deliverable():  # the caller is gone or out of time: take nothing
-        return [], entry.unread_count
+        return [], entry.unread_count, entry.revision
     messages = tx.unread(agent_id, 0, limit, max_bytes)
     for m in messages:
         tx.delete_message(agent_id, m.seq, m.encoded)
     entry.unread_count -= len(messages)
     entry.last_activity_ns = now  # the agent reading its mail is its activity
-    tx.put_entry(entry, None)
-    return messages, entry.unread_count
+    tx.put_entry(entry, None)  # no change: the revision stays the drained mailbox's mark
+    return messages, entry.unread_count, entry.revision
 
 
-def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope]) -> int:
-    """Make drained messages unread again at their seq (their id records were kept by the drain)."""
+def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
+    """Make drained messages unread again at their seq (their id records were kept by the drain), unless
+    their mailbox was removed since the drain (`revision`, the drain's): a mailbox made again under that id
+    numbers its mail above them, so they would sit below its first seq, behind its subscribers' cursors."""
     entry = tx.get_entry(agent_id)
-    if entry is None:
+    if entry is None or (entry.revision != revision and tx.removed_since(agent_id, revision)):
         return 0
     restored = sum(tx.restore_message(agent_id, e.seq, e.encoded) for e in envelopes)
     if restored:

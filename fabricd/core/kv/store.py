@@ -89,12 +89,13 @@ class KvMailboxes(_Part):
         return await self._e.read(lambda tx: mailbox.peek(tx, agent_id, limit, max_bytes))
 
     async def drain(self, agent_id: str, limit: int, max_bytes: int,
-                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
         return await self._e.write(lambda tx: mailbox.drain(tx, self._clock(), agent_id, limit, max_bytes,
                                                             deliverable), weight=limit)
 
-    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope]) -> int:
-        return await self._e.write(lambda tx: mailbox.put_back(tx, agent_id, envelopes), weight=len(envelopes))
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
+        return await self._e.write(lambda tx: mailbox.put_back(tx, agent_id, envelopes, revision),
+                                   weight=len(envelopes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         return await self._e.write(lambda tx: mailbox.ack(tx, self._clock(), agent_id, message_ids))

@@ -52,6 +52,10 @@ class RecordTx(Protocol):
         """Remove an entry (its messages must be gone) and record its removal as the next revision; raise
         `seq_floor` to its last seq."""
 
+    def removed_since(self, agent_id: str, revision: int) -> bool:
+        """Whether a mailbox of `agent_id` was removed at a directory revision above `revision` (a rare
+        question: it may read every revision since)."""
+
     def seq_floor(self) -> int:
         """No removed mailbox used a seq above this: a new mailbox starts here (its first message gets the
         next seq), so a mailbox removed and made again never numbers two messages alike, and every cursor,

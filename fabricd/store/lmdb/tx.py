@@ -191,6 +191,13 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
         self._entries[agent_id] = None
         self._names[agent_id] = ""
 
+    def removed_since(self, agent_id: str, revision: int) -> bool:
+        tombstone = keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass")
+        with self._txn.cursor(db=self._dbs.revisions) as cur:
+            if cur.set_range(keys.revision(revision + 1)):
+                return any(value == tombstone for value in cur.iternext(keys=False))
+        return False
+
     def seq_floor(self) -> int:
         raw = self._txn.get(keys.SEQ_FLOOR, db=self._dbs.meta)
         return keys.read_u64(raw) if raw else 0

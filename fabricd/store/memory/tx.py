@@ -119,6 +119,9 @@ class MemoryTx:
     def revision(self) -> int:
         return self._meta("revision")
 
+    def removed_since(self, agent_id: str, revision: int) -> bool:
+        return any(rev > revision and ref == ("removed", agent_id) for rev, ref in self._t("revisions").items())
+
     def seq_floor(self) -> int:
         return self._meta("seq/seq-floor")
 

@@ -153,20 +153,22 @@ class PgMailboxes(KvMailboxes):
         return await self._e.op(lambda conn, _: peek(conn, agent_id, limit, max_bytes), rerun_safe=True)
 
     async def drain(self, agent_id: str, limit: int, max_bytes: int,
-                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int]:
+                    deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
         now = self._clock()
 
-        async def run(conn: Any, attempt: Attempt) -> tuple[list[Envelope], int]:
+        async def run(conn: Any, attempt: Attempt) -> tuple[list[Envelope], int, int]:
             async with conn.transaction():
-                unread = await conn.fetchval("SELECT unread_count FROM mailboxes WHERE agent_id = $1 FOR UPDATE",
-                                             agent_id)
-                if not unread:
-                    return [], 0
+                box = await conn.fetchrow("SELECT unread_count, revision FROM mailboxes WHERE agent_id = $1 "
+                                          "FOR UPDATE", agent_id)
+                if box is None or not box["unread_count"]:
+                    return [], 0, 0
+                unread, revision = box["unread_count"], box["revision"]
                 if deliverable is not None and not deliverable():  # the caller is gone or out of time
-                    return [], unread
+                    return [], unread, revision
                 rows = await conn.fetch(s._DRAIN, agent_id, limit, max_bytes, now)
                 attempt.committing = True
-            return [s.envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], rows[0]["left"]
+            return ([s.envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], rows[0]["left"],
+                    revision)
 
         out = await self._e.op(run)  # a drain whose commit may have happened is not run again: UNAVAILABLE
         self._e.committed(())

@@ -144,6 +144,10 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
     def revision(self) -> int:
         return self._val("SELECT value FROM counters WHERE name = 'revision'")
 
+    def removed_since(self, agent_id: str, revision: int) -> bool:
+        return self._val("SELECT EXISTS (SELECT 1 FROM removals WHERE revision > $2 AND agent_id = $1)",
+                         agent_id, revision)
+
     def seq_floor(self) -> int:
         return self._val("SELECT coalesce((SELECT value FROM counters WHERE name = 'seq-floor'), 0)")
 
