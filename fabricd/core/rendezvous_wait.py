@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd.core import paging, validate
+from fabricd.core.directory import DIRECTORY
 from fabricd.core.errors import Aborted, DeadlineExceeded, FabricError, NotFound, Unavailable
 from fabricd.core.model import Ticket, TicketState
 
@@ -186,28 +187,50 @@ class RendezvousWaits:
 
         A snapshot holds at most `max_tickets` (0: the default page) and about
         `limits.stream_buffer_bytes` of tickets, with the FIFO's length: a 5,000-ticket
-        queue is not sent whole on every change.
+        queue is not sent whole on every change. A session name is resolved again at each
+        directory change, as GetQueue resolves it at each call: the watch follows the name
+        to whichever agent holds it (an agent id never moves).
         """
         validate.agent_id(agent_id, self.limits)
         limit = paging.page_size(max_tickets, "max_tickets")
         rendezvous = self._store.rendezvous
-        agent_id = await rendezvous.target(agent_id)
-        key = queue_key(agent_id)
+        name, agent_id = agent_id, await rendezvous.target(agent_id)
+        follow = agent_id != name
         wakeups = self._wakeups
         shown: tuple[list[str], int] | None = None
+        first = True
         while True:
+            named = wakeups.version(DIRECTORY)
+            if follow and not first:
+                agent_id = await rendezvous.target(name)
+            first = False
+            key = queue_key(agent_id)
             seen = wakeups.version(key)
             tickets, total = await rendezvous.queue_head(agent_id, limit, self.limits.stream_buffer_bytes)
             ids = ([t.ticket_id for t in tickets], total)
             if ids != shown:  # a wake-up is a hint: one that changed nothing (another node's echo) shows nothing
                 shown = ids
                 yield QueueHead(tickets, total)
-            while not await wakeups.wait(key, seen, self._keepalive_s):
+            while not await self._either(key, seen, named if follow else None):
                 if wakeups.closed:
                     return
                 yield None
             if wakeups.closed:
                 return
+
+    async def _either(self, key: str, seen: int, named: int | None) -> bool:
+        """Wait for `key` to move from `seen`, or the directory from `named` (None: the queue alone)."""
+        wakeups = self._wakeups
+        if named is None:
+            return await wakeups.wait(key, seen, self._keepalive_s)
+        waits = [asyncio.ensure_future(wakeups.wait(key, seen, self._keepalive_s)),
+                 asyncio.ensure_future(wakeups.wait(DIRECTORY, named, self._keepalive_s))]
+        try:
+            done, _ = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waits:
+                w.cancel()
+        return any(w.result() for w in done)
 
     async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
         """The ticket now, then at each change of it or of its position; ends after it finished.

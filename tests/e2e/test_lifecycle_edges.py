@@ -103,3 +103,25 @@ async def test_a_wake_pending_when_its_mailbox_is_removed_never_reaches_the_hook
 
 async def _all_delivered(client: Client) -> bool:
     return all(r.state == ob.OUTBOX_ROW_STATE_DELIVERED for r in await wake_rows(client))
+
+
+async def test_a_queue_watched_by_session_name_follows_the_name_to_the_agent_that_takes_it(daemon) -> None:  # noqa: ANN001
+    # GetQueue, Ask and Reply resolve a session name at each call; a watch of the name resolved it once, and
+    # showed the old agent's queue for good after the name moved.
+    async with Client(daemon.target) as client:
+        await client.register("r1", session_name="reviewer")
+        first = await client.enqueue("reviewer", "first", source_agent="")
+        snapshots = client.watch_queue("reviewer")
+        assert [(t.ticket_id, t.target) for t in await anext(snapshots)] == [(first.ticket_id, "r1")]
+        await client.register("r1", session_name="retired")  # the name leaves r1 (its ticket stays queued)
+        await client.register("r2", session_name="reviewer")
+        second = await client.enqueue("reviewer", "second", source_agent="")
+
+        async def until_second() -> list:  # noqa: ANN202
+            async for tickets in snapshots:
+                if any(t.ticket_id == second.ticket_id for t in tickets):
+                    return [(t.ticket_id, t.target) for t in tickets]
+            raise AssertionError("the watch ended")
+
+        assert await asyncio.wait_for(until_second(), 30) == [(second.ticket_id, "r2")]
+        await snapshots.aclose()

@@ -198,7 +198,11 @@ class RendezvousServiceServicer:
         `keepalive` set carries no snapshot. A snapshot is the head of the FIFO:
         at most `max_tickets` tickets and about `limits.stream_buffer_bytes` of
         them, with `total` (the whole FIFO's length) and `truncated` when more
-        are queued (GetQueue pages through all of them).
+        are queued (GetQueue pages through all of them). `agent_id` is an agent
+        id or an unambiguous session name; a session name is resolved again at
+        each directory change, so the watch follows the name to whichever agent
+        holds it, as GetQueue and Ask do (the stream ends FAILED_PRECONDITION
+        AMBIGUOUS_NAME if the name comes to mean several agents).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
