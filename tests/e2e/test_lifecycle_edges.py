@@ -52,7 +52,9 @@ async def test_a_request_key_used_again_after_its_ticket_was_pruned_delivers_the
 
 async def test_a_follow_up_of_a_ticket_asked_again_by_its_pruned_request_key_reaches_the_target(
         make_daemon) -> None:  # noqa: ANN001
-    daemon = make_daemon("--ticket-retention", "0", "--housekeeping-interval", "0.05").start()
+    # Kept 2 s once finished: long enough for the follow-up to continue the ticket the reply left waiting for
+    # input (with 0 the housekeeper could prune it first: TICKET_NOT_FOUND 1 run in 5), short for the test.
+    daemon = make_daemon("--ticket-retention", "2", "--housekeeping-interval", "0.05").start()
     async with Client(daemon.target) as client:
         for name in ("alice", "bob"):
             await client.register(name)
