@@ -315,6 +315,22 @@ async def test_subscription_acks_what_was_handled_when_closed(client: Client) ->
     assert [m.text for m in remaining.messages] == [f"m{i}" for i in range(5, 10)]
 
 
+async def test_a_message_whose_handler_raised_out_of_the_subscription_is_delivered_again(client: Client) -> None:
+    for i in range(5):
+        await client.send("alice", f"m{i}")
+
+    class HandlerFailed(Exception):
+        pass
+
+    with pytest.raises(HandlerFailed):
+        async with client.subscribe("alice") as inbox:
+            async for m in inbox:
+                if m.text == "m2":
+                    raise HandlerFailed  # m0 and m1 were handled; m2 was not
+    remaining = await client.peek("alice")
+    assert [m.text for m in remaining.messages] == ["m2", "m3", "m4"]
+
+
 async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_it_waits(client: Client) -> None:
     for start in range(0, 3000, 500):
         await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}")

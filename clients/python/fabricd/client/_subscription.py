@@ -34,8 +34,9 @@ class Subscription:
     """Unread mail, then new mail as it arrives, surviving dropped connections.
 
     With `auto_ack` (the default) a message counts as handled when the caller
-    asks for the next one, or when the subscription closes; handled messages are
-    acknowledged in batches. A message handed out but not handled before a
+    asks for the next one, or when the subscription closes, unless the
+    `async with` block is left by an exception: the message being handled then
+    stays unacked. Handled messages are acknowledged in batches. A message handed out but not handled before a
     crash is delivered again by the next Subscribe. Across reconnects within
     one Subscription, nothing is handed out twice and nothing is skipped.
 
@@ -69,8 +70,9 @@ class Subscription:
     async def __aenter__(self) -> Subscription:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        # Left by an exception (or a cancel) while handling the last message handed out: that one was not handled.
+        await self.close(handled=exc_type is None)
 
     def __aiter__(self) -> Subscription:
         return self
@@ -187,12 +189,16 @@ class Subscription:
         if self._client._needs_ack(message.id):  # a task message our Reply consumed is read already
             self._to_ack.append(message.id)
 
-    async def close(self) -> None:
-        """Ack what was handled, then end the stream."""
+    async def close(self, *, handled: bool = True) -> None:
+        """Ack what was handled, then end the stream.
+
+        `handled=False`: the message handed out last was not handled (its handler failed); it stays unacked, and
+        the next Subscribe delivers it again.
+        """
         if self._closed:
             return
         self._closed = True
-        if self._handed is not None and self._auto_ack:
+        if self._handed is not None and self._auto_ack and handled:
             self._handled(self._handed)
             self._handed = None
         if self._call is not None:
