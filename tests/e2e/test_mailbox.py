@@ -331,6 +331,21 @@ async def test_a_message_whose_handler_raised_out_of_the_subscription_is_deliver
     assert [m.text for m in remaining.messages] == ["m2", "m3", "m4"]
 
 
+async def test_closing_a_subscription_from_another_task_ends_the_iteration_waiting_on_it(client: Client) -> None:
+    inbox = client.subscribe("quiet")
+    waiting = asyncio.create_task(anext(inbox, None))
+    while (await client.get_status()).open_streams < 1:  # its stream is open: it waits
+        await asyncio.sleep(0.01)
+    await inbox.close()  # a shutdown handler stops the consumer
+    assert await asyncio.wait_for(waiting, 30) is None, "the iteration ended"
+    deadline = asyncio.get_running_loop().time() + 30
+    while (await client.get_status()).open_streams:  # and no new stream was opened behind the close
+        assert asyncio.get_running_loop().time() < deadline, "a closed subscription subscribed again"
+        await asyncio.sleep(0.01)
+    await client.send("quiet", "after the close")
+    assert (await client.peek("quiet")).unread_count == 1
+
+
 async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_it_waits(client: Client) -> None:
     for start in range(0, 3000, 500):
         await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}")

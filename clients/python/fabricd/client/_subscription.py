@@ -121,6 +121,8 @@ class Subscription:
     async def _fill(self) -> None:
         backoff = 0.05
         while True:
+            if self._closed:
+                return  # closed from another task while this one read: the cancelled read ends here, unrenewed
             try:
                 if self._call is None:
                     self._target = self._client.target
@@ -132,7 +134,7 @@ class Subscription:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise  # we are being cancelled (a timeout around __anext__, say): the call goes with us
-                self._call = None  # the call was cancelled by an earlier interrupted read: subscribe again
+                self._call = None  # cancelled by close(), or by an earlier interrupted read: subscribe again
                 continue
             except grpc.RpcError as exc:
                 self._call = None
