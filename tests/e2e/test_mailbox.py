@@ -346,6 +346,15 @@ async def test_closing_a_subscription_from_another_task_ends_the_iteration_waiti
     assert (await client.peek("quiet")).unread_count == 1
 
 
+async def test_a_closed_subscription_hands_out_nothing_more_of_its_batch(client: Client) -> None:
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}") for i in range(20)])
+    inbox = client.subscribe("alice")
+    assert (await anext(inbox)).text == "m0"  # the batch of 20 came in one response
+    await inbox.close()  # a shutdown handler stops the consumer mid-batch: m0 was handled
+    assert await anext(inbox, None) is None, "a message handed out after the close would never be acked"
+    assert [m.text for m in (await client.peek("alice")).messages] == [f"m{i}" for i in range(1, 20)]
+
+
 async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_it_waits(client: Client) -> None:
     for start in range(0, 3000, 500):
         await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}")

@@ -78,6 +78,8 @@ class Subscription:
         return self
 
     async def __anext__(self) -> pb.Message:
+        if self._closed:
+            raise StopAsyncIteration  # not the rest of the buffer: close() sent its last acks, none would follow
         if self._handed is not None and self._auto_ack:
             self._handled(self._handed)
             self._handed = None
