@@ -1,8 +1,8 @@
 """Rendezvous's waiting machinery: AwaitReply, Ask and the watches, and retiring the tickets nobody waits for.
 
 Waiters sleep on the wake-up keys below (the record scripts wake them when a ticket or a FIFO changes)
-and read the ticket from storage when woken: a wake-up is a hint, storage is the truth, so a waiter
-on any node sees a change made on another.
+and read the ticket from storage when woken, and at least once a keepalive: a wake-up is a hint, storage
+is the truth, so a waiter on any node sees a change made on another, and a lost wake-up costs a keepalive.
 
 An Ask whose caller drops retires its ticket, unless the ticket has a request_key
 (the clients mint one per call and re-send it when they fail over): then the ticket
@@ -110,7 +110,10 @@ class RendezvousWaits:
                 if remaining is not None and remaining <= 0:
                     raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {timeout_s:g}s",
                                            reason="REPLY_TIMEOUT", ticket_id=ticket_id)
-                await wakeups.wait(key, seen, remaining)
+                # At most a keepalive between reads: a lost wake-up (another node died between its commit and
+                # its NOTIFY) delays the answer by that much, not to the deadline or for good.
+                await wakeups.wait(key, seen, self._keepalive_s if remaining is None else
+                                   min(remaining, self._keepalive_s))
                 if wakeups.closed:
                     raise Unavailable(
                         f"the daemon is shutting down; ticket {ticket_id} is kept: AwaitReply it after the restart",
@@ -211,12 +214,11 @@ class RendezvousWaits:
             if ids != shown:  # a wake-up is a hint: one that changed nothing (another node's echo) shows nothing
                 shown = ids
                 yield QueueHead(tickets, total)
-            while not await self._either(key, seen, named if follow else None):
-                if wakeups.closed:
-                    return
-                yield None
+            woke = await self._either(key, seen, named if follow else None)
             if wakeups.closed:
                 return
+            if not woke:
+                yield None  # then read again: a lost wake-up costs a keepalive, never the change
 
     async def _either(self, key: str, seen: int, named: int | None) -> bool:
         """Wait for `key` to move from `seen`, or the directory from `named` (None: the queue alone)."""
@@ -253,9 +255,8 @@ class RendezvousWaits:
                 yield found
             if found.ticket.state != TicketState.QUEUED:
                 return
-            while not await wakeups.wait(key, seen, self._keepalive_s):
-                if wakeups.closed:
-                    return
-                yield None
+            woke = await wakeups.wait(key, seen, self._keepalive_s)
             if wakeups.closed:
                 return
+            if not woke:
+                yield None  # then read again: a lost wake-up costs a keepalive, never the change

@@ -144,3 +144,49 @@ async def test_a_request_key_asked_again_once_its_ticket_was_forgotten_delivers_
     messages, unread = await fabric.mailboxes.peek("alice", 10)
     assert unread == 1 and messages[0].seq > first.seq
     assert await fabric.mailboxes.ack("alice", [again.message_id]) == 1
+
+
+def lose_wake_ups(fabric: Fabric) -> None:
+    """From now on every wake-up is lost, as a NOTIFY is when its node dies between its commit and the NOTIFY."""
+    fabric.wakeups.notify = lambda key: None  # type: ignore[method-assign]
+
+
+async def next_change(stream):  # noqa: ANN001, ANN201
+    """The stream's next response that is not a keepalive (None)."""
+    while (item := await anext(stream)) is None:
+        pass
+    return item
+
+
+async def test_an_answer_whose_wake_up_was_lost_reaches_the_asker_by_its_keepalive_re_read(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    ticket, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "task"))
+    waiting = asyncio.ensure_future(fabric.rendezvous.await_reply(ticket.ticket_id, None))  # no deadline
+    while not fabric.rendezvous.open_waits:
+        await asyncio.sleep(0)
+    lose_wake_ups(fabric)
+    await fabric.rendezvous.reply("alice", "done")
+    assert await asyncio.wait_for(waiting, 5) == "done"
+
+
+async def test_a_queue_change_whose_wake_up_was_lost_reaches_the_watch_by_its_keepalive_re_read(
+        fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    watch = fabric.rendezvous.watch_queue("alice")
+    assert (await anext(watch)).tickets == []
+    lose_wake_ups(fabric)
+    await fabric.rendezvous.enqueue(TicketRequest("alice", "task"))
+    head = await asyncio.wait_for(next_change(watch), 5)
+    assert [t.task for t in head.tickets] == ["task"]
+
+
+async def test_a_ticket_change_whose_wake_up_was_lost_reaches_its_watch_by_its_keepalive_re_read(
+        fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    ticket, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "task"))
+    watch = fabric.rendezvous.watch(ticket.ticket_id)
+    assert (await anext(watch)).ticket.state == TicketState.QUEUED
+    lose_wake_ups(fabric)
+    await fabric.rendezvous.reply("alice", "done")
+    view = await asyncio.wait_for(next_change(watch), 5)
+    assert view.ticket.state == TicketState.ANSWERED

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
+
+from fabricd.client import SyncClient
 
 
 def fabric(daemon, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
@@ -180,3 +183,30 @@ def test_wait_returns_when_mail_or_a_request_arrives_and_times_out_otherwise(dae
     assert waiting.returncode == 0 and "1 queued request(s) (next ticket " in out
     assert fabric(daemon, "reply", "idle-agent", "done").returncode == 0
     assert asking.wait(30) == 0
+
+
+
+def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "idle-agent").returncode == 0
+    waiting = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "--json", "wait",
+                                "idle-agent", "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+
+    def watching() -> None:  # its Subscribe and its WatchQueue are open on the daemon
+        with SyncClient(daemon.target) as client:
+            deadline = time.monotonic() + 30
+            while client.get_status().open_streams < 2:
+                assert waiting.poll() is None, f"fabric wait ended without work: {waiting.communicate()}"
+                assert time.monotonic() < deadline, "fabric wait did not open its streams"
+                time.sleep(0.02)
+
+    try:
+        watching()
+        daemon.restart()  # SIGTERM ends both streams cleanly; nothing has arrived
+        watching()
+        assert fabric(daemon, "send", "idle-agent", "wake up").returncode == 0
+        out, err = waiting.communicate(timeout=30)
+    finally:
+        waiting.kill()
+    assert waiting.returncode == 0, err
+    assert json.loads(out) == {"agent_id": "idle-agent", "unread": 1, "queued_tickets": []}

@@ -315,6 +315,46 @@ async def test_subscription_acks_what_was_handled_when_closed(client: Client) ->
     assert [m.text for m in remaining.messages] == [f"m{i}" for i in range(5, 10)]
 
 
+async def test_a_message_whose_handler_raised_out_of_the_subscription_is_delivered_again(client: Client) -> None:
+    for i in range(5):
+        await client.send("alice", f"m{i}")
+
+    class HandlerFailed(Exception):
+        pass
+
+    with pytest.raises(HandlerFailed):
+        async with client.subscribe("alice") as inbox:
+            async for m in inbox:
+                if m.text == "m2":
+                    raise HandlerFailed  # m0 and m1 were handled; m2 was not
+    remaining = await client.peek("alice")
+    assert [m.text for m in remaining.messages] == ["m2", "m3", "m4"]
+
+
+async def test_closing_a_subscription_from_another_task_ends_the_iteration_waiting_on_it(client: Client) -> None:
+    inbox = client.subscribe("quiet")
+    waiting = asyncio.create_task(anext(inbox, None))
+    while (await client.get_status()).open_streams < 1:  # its stream is open: it waits
+        await asyncio.sleep(0.01)
+    await inbox.close()  # a shutdown handler stops the consumer
+    assert await asyncio.wait_for(waiting, 30) is None, "the iteration ended"
+    deadline = asyncio.get_running_loop().time() + 30
+    while (await client.get_status()).open_streams:  # and no new stream was opened behind the close
+        assert asyncio.get_running_loop().time() < deadline, "a closed subscription subscribed again"
+        await asyncio.sleep(0.01)
+    await client.send("quiet", "after the close")
+    assert (await client.peek("quiet")).unread_count == 1
+
+
+async def test_a_closed_subscription_hands_out_nothing_more_of_its_batch(client: Client) -> None:
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}") for i in range(20)])
+    inbox = client.subscribe("alice")
+    assert (await anext(inbox)).text == "m0"  # the batch of 20 came in one response
+    await inbox.close()  # a shutdown handler stops the consumer mid-batch: m0 was handled
+    assert await anext(inbox, None) is None, "a message handed out after the close would never be acked"
+    assert [m.text for m in (await client.peek("alice")).messages] == [f"m{i}" for i in range(1, 20)]
+
+
 async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_it_waits(client: Client) -> None:
     for start in range(0, 3000, 500):
         await client.send_many([pb.Message(recipient=pb.Address(agent_id="alice"), text=f"m{i}")

@@ -62,3 +62,23 @@ def test_old_names_still_work_on_the_sync_client_with_a_deprecation_warning(daem
         assert caught[0].filename == __file__  # the warning points at the caller's line
         with pytest.warns(DeprecationWarning, match="call get_status"):
             assert client.status().version == client.get_status().version
+
+
+def test_a_message_whose_handler_raised_out_of_a_sync_subscription_is_delivered_again(daemon) -> None:  # noqa: ANN001
+    class HandlerFailed(Exception):
+        pass
+
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+        for i in range(5):
+            client.send("alice", f"m{i}")
+        with pytest.raises(HandlerFailed), client.subscribe("alice") as inbox:
+            for m in inbox:
+                if m.text == "m2":
+                    raise HandlerFailed  # m0 and m1 were handled; m2 was not
+        assert [m.text for m in client.peek("alice").messages] == ["m2", "m3", "m4"]
+        with client.subscribe("alice") as inbox:
+            for m in inbox:
+                if m.text == "m3":
+                    break  # left without an exception: m3 counts as handled
+        assert [m.text for m in client.peek("alice").messages] == ["m4"]

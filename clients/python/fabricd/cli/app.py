@@ -6,7 +6,7 @@ import asyncio
 import json
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import metadata
 from typing import Any, NoReturn
 
@@ -17,7 +17,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from rich.console import Console
 
 from fabricd import __version__
-from fabricd.client import Client, FabricError, _target
+from fabricd.client import Client, FabricError, Unavailable, _target
 from fabricd.v1 import types_pb2 as pb
 
 PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[/]", pb.PRESENCE_OFFLINE: "[dim]offline[/]"}
@@ -99,6 +99,24 @@ class Context:
 
 
 _INT64 = {FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64}
+
+
+async def queue_heads(client: Client, agent_id: str, max_tickets: int = 0) -> AsyncIterator[list[Any]]:
+    """The head of `agent_id`'s queue now and after each change, for commands that wait for a request.
+
+    The daemon ends a WatchQueue when it stops, and a restart makes it unreachable for a moment: neither is a
+    change of the queue, so the queue is watched again (backing off to 2 s) instead of the wait ending.
+    """
+    backoff = 0.05
+    while True:
+        try:
+            async for tickets in client.watch_queue(agent_id, max_tickets=max_tickets):
+                backoff = 0.05
+                yield tickets
+        except Unavailable:
+            pass
+        await asyncio.sleep(backoff)
+        backoff = min(backoff * 2, 2.0)
 
 
 def to_json(message: Any) -> dict[str, Any]:

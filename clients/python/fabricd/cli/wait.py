@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from fabricd.cli.app import Context, cli
+from fabricd.cli.app import Context, cli, queue_heads
 from fabricd.client import Client
 
 TIMED_OUT = 124
@@ -36,7 +36,7 @@ async def _arrival(client: Client, agent_id: str) -> None:
             await anext(inbox)
 
     async def ticket() -> None:
-        async for queue in client.watch_queue(agent_id):
+        async for queue in queue_heads(client, agent_id):  # through daemon restarts, as the subscription (wait=0)
             if queue:
                 return
 

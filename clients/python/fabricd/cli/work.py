@@ -11,7 +11,7 @@ import time
 import click
 from rich.table import Table
 
-from fabricd.cli.app import Context, age, cli, text_argument
+from fabricd.cli.app import Context, age, cli, queue_heads, text_argument
 from fabricd.client import Client
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
@@ -53,7 +53,7 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path:
 
 async def _queued(client: Client, agent_id: str, ticket_id: str) -> None:
     """Return once `agent_id`'s queue holds a request (`ticket_id`, when given)."""
-    async for tickets in client.watch_queue(agent_id, max_tickets=1000):
+    async for tickets in queue_heads(client, agent_id, max_tickets=1000):  # through daemon restarts
         if any(not ticket_id or t.ticket_id == ticket_id for t in tickets):
             return
 

@@ -27,7 +27,7 @@ from fabricd.client._errors import (
 )
 from fabricd.client._jobs import AgentWork, QueuedJob, agent_job, decode_agent_job
 from fabricd.client._paging import Page
-from fabricd.client._sync import SyncClient
+from fabricd.client._sync import SyncClient, SyncSubscription
 
 __all__ = [
     "Aborted",
@@ -50,6 +50,7 @@ __all__ = [
     "SendResult",
     "Subscription",
     "SyncClient",
+    "SyncSubscription",
     "Unauthenticated",
     "Unavailable",
     "address",

@@ -34,8 +34,9 @@ class Subscription:
     """Unread mail, then new mail as it arrives, surviving dropped connections.
 
     With `auto_ack` (the default) a message counts as handled when the caller
-    asks for the next one, or when the subscription closes; handled messages are
-    acknowledged in batches. A message handed out but not handled before a
+    asks for the next one, or when the subscription closes, unless the
+    `async with` block is left by an exception: the message being handled then
+    stays unacked. Handled messages are acknowledged in batches. A message handed out but not handled before a
     crash is delivered again by the next Subscribe. Across reconnects within
     one Subscription, nothing is handed out twice and nothing is skipped.
 
@@ -69,13 +70,16 @@ class Subscription:
     async def __aenter__(self) -> Subscription:
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
+    async def __aexit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        # Left by an exception (or a cancel) while handling the last message handed out: that one was not handled.
+        await self.close(handled=exc_type is None)
 
     def __aiter__(self) -> Subscription:
         return self
 
     async def __anext__(self) -> pb.Message:
+        if self._closed:
+            raise StopAsyncIteration  # not the rest of the buffer: close() sent its last acks, none would follow
         if self._handed is not None and self._auto_ack:
             self._handled(self._handed)
             self._handed = None
@@ -119,6 +123,8 @@ class Subscription:
     async def _fill(self) -> None:
         backoff = 0.05
         while True:
+            if self._closed:
+                return  # closed from another task while this one read: the cancelled read ends here, unrenewed
             try:
                 if self._call is None:
                     self._target = self._client.target
@@ -130,7 +136,7 @@ class Subscription:
                 task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     raise  # we are being cancelled (a timeout around __anext__, say): the call goes with us
-                self._call = None  # the call was cancelled by an earlier interrupted read: subscribe again
+                self._call = None  # cancelled by close(), or by an earlier interrupted read: subscribe again
                 continue
             except grpc.RpcError as exc:
                 self._call = None
@@ -187,12 +193,16 @@ class Subscription:
         if self._client._needs_ack(message.id):  # a task message our Reply consumed is read already
             self._to_ack.append(message.id)
 
-    async def close(self) -> None:
-        """Ack what was handled, then end the stream."""
+    async def close(self, *, handled: bool = True) -> None:
+        """Ack what was handled, then end the stream.
+
+        `handled=False`: the message handed out last was not handled (its handler failed); it stays unacked, and
+        the next Subscribe delivers it again.
+        """
         if self._closed:
             return
         self._closed = True
-        if self._handed is not None and self._auto_ack:
+        if self._handed is not None and self._auto_ack and handled:
             self._handled(self._handed)
             self._handed = None
         if self._call is not None:

@@ -160,13 +160,18 @@ class SyncClient:
         return self._run(self._client.ack_one(agent_id, message_id))
 
     def subscribe(self, agent_id: str, *, auto_ack: bool = True, wait: float = 30.0,
-                  on_wait: Callable[[str], None] | None = None) -> Iterator[pb.Message]:
+                  on_wait: Callable[[str], None] | None = None) -> SyncSubscription:
         """Yield messages as they arrive; acks what was handled when the loop moves on or stops.
+
+        `with client.subscribe(me) as inbox: for msg in inbox: ...` leaves the message
+        being handled unacked when the block is left by an exception (it comes
+        again), as `async with` does; a plain loop cannot tell an exception from a
+        `break`, and counts it as handled either way.
 
         Without a daemon it says "waiting for fabricd at ..." (`on_wait`, default a
         log warning) and raises Unavailable after `wait` seconds (0: wait forever).
         """
-        return self._iterate(self._run(self._subscription(agent_id, auto_ack, wait, on_wait)))
+        return SyncSubscription(self, self._run(self._subscription(agent_id, auto_ack, wait, on_wait)))
 
     async def _subscription(self, agent_id: str, auto_ack: bool, wait: float,
                             on_wait: Callable[[str], None] | None) -> Subscription:
@@ -331,6 +336,33 @@ class SyncClient:
     notification_sent = _renamed(mark_notification_sent, "notification_sent")
     directory_data = _renamed(get_directory_data, "directory_data")
     status = _renamed(get_status, "status")
+
+
+class SyncSubscription(Iterator[pb.Message]):
+    """A Subscription stepped from the caller's thread: an iterator of messages, and a context manager."""
+
+    def __init__(self, client: SyncClient, subscription: Subscription) -> None:
+        self._client = client
+        self._subscription = subscription
+        self._messages = client._iterate(subscription)  # closed when this is dropped: a plain loop acks on leaving
+
+    def __iter__(self) -> SyncSubscription:
+        return self
+
+    def __next__(self) -> pb.Message:
+        return next(self._messages)
+
+    def __enter__(self) -> SyncSubscription:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        self.close(handled=exc_type is None)  # left by an exception: the message being handled was not handled
+
+    def close(self, *, handled: bool = True) -> None:
+        """Ack what was handled (the last message handed out too, unless `handled=False`), then end the stream."""
+        if not self._client._loop.is_closed():
+            self._client._run(self._subscription.close(handled=handled))
+        self._messages.close()
 
 
 async def _next(stream: AsyncIterator[T]) -> T:
