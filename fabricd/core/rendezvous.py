@@ -145,6 +145,7 @@ class Rendezvous(RendezvousWaits, Service):
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
             raise InvalidArgument("task is required", reason="MISSING_FIELD", field="task")
+        validate.stored_text(request.task, "task")
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
         validate.text_field(request.idempotency_key, "idempotency_key", limits, required=False)
@@ -202,6 +203,7 @@ class Rendezvous(RendezvousWaits, Service):
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
+        validate.stored_text(answer.result, "result")
         self._bytes(answer.result, answer.data, answer.headers, "result")
         answered = await self._store.rendezvous.answer(agent_id, answer, ticket_id)
         # The asker's Ask was woken by the commit: let it answer its caller before this Reply answers
@@ -216,7 +218,7 @@ class Rendezvous(RendezvousWaits, Service):
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
         validate.agent_id(agent_id, self.limits)
-        validate.text_bytes(reason, "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
+        validate.text_bytes(validate.stored_text(reason, "reason"), "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
         return await self._store.rendezvous.close_queue(agent_id, reason or "the target's session ended")
 
     async def queue(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Ticket]:
