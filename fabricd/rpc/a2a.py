@@ -25,7 +25,7 @@ import grpc
 from fabricd import __version__
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
-from fabricd.core import errors
+from fabricd.core import errors, validate
 from fabricd.core.directory import Directory
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
 from fabricd.core.rendezvous import Rendezvous, TicketQuery, TicketRequest, TicketView
@@ -140,6 +140,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         message = request.message
         if not message.message_id:
             raise convert.invalid_params("message.message_id is required", field="message.message_id")
+        validate.text_field(message.message_id, "message.message_id", self._rv.limits, required=True)
         if request.configuration.HasField("task_push_notification_config"):
             raise _push_unsupported()
         context_id = message.context_id

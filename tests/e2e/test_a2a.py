@@ -116,6 +116,16 @@ async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, 
     await client.close()
 
 
+async def test_a_message_id_of_256_characters_makes_one_task(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    message = text_message("once", message_id="m" * 256)  # the ticket's key is longer: the caller's id comes first
+    (a,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    (b,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    assert a.task.id == b.task.id
+    assert len(await fabric.get_queue(AGENT)) == 1
+    await client.close()
+
+
 async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_is_not_cancelable(daemon, fabric) -> None:  # noqa: ANN001
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     (head,) = await collect(client.send_message(SendMessageRequest(message=text_message("head"))))
