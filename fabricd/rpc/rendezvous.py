@@ -39,11 +39,12 @@ def _request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
 
 
 def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
-    try:
-        return tuple(TicketState(v) for v in values if v)
-    except ValueError:
-        raise InvalidArgument(f"states: {list(values)} holds an unknown state", reason="INVALID_FIELD",
-                              field="states") from None
+    unknown = [v for v in values if v not in TicketState._value2member_map_]
+    if unknown:
+        known = ", ".join(f"{s.name} {s.value}" for s in TicketState if s)
+        raise InvalidArgument(f"states: {unknown[0]} is no ticket state ({known})", reason="INVALID_FIELD",
+                              field="states")
+    return tuple(TicketState(v) for v in values if v)
 
 
 def _timeout(request, context) -> float | None:  # noqa: ANN001
