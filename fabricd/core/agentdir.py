@@ -26,6 +26,8 @@ MAX_TEXT = 1 << 20
 """Bytes of a text field (instructions, settings, submission text, ...)."""
 MAX_CONTEXTS = 64
 MAX_CONTEXTS_BYTES = 64 << 10
+MAX_GENERATION = (1 << 63) - 1
+"""The largest repair generation: a signed 64-bit integer, as stores keep it."""
 SETTLEMENT_OVERHEAD = 4096
 """Room settlement_text needs around a submission's text (ids, state), in bytes."""
 
@@ -342,6 +344,9 @@ class AgentDirectory(Service):
 
     async def reconcile_repair(self, repair: RepairInfo, text: str, publication: str, create_ns: int) -> str:
         validate.text_field(repair.key, "key", self.limits, required=True)
+        if repair.generation > MAX_GENERATION:  # PostgreSQL keeps it in a bigint; every backend answers alike
+            raise InvalidArgument(f"generation is {repair.generation}; the largest is {MAX_GENERATION} (2^63 - 1)",
+                                  reason="INVALID_FIELD", field="generation", limit=MAX_GENERATION)
         self._text(text, "text")
         self._text(repair.configuration, "configuration")
         return await self._store.agent_directory.reconcile_repair(repair, text, publication, create_ns)

@@ -166,6 +166,7 @@ class Outbox(Service):
         for i, address in enumerate(mail.reply_to):
             validate.text_field(address.agent_id, f"job.mail.reply_to[{i}].agent_id", limits, required=True)
             validate.text_field(address.session_id, f"job.mail.reply_to[{i}].session_id", limits, required=True)
+        validate.stored_text(content, "content")
         validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
                               what="content and reply header")
 

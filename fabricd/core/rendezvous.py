@@ -29,6 +29,8 @@ from fabricd.core.rendezvous_wait import RendezvousWaits
 
 MAX_REASON_BYTES = 4096
 """Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""
+KEY_CHARS_PER_ID = 3
+"""An idempotency key is "<kind> <asker kind>:<asker id> <caller's key>": two ids and a few characters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +147,9 @@ class Rendezvous(RendezvousWaits, Service):
         validate.text_field(request.target, "target", limits, required=True)
         if not request.task:
             raise InvalidArgument("task is required", reason="MISSING_FIELD", field="task")
+        validate.stored_text(request.task, "task")
         validate.text_field(request.requester, "requester", limits, required=False)
         validate.text_field(request.conversation_id, "conversation_id", limits, required=False)
-        validate.text_field(request.idempotency_key, "idempotency_key", limits, required=False)
         self._bytes(request.task, request.data, request.headers, "task")
         if request.continues:
             validate.text_field(request.continues, "continue_ticket_id", limits, required=True)
@@ -158,6 +160,11 @@ class Rendezvous(RendezvousWaits, Service):
             validate.text_field(request.source_agent, "source.agent_id", limits, required=True)
         elif request.source_agent:
             validate.text_field(request.source_agent, "source.agent_id", limits, required=False)
+        key = request.idempotency_key  # the caller's key after its asker's id: each part was checked as an id
+        if key and (len(key) > KEY_CHARS_PER_ID * limits.max_id_chars or not key.isprintable()):
+            raise InvalidArgument(f"idempotency_key is {len(key)} characters or holds control characters; the "
+                                  f"limit is {KEY_CHARS_PER_ID * limits.max_id_chars}", reason="INVALID_FIELD",
+                                  field="idempotency_key")
         return request
 
     def _bytes(self, text: str, data: bytes, headers: dict[str, str], field: str) -> None:
@@ -202,6 +209,7 @@ class Rendezvous(RendezvousWaits, Service):
         validate.agent_id(agent_id, limits)
         if ticket_id:
             self._ticket_id(ticket_id)
+        validate.stored_text(answer.result, "result")
         self._bytes(answer.result, answer.data, answer.headers, "result")
         answered = await self._store.rendezvous.answer(agent_id, answer, ticket_id)
         # The asker's Ask was woken by the commit: let it answer its caller before this Reply answers
@@ -216,7 +224,7 @@ class Rendezvous(RendezvousWaits, Service):
 
     async def close_queue(self, agent_id: str, reason: str = "") -> int:
         validate.agent_id(agent_id, self.limits)
-        validate.text_bytes(reason, "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
+        validate.text_bytes(validate.stored_text(reason, "reason"), "reason", MAX_REASON_BYTES)  # stored in every ticket it aborts
         return await self._store.rendezvous.close_queue(agent_id, reason or "the target's session ended")
 
     async def queue(self, agent_id: str, page_size: int = 0, page_token: str = "") -> Listed[Ticket]:

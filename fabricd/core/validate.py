@@ -5,6 +5,11 @@ stored field has a byte limit, and a whole directory entry is bounded too
 (`Limits.max_entry_bytes`), so no list page or watch event can be blown up by
 one registration. Ids keep a character limit (FIELD_TOO_LONG); everything
 else is FIELD_TOO_LARGE with the field and the limit in bytes.
+
+Free text kept in a store's text field (a ticket's task, result and reason, a
+directory entry's cwd, capabilities and metadata, a fan-out reply) may not hold
+NUL (`stored_text`): PostgreSQL's text and jsonb cannot, and every backend
+answers alike. Message text, data and headers are stored as bytes and keep it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,14 @@ def text_bytes(value: str, field: str, limit: int) -> int:
             raise too_large(field, size, limit)
         return size
     return len(value)
+
+
+def stored_text(value: str, field: str) -> str:
+    """INVALID_CHARACTERS when `value` holds a NUL (U+0000), which no store text field can keep."""
+    if "\0" in value:
+        raise InvalidArgument(f"{field} contains a NUL character (U+0000), which the daemon cannot store; remove it",
+                              reason="INVALID_CHARACTERS", field=field)
+    return value
 
 
 def text_field(value: str, field: str, limits: Limits, *, required: bool) -> str:
@@ -115,8 +128,10 @@ def capabilities(values: tuple[Capability, ...], limits: Limits) -> tuple[Capabi
                 f"capability {cap.name!r} is listed twice", reason="DUPLICATE_ITEM", field=f"capabilities[{i}].name"
             )
         seen.add(cap.name)
-        text_bytes(cap.description, f"capabilities[{i}].description", limits.max_entry_bytes)
-        text_bytes(cap.payload, f"capabilities[{i}].payload", limits.max_entry_bytes)
+        text_bytes(stored_text(cap.description, f"capabilities[{i}].description"), f"capabilities[{i}].description",
+                   limits.max_entry_bytes)
+        text_bytes(stored_text(cap.payload, f"capabilities[{i}].payload"), f"capabilities[{i}].payload",
+                   limits.max_entry_bytes)
     return values
 
 
@@ -126,11 +141,14 @@ MAX_CWD_BYTES = 4096
 def entry(capabilities_: tuple[Capability, ...], metadata: Mapping[str, str], cwd: str, limits: Limits) -> int:
     """Check what Register stores (capabilities, metadata, cwd) and bound the whole entry; its size in bytes."""
     capabilities(capabilities_, limits)
+    for key, value in metadata.items():
+        stored_text(key, "metadata")
+        stored_text(value, "metadata")
     parts = {
         "capabilities": sum(utf8_size(c.name) + utf8_size(c.description) + utf8_size(c.payload) + 8
                             for c in capabilities_),
         "metadata": string_map(metadata, "metadata", limits.max_metadata_bytes),
-        "cwd": text_bytes(cwd, "cwd", MAX_CWD_BYTES),
+        "cwd": text_bytes(stored_text(cwd, "cwd"), "cwd", MAX_CWD_BYTES),
     }
     size = sum(parts.values())
     if size > limits.max_entry_bytes:

@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 
 import grpc
 
-from fabricd import __version__
+from fabricd import __version__, wire
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
-from fabricd.core import errors
+from fabricd.core import errors, validate
 from fabricd.core.directory import Directory
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
 from fabricd.core.rendezvous import Rendezvous, TicketQuery, TicketRequest, TicketView
@@ -102,6 +102,15 @@ def _push_unsupported() -> convert.A2AProblem:
                               "push notifications are not supported: use SubscribeToTask or GetTask")
 
 
+def _history_length(request) -> int | None:  # noqa: ANN001 - any A2A message with a history_length
+    """How many history messages to return (None: all); negative is INVALID_PARAMS."""
+    if not request.HasField("history_length"):
+        return None
+    if request.history_length < 0:
+        raise convert.invalid_params("history_length may not be negative", field="history_length")
+    return request.history_length
+
+
 def _may_see(identity: Identity, ticket: Ticket) -> bool:
     return identity.trusted or identity.agent_id in (ticket.source_agent, ticket.target)
 
@@ -140,6 +149,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         message = request.message
         if not message.message_id:
             raise convert.invalid_params("message.message_id is required", field="message.message_id")
+        validate.text_field(message.message_id, "message.message_id", self._rv.limits, required=True)
         if request.configuration.HasField("task_push_notification_config"):
             raise _push_unsupported()
         context_id = message.context_id
@@ -172,9 +182,8 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
 
     @a2a_mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+        history = _history_length(request.configuration)
         view = await self._enqueue(request)
-        history = (request.configuration.history_length
-                   if request.configuration.HasField("history_length") else None)
         if request.configuration.return_immediately or view.ticket.state != TicketState.QUEUED:
             return a2a.SendMessageResponse(task=convert.task(view, history))
         remaining = context.time_remaining()
@@ -221,9 +230,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
     @a2a_mapped
     async def GetTask(self, request, context):  # noqa: ANN001, ANN201, N802
         view = await self._task(request.tenant, request.id)
-        if request.HasField("history_length") and request.history_length < 0:
-            raise convert.invalid_params("history_length may not be negative", field="history_length")
-        return convert.task(view, request.history_length if request.HasField("history_length") else None)
+        return convert.task(view, _history_length(request))
 
     @a2a_mapped
     async def ListTasks(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -235,14 +242,19 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         # An agent listing another agent's tasks sees those it sent: read through the index of its own tickets.
         asked_by = identity.agent_id if not identity.trusted and identity.agent_id != agent_id else ""
         wanted = request.status
+        if wanted not in a2a.TaskState.values():
+            raise convert.invalid_params(f"status {wanted} is no TaskState", field="status")
+        after_ns = (wire.timestamp_in(request.status_timestamp_after, "status_timestamp_after")
+                    if request.HasField("status_timestamp_after") else None)
         query = TicketQuery(request.context_id, _STATES.get(wanted, ()), source_agent=asked_by)
-        history = request.history_length if request.HasField("history_length") else None
+        history = _history_length(request)
         tasks: list[a2a.Task] = []
         next_token = request.page_token
         while len(tasks) < size:  # pages of tickets (positions read once a page), filtered by the A2A state
             listed = await self._rv.tickets(agent_id, query, size - len(tasks), next_token)
             tasks += [convert.task(view, history, artifacts=request.include_artifacts) for view in listed.items
-                      if not wanted or convert.task_state(view) == wanted]
+                      if (not wanted or convert.task_state(view) == wanted)
+                      and (after_ns is None or convert.status_ns(view.ticket) > after_ns)]
             next_token = listed.next_page_token
             if not next_token:
                 break

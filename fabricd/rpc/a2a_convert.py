@@ -103,15 +103,20 @@ def status(view: TicketView) -> a2a.TaskStatus:
                 else f"queued behind {view.position} other task(s)")
         out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", text))
         out.message.metadata.update({"fabricd": {"position": view.position}})
-        _timestamp(out, ticket.enqueue_ns)
+        _timestamp(out, status_ns(ticket))
     else:
         if ticket.state == TicketState.ABORTED:
             out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", ticket.reason))
         elif not completed(ticket):  # the agent's question or reason is the status message
             out.message.CopyFrom(_reply_message(ticket, ticket.message_id, ticket.result, ticket.result_data,
                                                 ticket.result_headers))
-        _timestamp(out, ticket.finish_ns)
+        _timestamp(out, status_ns(ticket))
     return out
+
+
+def status_ns(ticket: Ticket) -> int:
+    """When a task's status last changed (its status timestamp): queued, or finished."""
+    return ticket.enqueue_ns if ticket.state == TicketState.QUEUED else ticket.finish_ns
 
 
 def completed(ticket: Ticket) -> bool:

@@ -69,6 +69,8 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
     @mapped
     async def SetWakeHook(self, request, context):  # noqa: ANN001, ANN201, N802
         h = request.hook
+        if h.HasField("quiet_period"):
+            wire.duration_in(h.quiet_period, "hook.quiet_period")  # refuses mixed signs and nanos out of range
         hook = await self._wakes.set(
             request.agent_id, h.url, tuple(h.command),
             h.quiet_period.ToNanoseconds() if h.HasField("quiet_period") else wake.DEFAULT_QUIET_NS,

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from fabricd import wire
+from fabricd.core import validate
 from fabricd.core.errors import InvalidArgument
+from fabricd.core.limits import Limits
 from fabricd.core.model import TicketOutcome, TicketState
 from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketRequest
 from fabricd.rpc.auth import agent_token
@@ -16,8 +18,10 @@ from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 _DEADLINE_MARGIN_S = 0.02
 
 
-def _request(r) -> TicketRequest:  # noqa: ANN001
-    # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet.
+def _request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
+    # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet;
+    # the caller's part is checked under its own name, the whole key being longer than any id.
+    validate.text_field(r.request_key, "request_key", limits, required=False)
     key = f"ask {r.source.kind}:{r.source.agent_id} {r.request_key}" if r.request_key else ""
     return TicketRequest(
         target=r.target,
@@ -35,11 +39,12 @@ def _request(r) -> TicketRequest:  # noqa: ANN001
 
 
 def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
-    try:
-        return tuple(TicketState(v) for v in values if v)
-    except ValueError:
-        raise InvalidArgument(f"states: {list(values)} holds an unknown state", reason="INVALID_FIELD",
-                              field="states") from None
+    unknown = [v for v in values if v not in TicketState._value2member_map_]
+    if unknown:
+        known = ", ".join(f"{s.name} {s.value}" for s in TicketState if s)
+        raise InvalidArgument(f"states: {unknown[0]} is no ticket state ({known})", reason="INVALID_FIELD",
+                              field="states")
+    return tuple(TicketState(v) for v in values if v)
 
 
 def _timeout(request, context) -> float | None:  # noqa: ANN001
@@ -57,13 +62,13 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
-        answered = await self._rv.ask_answer(_request(request), _timeout(request, context))
+        answered = await self._rv.ask_answer(_request(request, self._rv.limits), _timeout(request, context))
         return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result, outcome=int(answered.outcome),
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
     async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
-        ticket, position = await self._rv.enqueue(_request(request))
+        ticket, position = await self._rv.enqueue(_request(request, self._rv.limits))
         return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped

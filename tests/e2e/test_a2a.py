@@ -116,6 +116,51 @@ async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, 
     await client.close()
 
 
+async def test_a_message_id_of_256_characters_makes_one_task(daemon, fabric) -> None:  # noqa: ANN001
+    client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
+    message = text_message("once", message_id="m" * 256)  # the ticket's key is longer: the caller's id comes first
+    (a,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    (b,) = await collect(client.send_message(SendMessageRequest(message=message)))
+    assert a.task.id == b.task.id
+    assert len(await fabric.get_queue(AGENT)) == 1
+    await client.close()
+
+
+async def test_list_tasks_keeps_those_changed_after_status_timestamp_after_and_refuses_bad_filters(
+        daemon, fabric) -> None:  # noqa: ANN001
+    from fabricd.a2a import a2a_pb2 as a2a
+    from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+
+    async with grpc.aio.insecure_channel(daemon.target) as channel:
+        stub = a2a_grpc.A2AServiceStub(channel)
+        send = a2a.SendMessageRequest(tenant=AGENT, configuration=a2a.SendMessageConfiguration(return_immediately=True),
+                                      message=a2a.Message(message_id="m-1", role=a2a.ROLE_USER,
+                                                          parts=[a2a.Part(text="hi")]))
+        task = (await stub.SendMessage(send)).task
+        stamp = task.status.timestamp
+
+        def listed(**kw):  # noqa: ANN003, ANN202 - the call, to await
+            return stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, **kw))
+
+        before = stamp.ToNanoseconds() - 1
+        assert [t.id for t in (await listed(status_timestamp_after={"seconds": before // 10**9,
+                                                                    "nanos": before % 10**9})).tasks] == [task.id]
+        assert list((await listed(status_timestamp_after=stamp)).tasks) == []
+        assert list((await listed(status_timestamp_after={"seconds": 253402300799})).tasks) == []
+        for bad, field in (({"status_timestamp_after": {"seconds": 2**62}}, "status_timestamp_after"),
+                           ({"status": 99}, "status"), ({"history_length": -1}, "history_length")):
+            with pytest.raises(grpc.aio.AioRpcError) as err:
+                await listed(**bad)
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, bad
+            assert field in err.value.details()
+        send.message.message_id = "m-2"
+        send.configuration.history_length = -1
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await stub.SendMessage(send)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "history_length" in err.value.details()
+    assert len(await fabric.get_queue(AGENT)) == 1  # the refused send queued nothing
+
+
 async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_is_not_cancelable(daemon, fabric) -> None:  # noqa: ANN001
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     (head,) = await collect(client.send_message(SendMessageRequest(message=text_message("head"))))

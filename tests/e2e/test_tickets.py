@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from fabricd.client import Client, FailedPrecondition, NotFound, PermissionDenied
+from fabricd.client import Client, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from fabricd.v1 import rendezvous_service_pb2 as rv
 
 BACKENDS = ["lmdb", "postgres"]
@@ -164,3 +164,12 @@ async def test_fabric_ask_says_when_the_agent_asks_back_and_continue_answers_it(
     await fabric.reply("alice", "booked")
     done = await asking
     assert done.returncode == 0 and json.loads(done.stdout)["result"] == "booked"
+
+
+async def test_an_unknown_state_filter_is_named_in_the_refusal(client: Client) -> None:
+    await client.register("alice")
+    with pytest.raises(InvalidArgument) as err:
+        await client.list_tickets("alice", states=[rv.TICKET_STATE_QUEUED, rv.TICKET_STATE_QUEUED, 7])
+    assert (err.value.reason, err.value.metadata["field"]) == ("INVALID_FIELD", "states")
+    assert "states: 7 is no ticket state (QUEUED 1, ANSWERED 2, ABORTED 3)" in err.value.message
+    assert list(await client.list_tickets("alice", states=[rv.TICKET_STATE_QUEUED, rv.TICKET_STATE_QUEUED])) == []

@@ -17,9 +17,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import grpc
 import pytest
+from google.protobuf import duration_pb2
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from fabricd.client import Client, FailedPrecondition, InvalidArgument, NotFound
+from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
@@ -262,6 +267,20 @@ async def test_bad_hooks_are_refused_with_their_reason_and_an_empty_hook_clears(
     await client.set_wake_hook("alice", url="http://x/", only_when_idle=False)
     assert (await client.get_wake_hook("alice")).hook.only_when_idle is False
     await client.clear_wake_hook("alice")
+    assert not (await client.get_wake_hook("alice")).HasField("hook")
+
+
+@pytest.mark.parametrize(("seconds", "nanos"), [(1, -5), (-1, 5), (0, 1_000_000_000)])
+async def test_a_quiet_period_that_is_no_valid_duration_is_refused_and_sets_nothing(client: Client, seconds: int,
+                                                                                     nanos: int) -> None:
+    await client.register("alice")
+    hook = dir_pb.WakeHook(url="http://x/", quiet_period=duration_pb2.Duration(seconds=seconds, nanos=nanos))
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await client.directory.SetWakeHook(dir_pb.SetWakeHookRequest(agent_id="alice", hook=hook))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    info = error_details_pb2.ErrorInfo()
+    assert rpc_status.from_call(err.value).details[0].Unpack(info)
+    assert (info.reason, info.metadata["field"]) == ("INVALID_FIELD", "hook.quiet_period")
     assert not (await client.get_wake_hook("alice")).HasField("hook")
 
 
