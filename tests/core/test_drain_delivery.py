@@ -40,8 +40,9 @@ async def test_a_drain_whose_caller_leaves_before_its_write_runs_consumes_nothin
     assert texts((await fabric.mailboxes.drain("bob", 10))[0]) == ["m0", "m1", "m2"]
 
 
-async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_messages_back(fabric: Fabric) -> None:
-    await _mailbox_of_three(fabric)
+async def _drain_held_after_its_commit(fabric: Fabric) -> tuple[object, asyncio.Event, asyncio.Future]:
+    """Start a drain of 2 of bob's mail whose write has committed but whose fsync is slow: (the real port, the
+    event that lets the fsync end, the drain); returns once the store consumed the messages."""
     port = fabric.store.mailboxes
     durable, committed = asyncio.Event(), asyncio.Event()
 
@@ -60,6 +61,12 @@ async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_mess
     fabric.store.mailboxes = SlowCommit()  # type: ignore[assignment]
     drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 2))
     await committed.wait()
+    return port, durable, drain
+
+
+async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_messages_back(fabric: Fabric) -> None:
+    await _mailbox_of_three(fabric)
+    port, durable, drain = await _drain_held_after_its_commit(fabric)
     assert (await fabric.mailboxes.peek("bob", 10))[1] == 1  # consumed in the store, the caller not answered
     drain.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -74,22 +81,7 @@ async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_mess
 async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_puts_nothing_back(
         fabric: Fabric) -> None:
     await _mailbox_of_three(fabric)
-    port = fabric.store.mailboxes
-    durable, committed = asyncio.Event(), asyncio.Event()
-
-    class SlowCommit:
-        def __getattr__(self, name: str):  # noqa: ANN204
-            return getattr(port, name)
-
-        async def drain(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-            out = await port.drain(*args, **kwargs)
-            committed.set()
-            await durable.wait()
-            return out
-
-    fabric.store.mailboxes = SlowCommit()  # type: ignore[assignment]
-    drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 2))
-    await committed.wait()
+    port, durable, drain = await _drain_held_after_its_commit(fabric)
     fabric.store.mailboxes = port
     await fabric.directory.unregister("bob", purge=True)
     await fabric.directory.register("bob")

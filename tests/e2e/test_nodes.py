@@ -223,8 +223,8 @@ async def _insert_version(url: str, version: int) -> None:
         await conn.close()
 
 
-async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str, tmp_path) -> None:  # noqa: ANN001
-    from fabricd.client import Unauthenticated
+async def _admin_and_bob_tokens(pg_url: str) -> dict[str, tuple[str, str]]:
+    """(token id, secret) of an admin token ("admin") and of agent bob's ("agent"), written into the database."""
     from fabricd.core.limits import Limits
     from fabricd.core.notify import LocalWakeups
     from fabricd.core.tokens import mint
@@ -238,6 +238,13 @@ async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str,
         await store.tokens.add(key, token)
         issued[scope] = (token.token_id, secret)
     await store.close()
+    return issued
+
+
+async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+    from fabricd.client import Unauthenticated
+
+    issued = await _admin_and_bob_tokens(pg_url)
     socks = [tempfile.mkdtemp(prefix=f"ft{i}-", dir="/tmp") for i in range(2)]
     a, b = (Daemon(str(tmp_path / f"d{i}"), socks[i], "--store", pg_url, "--auth", "on").start() for i in range(2))
     try:
@@ -266,21 +273,10 @@ async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_oth
     # serving its open Subscribe (delivering mail to a revoked token), WatchQueue and Ask for good.
     import grpc
 
-    from fabricd.core.limits import Limits
-    from fabricd.core.notify import LocalWakeups
-    from fabricd.core.tokens import mint
-    from fabricd.store import open_store
     from fabricd.v1 import mailbox_service_pb2 as mb
     from fabricd.v1 import rendezvous_service_pb2 as rv
 
-    store = open_store(pg_url, wakeups=LocalWakeups(), clock=time.time_ns)
-    await store.start()
-    issued = {}
-    for scope, agent in (("admin", ""), ("agent", "bob")):
-        key, token, secret = mint(scope, agent, "", Limits(), time.time_ns())
-        await store.tokens.add(key, token)
-        issued[scope] = (token.token_id, secret)
-    await store.close()
+    issued = await _admin_and_bob_tokens(pg_url)
     socks = [tempfile.mkdtemp(prefix=f"fr{i}-", dir="/tmp") for i in range(2)]
     a, b = (Daemon(str(tmp_path / f"d{i}"), socks[i], "--store", pg_url, "--auth", "on").start() for i in range(2))
     try:
