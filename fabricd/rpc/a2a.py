@@ -131,9 +131,18 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                                          "(the tenant of the agent card's interface)", field="tenant")
         return (await self._dir.resolve(tenant)).agent_id
 
+    async def _tasks_tenant(self, tenant: str) -> tuple[str, errors.NotFound | None]:
+        """The agent whose tasks are read: an unregistered agent's finished tasks are kept as long as any
+        finished ticket, so a tenant naming no agent is taken as the id of one that left (and the refusal
+        kept, for when it has no task either)."""
+        try:
+            return await self._tenant(tenant), None
+        except errors.NotFound as exc:
+            return tenant, exc
+
     async def _task(self, tenant: str, task_id: str) -> TicketView:
         """The view of a task of this tenant the caller may see; TASK_NOT_FOUND otherwise."""
-        agent_id = await self._tenant(tenant)
+        agent_id, _ = await self._tasks_tenant(tenant)
         if not task_id:
             raise convert.invalid_params("id is required: the task id", field="id")
         try:
@@ -234,7 +243,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
 
     @a2a_mapped
     async def ListTasks(self, request, context):  # noqa: ANN001, ANN201, N802
-        agent_id = await self._tenant(request.tenant)
+        agent_id, unknown = await self._tasks_tenant(request.tenant)
         size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
         if not 1 <= size <= 100:
             raise convert.invalid_params("page_size must be 1 to 100", field="page_size")
@@ -252,6 +261,8 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         next_token = request.page_token
         while len(tasks) < size:  # pages of tickets (positions read once a page), filtered by the A2A state
             listed = await self._rv.tickets(agent_id, query, size - len(tasks), next_token)
+            if unknown is not None and not listed.items and next_token == request.page_token == "":
+                raise unknown  # no agent and no task of one that left: a mistyped tenant, say so
             tasks += [convert.task(view, history, artifacts=request.include_artifacts) for view in listed.items
                       if (not wanted or convert.task_state(view) == wanted)
                       and (after_ns is None or convert.status_ns(view.ticket) > after_ns)]
