@@ -208,8 +208,9 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
 
     @a2a_mapped
     async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+        history = _history_length(request.configuration)
         view = await self._enqueue(request)
-        async for event in self._events(view):
+        async for event in self._events(view, history):
             yield event
 
     @a2a_mapped
@@ -218,16 +219,22 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         async for event in self._events(view):
             yield event
 
-    async def _events(self, first: TicketView):  # noqa: ANN202
-        """The task, then a status update at each change, then the artifact and the final status."""
-        yield a2a.StreamResponse(task=convert.task(first))
+    async def _events(self, first: TicketView, history: int | None = None):  # noqa: ANN202
+        """The task, then a status update at each change, then the artifact and the final status.
+
+        A watch that ends with the task still queued was cut by a shutdown: UNAVAILABLE, as an Ask's wait,
+        so the caller subscribes again instead of taking the stream's end for the task's.
+        """
+        yield a2a.StreamResponse(task=convert.task(first, history))
         if first.ticket.state != TicketState.QUEUED:
             return
         last = convert.task_state(first), first.position
+        queued = True
         async for view in self._rv.watch(first.ticket.ticket_id):
             if view is None or (convert.task_state(view), view.position) == last:
                 continue
             last = convert.task_state(view), view.position
+            queued = view.ticket.state == TicketState.QUEUED
             ticket = view.ticket
             if convert.completed(ticket):
                 yield a2a.StreamResponse(artifact_update=a2a.TaskArtifactUpdateEvent(
@@ -235,6 +242,10 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                     last_chunk=True))
             yield a2a.StreamResponse(status_update=a2a.TaskStatusUpdateEvent(
                 task_id=ticket.ticket_id, context_id=ticket.conversation_id, status=convert.status(view)))
+        if queued:
+            raise errors.Unavailable(f"the daemon is shutting down; task {first.ticket.ticket_id} is kept: "
+                                     "SubscribeToTask after the restart", reason="SHUTTING_DOWN",
+                                     task_id=first.ticket.ticket_id)
 
     @a2a_mapped
     async def GetTask(self, request, context):  # noqa: ANN001, ANN201, N802

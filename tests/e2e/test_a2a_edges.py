@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
@@ -60,3 +62,28 @@ async def test_a_task_whose_agent_was_unregistered_can_still_be_fetched_by_the_a
     with pytest.raises(grpc.aio.AioRpcError) as err:  # a tenant that never had a task is still no agent
         await stub.ListTasks(a2a.ListTasksRequest(tenant="nobody"))
     assert err.value.code() == grpc.StatusCode.NOT_FOUND and "nobody" in err.value.details()
+
+
+async def test_a_task_stream_cut_by_a_shutdown_ends_unavailable_not_as_if_complete(daemon, fabric, stub) -> None:  # noqa: ANN001
+    task = (await stub.SendMessage(send("m-1"))).task
+    watching = stub.SubscribeToTask(a2a.SubscribeToTaskRequest(tenant=AGENT, id=task.id))
+    first = await watching.read()
+    assert first.task.status.state == a2a.TASK_STATE_WORKING
+    stopping = asyncio.ensure_future(asyncio.to_thread(daemon.stop))
+    with pytest.raises(grpc.aio.AioRpcError) as err:  # a clean end would tell the caller its task had ended
+        while await watching.read() is not grpc.aio.EOF:
+            pass
+    assert err.value.code() == grpc.StatusCode.UNAVAILABLE
+    assert await stopping == 0
+
+
+async def test_a_streaming_send_refuses_a_negative_history_length_before_queuing_and_honours_one(fabric, stub) -> None:  # noqa: ANN001
+    request = send("m-1")
+    request.configuration.history_length = -1
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await anext(aiter(stub.SendStreamingMessage(request)))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "history_length" in err.value.details()
+    assert await fabric.get_queue(AGENT) == []
+    request.configuration.history_length = 0
+    first = await anext(aiter(stub.SendStreamingMessage(request)))
+    assert first.task.id and list(first.task.history) == []
