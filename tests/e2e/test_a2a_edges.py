@@ -11,6 +11,7 @@ from google.rpc import error_details_pb2, status_pb2
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.client import Client
+from fabricd.v1 import rendezvous_service_pb2 as rv
 
 BACKENDS = ["lmdb", "postgres"]
 pytestmark = pytest.mark.timeout(60)
@@ -87,3 +88,58 @@ async def test_a_streaming_send_refuses_a_negative_history_length_before_queuing
     request.configuration.history_length = 0
     first = await anext(aiter(stub.SendStreamingMessage(request)))
     assert first.task.id and list(first.task.history) == []
+
+
+async def test_a_follow_up_resent_continues_once_and_one_to_a_finished_or_other_context_task_is_refused(
+        fabric, stub) -> None:  # noqa: ANN001
+    task = (await stub.SendMessage(send("m-1"))).task
+    await fabric.reply(AGENT, "which one?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
+    follow_up = send("m-2", text="the blue one")
+    follow_up.message.task_id = task.id
+    first = (await stub.SendMessage(follow_up)).task
+    again = (await stub.SendMessage(follow_up)).task  # a resend: the same turn, not a third one
+    assert first.id == again.id == task.id and again.status.state == a2a.TASK_STATE_WORKING
+    assert len(again.history) == 3
+    (message,) = (await fabric.peek(AGENT)).messages
+    assert message.headers["fabricd-ticket-turn"] == "2"
+    other = send("m-3", text="wrong conversation")
+    other.message.task_id, other.message.context_id = task.id, "not-" + task.context_id
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.SendMessage(other)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and "context" in err.value.details()
+    await fabric.reply(AGENT, "done", ticket_id=task.id)
+    late = send("m-4", text="and another")
+    late.message.task_id = task.id
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.SendMessage(late)
+    assert reason(err.value) == "UNSUPPORTED_OPERATION"
+    assert (await fabric.peek(AGENT)).messages == [] and await fabric.get_queue(AGENT) == []
+    resent = (await stub.SendMessage(follow_up)).task  # the accepted follow-up, resent after the end
+    assert resent.status.state == a2a.TASK_STATE_COMPLETED and len(resent.history) == 4
+
+
+async def test_an_agent_token_neither_sees_cancels_nor_continues_another_agents_task(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0").start()
+    tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]
+    async with Client(daemon.target) as local:
+        await local.register(AGENT)
+        alice, bob = [(await local.issue_token(agent_id=a)).token for a in ("alice", "bob")]
+        async with grpc.aio.insecure_channel(tcp) as channel:
+            stub = a2a_grpc.A2AServiceStub(channel)
+
+            def as_(token: str) -> tuple:
+                return (("authorization", f"Bearer {token}"),)
+
+            task = (await stub.SendMessage(send("m-1"), metadata=as_(alice))).task
+            await local.reply(AGENT, "which one?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
+            follow_up = send("m-2")
+            follow_up.message.task_id = task.id
+            for call in (stub.GetTask(a2a.GetTaskRequest(tenant=AGENT, id=task.id), metadata=as_(bob)),
+                         stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=task.id), metadata=as_(bob)),
+                         stub.SendMessage(follow_up, metadata=as_(bob))):
+                with pytest.raises(grpc.aio.AioRpcError) as err:
+                    await call
+                assert reason(err.value) == "TASK_NOT_FOUND"
+            assert list((await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT), metadata=as_(bob))).tasks) == []
+            seen = await stub.GetTask(a2a.GetTaskRequest(tenant=AGENT, id=task.id), metadata=as_(alice))
+            assert seen.status.state == a2a.TASK_STATE_INPUT_REQUIRED  # bob changed nothing
