@@ -143,3 +143,25 @@ async def test_an_agent_token_neither_sees_cancels_nor_continues_another_agents_
             assert list((await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT), metadata=as_(bob))).tasks) == []
             seen = await stub.GetTask(a2a.GetTaskRequest(tenant=AGENT, id=task.id), metadata=as_(alice))
             assert seen.status.state == a2a.TASK_STATE_INPUT_REQUIRED  # bob changed nothing
+
+
+async def test_a_streamed_task_whose_agent_is_unregistered_ends_failed(fabric, stub) -> None:  # noqa: ANN001
+    request = send("m-1")
+    request.configuration.return_immediately = False
+    streaming = stub.SendStreamingMessage(request)
+    first = await streaming.read()
+    assert first.task.status.state == a2a.TASK_STATE_WORKING
+    await fabric.unregister(AGENT, purge=True)
+    events = []
+    while (event := await streaming.read()) is not grpc.aio.EOF:
+        events.append(event)
+    assert [e.status_update.status.state for e in events] == [a2a.TASK_STATE_FAILED]
+    assert "unregistered" in events[-1].status_update.status.message.parts[0].text
+
+
+async def test_the_same_message_id_to_two_agents_makes_two_tasks(fabric, stub) -> None:  # noqa: ANN001
+    await fabric.register("writer")
+    a = (await stub.SendMessage(send("m-1"))).task
+    b = (await stub.SendMessage(send("m-1", tenant="writer"))).task
+    assert a.id != b.id and b.metadata["fabricd"]["target"] == "writer"
+    assert len(await fabric.get_queue(AGENT)) == len(await fabric.get_queue("writer")) == 1
