@@ -154,7 +154,8 @@ def task(view: TicketView, history_length: int | None = None, artifacts: bool = 
         history.append(_user_message(ticket, turn_id, turn.task, turn.data, turn.headers))
         history.append(_reply_message(ticket, turn_id, turn.result, turn.result_data, turn.result_headers))
     history.append(_user_message(ticket, ticket.message_id, ticket.task, ticket.data, ticket.headers))
-    if ticket.state == TicketState.ANSWERED:
+    asked = ticket.result or ticket.result_data or ticket.result_headers  # a question cancelled keeps its reply
+    if ticket.state == TicketState.ANSWERED or (ticket.state == TicketState.ABORTED and asked):
         history.append(_reply_message(ticket, ticket.message_id, ticket.result, ticket.result_data,
                                       ticket.result_headers))
     if history_length is not None:

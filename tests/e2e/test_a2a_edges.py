@@ -165,3 +165,14 @@ async def test_the_same_message_id_to_two_agents_makes_two_tasks(fabric, stub) -
     b = (await stub.SendMessage(send("m-1", tenant="writer"))).task
     assert a.id != b.id and b.metadata["fabricd"]["target"] == "writer"
     assert len(await fabric.get_queue(AGENT)) == len(await fabric.get_queue("writer")) == 1
+
+
+async def test_a_cancelled_question_keeps_the_agents_question_in_the_history(fabric, stub) -> None:  # noqa: ANN001
+    task = (await stub.SendMessage(send("m-1", text="book a table"))).task
+    await fabric.reply(AGENT, "for how many?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
+    cancelled = await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=task.id))
+    seen = await stub.GetTask(a2a.GetTaskRequest(tenant=AGENT, id=task.id))
+    for got in (cancelled, seen):
+        assert got.status.state == a2a.TASK_STATE_CANCELED
+        assert [(m.role, [p.text for p in m.parts]) for m in got.history] == [
+            (a2a.ROLE_USER, ["book a table"]), (a2a.ROLE_AGENT, ["for how many?"])]

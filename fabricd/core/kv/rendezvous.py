@@ -181,8 +181,8 @@ def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> tuple[Ticket,
         tx.delete_ticket(ticket_id)
         ticket.outcome = TicketOutcome.UNSPECIFIED
     withdrawn = waiting or ticket.state == TicketState.QUEUED
-    if withdrawn:
-        finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
+    if withdrawn:  # a withdrawn question keeps its text beside its data: the task's history still shows it
+        finish(tx, now, ticket, TicketState.ABORTED, result=ticket.result if waiting else "", reason=reason)
     return ticket, withdrawn
 
 
