@@ -19,9 +19,8 @@ OUTBOX = rules.OUTBOX
 def add(tx: RecordTx, row: OutboxRow) -> bool:
     """Queue one PENDING row; False when its settling agent has a row with its key (a replay: pending,
     dead-lettered or delivered). Another agent's row with the same key is another row."""
-    if tx.get_outbox_row(row.sender.agent_id, row.key) is not None:
+    if not tx.add_outbox_row(row):  # one check-and-insert: on PostgreSQL another node may have added it since
         return False
-    tx.put_outbox_row(row)
     tx.wake(OUTBOX)
     return True
 
