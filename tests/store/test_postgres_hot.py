@@ -94,3 +94,30 @@ async def test_a_fan_out_racing_the_same_rows_on_another_node_writes_nothing_and
     finally:
         await other.close()
         await store.close()
+
+
+async def test_retrying_every_dead_letter_leaves_a_row_another_node_changed_meanwhile_alone(pg_url: str) -> None:
+    """RetryDeadLetters with no keys reads the dead letters, then puts each back: a row another node turned
+    into something else since (retried there and delivered: a receipt) stays what it became, not counted."""
+    store = await start(pg_url)
+    dead = OutboxRow(key="outbox:req-1:reply:0", state=RowState.PENDING, recipient=Address("parent", "s"),
+                     sender=Address("child", "c"), job_id="job-1", content="done", create_ns=1)
+    other = await asyncpg.connect(pg_url)
+    try:
+        await store.outbox.add([dead])
+        await other.execute("UPDATE outbox SET state = 2, attempts = 3")
+        tr = other.transaction()
+        await tr.start()
+        await other.execute("UPDATE outbox SET state = 3, seq = 7, content = '' WHERE key = $1", dead.key)
+        retrying = asyncio.ensure_future(store.outbox.retry_dead_letters([]))
+        while not await other.fetchval(  # this node has read the dead letter and waits on the other's change
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock'") and not retrying.done():
+            await asyncio.sleep(0.01)
+        await tr.commit()
+        assert await retrying == 0
+        (row,) = await store.outbox.rows("", 10, RowState.UNSPECIFIED)
+        assert (row.state, row.seq) == (RowState.DELIVERED, 7)
+    finally:
+        await other.close()
+        await store.close()

@@ -85,8 +85,11 @@ def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
     else:
         rows = _all(tx, RowState.DEAD_LETTER)
     retried = 0
-    for row in rows:
-        if row.state != RowState.DEAD_LETTER:
+    for listed in rows:
+        # Read again (in a write on PostgreSQL: locked, and as committed since): another node may have retried
+        # and delivered it meanwhile; put back as read, its receipt would go out again.
+        row = listed if keys else tx.get_outbox_row(listed.sender.agent_id, listed.key)
+        if row is None or row.state != RowState.DEAD_LETTER:
             continue
         row.state = RowState.PENDING
         row.attempts = 0
