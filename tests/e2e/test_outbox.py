@@ -260,6 +260,31 @@ async def test_receipts_can_be_pruned_by_an_operator(manual) -> None:  # noqa: A
         assert await rows(client) == []
 
 
+async def test_a_settlement_replayed_after_its_receipt_was_pruned_is_absorbed_while_the_id_is_remembered(
+        manual) -> None:  # noqa: ANN001
+    """PruneReceipts' promise: the replay writes its row again, and posting it answers the reply already
+    unread in the mailbox (its message id): one copy, the receipt naming it. Another recipient under the key
+    is refused (MESSAGE_ID_REUSED) and retried, never a second reply."""
+    async with Client(manual.target) as client:
+        await client.fan_out(job(reply_to=[("a", "s")]), "done")
+        await client.drain_outbox()
+        (first,) = (await client.peek("a")).messages
+        assert await client.prune_receipts(time.time_ns() + 1) == 1
+        assert (await client.fan_out(job(reply_to=[("a", "s")]), "done again")).written == 1
+        assert (await client.drain_outbox()).posted == 1
+        assert [(m.id, m.seq, m.text) for m in (await client.peek("a")).messages] == [(first.id, first.seq,
+                                                                                      first.text)]
+        (receipt,) = await rows(client)
+        assert (receipt.state, receipt.receipt.seq) == (DELIVERED, first.seq)
+
+        assert await client.prune_receipts(time.time_ns() + 1) == 1
+        await client.fan_out(job(reply_to=[("b", "s")]), "done")
+        assert (await client.drain_outbox()).failed == 1
+        (row,) = await rows(client)
+        assert row.state == PENDING and row.last_error.startswith("MESSAGE_ID_REUSED")
+        assert (await client.peek("b")).messages == [] and len((await client.peek("a")).messages) == 1
+
+
 @pytest.mark.parametrize(("settled", "reason"), [
     (ob.SettledJob(), "MISSING_FIELD"),
     (ob.SettledJob(job_id="j", outcome=ob.JOB_OUTCOME_COMPLETED), "MISSING_FIELD"),

@@ -127,7 +127,12 @@ class OutboxServiceServicer:
     def PruneReceipts(self, request, context):
         """Deletes receipts of replies delivered before `before_time`. Receipts never
         expire on their own: a settlement replayed after its receipt is pruned
-        would post again, so prune only past the horizon of replays.
+        writes its rows again. Each posts as a duplicate of the reply already
+        sent (no second copy) while the recipient's mailbox remembers its message
+        id (unread, or consumed within limits.dedupe_window), and as a second
+        copy after that; one naming another recipient under that key fails
+        (MESSAGE_ID_REUSED) and is retried until then. So prune only past the
+        horizon of replays.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
