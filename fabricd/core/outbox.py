@@ -167,8 +167,14 @@ class Outbox(Service):
             validate.text_field(address.agent_id, f"job.mail.reply_to[{i}].agent_id", limits, required=True)
             validate.text_field(address.session_id, f"job.mail.reply_to[{i}].session_id", limits, required=True)
         validate.stored_text(content, "content")
-        validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
-                              what="content and reply header")
+        # The largest reply as a send measures it (text and headers): long ids make the header and headers
+        # more than a fixed allowance, and a reply past the limit would be a message no send could store.
+        if mail.reply_to:
+            last = message_of(new_row(0, reply_key(mail.key, len(mail.reply_to) - 1), mail.reply_to[-1], job.agent,
+                                      job.job_id, reply_content(JobOutcome(job.outcome), job.agent, content)))
+            size = validate.utf8_size(last.text) + sum(validate.utf8_size(k) + validate.utf8_size(v)
+                                                       for k, v in last.headers.items())
+            validate.payload_size(size, "content", limits, what="the reply: content, header and headers")
 
     async def fan_out(self, job: SettledJob, content: str, agent_token: bool = False) -> tuple[list[str], int]:
         """Write one row per reply-to address; returns the keys and how many rows were new.
