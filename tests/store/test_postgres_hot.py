@@ -121,3 +121,28 @@ async def test_retrying_every_dead_letter_leaves_a_row_another_node_changed_mean
     finally:
         await other.close()
         await store.close()
+
+
+async def test_pruning_receipts_another_node_pruned_meanwhile_counts_none(pg_url: str) -> None:
+    """Two operators prune at once on two nodes: each receipt is counted by the one that deleted it."""
+    store = await start(pg_url)
+    receipt = OutboxRow(key="outbox:req-1:reply:0", state=RowState.PENDING, recipient=Address("parent", "s"),
+                        sender=Address("child", "c"), job_id="job-1", content="done", create_ns=1)
+    other = await asyncpg.connect(pg_url)
+    try:
+        await store.outbox.add([receipt])
+        assert (await store.outbox.deliver_due(64, RetryPolicy(), 0)).posted == 1
+        tr = other.transaction()
+        await tr.start()
+        assert await outbox.prune_receipts(other, time.time_ns() + 1, 10) == 1  # the other node's prune
+        pruning = asyncio.ensure_future(store.outbox.prune_receipts(time.time_ns() + 1))
+        while not await other.fetchval(  # this node has read the receipt and waits on the other's delete
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock'") and not pruning.done():
+            await asyncio.sleep(0.01)
+        await tr.commit()
+        assert await pruning == 0
+        assert await store.outbox.rows("", 10, RowState.UNSPECIFIED) == []
+    finally:
+        await other.close()
+        await store.close()

@@ -103,8 +103,12 @@ def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
 
 def prune_receipts(tx: RecordTx, before_ns: int) -> int:
     pruned = 0
-    for row in _all(tx, RowState.DELIVERED):
-        if row.deliver_ns < before_ns:
+    for listed in _all(tx, RowState.DELIVERED):
+        if listed.deliver_ns >= before_ns:
+            continue
+        # Read again, locked on PostgreSQL: another node may have pruned it (or a replay written it again) since.
+        row = tx.get_outbox_row(listed.sender.agent_id, listed.key)
+        if row is not None and row.state == RowState.DELIVERED and row.deliver_ns < before_ns:
             tx.delete_outbox_row(row.sender.agent_id, row.key)
             pruned += 1
     return pruned
