@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import FabricError, InvalidArgument, Unavailable
+from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
 from fabricd.core.paging import Listed, Page
@@ -101,6 +101,14 @@ def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str
     """A new reply row, due now."""
     return OutboxRow(key=key, state=RowState.PENDING, recipient=recipient, sender=sender, job_id=job_id,
                      content=content, next_attempt_ns=now, create_ns=now)
+
+
+def key_reused(row: OutboxRow, was: OutboxRow) -> AlreadyExists:
+    """A FanOut whose reply key already names a reply to someone else: not a replay of that settlement."""
+    return AlreadyExists(
+        f"{row.key} is already the reply to {was.recipient.agent_id!r} (session {was.recipient.session_id!r}), "
+        f"not to {row.recipient.agent_id!r} (session {row.recipient.session_id!r}): a replayed settlement names "
+        "the same reply_to; another request needs its own job.mail.key", reason="OUTBOX_KEY_REUSED", key=row.key)
 
 
 def message_of(row: OutboxRow) -> Message:

@@ -26,7 +26,12 @@ def add(tx: RecordTx, row: OutboxRow) -> bool:
 
 
 def add_all(tx: RecordTx, rows: Sequence[OutboxRow], quota: quotas.Quotas | None = None) -> int:
-    """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first."""
+    """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first.
+    A row whose key already names a reply to another recipient refuses the lot (OUTBOX_KEY_REUSED)."""
+    for row in rows:
+        was = tx.get_outbox_row(row.sender.agent_id, row.key)
+        if was is not None and was.recipient != row.recipient:
+            raise rules.key_reused(row, was)
     if quota is not None and quota.outbox_rows:
         adding: dict[str, int] = {}
         for row in rows:

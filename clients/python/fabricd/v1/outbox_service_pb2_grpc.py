@@ -91,7 +91,10 @@ class OutboxServiceServicer:
         `outbox:<mail key>:reply:<index>` among the rows of the settling agent
         (job.agent, the replies' sender): another agent's rows with the same key
         are other rows. A cancelled job, or one without mail, writes nothing;
-        replaying a settlement writes nothing new.
+        replaying a settlement writes nothing new (its content and job id may
+        differ: the first written is the reply). ALREADY_EXISTS
+        (OUTBOX_KEY_REUSED), nothing written, when a reply key already names a
+        reply to another address: a replay names the same reply_to.
         INVALID_ARGUMENT for a bad job (naming the field).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
