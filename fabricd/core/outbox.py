@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import FabricError, InvalidArgument, Unavailable
+from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
 from fabricd.core.paging import Listed, Page
@@ -103,6 +103,14 @@ def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str
                      content=content, next_attempt_ns=now, create_ns=now)
 
 
+def key_reused(row: OutboxRow, was: OutboxRow) -> AlreadyExists:
+    """A FanOut whose reply key already names a reply to someone else: not a replay of that settlement."""
+    return AlreadyExists(
+        f"{row.key} is already the reply to {was.recipient.agent_id!r} (session {was.recipient.session_id!r}), "
+        f"not to {row.recipient.agent_id!r} (session {row.recipient.session_id!r}): a replayed settlement names "
+        "the same reply_to; another request needs its own job.mail.key", reason="OUTBOX_KEY_REUSED", key=row.key)
+
+
 def message_of(row: OutboxRow) -> Message:
     """The message a row posts: its id is the row's key, so a replayed post is a duplicate, never a second copy."""
     return Message(
@@ -167,8 +175,14 @@ class Outbox(Service):
             validate.text_field(address.agent_id, f"job.mail.reply_to[{i}].agent_id", limits, required=True)
             validate.text_field(address.session_id, f"job.mail.reply_to[{i}].session_id", limits, required=True)
         validate.stored_text(content, "content")
-        validate.payload_size(len(content.encode("utf-8", "surrogatepass")) + 200, "content", limits,
-                              what="content and reply header")
+        # The largest reply as a send measures it (text and headers): long ids make the header and headers
+        # more than a fixed allowance, and a reply past the limit would be a message no send could store.
+        if mail.reply_to:
+            last = message_of(new_row(0, reply_key(mail.key, len(mail.reply_to) - 1), mail.reply_to[-1], job.agent,
+                                      job.job_id, reply_content(JobOutcome(job.outcome), job.agent, content)))
+            size = validate.utf8_size(last.text) + sum(validate.utf8_size(k) + validate.utf8_size(v)
+                                                       for k, v in last.headers.items())
+            validate.payload_size(size, "content", limits, what="the reply: content, header and headers")
 
     async def fan_out(self, job: SettledJob, content: str, agent_token: bool = False) -> tuple[list[str], int]:
         """Write one row per reply-to address; returns the keys and how many rows were new.

@@ -210,7 +210,8 @@ class RendezvousPort(Protocol):
 class OutboxPort(Protocol):
     async def add(self, rows: Sequence[OutboxRow], quota: Quotas | None = None) -> int:
         """Queue PENDING rows whose key is new (a replay adds nothing); the number added. With a `quota`,
-        refuses (QUOTA_OUTBOX_ROWS, nothing written) rows that take a sender over its outbox-rows quota."""
+        refuses (QUOTA_OUTBOX_ROWS, nothing written) rows that take a sender over its outbox-rows quota. A row
+        whose key names a reply to another recipient refuses them all (OUTBOX_KEY_REUSED, nothing written)."""
 
     async def deliver_due(self, limit: int, policy: RetryPolicy, max_unread: int) -> DrainResult:
         """Claim up to `limit` due rows and post each, message and receipt in one transaction."""

@@ -12,7 +12,7 @@ from fabricd.core.ids import IdMint
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob
 from fabricd.core.outbox import RetryPolicy
-from tests.core.conftest import Fabric, build, mail, texts
+from tests.core.conftest import Fabric, build, decoded, mail, texts
 
 
 def job(key: str, *reply_to: str) -> SettledJob:
@@ -154,3 +154,24 @@ async def test_listing_the_outbox_after_a_key_with_control_characters_is_refused
     with pytest.raises(InvalidArgument) as caught:
         await fabric.outbox.list(10, "\x00", int(RowState.PENDING))
     assert caught.value.reason == "INVALID_CHARACTERS"
+
+
+async def test_a_reply_is_held_to_the_message_limit_with_its_header_and_headers() -> None:
+    """The reply is its header (agent and session ids), the content, and its headers (key and job id): FanOut
+    measures all of it, as a send would, so long ids never carry a reply past max_message_bytes."""
+    from fabricd.core.errors import ResourceExhausted
+    from fabricd.core.validate import utf8_size
+
+    fabric = build(Limits(max_message_bytes=4000))
+    long_id = "\U0001f980" * 250  # 1,000 bytes in UTF-8
+    settled = SettledJob(long_id, int(JobOutcome.COMPLETED), Address(long_id, long_id),
+                         Mail("k" * 250, reply_to=(Address("alice", "s"),)))
+    with pytest.raises(ResourceExhausted) as err:  # fitted a fixed 200-byte allowance: 3,800 + 200
+        await fabric.outbox.fan_out(settled, "x" * 3800)
+    assert err.value.reason == "MESSAGE_TOO_LARGE" and int(err.value.metadata["size"]) > 4000
+    assert (await fabric.outbox.list(10, "", RowState.UNSPECIFIED)).items == []
+    fits = 4000 - (int(err.value.metadata["size"]) - 3800)
+    assert (await fabric.outbox.fan_out(settled, "x" * fits))[1] == 1
+    assert (await fabric.outbox.drain_once()).posted == 1
+    (reply,) = decoded((await fabric.mailboxes.peek("alice", 10))[0])
+    assert utf8_size(reply.text) + sum(utf8_size(k) + utf8_size(v) for k, v in reply.headers.items()) == 4000

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from fabricd.client import Client, InvalidArgument
+from fabricd.client import AlreadyExists, Client, InvalidArgument
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
 
@@ -258,6 +258,48 @@ async def test_receipts_can_be_pruned_by_an_operator(manual) -> None:  # noqa: A
         assert await client.prune_receipts(0) == 0
         assert await client.prune_receipts(time.time_ns() + 1) == 1
         assert await rows(client) == []
+
+
+async def test_a_replay_naming_another_reply_to_is_already_exists_and_writes_nothing(manual) -> None:  # noqa: ANN001
+    """A reply key names one reply: a FanOut under it to another address is another request reusing the key,
+    refused whether the row is pending or a receipt, never absorbed (the new address would get nothing)."""
+    async with Client(manual.target) as client:
+        await client.fan_out(job(reply_to=[("a", "s")]), "done")
+        for _ in ("pending", "delivered"):
+            for reply_to in ([("b", "s")], [("a", "other-session")], [("a", "s"), ("b", "s")][::-1]):
+                with pytest.raises(AlreadyExists) as err:
+                    await client.fan_out(job(reply_to=reply_to), "done")
+                assert err.value.reason == "OUTBOX_KEY_REUSED" and err.value.metadata["key"] == "outbox:req-1:reply:0"
+                assert "already the reply to 'a'" in err.value.message
+            assert [(r.key, r.recipient.agent_id) for r in await rows(client)] == [("outbox:req-1:reply:0", "a")]
+            assert (await client.fan_out(job(reply_to=[("a", "s")]), "other text")).written == 0  # a replay
+            await client.drain_outbox()
+        assert (await client.fan_out(job(reply_to=[("a", "s"), ("b", "s")]), "done")).written == 1  # one more
+
+
+async def test_a_settlement_replayed_after_its_receipt_was_pruned_is_absorbed_while_the_id_is_remembered(
+        manual) -> None:  # noqa: ANN001
+    """PruneReceipts' promise: the replay writes its row again, and posting it answers the reply already
+    unread in the mailbox (its message id): one copy, the receipt naming it. Another recipient under the key
+    is refused (MESSAGE_ID_REUSED) and retried, never a second reply."""
+    async with Client(manual.target) as client:
+        await client.fan_out(job(reply_to=[("a", "s")]), "done")
+        await client.drain_outbox()
+        (first,) = (await client.peek("a")).messages
+        assert await client.prune_receipts(time.time_ns() + 1) == 1
+        assert (await client.fan_out(job(reply_to=[("a", "s")]), "done again")).written == 1
+        assert (await client.drain_outbox()).posted == 1
+        assert [(m.id, m.seq, m.text) for m in (await client.peek("a")).messages] == [(first.id, first.seq,
+                                                                                      first.text)]
+        (receipt,) = await rows(client)
+        assert (receipt.state, receipt.receipt.seq) == (DELIVERED, first.seq)
+
+        assert await client.prune_receipts(time.time_ns() + 1) == 1
+        await client.fan_out(job(reply_to=[("b", "s")]), "done")
+        assert (await client.drain_outbox()).failed == 1
+        (row,) = await rows(client)
+        assert row.state == PENDING and row.last_error.startswith("MESSAGE_ID_REUSED")
+        assert (await client.peek("b")).messages == [] and len((await client.peek("a")).messages) == 1
 
 
 @pytest.mark.parametrize(("settled", "reason"), [

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
+
+import asyncpg
 
 from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvRendezvous
@@ -10,6 +13,7 @@ from fabricd.core.model import Address, Change, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
 from fabricd.core.rendezvous import TicketRequest
+from fabricd.store.postgres import outbox
 from fabricd.store.postgres.store import PgStore
 
 
@@ -61,4 +65,84 @@ async def test_tickets_queued_by_the_hot_path_and_the_record_script_keep_one_fif
         assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == order[2:]
         assert (await store.directory.get("bob")).unread_count == 2
     finally:
+        await store.close()
+
+
+async def test_a_fan_out_racing_the_same_rows_on_another_node_writes_nothing_and_leaves_them_alone(
+        pg_url: str) -> None:
+    """Two nodes fan out one settlement at once: the one that loses the race (it read no row, then met the
+    other's insert) writes nothing, says so, and leaves the winner's row as it was (a receipt stays one)."""
+    store = await start(pg_url)
+    first = OutboxRow(key="outbox:req-1:reply:0", state=RowState.PENDING, recipient=Address("parent", "s"),
+                      sender=Address("child", "c"), job_id="job-1", content="first", create_ns=1)
+    other = await asyncpg.connect(pg_url)
+    try:
+        tr = other.transaction()
+        await tr.start()
+        assert await outbox.enqueue_rows(other, [first]) == [first.key]  # the other node's fan-out, not committed
+        replay = OutboxRow(key=first.key, state=RowState.PENDING, recipient=Address("parent", "s"),
+                           sender=Address("child", "c"), job_id="job-1", content="replayed", create_ns=2)
+        adding = asyncio.ensure_future(store.outbox.add([replay]))
+        while not await other.fetchval(  # this node has read no row and waits on the other's insert
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock'") and not adding.done():
+            await asyncio.sleep(0.01)
+        await tr.commit()
+        assert await adding == 0
+        (row,) = await store.outbox.rows("", 10, RowState.UNSPECIFIED)
+        assert (row.content, row.create_ns) == ("first", 1)
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_retrying_every_dead_letter_leaves_a_row_another_node_changed_meanwhile_alone(pg_url: str) -> None:
+    """RetryDeadLetters with no keys reads the dead letters, then puts each back: a row another node turned
+    into something else since (retried there and delivered: a receipt) stays what it became, not counted."""
+    store = await start(pg_url)
+    dead = OutboxRow(key="outbox:req-1:reply:0", state=RowState.PENDING, recipient=Address("parent", "s"),
+                     sender=Address("child", "c"), job_id="job-1", content="done", create_ns=1)
+    other = await asyncpg.connect(pg_url)
+    try:
+        await store.outbox.add([dead])
+        await other.execute("UPDATE outbox SET state = 2, attempts = 3")
+        tr = other.transaction()
+        await tr.start()
+        await other.execute("UPDATE outbox SET state = 3, seq = 7, content = '' WHERE key = $1", dead.key)
+        retrying = asyncio.ensure_future(store.outbox.retry_dead_letters([]))
+        while not await other.fetchval(  # this node has read the dead letter and waits on the other's change
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock'") and not retrying.done():
+            await asyncio.sleep(0.01)
+        await tr.commit()
+        assert await retrying == 0
+        (row,) = await store.outbox.rows("", 10, RowState.UNSPECIFIED)
+        assert (row.state, row.seq) == (RowState.DELIVERED, 7)
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_pruning_receipts_another_node_pruned_meanwhile_counts_none(pg_url: str) -> None:
+    """Two operators prune at once on two nodes: each receipt is counted by the one that deleted it."""
+    store = await start(pg_url)
+    receipt = OutboxRow(key="outbox:req-1:reply:0", state=RowState.PENDING, recipient=Address("parent", "s"),
+                        sender=Address("child", "c"), job_id="job-1", content="done", create_ns=1)
+    other = await asyncpg.connect(pg_url)
+    try:
+        await store.outbox.add([receipt])
+        assert (await store.outbox.deliver_due(64, RetryPolicy(), 0)).posted == 1
+        tr = other.transaction()
+        await tr.start()
+        assert await outbox.prune_receipts(other, time.time_ns() + 1, 10) == 1  # the other node's prune
+        pruning = asyncio.ensure_future(store.outbox.prune_receipts(time.time_ns() + 1))
+        while not await other.fetchval(  # this node has read the receipt and waits on the other's delete
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND wait_event_type = 'Lock'") and not pruning.done():
+            await asyncio.sleep(0.01)
+        await tr.commit()
+        assert await pruning == 0
+        assert await store.outbox.rows("", 10, RowState.UNSPECIFIED) == []
+    finally:
+        await other.close()
         await store.close()

@@ -19,15 +19,19 @@ OUTBOX = rules.OUTBOX
 def add(tx: RecordTx, row: OutboxRow) -> bool:
     """Queue one PENDING row; False when its settling agent has a row with its key (a replay: pending,
     dead-lettered or delivered). Another agent's row with the same key is another row."""
-    if tx.get_outbox_row(row.sender.agent_id, row.key) is not None:
+    if not tx.add_outbox_row(row):  # one check-and-insert: on PostgreSQL another node may have added it since
         return False
-    tx.put_outbox_row(row)
     tx.wake(OUTBOX)
     return True
 
 
 def add_all(tx: RecordTx, rows: Sequence[OutboxRow], quota: quotas.Quotas | None = None) -> int:
-    """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first."""
+    """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first.
+    A row whose key already names a reply to another recipient refuses the lot (OUTBOX_KEY_REUSED)."""
+    for row in rows:
+        was = tx.get_outbox_row(row.sender.agent_id, row.key)
+        if was is not None and was.recipient != row.recipient:
+            raise rules.key_reused(row, was)
     if quota is not None and quota.outbox_rows:
         adding: dict[str, int] = {}
         for row in rows:
@@ -86,8 +90,11 @@ def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
     else:
         rows = _all(tx, RowState.DEAD_LETTER)
     retried = 0
-    for row in rows:
-        if row.state != RowState.DEAD_LETTER:
+    for listed in rows:
+        # Read again (in a write on PostgreSQL: locked, and as committed since): another node may have retried
+        # and delivered it meanwhile; put back as read, its receipt would go out again.
+        row = listed if keys else tx.get_outbox_row(listed.sender.agent_id, listed.key)
+        if row is None or row.state != RowState.DEAD_LETTER:
             continue
         row.state = RowState.PENDING
         row.attempts = 0
@@ -101,8 +108,12 @@ def retry_dead_letters(tx: RecordTx, now: int, keys: Sequence[str]) -> int:
 
 def prune_receipts(tx: RecordTx, before_ns: int) -> int:
     pruned = 0
-    for row in _all(tx, RowState.DELIVERED):
-        if row.deliver_ns < before_ns:
+    for listed in _all(tx, RowState.DELIVERED):
+        if listed.deliver_ns >= before_ns:
+            continue
+        # Read again, locked on PostgreSQL: another node may have pruned it (or a replay written it again) since.
+        row = tx.get_outbox_row(listed.sender.agent_id, listed.key)
+        if row is not None and row.state == RowState.DELIVERED and row.deliver_ns < before_ns:
             tx.delete_outbox_row(row.sender.agent_id, row.key)
             pruned += 1
     return pruned

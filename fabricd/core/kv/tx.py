@@ -154,6 +154,10 @@ class RecordTx(Protocol):
     def put_outbox_row(self, row: OutboxRow) -> None:
         """Store a row under (its sender's agent id, its key); a PENDING row is due at its next_attempt_ns."""
 
+    def add_outbox_row(self, row: OutboxRow) -> bool:
+        """Store a new row as put_outbox_row does; False, writing nothing, when a row with its sender and key
+        exists (on PostgreSQL also one another transaction committed since this one looked)."""
+
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         """Every row with this key, whichever agent settled it (an operator names rows by key)."""
 

@@ -40,6 +40,12 @@ class OutboxRecords:
         self._count_row(before, -1)
         self._count_row(row, 1)
 
+    def add_outbox_row(self, row: OutboxRow) -> bool:
+        if self._txn.get(keys.outbox_row(row.sender.agent_id, row.key), db=self._dbs.outbox) is not None:
+            return False
+        self.put_outbox_row(row)
+        return True
+
     def _count_row(self, row: OutboxRow | None, delta: int) -> None:
         if row is not None:
             self.count_usage(quota.outbox_holder(row.key, row.state, row.sender.agent_id), quota.OUTBOX_ROWS, delta)

@@ -284,6 +284,12 @@ class MemoryTx:
         self._count_row(row, 1)
         self._w("outbox")[(row.key, row.sender.agent_id)] = copy.deepcopy(row)
 
+    def add_outbox_row(self, row: OutboxRow) -> bool:
+        if (row.key, row.sender.agent_id) in self._t("outbox"):
+            return False
+        self.put_outbox_row(row)
+        return True
+
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         return [copy.deepcopy(r) for k, r in sorted(self._t("outbox").items()) if k[0] == key]
 

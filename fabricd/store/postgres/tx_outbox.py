@@ -22,6 +22,7 @@ class PgOutboxRecords:
     _run: Callable[[Coroutine[Any, Any, Any]], Any]
     _fetch: Callable[..., list[Any]]
     _row: Callable[..., Any]
+    _val: Callable[..., Any]
     _lock: str
     count_usage: Callable[[str, str, int], None]
 
@@ -45,6 +46,20 @@ class PgOutboxRecords:
         if was is not None:
             self.count_usage(quota.outbox_holder(r.key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
         self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
+
+    def add_outbox_row(self, r: OutboxRow) -> bool:
+        # ON CONFLICT DO NOTHING: a row another node inserted after this transaction looked is left as it is
+        # (an upsert would make its receipt PENDING again, and the replay would count as written).
+        added = self._val(f"""
+            INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            ON CONFLICT (key, sender_agent) DO NOTHING RETURNING 1""",
+                          r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
+                          r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
+                          r.create_ns, r.deliver_ns, r.seq)
+        if added is None:
+            return False
+        self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
+        return True
 
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         return [o.row_of(r) for r in self._fetch(

@@ -71,6 +71,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_UNREAD_BYTES: _ClassVar[ErrorReason]
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     QUOTA_OUTBOX_ROWS: _ClassVar[ErrorReason]
+    OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
     CORRUPT_RECORD: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -138,5 +139,6 @@ QUOTA_MAILBOXES: ErrorReason
 QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 QUOTA_OUTBOX_ROWS: ErrorReason
+OUTBOX_KEY_REUSED: ErrorReason
 CORRUPT_RECORD: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason

@@ -91,7 +91,10 @@ class OutboxServiceServicer:
         `outbox:<mail key>:reply:<index>` among the rows of the settling agent
         (job.agent, the replies' sender): another agent's rows with the same key
         are other rows. A cancelled job, or one without mail, writes nothing;
-        replaying a settlement writes nothing new.
+        replaying a settlement writes nothing new (its content and job id may
+        differ: the first written is the reply). ALREADY_EXISTS
+        (OUTBOX_KEY_REUSED), nothing written, when a reply key already names a
+        reply to another address: a replay names the same reply_to.
         INVALID_ARGUMENT for a bad job (naming the field).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
@@ -127,7 +130,12 @@ class OutboxServiceServicer:
     def PruneReceipts(self, request, context):
         """Deletes receipts of replies delivered before `before_time`. Receipts never
         expire on their own: a settlement replayed after its receipt is pruned
-        would post again, so prune only past the horizon of replays.
+        writes its rows again. Each posts as a duplicate of the reply already
+        sent (no second copy) while the recipient's mailbox remembers its message
+        id (unread, or consumed within limits.dedupe_window), and as a second
+        copy after that; one naming another recipient under that key fails
+        (MESSAGE_ID_REUSED) and is retried until then. So prune only past the
+        horizon of replays.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
