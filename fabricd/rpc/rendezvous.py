@@ -39,7 +39,7 @@ def _request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
 
 
 def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
-    unknown = [v for v in values if v not in TicketState._value2member_map_]
+    unknown = [v for v in values if v not in {s.value for s in TicketState}]
     if unknown:
         known = ", ".join(f"{s.name} {s.value}" for s in TicketState if s)
         raise InvalidArgument(f"states: {unknown[0]} is no ticket state ({known})", reason="INVALID_FIELD",

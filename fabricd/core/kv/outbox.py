@@ -28,16 +28,18 @@ def add(tx: RecordTx, row: OutboxRow) -> bool:
 def add_all(tx: RecordTx, rows: Sequence[OutboxRow], quota: quotas.Quotas | None = None) -> int:
     """Queue the rows whose keys are new; with a `quota`, each sender is held to its outbox-rows quota first.
     A row whose key already names a reply to another recipient refuses the lot (OUTBOX_KEY_REUSED)."""
+    new = []
     for row in rows:
         was = tx.get_outbox_row(row.sender.agent_id, row.key)
-        if was is not None and was.recipient != row.recipient:
+        if was is None:
+            new.append(row)
+        elif was.recipient != row.recipient:
             raise rules.key_reused(row, was)
     if quota is not None and quota.outbox_rows:
         adding: dict[str, int] = {}
-        for row in rows:
-            if tx.get_outbox_row(row.sender.agent_id, row.key) is None:
-                sender = quotas.outbox_holder(row.key, row.state, row.sender.agent_id)
-                adding[sender] = adding.get(sender, 0) + 1
+        for row in new:
+            sender = quotas.outbox_holder(row.key, row.state, row.sender.agent_id)
+            adding[sender] = adding.get(sender, 0) + 1
         for sender, n in adding.items():
             if sender:
                 quotas.check(quotas.OUTBOX_ROWS, sender, quota.outbox_rows, tx.usage(sender).outbox_rows, n)

@@ -14,6 +14,15 @@ from fabricd.core.model import OutboxRow, RowState
 from fabricd.store.postgres import outbox as o
 
 
+_INSERT = f"INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+"""A row's insert; its values are _values(row), in o._COLUMNS order."""
+
+
+def _values(r: OutboxRow) -> tuple[object, ...]:
+    return (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id, r.sender.session_id,
+            r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error, r.create_ns, r.deliver_ns, r.seq)
+
+
 class PgOutboxRecords:
     """Mixed into PgTx, which provides the connection, the queries, `_lock` (FOR UPDATE in a write) and
     `count_usage`."""
@@ -35,14 +44,11 @@ class PgOutboxRecords:
         # The old state moves the sender's outbox-rows usage (a delivery gives one back).
         was = self._row(f"""
             WITH old AS (SELECT state, sender_agent FROM outbox WHERE key = $1 AND sender_agent = $5 FOR UPDATE), up AS (
-            INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            {_INSERT}
             ON CONFLICT (key, sender_agent) DO UPDATE SET state = EXCLUDED.state, attempts = EXCLUDED.attempts,
                 next_attempt_ns = EXCLUDED.next_attempt_ns, last_error = EXCLUDED.last_error,
                 deliver_ns = EXCLUDED.deliver_ns, seq = EXCLUDED.seq, content = EXCLUDED.content)
-            SELECT state, sender_agent FROM old""",
-                   r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
-                   r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
-                   r.create_ns, r.deliver_ns, r.seq)
+            SELECT state, sender_agent FROM old""", *_values(r))
         if was is not None:
             self.count_usage(quota.outbox_holder(r.key, was["state"], was["sender_agent"]), quota.OUTBOX_ROWS, -1)
         self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
@@ -50,12 +56,7 @@ class PgOutboxRecords:
     def add_outbox_row(self, r: OutboxRow) -> bool:
         # ON CONFLICT DO NOTHING: a row another node inserted after this transaction looked is left as it is
         # (an upsert would make its receipt PENDING again, and the replay would count as written).
-        added = self._val(f"""
-            INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-            ON CONFLICT (key, sender_agent) DO NOTHING RETURNING 1""",
-                          r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
-                          r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
-                          r.create_ns, r.deliver_ns, r.seq)
+        added = self._val(f"{_INSERT} ON CONFLICT (key, sender_agent) DO NOTHING RETURNING 1", *_values(r))
         if added is None:
             return False
         self.count_usage(quota.outbox_holder(r.key, r.state, r.sender.agent_id), quota.OUTBOX_ROWS, 1)
