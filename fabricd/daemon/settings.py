@@ -298,7 +298,7 @@ def describe(resolved: Resolved) -> str:
 
 
 def markdown_table() -> str:
-    """README's configuration table, one row per key."""
+    """The configuration table of docs/configuration.md, one row per key."""
     rows = ["| key | flag | environment | default | SIGHUP | meaning |", "| --- | --- | --- | --- | --- | --- |"]
     for k in KEYS:
         flag = k.flag if k.kind != "bool" else f"{k.flag}, --no-{k.flag[2:]}"

@@ -105,7 +105,7 @@ def token_ls(ctx: Context) -> None:
 def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT.
 
-    A coding agent starts it from its MCP configuration (see README); it reads
+    A coding agent starts it from its MCP configuration (see docs/mcp.md); it reads
     JSON-RPC on standard input, so run by hand in a terminal it only waits.
     """
     try:
@@ -115,7 +115,7 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():
         ctx.note("fabric mcp speaks the Model Context Protocol on standard input and output: start it from a coding "
-                 "agent's MCP configuration (see README); waiting for an MCP client on this terminal (Ctrl-C ends)")
+                 "agent's MCP configuration (see docs/mcp.md); waiting for an MCP client on this terminal (Ctrl-C ends)")
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 
