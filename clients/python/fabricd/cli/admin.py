@@ -12,6 +12,7 @@ import grpc
 from rich.table import Table
 
 import fabricd
+from fabricd.cli import show
 from fabricd.cli.app import Context, age, cli
 from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
@@ -93,7 +94,8 @@ def token_ls(ctx: Context) -> None:
     for column in ("TOKEN ID", "SCOPE", "AGENT", "LABEL", "ISSUED", "REVOKED"):
         table.add_column(column)
     for t in tokens:
-        table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
+        table.add_row(show.cell(t.token_id), "admin" if t.scope == 1 else "agent", show.cell(t.agent_id or "-"),
+                      show.cell(t.label or "-"),
                       age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
     ctx.out.print(table)
 
