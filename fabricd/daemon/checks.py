@@ -223,6 +223,11 @@ def combinations(v: Mapping[str, Any], at: Callable[[str], str]) -> list[tuple[t
             problems.append((("listen", "tls.cert"), f"{at('listen')}: {address} is a TCP listener beyond the "
                              "loopback without TLS, which would expose every mailbox to the network; set "
                              "tls.cert and tls.key, or listen on 127.0.0.1"))
+    if tcp and v["auth.tokens"] == "off" and v["wake.allow_commands"] == "on":
+        problems.append((("wake.allow_commands", "auth.tokens", "listen"), f"{at('wake.allow_commands')} with "
+                         f"{at('auth.tokens')} and {at('listen')}: any process that reaches {tcp[0]} could run "
+                         "programs as the daemon's user through a command wake hook; require tokens (auth.tokens "
+                         "= auto or on), listen on unix sockets only, or leave wake.allow_commands off"))
     if v["outbox.backoff_cap"] < v["outbox.backoff"]:
         problems.append((("outbox.backoff_cap", "outbox.backoff"), f"{at('outbox.backoff_cap')} is below "
                          f"{at('outbox.backoff')}: the longest wait cannot be shorter than the first"))
