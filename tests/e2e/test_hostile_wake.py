@@ -25,7 +25,7 @@ from fabricd.client import Client, InvalidArgument
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import outbox_service_pb2 as ob
 from tests.e2e.test_outbox import job
-from tests.e2e.test_wake import Receiver, receiver, until, wake_rows  # noqa: F401 - a fixture
+from tests.e2e.test_wake import Receiver, fabric, receiver, until, wake_rows  # noqa: F401 - a fixture
 
 BACKENDS = ("lmdb", "postgres")  # the daemon tests run on both stores; the start-up refusals once (no backend)
 
@@ -156,6 +156,8 @@ async def test_a_hook_that_keeps_failing_is_disabled_and_its_owner_told(make_dae
         assert f"POST {receiver.url}" in notice.text and "failed 3 times in a row" in notice.text
         (row,) = await wake_rows(client)
         assert row.state == ob.OUTBOX_ROW_STATE_DELIVERED and "the hook was disabled after 3" in row.last_error
+        shown = fabric(daemon, "wake", "show", "alice")
+        assert "disabled after 3 failed sends in a row (WAKE_DELIVERY_FAILED: POST" in shown.stdout, shown.stdout
         for _ in range(3):
             await receiver.next()  # the three failed POSTs
         receiver.status = 200
