@@ -326,3 +326,22 @@ def test_a_network_that_is_no_cidr_stops_the_daemon_naming_the_key() -> None:
     assert result.returncode == 2, result.stderr
     assert "wake.allow_networks = ['10.0.0.0/33'] (flag --wake-allow-networks): '10.0.0.0/33' is not a network" \
         in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("command", [("check",), ("backup", "--to", "{out}"), ("compact",)])
+def test_offline_tools_refuse_a_store_another_user_owns(tmp_path, sock_dir, other_user, command) -> None:  # noqa: ANN001
+    theirs = tmp_path / "theirs"
+    started = subprocess.Popen([*FABRICD, "serve", "--data-dir", str(theirs), "--listen", f"unix:{sock_dir}/fd.sock"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert started.stdout is not None
+    assert any("serving" in line for line in started.stdout)  # a real store, made as root
+    started.terminate()
+    started.wait(30)
+    for root, dirs, files in os.walk(theirs):
+        for name in [root, *(os.path.join(root, f) for f in files)]:
+            os.lchown(name, other_user.pw_uid, other_user.pw_gid)
+    args = [a.format(out=tmp_path / "b.mdb") for a in command]
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("FABRICD_")}
+    result = subprocess.run([*FABRICD, args[0], "--data-dir", str(theirs), *args[1:]], capture_output=True, text=True,
+                            timeout=60, env=clean)
+    assert result.returncode == 2 and f"{theirs} is owned by nobody" in result.stderr, result.stderr
