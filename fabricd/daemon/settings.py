@@ -142,7 +142,7 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         if k.kind == "bool":
             parser.add_argument(k.flag, dest=flag_dest(k.key), action=argparse.BooleanOptionalAction, default=None,
                                 help=text)
-        elif k.kind in ("list", "listen"):
+        elif k.kind in ("list", "listen", "networks"):
             parser.add_argument(k.flag, dest=flag_dest(k.key), action="append", default=None, metavar="VALUE",
                                 help=text + " (repeatable)")
         else:

@@ -204,7 +204,8 @@ class KvOutbox(_Part):
         return await self._e.read(outbox.counts)
 
     async def settle_wake(self, key: str, error: FabricError | None, policy: RetryPolicy) -> bool:
-        return await self._e.write(lambda tx: wake.settle(tx, self._clock(), key, error, policy, self._rng))
+        return await self._e.write(lambda tx: outbox.settle_wake(tx, self._clock(), self._mint, key, error, policy,
+                                                                 self._rng))
 
 
 class KvWake(_Part):

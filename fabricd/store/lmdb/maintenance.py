@@ -167,6 +167,7 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
 def _require_store(path: str) -> None:
     if not os.path.isfile(os.path.join(path, DATA)):
         raise StoreError(f"{path} holds no store (no {DATA}); check --data-dir")
+    folder.check_owner(path)  # even a read-only open writes lock.mdb
 
 
 def _replace_data(path: str, source: str, modes: folder.Modes, *, copy: bool) -> None:
