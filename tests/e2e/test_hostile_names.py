@@ -17,12 +17,15 @@ from dataclasses import dataclass
 import grpc
 import pytest
 
-from fabricd.client import AlreadyExists, Client
+from cryptography.hazmat.primitives import serialization
+
+from fabricd.client import AlreadyExists, Client, ClientTls
 from fabricd.v1 import directory_service_pb2 as dr
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import rendezvous_service_pb2 as rv
 from fabricd.v1 import types_pb2 as pb
+from tests.e2e.test_security import _cert, _key, _pem
 
 BACKENDS = ("lmdb", "postgres")
 ALICE, BOB, CAROL = "alice", "bob", "carol"
@@ -92,14 +95,32 @@ async def _call(client: Client, call: Call, name: str, state: dict) -> tuple[grp
     return grpc.StatusCode.OK, response.SerializeToString() if hasattr(response, "SerializeToString") else b""
 
 
-async def bobs_state(local: Client) -> tuple:
-    """All a trusted caller sees of bob: his entry, mail, queue, tickets and wake hook."""
-    entry = await local.resolve(BOB)
-    mail = [(m.id, m.text) for m in (await local.peek(BOB)).messages]
-    queue = [t.ticket_id for t in await local.get_queue(BOB)]
-    tickets = [(t.ticket_id, t.state, t.result) for t in await local.list_tickets(BOB)]
-    hook = (await local.get_wake_hook(BOB)).HasField("hook")
+async def state_of(local: Client, victim: str) -> tuple:
+    """All a trusted caller sees of an agent: its entry, mail, queue, tickets and wake hook."""
+    entry = await local.resolve(victim)
+    mail = [(m.id, m.text) for m in (await local.peek(victim)).messages]
+    queue = [t.ticket_id for t in await local.get_queue(victim)]
+    tickets = [(t.ticket_id, t.state, t.result) for t in await local.list_tickets(victim)]
+    hook = (await local.get_wake_hook(victim)).HasField("hook")
     return entry.agent_id, entry.session_name, entry.registered, entry.busy, mail, queue, tickets, hook
+
+
+async def victim_of_asks(local: Client, victim: str, session_name: str) -> dict:
+    """`victim` registered under `session_name`, with mail and two tickets alice asked (the head one to forge)."""
+    await local.register(ALICE)
+    await local.register(victim, session_name=session_name)
+    state = {"head": (await local.enqueue(victim, f"{SECRET} task 1", source_agent=ALICE)).ticket_id}
+    await local.enqueue(victim, f"{SECRET} task 2", source_agent=ALICE)
+    state["mail"] = (await local.send(victim, f"{SECRET} mail")).message.id
+    return state
+
+
+async def assert_acts_on_nothing_of(hostile: Client, local: Client, victim: str, name: str, state: dict) -> None:
+    before = await state_of(local, victim)
+    for call in CALLS:
+        code, answered = await _call(hostile, call, name, state)
+        assert SECRET.encode() not in answered, (call.method, name, code)
+        assert await state_of(local, victim) == before, (call.method, name, code)
 
 
 @pytest.fixture
@@ -110,25 +131,44 @@ async def collided(make_daemon):  # noqa: ANN001, ANN201
     daemon.start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:
-        state = {"token": (await local.issue_token(agent_id=COLLIDING)).token}
-        await local.register(ALICE)
-        await local.register(BOB, session_name="builder")
+        token = (await local.issue_token(agent_id=COLLIDING)).token
+        state = {"token": token, **await victim_of_asks(local, BOB, "builder")}
         assert (await local.resolve(COLLIDING)).agent_id == BOB  # the collision: the token's id reaches bob
-        state["head"] = (await local.enqueue(BOB, f"{SECRET} task 1", source_agent=ALICE)).ticket_id
-        await local.enqueue(BOB, f"{SECRET} task 2", source_agent=ALICE)
-        state["mail"] = (await local.send(BOB, f"{SECRET} mail")).message.id
         yield f"127.0.0.1:{port}", local, state
 
 
 @pytest.mark.parametrize("name", [COLLIDING, "builder", BOB])
 async def test_a_token_whose_id_is_bobs_address_acts_on_nothing_of_bobs(collided, name) -> None:  # noqa: ANN001
     tcp, local, state = collided
-    before = await bobs_state(local)
     async with Client(tcp, token=state["token"]) as hostile:
-        for call in CALLS:
-            code, answered = await _call(hostile, call, name, state)
-            assert SECRET.encode() not in answered, (call.method, name, code)
-            assert await bobs_state(local) == before, (call.method, name, code)
+        await assert_acts_on_nothing_of(hostile, local, BOB, name, state)
+
+
+@pytest.mark.parametrize("name", ["reviewer", CAROL])
+async def test_a_certificate_named_as_carols_session_acts_on_nothing_of_carols(make_daemon, tmp_path,
+                                                                               name) -> None:  # noqa: ANN001
+    """A client certificate names its agent with no record the directory could check at registration, so
+    carol may hold the session name `reviewer` while a certificate CN=reviewer is in use: the guard decides."""
+    ca_key = _key()
+    ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
+    files = {"ca": ca.public_bytes(serialization.Encoding.PEM)}
+    for cn, server in (("server", True), ("reviewer", False)):
+        key = _key()
+        files[f"{cn}.crt"] = _cert(cn, key, "fabricd test CA", ca_key, server=server).public_bytes(
+            serialization.Encoding.PEM)
+        files[f"{cn}.key"] = _pem(key)
+    for file, data in files.items():
+        (tmp_path / file).write_bytes(data)
+    paths = {file: str(tmp_path / file) for file in files}
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--keepalive", "0.1", "--tls-cert",
+                         paths["server.crt"], "--tls-key", paths["server.key"], "--tls-client-ca", paths["ca"],
+                         "--tls-require-client-cert").start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:
+        state = await victim_of_asks(local, CAROL, "reviewer")
+        tls = ClientTls.from_files(paths["ca"], paths["reviewer.crt"], paths["reviewer.key"])
+        async with Client(f"127.0.0.1:{port}", tls=tls) as hostile:
+            await assert_acts_on_nothing_of(hostile, local, CAROL, name, state)
 
 
 async def test_the_colliding_token_is_refused_where_the_core_resolves_its_id(collided) -> None:  # noqa: ANN001
