@@ -73,7 +73,7 @@ class App:
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
-                           ticket=self.store.rendezvous.get)
+                           ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.load = Load()

@@ -294,7 +294,11 @@ class KvTokens(_Part):
     __slots__ = ()
 
     async def add(self, key: bytes, token: Token) -> None:
-        await self._e.write(lambda tx: tx.put_token(key, token))
+        def apply(tx):  # noqa: ANN001, ANN202
+            directory.check_token(tx, token.agent_id, token.session_names)
+            tx.put_token(key, token)
+
+        await self._e.write(apply)
 
     async def get(self, key: bytes) -> Token | None:
         return await self._e.read(lambda tx: tx.get_token(key))
