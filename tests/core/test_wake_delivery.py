@@ -1,4 +1,4 @@
-"""Wake delivery per hook on the in-memory backend: lanes, one send at a time, back-off, one wake waiting, disable."""
+"""Wake delivery per hook, on every store: lanes, one send at a time, back-off, one wake waiting, disable."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.model import OutboxRow, RowState
 from fabricd.core.outbox import RetryPolicy
 from fabricd.core.wake import WakeHook, Wakes
-from tests.core.conftest import Fabric, build, decoded, mail
+from tests.core.conftest import Fabric, MakeFabric, decoded, mail
 
 URL = "http://127.0.0.1:9/wake"
 
@@ -57,13 +57,21 @@ async def test_the_delivery_loop_hands_wakes_to_lanes_and_a_held_hook_holds_up_n
     result = await fabric.outbox.drain_once(wait_wakes=False)  # returns while slow's send is held
     assert len(result.claimed) == 2
     await gate.started["slow"].wait()
-    while len(gate.sent) < 1:  # quick's lane finishes on its own
-        await asyncio.sleep(0)
-    assert gate.sent[0].startswith("wake:quick:") and fabric.outbox.sending() == 1
+    await settled(fabric, 1)  # quick's lane finishes (sent and settled) while slow's send is held
+    assert [key.split(":")[1] for key in gate.sent] == ["quick"]
+    assert [r.key.split(":")[1] for r in await wake_rows(fabric, RowState.DELIVERED)] == ["quick"]
     gate.held["slow"].set()
-    while fabric.outbox.sending():
-        await asyncio.sleep(0)
+    await settled(fabric, 0)
     assert len(gate.sent) == 2 and len(await wake_rows(fabric, RowState.DELIVERED)) == 2
+
+
+async def settled(fabric: Fabric, sending: int) -> None:
+    """Until this many wake sends are under way (lanes settle on their own, through the store's writer)."""
+    for _ in range(5000):
+        if fabric.outbox.sending() == sending:
+            return
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"{fabric.outbox.sending()} wake sends under way, not {sending}")
 
 
 async def test_a_hook_sends_one_wake_at_a_time_and_keeps_one_more_waiting_with_the_latest_counts(
@@ -86,9 +94,8 @@ async def test_a_hook_sends_one_wake_at_a_time_and_keeps_one_more_waiting_with_t
     assert again.key == waiting.key
 
 
-async def test_a_failure_backs_the_hook_off_and_a_success_resets_it() -> None:
-    fabric = build(policy=RetryPolicy(base_s=4, jitter=0))
-    await fabric.store.start()
+async def test_a_failure_backs_the_hook_off_and_a_success_resets_it(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(policy=RetryPolicy(base_s=4, jitter=0))
     wakes, gate = await hooked(fabric, "alice")
     gate.failing.add("alice")
     await fabric.mailboxes.send(mail("alice"))
@@ -112,12 +119,11 @@ async def test_a_failure_backs_the_hook_off_and_a_success_resets_it() -> None:
     hook = await wakes.get("alice")
     assert (hook.failures, hook.retry_ns, hook.last_error, wakes.state(hook)) == (0, 0, "", "ACTIVE")
     assert gate.sent == [row.key]
-    await fabric.store.close()
 
 
-async def test_a_hook_failing_disable_after_times_in_a_row_is_disabled_its_owner_told_and_fires_no_more() -> None:
-    fabric = build(policy=RetryPolicy(base_s=1, jitter=0, disable_after=3))
-    await fabric.store.start()
+async def test_a_hook_failing_disable_after_times_in_a_row_is_disabled_its_owner_told_and_fires_no_more(
+        make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(policy=RetryPolicy(base_s=1, jitter=0, disable_after=3))
     wakes, gate = await hooked(fabric, "alice")
     gate.failing.add("alice")
     await fabric.mailboxes.send(mail("alice", "work"))
@@ -139,4 +145,3 @@ async def test_a_hook_failing_disable_after_times_in_a_row_is_disabled_its_owner
     assert len(await wake_rows(fabric)) == 1 and not (await wakes.get("alice")).armed  # nothing made
     await wakes.set("alice", url=URL, quiet_ns=0)  # set again: enabled
     assert wakes.state(await wakes.get("alice")) == "ACTIVE"
-    await fabric.store.close()
