@@ -89,6 +89,20 @@ def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:  # 
     assert "no TEXT: give it as an argument, with --file PATH, or pipe it in" in result.stderr
 
 
+def test_empty_standard_input_sends_nothing_unless_an_empty_text_is_given(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("keeper")
+    for command in (("send", "keeper", "--from", "me"), ("ask", "keeper", "--timeout", "5"),
+                    ("reply", "keeper")):
+        result = fabric(daemon, *command, stdin="")
+        assert result.returncode == 2, result.stderr
+        assert "standard input was empty" in result.stderr and "nothing was sent" in result.stderr
+    with SyncClient(daemon.target) as client:
+        assert client.peek("keeper").unread_count == 0 and not client.get_queue("keeper")
+    sent = fabric(daemon, "send", "keeper", "", "--from", "me")
+    assert sent.returncode == 0 and "to keeper #1" in sent.stdout
+
+
 def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -> None:  # noqa: ANN001
     assert fabric(daemon, "register", "bob").returncode == 0
     note = tmp_path / "note.md"
