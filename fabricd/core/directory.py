@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from fabricd.core import paging, validate
@@ -64,8 +64,11 @@ def name_held(name: str, holders: list[str]) -> PermissionDenied:
         reason="NAME_HELD", name=name, held_by=",".join(holders))
 
 
-def name_not_found(name: str) -> NotFound:
-    return NotFound(f"no mailbox or session is named {name!r}", reason="NAME_NOT_FOUND", name=name)
+def name_not_found(name: str, close: Sequence[str] = ()) -> NotFound:
+    """The refusal of a name that is neither an agent id, a mailbox nor a session name, with the closest names."""
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return NotFound(f"no mailbox or session is named {name!r}{hint}", reason="NAME_NOT_FOUND", name=name,
+                    suggestions=",".join(close))
 
 
 def mailbox_not_empty(entry: MailboxEntry, queued: int) -> FailedPrecondition:
@@ -152,7 +155,7 @@ class Directory(Service):
         validate.text_field(name, "name", self.limits, required=True)
         entry = await self._store.directory.resolve(name)
         if entry is None:
-            raise name_not_found(name)
+            raise name_not_found(name, await self._store.directory.similar(name))
         return entry
 
     async def watch(self, page: int = 256) -> AsyncIterator[WatchBatch]:

@@ -88,6 +88,9 @@ class DirectoryPort(Protocol):
     async def resolve(self, name: str) -> MailboxEntry | None:
         """An agent id, a session name, or `session/segment` (fabricd.core.kv.directory.resolve_name rules)."""
 
+    async def similar(self, name: str) -> list[str]:
+        """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
+
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
 

@@ -56,13 +56,15 @@ def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(soc
 
 
 def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) -> None:  # noqa: ANN001
-    daemon = make_daemon()
+    daemon = make_daemon().start()
+    with SyncClient(daemon.target) as client:
+        client.register("alice")  # tailing a mailbox no one has is NOT_FOUND, so alice exists before the tail
+    daemon.stop()
     tail = Running("--target", daemon.target, "tail", "alice", "-n", "1", "--wait", "0")
     assert tail.next_line() == f"fabric: waiting for fabricd at {daemon.target}"  # --wait 0: no giving up
     daemon.start()
     assert tail.next_line() == f"fabric: connected to fabricd at {daemon.target}"
     with SyncClient(daemon.target) as client:
-        client.register("alice")
         client.send("alice", "you were waited for", sender="bob")
     code, out = tail.finish()
     assert code == 0 and "you were waited for" in out

@@ -115,7 +115,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
 
     entry = resolve_name(tx, name)
     if entry is None:
-        raise rules.name_not_found(name)
+        raise rules.name_not_found(name, similar_names(tx, name))
     queued = tx.queue_length(entry.agent_id)
     if not purge and (entry.unread_count or queued):
         raise rules.mailbox_not_empty(entry, queued)

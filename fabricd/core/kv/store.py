@@ -48,6 +48,9 @@ class KvDirectory(_Part):
     async def resolve(self, name: str) -> MailboxEntry | None:
         return await self._e.read(lambda tx: directory.resolve_name(tx, name))
 
+    async def similar(self, name: str) -> list[str]:
+        return await self._e.read(lambda tx: directory.similar_names(tx, name))
+
     async def entries(self) -> list[MailboxEntry]:
         return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
 

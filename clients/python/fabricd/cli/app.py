@@ -130,7 +130,7 @@ async def agent_named(client: Client, name: str) -> str:
     the daemon's own refusal (with the closest names) is what the user reads. An ambiguous name raises."""
     try:
         return (await client.resolve(name)).agent_id
-    except NotFound:
+    except (NotFound, Unavailable):  # not reachable yet: the command's own call waits for the daemon, or fails
         return name
 
 
