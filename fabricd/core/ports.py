@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState,
+                                 Sent, Ticket)
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
 
@@ -372,6 +373,9 @@ class Store(Protocol):
 
     async def counts(self) -> tuple[int, int]:
         """(mailboxes, queued tickets), for GetStatus."""
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        """The PostgreSQL server and pool behind the store; None for a store that is no database."""
 
     # Synchronous reads for the access guard, which checks calls without awaiting today. A backend
     # without quick synchronous reads answers None; the guard must become async before such a backend
