@@ -72,7 +72,7 @@ def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilit
         take_name(tx, now, agent_id, session_name, live_window_ns)
     entry = tx.get_entry(agent_id)
     if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     else:
         from fabricd.core.kv.mailbox import release_creator
 
@@ -99,7 +99,7 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     entry = tx.get_entry(agent_id)
     created = entry is None
     if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     new_busy = busy and not offline
     change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED
     entry.busy = new_busy
