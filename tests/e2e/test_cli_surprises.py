@@ -210,7 +210,7 @@ def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:  # n
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
-        assert line.startswith("fabric: fabric mcp speaks the Model Context Protocol on standard input and output")
+        assert line.startswith("fabric: this command speaks the Model Context Protocol on standard input and output")
     finally:
         proc.kill()
         proc.wait(30)
@@ -242,3 +242,17 @@ def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> No
                                env={**os.environ, "_FABRIC_COMPLETE": "bash_complete", "COMP_WORDS": "fabric do",
                                     "COMP_CWORD": "1"})
     assert completed.stdout.split() == ["plain,doctor"]
+
+
+def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("keeper")
+    usage = fabric(daemon, "send", "keeper", "text", "--file", "x")
+    assert usage.returncode == 2
+    assert usage.stderr.splitlines()[-1] == "fabric: give TEXT or --file, not both (see 'fabric send --help')"
+    missing = fabric(daemon, "peek")
+    assert missing.stderr.splitlines()[-1] == "fabric: Missing argument 'AGENT_ID' (see 'fabric peek --help')"
+    failed = fabric(daemon, "reply", "keeper", "done", "--wait", "0.2")  # a command's own refusal
+    assert failed.returncode == 1 and failed.stderr == "fabric: no request for keeper arrived within 0.2s\n"
+    for result in (usage, missing, failed):
+        assert "Error:" not in result.stderr and "fabric: fabric" not in result.stderr

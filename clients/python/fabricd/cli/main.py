@@ -228,7 +228,11 @@ def main(args: list[str] | None = None) -> None:
             click.echo(json.dumps({"code": "USAGE", "reason": reason, "message": exc.format_message(),
                                    "metadata": {}}), err=True)
             sys.exit(exc.exit_code)
-        exc.show()
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            click.echo(exc.ctx.get_usage(), err=True)
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        show.write([(f"fabric: {exc.format_message().rstrip('.')}{hint}", "")], err=True)  # every error line alike
         sys.exit(exc.exit_code)
     sys.exit(status if isinstance(status, int) else 0)
 
