@@ -155,4 +155,4 @@ async def test_a_mailbox_made_again_numbers_its_mail_above_every_seq_a_removed_o
     await fabric.directory.touch("bob", busy=False)
     assert (await fabric.mailboxes.send(mail("bob", "after a heartbeat"))).message.seq == created.seq + 1
     fresh = (await fabric.mailboxes.send(mail("carol", "first"), create_mailbox=True)).message
-    assert fresh.seq > created.seq  # the floor is store-wide: any new mailbox starts above it
+    assert fresh.seq == 1  # the floor is the id's: a mailbox no one had starts at 1

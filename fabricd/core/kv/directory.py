@@ -110,7 +110,7 @@ def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilit
         take_name(tx, now, agent_id, session_name, live_window_ns)
     entry = tx.get_entry(agent_id)
     if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     else:
         from fabricd.core.kv.mailbox import release_creator
 
@@ -138,7 +138,7 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     created = entry is None
     if entry is None:
         check_new_id(tx, agent_id)
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     new_busy = busy and not offline
     change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED
     entry.busy = new_busy
@@ -154,7 +154,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
 
     entry = resolve_name(tx, name)
     if entry is None:
-        raise rules.name_not_found(name)
+        raise rules.name_not_found(name, similar_names(tx, name))
     queued = tx.queue_length(entry.agent_id)
     if not purge and (entry.unread_count or queued):
         raise rules.mailbox_not_empty(entry, queued)

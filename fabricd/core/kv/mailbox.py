@@ -54,7 +54,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
     if entry is None:
         if not create:
             raise directory_rules.unknown_recipient(name, similar_names(tx, name))
-        entry = MailboxEntry(agent_id=name, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=name, last_seq=tx.seq_floor(name))
         change = Change.CREATED
     if max_unread and entry.unread_count >= max_unread:
         raise rules.mailbox_full(entry.agent_id, entry.unread_count, max_unread)

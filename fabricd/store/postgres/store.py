@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fabricd.core.kv.store import KvStore
-from fabricd.core.model import Ticket
+from fabricd.core.model import PostgresInfo, Ticket
 from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
 from fabricd.store.postgres.coalesce import GroupedMailboxes
@@ -49,6 +49,9 @@ class PgStore(KvStore):
     async def start(self) -> None:
         await self.engine.start()
         self.use_node_id(self.engine.node_id)
+
+    async def postgres_info(self) -> PostgresInfo:
+        return await self.engine.info()
 
     def ticket_now(self, ticket_id: str) -> Ticket | None:
         return None
