@@ -21,6 +21,10 @@ class Limits:
     max_response_bytes: int = 16 << 20
     """Peek and drain return at most this many bytes of messages (always at least one), well inside gRPC's
     frame limit; a drain never consumes what it cannot return. Subscribe batches use stream_buffer_bytes."""
+    max_intake_bytes: int = 256 << 20
+    """Requests of agent tokens and certificates being read and not yet admitted, in bytes, each counted at the
+    frame limit until read (one identity at most a quarter): what callers whose calls are not yet decided can
+    make the daemon hold (see fabricd.rpc.intake). Callers without a valid token are not read at all."""
     max_batch: int = 1000
     """Messages in one SendMessages call, ids in one AckMessages call."""
     default_limit: int = 100
