@@ -13,7 +13,7 @@ import re
 import grpc
 import pytest
 
-from fabricd.client import Client
+from fabricd.client import Client, FabricError
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import types_pb2 as pb
@@ -49,19 +49,20 @@ async def burst(tcp: str, token: str, calls: int, size: int) -> list[grpc.Status
 
 @pytest.fixture
 async def listener(make_daemon):  # noqa: ANN001, ANN201
-    """A daemon with a loopback listener that requires tokens; its pid, address and a token for mallory."""
+    """A daemon with a loopback listener that requires tokens: its pid, that address, a token for mallory, and
+    the daemon's unix socket (a trusted local caller's)."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop")
     daemon.start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:
         await local.register(BOB)
         mallory = (await local.issue_token(agent_id="mallory")).token
-    yield daemon.proc.pid, f"127.0.0.1:{port}", mallory
+    yield daemon.proc.pid, f"127.0.0.1:{port}", mallory, daemon.target
 
 
 @pytest.mark.parametrize("who", ["no token", "a bad token"])
 async def test_oversized_calls_without_a_valid_token_are_never_read(listener, who, soak) -> None:  # noqa: ANN001
-    pid, tcp, _ = listener
+    pid, tcp, _, _ = listener
     token = "" if who == "no token" else "fdt_not-a-token"
     await burst(tcp, token, 2, 1 * MIB)  # warm the daemon's paths up before measuring
     rss, peak = memory_mib(pid)
@@ -73,7 +74,7 @@ async def test_oversized_calls_without_a_valid_token_are_never_read(listener, wh
 
 
 async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go(listener, soak) -> None:  # noqa: ANN001
-    pid, tcp, mallory = listener
+    pid, tcp, mallory, _ = listener
     await burst(tcp, mallory, 2, 1 * MIB)
     rss, _ = memory_mib(pid)
     calls, size = (24, 60 * MIB) if soak else (8, 24 * MIB)
@@ -83,3 +84,26 @@ async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_a
     # let go with its call (it stayed in a reference cycle: +280 MB kept) and the allocator trimmed after it.
     assert after - rss <= 64, (rss, after, peak)
     assert peak - rss <= 64 + 4 * size // MIB, (rss, after, peak)
+
+
+# -- echoed fields
+
+HUGE = "a" * 70_000
+
+
+async def test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length(listener) -> None:  # noqa: ANN001
+    _, tcp, mallory, local_target = listener
+    async with Client(tcp, token=mallory) as agent, Client(local_target) as local:
+        calls = [("OUT_OF_SCOPE", agent.peek(HUGE)), ("OUT_OF_SCOPE", agent.drain(HUGE)),
+                 ("OUT_OF_SCOPE", agent.register(HUGE)), ("OUT_OF_SCOPE", agent.send(BOB, "hi", sender=HUGE)),
+                 ("OUT_OF_SCOPE", agent.register("mallory", session_name=HUGE)),
+                 ("FIELD_TOO_LONG", local.send(HUGE + "/x", "hi")), ("FIELD_TOO_LONG", local.get_agent(HUGE))]
+        for reason, call in calls:
+            with pytest.raises(FabricError) as err:
+                await call
+            error = err.value  # the daemon's refusal, not the client's "metadata too large"
+            assert error.reason == reason, (error.reason, error.message[:200])
+            echoed = " ".join([error.message, *error.metadata.values()])
+            assert HUGE[:201] not in echoed and len(echoed) < 1000, (reason, error.metadata.keys())
+            if HUGE[:200] in echoed:
+                assert re.search(r"a… \(7000[02] characters\)", echoed), echoed[-100:]
