@@ -19,6 +19,10 @@ from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import types_pb2 as pb
 from tests.e2e.test_security import ALICE, BOB
 
+BACKENDS = ("lmdb", "postgres")
+LMDB_ONLY = ("test_oversized_calls_without_a_valid_token_are_never_read",
+             "test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go",
+             "test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length")  # the rpc layer's, not the store's
 MIB = 1 << 20
 BIG_CHANNEL = [("grpc.max_send_message_length", 1 << 30), ("grpc.max_receive_message_length", 1 << 30)]
 
@@ -107,3 +111,38 @@ async def test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length(
             assert HUGE[:201] not in echoed and len(echoed) < 1000, (reason, error.metadata.keys())
             if HUGE[:200] in echoed:
                 assert re.search(r"a… \(7000[02] characters\)", echoed), echoed[-100:]
+
+
+# -- answers a stock client can take
+
+STOCK_LIMIT = 4 << 20
+"""gRPC's default receive limit in most languages' stubs: a channel opened with no options."""
+
+
+async def test_a_stock_client_drains_and_peeks_everything_in_answers_under_4_mib(daemon, client: Client) -> None:  # noqa: ANN001
+    await client.register(BOB)
+    texts = [f"{i:03}" + "x" * (30 << 10) for i in range(200)]  # 6 MB in all: 16 MiB answers held it whole
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text=t) for t in texts])
+    async with grpc.aio.insecure_channel(daemon.target) as channel:  # default options: 4 MiB answers at most
+        stub = mb_grpc.MailboxServiceStub(channel)
+        peeked = await stub.PeekMessages(mb.PeekMessagesRequest(agent_id=BOB, limit=1000))
+        assert 0 < len(peeked.messages) < 200 and peeked.ByteSize() <= STOCK_LIMIT and peeked.unread_count == 200
+        drained, sizes = [], []
+        while True:
+            answer = await stub.DrainMessages(mb.DrainMessagesRequest(agent_id=BOB, limit=1000))
+            if not answer.messages:
+                break
+            sizes.append(answer.ByteSize())
+            drained += [m.text for m in answer.messages]
+    assert drained == texts and len(sizes) == 2 and max(sizes) <= STOCK_LIMIT  # none lost, in order
+
+
+async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib(daemon, client: Client) -> None:  # noqa: ANN001
+    await client.register(BOB)
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text="x" * (100 << 10))
+                            for _ in range(200)])  # 20 MB
+    assert len((await client.peek(BOB, 1000, max_bytes=1)).messages) == 1  # always at least one
+    assert len((await client.peek(BOB, 1000, max_bytes=8 << 20)).messages) == 81
+    first = await client.drain(BOB, 1000, max_bytes=1 << 40)  # read as 16 MiB
+    assert len(first.messages) == 163 and first.ByteSize() <= 16 << 20 and first.remaining == 37
+    assert len((await client.drain(BOB, 1000)).messages) == 37
