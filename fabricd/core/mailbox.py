@@ -159,10 +159,11 @@ class Mailboxes(Service):
             return list(stored)
         return [next(stored) if r is None else r for r in out]
 
-    async def peek(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
+    async def peek(self, agent_id: str, limit: int, max_bytes: int = 0) -> tuple[list[Envelope], int]:
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
-        messages, unread = await self._store.mailboxes.peek(agent_id, limit, self.limits.max_response_bytes)
+        budget = validate.response_bytes(max_bytes, self.limits)
+        messages, unread = await self._store.mailboxes.peek(agent_id, limit, budget)
         if not messages:
             await self.require_mailbox(agent_id)
         return messages, unread
@@ -174,17 +175,19 @@ class Mailboxes(Service):
         if await directory.get(agent_id) is None:
             raise name_not_found(agent_id, await directory.similar(agent_id))
 
-    async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None) -> tuple[list[Envelope], int]:
+    async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None,
+                    max_bytes: int = 0) -> tuple[list[Envelope], int]:
         """Consume and return the oldest unread messages, only if the caller can still receive them.
 
         `time_remaining`: seconds until the caller's deadline (None: no deadline). See the module docstring.
+        `max_bytes`: of messages in the answer (0: the default, under gRPC's default 4 MiB receive limit).
         """
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
+        budget = validate.response_bytes(max_bytes, self.limits)
         claim = Claim(time_remaining)
         mailboxes = self._store.mailboxes
-        write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, self.limits.max_response_bytes,
-                                                      claim.deliverable))
+        write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, budget, claim.deliverable))
         try:
             messages, remaining, revision = await asyncio.shield(write)
         except asyncio.CancelledError:
