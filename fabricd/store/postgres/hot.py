@@ -45,6 +45,7 @@ from fabricd.core.kv import mailbox
 from fabricd.core.kv.store import KvMailboxes
 from fabricd.core.paging import approx_size
 from fabricd.core.model import Envelope, Message, Sent
+from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 
@@ -99,51 +100,8 @@ class PgMailboxes(KvMailboxes):
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
-        limit = quota.unread_bytes if quota is not None else 0
-        sizes = [approx_size(msg) for msg, _ in items] if limit else []
-        now = self._clock()
-        prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
-        woke = [False]  # the last run armed a wake hook
-
-        async def one(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
-            (stored, body, item), (msg, digest) = prepared[0], items[0]
-            attempt.committing = True
-            done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
-                                  limit if item.sender else 0, sizes[0] if limit else 0, item.ticket_id)
-            woke[0] = done.woke
-            return [_outcome(msg, stored, body, digest, done, max_unread)]
-
-        async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
-            async with conn.transaction():
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes)
-                woke[0] = any(d.woke for d in done)
-                out = []
-                for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):
-                    result = _outcome(msg, stored, body, digest, d, max_unread)
-                    if isinstance(result, FabricError) and atomic:
-                        raise rules.at_index(result, i)  # rolls the batch back
-                    out.append(result)
-                attempt.committing = True
-            return out
-
-        try:
-            out = await self._e.op(one if len(items) == 1 else many, rerun_safe=True)
-        except _Handover:
-            return await self._record_append(items, create, atomic, max_unread, quota)
-        if len(items) == 1 and atomic and isinstance(out[0], FabricError):
-            raise rules.at_index(out[0], 0)
-        fresh = [r for r in out if isinstance(r, Sent) and r.encoded]
-        if fresh:
-            woken = {mailbox.key(r.message.recipient.agent_id): None for r in fresh}
-            self._e.committed({**woken, wake_rules.WAKE: None} if woke[0] else woken, len(fresh))
-        return out
-
-    async def _record_append(self, items: Sequence[tuple[Message, bytes]], create: bool, atomic: bool,
-                             max_unread: int, quota: quotas.Quotas | None) -> list[Sent | FabricError]:
-        names = {msg.recipient.agent_id for msg, _ in items} | {msg.sender.agent_id for msg, _ in items}
-        return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create,
-                                                             atomic, max_unread, quota),
-                                   weight=len(items), lock=sorted(names - {""}))
+        return await hot_append.append(self._e, self._clock, self._mint, items, create=create, atomic=atomic,
+                                       max_unread=max_unread, quota=quota)
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.op(lambda conn, _: s.unread(conn, agent_id, after_seq, limit, max_bytes),
