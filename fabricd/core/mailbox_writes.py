@@ -1,7 +1,7 @@
 """The mailbox's write rules: one plain function per write, deciding from facts the backend gathered.
 
     append(msg, digest, message_id, now, facts, ...)   -> Sent (a duplicate) | FabricError | Append | More
-    take(box, limit, max_bytes, deliverable, sizes)    -> Take       (drain)
+    drains(unread, deliverable) / take(sizes, max_bytes)   whether a drain writes, how many it takes
     ack(...) / put_back(...)                           -> what the write moves
 
 No storage library, no SQL, no I/O: a backend gathers the facts in its write transaction (LMDB and memory:
@@ -194,3 +194,24 @@ def close_names(name: str, entries: list[MailboxEntry], limit: int = 3) -> tuple
                 known.add(entry.session_name)
     known.discard(name)
     return tuple(difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6))
+
+
+def drains(unread: int, deliverable: bool) -> bool:
+    """Whether a drain writes at all: only with mail unread and a caller that can still take delivery
+    (asked as the write runs: a caller gone or out of time takes nothing). A drain that writes is its
+    agent's activity."""
+    return unread > 0 and deliverable
+
+
+def take(sizes: list[int], max_bytes: int) -> int:
+    """How many of the oldest unread messages (their stored sizes, up to the caller's limit) a drain or a
+    read returns: those within `max_bytes` (0: no budget), and always the first, so a message larger than
+    the budget is never stuck."""
+    if not max_bytes:
+        return len(sizes)
+    total = 0
+    for i, size in enumerate(sizes):
+        total += size
+        if i and total > max_bytes:
+            return i
+    return len(sizes)

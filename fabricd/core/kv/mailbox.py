@@ -12,7 +12,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.kv import wake
 from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, Sent
+from fabricd.core.model import Change, Envelope, MailboxEntry, Message, Sent
 
 
 key = rules.mailbox_key
@@ -156,11 +156,12 @@ def peek(tx: RecordTx, agent_id: str, limit: int, max_bytes: int) -> tuple[list[
 def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
           deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
     entry = tx.get_entry(agent_id)
-    if entry is None or entry.unread_count == 0:
+    if entry is None or not entry.unread_count:
         return [], 0, 0
-    if deliverable is not None and not deliverable():  # the caller is gone or out of time: take nothing
+    if not writes.drains(entry.unread_count, deliverable is None or deliverable()):
         return [], entry.unread_count, entry.revision
-    messages = tx.unread(agent_id, 0, limit, max_bytes)
+    messages = tx.unread(agent_id, 0, limit, max_bytes)  # reads no more than the budget holds
+    messages = messages[:writes.take([len(m.encoded) for m in messages], max_bytes)]
     for m in messages:
         tx.delete_message(agent_id, m.seq, m.encoded)
     entry.unread_count -= len(messages)

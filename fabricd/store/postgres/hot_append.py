@@ -32,7 +32,7 @@ from fabricd.store.postgres.engine import Attempt, PgEngine
 Result = list[Sent | FabricError]
 
 
-class _Group:
+class Group:
     """One append call's sends and the facts gathered for them so far."""
 
     __slots__ = ("items", "ids", "now", "create", "atomic", "max_unread", "quota", "facts", "resolved",
@@ -203,60 +203,87 @@ class _Group:
         return w, out
 
 
+class Appended:
+    """What an append in a caller's transaction did: each send's outcome, and the wake-up keys of its commit."""
+
+    __slots__ = ("results", "woken")
+
+    def __init__(self, results: Result, woken: dict[str, None]) -> None:
+        self.results = results
+        self.woken = woken
+        """Every mailbox that got mail, the wake loop's key when a hook was armed, the directory's when a
+        mailbox was made: hand them to PgEngine.committed once the transaction commits."""
+
+
+def prepare(items: Sequence[tuple[Message, bytes]], mint: Callable[[int], str], now: int, *, create: bool,
+            atomic: bool, max_unread: int, quota: quotas.Quotas | None) -> Group:
+    """A group of sends to append, their ids minted once (before the first run: a run again finds them)."""
+    return Group(items, [msg.id or mint(now) for msg, _ in items], now, create, atomic, max_unread, quota)
+
+
+def _settle(group: Group, decided: list[Sent | FabricError | writes.Append]) -> tuple[sql.Write, Result]:
+    if group.atomic:
+        for i, d in enumerate(decided):
+            if isinstance(d, FabricError):
+                raise rules.at_index(d, i)  # nothing is written (a transaction is rolled back)
+    return group.plan(decided)
+
+
+def _appended(group: Group, out: Result, woke: list[str]) -> Appended:
+    keys = {rules.mailbox_key(r.message.recipient.agent_id): None for r in out if isinstance(r, Sent) and r.encoded}
+    if woke:
+        keys[wake_rules.WAKE] = None
+    if group.made_any:
+        keys[DIRECTORY] = None
+    return Appended(out, keys)
+
+
+async def append_in(conn: Any, group: Group) -> Appended:
+    """Append `group` inside the caller's transaction: its facts read FOR UPDATE, more read when the decider
+    asks, its writes in one statement. Raises the refusal of an atomic group (the caller rolls back)."""
+    await group.gather(conn, lock=True)
+    decided, more = group.decide()
+    while more is not None:
+        await group.gather_more(conn, more)
+        decided, more = group.decide()
+    w, out = _settle(group, decided)
+    woke: list[str] = []
+    if w.agent_ids:
+        ok, woke = await sql.write(conn, w, group.now)
+        if not ok:
+            raise Unavailable("an append's facts changed under its locks; retry", reason="STORE_IO_ERROR")
+    return _appended(group, out, woke)
+
+
 async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int], str],
                  items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool, max_unread: int,
                  quota: quotas.Quotas | None) -> Result:
     """The Mailboxes port's append on PostgreSQL (see the module docstring)."""
-    now = clock()
-    group = _Group(items, [msg.id or mint(now) for msg, _ in items], now, create, atomic, max_unread, quota)
-    woken: list[str] = []
+    group = prepare(items, mint, clock(), create=create, atomic=atomic, max_unread=max_unread, quota=quota)
 
-    def settle(decided: list[Sent | FabricError | writes.Append]) -> tuple[sql.Write, Result]:
-        if atomic:
-            for i, d in enumerate(decided):
-                if isinstance(d, FabricError):
-                    raise rules.at_index(d, i)  # nothing is written (a transaction is rolled back)
-        return group.plan(decided)
-
-    async def alone(conn: Any, attempt: Attempt) -> Result | None:
+    async def alone(conn: Any, attempt: Attempt) -> Appended | None:
         await group.gather(conn, lock=False)
         decided, more = group.decide()
         if more is not None:
             return None
-        w, out = settle(decided)
+        w, out = _settle(group, decided)
+        woke: list[str] = []
         if w.agent_ids:
             attempt.committing = True
-            ok, woke = await sql.write(conn, w, now)
+            ok, woke = await sql.write(conn, w, group.now)
             if not ok:
                 return None  # another writer moved a mailbox since the facts: decide again, locked
-            woken[:] = woke
-        return out
+        return _appended(group, out, woke)
 
-    async def locked(conn: Any, attempt: Attempt) -> Result:
+    async def locked(conn: Any, attempt: Attempt) -> Appended:
         async with conn.transaction():
-            await group.gather(conn, lock=True)
-            decided, more = group.decide()
-            while more is not None:
-                await group.gather_more(conn, more)
-                decided, more = group.decide()
-            w, out = settle(decided)
-            if w.agent_ids:
-                ok, woke = await sql.write(conn, w, now)
-                if not ok:
-                    raise Unavailable("an append's facts changed under its locks; retry", reason="STORE_IO_ERROR")
-                woken[:] = woke
+            done = await append_in(conn, group)
             attempt.committing = True
-        return out
+        return done
 
-    out = await engine.op(alone, rerun_safe=True) if len(items) == 1 else None
-    if out is None:
-        out = await engine.op(locked, rerun_safe=True)
-    fresh = [r for r in out if isinstance(r, Sent) and r.encoded]
-    if fresh:
-        keys = {rules.mailbox_key(r.message.recipient.agent_id): None for r in fresh}
-        if woken:
-            keys[wake_rules.WAKE] = None
-        if group.made_any:
-            keys[DIRECTORY] = None
-        engine.committed(keys, len(fresh))
-    return out
+    done = await engine.op(alone, rerun_safe=True) if len(items) == 1 else None
+    if done is None:
+        done = await engine.op(locked, rerun_safe=True)
+    if done.woken:
+        engine.committed(done.woken, sum(1 for r in done.results if isinstance(r, Sent) and r.encoded))
+    return done.results
