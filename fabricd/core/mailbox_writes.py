@@ -2,7 +2,7 @@
 
     append(msg, digest, message_id, now, facts, ...)   -> Sent (a duplicate) | FabricError | Append | More
     drains(unread, deliverable) / take(sizes, max_bytes)   whether a drain writes, how many it takes
-    ack(...) / put_back(...)                           -> what the write moves
+    put_back(revision, drained_revision, removed_since) -> whether drained messages go back | More
 
 No storage library, no SQL, no I/O: a backend gathers the facts in its write transaction (LMDB and memory:
 record reads, fabricd.core.kv.mailbox; PostgreSQL: one statement for a whole group of callers,
@@ -69,6 +69,8 @@ class More:
     seq_floor: bool = False
     usage: bool = False
     similar: bool = False
+    removed: bool = False
+    """Whether the mailbox was removed since a given directory revision."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,3 +217,20 @@ def take(sizes: list[int], max_bytes: int) -> int:
         if i and total > max_bytes:
             return i
     return len(sizes)
+
+
+def put_back(revision: int | None, drained_revision: int, removed_since: bool | None) -> bool | More:
+    """Whether drained messages go back, unread, to their places (a drain whose caller left).
+
+    `revision`: the mailbox's directory revision now (None: it is gone); `drained_revision`: the drain's.
+    Not when the mailbox was removed since the drain (`removed_since`, asked only when the revision
+    moved): a mailbox made again under that id numbers its mail above them, so they would sit below its
+    first seq, behind its subscribers' cursors. Each goes back only if it is not unread already.
+    """
+    if revision is None:
+        return False
+    if revision == drained_revision:
+        return True
+    if removed_since is None:
+        return More(removed=True)
+    return not removed_since

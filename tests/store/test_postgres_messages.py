@@ -310,3 +310,30 @@ async def test_run_does_not_rerun_an_operation_that_is_not_idempotent(pg_pool: a
     with pytest.raises(Unreachable, match="connection broke"):
         await retry.run(pg_pool, bump_and_lose_the_connection, idempotent=False)
     assert attempts == 1
+
+
+async def test_a_batch_whose_senders_usage_counter_appears_meanwhile_is_decided_again(store: PgStore,
+                                                                                      monkeypatch) -> None:  # noqa: ANN001
+    """A usage counter that does not exist yet cannot be locked with the facts: another node charging the
+    sender first makes it between the facts and the write. The write's guard sees it, writes nothing, and
+    the batch is read and decided again in its transaction, now with that usage."""
+    from fabricd.core.quota import Quotas
+
+    write = append_sql.write
+    calls = 0
+
+    async def another_node_charges_first(conn: asyncpg.Connection, w: append_sql.Write,
+                                         now: int) -> tuple[bool, list[str]]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await store.engine._pool.execute(  # noqa: SLF001
+                "INSERT INTO counters (name, value) VALUES ('usage/unread_bytes/dave', 7)")
+        return await write(conn, w, now)
+
+    monkeypatch.setattr(append_sql, "write", another_node_charges_first)
+    out = await store.mailboxes.append([item("bob", "a", sender="dave"), item("ann", "b", sender="dave")],
+                                       create=False, atomic=True, max_unread=0, quota=Quotas(unread_bytes=10_000))
+    assert all(isinstance(r, Sent) for r in out) and calls == 2
+    stored = sum(len(r.encoded) - 2 for r in out)  # type: ignore[union-attr]  # the bodies: seq 1's tag is 2 bytes
+    assert (await store.mailboxes.usage("dave")).unread_bytes == 7 + stored

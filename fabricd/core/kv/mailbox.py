@@ -171,11 +171,14 @@ def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
 
 
 def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
-    """Make drained messages unread again at their seq (their id records were kept by the drain), unless
-    their mailbox was removed since the drain (`revision`, the drain's): a mailbox made again under that id
-    numbers its mail above them, so they would sit below its first seq, behind its subscribers' cursors."""
+    """Make drained messages unread again at their seq (their id records were kept by the drain), as
+    fabricd.core.mailbox_writes.put_back decides."""
     entry = tx.get_entry(agent_id)
-    if entry is None or (entry.revision != revision and tx.removed_since(agent_id, revision)):
+    now = entry.revision if entry is not None else None
+    decided = writes.put_back(now, revision, None)
+    if isinstance(decided, writes.More):
+        decided = writes.put_back(now, revision, tx.removed_since(agent_id, revision))
+    if not decided or entry is None:
         return 0
     restored = sum(tx.restore_message(agent_id, e.seq, e.encoded) for e in envelopes)
     if restored:

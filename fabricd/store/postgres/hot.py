@@ -77,9 +77,29 @@ def _outcome(msg: Message, stored: Message, body: bytes, digest: bytes, done: s.
     return Sent(stored, encoded=s.envelope(done.seq, body).encoded)
 
 
-class PgMailboxes(KvMailboxes):
-    __slots__ = ()
-    _e: PgEngine
+class PgMailboxes:
+    """The Mailboxes port on PostgreSQL: append, reads, drain and ack here; put-back, forgetting ids and the
+    counts run the record scripts (fabricd.core.kv.mailbox, deciding with the same functions) over PgTx."""
+
+    __slots__ = ("_e", "_clock", "_mint", "_records")
+
+    def __init__(self, engine: PgEngine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        self._e = engine
+        self._clock = clock
+        self._mint = mint
+        self._records = KvMailboxes(engine, clock, mint)
+
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
+        return await self._records.put_back(agent_id, envelopes, revision)
+
+    async def forget_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        return await self._records.forget_ids(sent_before_ns, cursor, limit)
+
+    async def unread_counts(self) -> list[tuple[str, int]]:
+        return await self._records.unread_counts()
+
+    async def usage(self, agent_id: str) -> quotas.Usage:
+        return await self._records.usage(agent_id)
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:

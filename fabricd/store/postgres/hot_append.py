@@ -30,6 +30,9 @@ from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 
 Result = list[Sent | FabricError]
+GUARD_ATTEMPTS = 8
+"""Reads of a group's facts in one transaction before it gives up (each failed guard means another writer
+made progress)."""
 
 
 class Group:
@@ -240,19 +243,23 @@ def _appended(group: Group, out: Result, woke: list[str]) -> Appended:
 
 async def append_in(conn: Any, group: Group) -> Appended:
     """Append `group` inside the caller's transaction: its facts read FOR UPDATE, more read when the decider
-    asks, its writes in one statement. Raises the refusal of an atomic group (the caller rolls back)."""
-    await group.gather(conn, lock=True)
-    decided, more = group.decide()
-    while more is not None:
-        await group.gather_more(conn, more)
+    asks, its writes in one statement. Raises the refusal of an atomic group (the caller rolls back).
+
+    A usage counter absent from the facts cannot be locked: when another writer makes it meanwhile, the
+    guard fails, nothing is written, and the group is read and decided again (its rows still locked)."""
+    for _ in range(GUARD_ATTEMPTS):
+        await group.gather(conn, lock=True)
         decided, more = group.decide()
-    w, out = _settle(group, decided)
-    woke: list[str] = []
-    if w.agent_ids:
+        while more is not None:
+            await group.gather_more(conn, more)
+            decided, more = group.decide()
+        w, out = _settle(group, decided)
+        if not w.agent_ids:
+            return _appended(group, out, [])
         ok, woke = await sql.write(conn, w, group.now)
-        if not ok:
-            raise Unavailable("an append's facts changed under its locks; retry", reason="STORE_IO_ERROR")
-    return _appended(group, out, woke)
+        if ok:
+            return _appended(group, out, woke)
+    raise Unavailable("an append's facts kept changing under it; retry", reason="STORE_IO_ERROR")
 
 
 async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int], str],
