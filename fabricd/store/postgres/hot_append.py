@@ -93,7 +93,8 @@ class Group:
             raise AssertionError("an append's usage is gathered with its facts")
 
     def decide(self) -> tuple[list[Sent | FabricError | writes.Append], writes.More | None]:
-        """Each send's decision, in order, each seeing the moves of those before; and what more is needed."""
+        """Each send's decision, in order, each seeing the moves of those before; or, when a decider asked for
+        more, what to read (the decisions are then incomplete: the group is decided again once it is read)."""
         priors = dict(self.facts.priors)
         boxes: dict[str, writes.Box] = {}
         counters = self.facts.counters
@@ -126,9 +127,10 @@ class Group:
                                        seq_floor=self.floor, similar=self.similar.get(name))
             decided = writes.append(msg, digest, message_id, self.now, facts, create=self.create,
                                     max_unread=self.max_unread, quota=self.quota)
-            if isinstance(decided, writes.More):
+            if isinstance(decided, writes.More):  # the others are decided too, to ask for all that is missing
                 need = writes.More(need.names or decided.names, need.seq_floor or decided.seq_floor,
                                    need.usage or decided.usage, need.similar or decided.similar)
+                continue
             body = b""
             if isinstance(decided, writes.Append):
                 stored = decided.message
@@ -141,7 +143,7 @@ class Group:
                 if usage is not None:
                     used[sender] = quotas.Usage(usage.mailboxes + decided.created, usage.unread_bytes + len(body))
             bodies.append(body)
-            out.append(decided)  # type: ignore[arg-type]  # a More is never written: the group is decided again
+            out.append(decided)
         return out, need if need != writes.More() else None
 
     def plan(self, decided: list[Sent | FabricError | writes.Append]) -> tuple[sql.Write, Result]:
