@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
+from typing import Protocol
 
 from fabricd.core import directory as directory_rules
 from fabricd.core import quota as quotas
@@ -28,17 +29,28 @@ from fabricd.core.model import Address, IdRecord, MailboxEntry, Message, Sent
 from fabricd.core.paging import approx_size
 
 
+class Counters(Protocol):
+    """A mailbox's counters as a write sees them (a MailboxEntry, or a Box of the counters alone)."""
+
+    @property
+    def agent_id(self) -> str: ...
+
+    @property
+    def unread_count(self) -> int:
+        """Its unread messages."""
+
+    @property
+    def last_seq(self) -> int:
+        """The highest seq it ever assigned."""
+
+
 @dataclass(frozen=True, slots=True)
 class Box:
-    """A mailbox's counters as a write sees them: unread messages, and the highest seq it ever assigned."""
+    """A mailbox's counters alone (Counters), for a backend that does not read whole entries."""
 
     agent_id: str
-    unread: int
+    unread_count: int
     last_seq: int
-
-    @staticmethod
-    def of(entry: MailboxEntry) -> Box:
-        return Box(entry.agent_id, entry.unread_count, entry.last_seq)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +60,7 @@ class AppendFacts:
     prior: IdRecord | None = None
     """The record of the message's id in its sender's scope; None when the id is unused (or the message has
     none: the store mints one)."""
-    box: Box | FabricError | None = None
+    box: Counters | FabricError | None = None
     """The mailbox the recipient's name names (an ambiguous name: its refusal); None when none is found."""
     resolved: bool = False
     """`box` is the name fully resolved (session names too), not only looked up as an agent id."""
@@ -116,7 +128,7 @@ def append(msg: Message, digest: bytes, message_id: str, now: int, facts: Append
         if prior.recipient != name:
             if not facts.resolved:
                 return More(names=True)
-            if not isinstance(facts.box, Box) or facts.box.agent_id != prior.recipient:
+            if facts.box is None or isinstance(facts.box, FabricError) or facts.box.agent_id != prior.recipient:
                 return message_id_reused(msg.id)
         return Sent(as_stored(msg, prior), duplicate=True)
     box = facts.box
@@ -133,8 +145,8 @@ def append(msg: Message, digest: bytes, message_id: str, now: int, facts: Append
         if facts.seq_floor is None:
             return More(seq_floor=True)
         box = Box(name, 0, facts.seq_floor)
-    if max_unread and box.unread >= max_unread:
-        return mailbox_full(box.agent_id, box.unread, max_unread)
+    if max_unread and box.unread_count >= max_unread:
+        return mailbox_full(box.agent_id, box.unread_count, max_unread)
     sender = msg.sender.agent_id
     if quota is not None and sender and (quota.unread_bytes or (created and quota.mailboxes)):
         usage = facts.usage
@@ -150,7 +162,7 @@ def append(msg: Message, digest: bytes, message_id: str, now: int, facts: Append
     seq = box.last_seq + 1
     stored = Message(message_id, msg.sender, recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,
                      msg.headers, msg.kind, msg.hops, now, seq, msg.ticket_id)
-    return Append(stored, box.unread + 1, created, sender if created and sender and sender != name else "",
+    return Append(stored, box.unread_count + 1, created, sender if created and sender and sender != name else "",
                   sender if sender and sender != box.agent_id else "")
 
 

@@ -18,12 +18,11 @@ from fabricd.core.model import Change, Envelope, MailboxEntry, Message, Sent
 key = rules.mailbox_key
 
 
-def _box(tx: RecordTx, name: str) -> writes.Box | FabricError | None:
+def _box(tx: RecordTx, name: str) -> MailboxEntry | FabricError | None:
     try:
-        entry = resolve_name(tx, name)
+        return resolve_name(tx, name)
     except FabricError as exc:
         return exc
-    return writes.Box.of(entry) if entry is not None else None
 
 
 def _facts(tx: RecordTx, msg: Message, more: writes.More, facts: writes.AppendFacts) -> writes.AppendFacts:
