@@ -113,7 +113,8 @@ async def test_subscribe_delivers_unread_then_new_mail_after_a_wake_up(fabric: F
     assert texts(await asyncio.wait_for(pending, 5)) == ["new"]
 
 
-async def test_a_lost_wake_up_is_recovered_by_waking_every_waiter(fabric: Fabric) -> None:
+async def test_a_lost_wake_up_is_recovered_by_waking_every_waiter(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(keepalive_s=60)  # no keepalive ends the wait while the send runs
     await fabric.directory.register("bob")
     stream = fabric.mailboxes.subscribe("bob")
     pending = asyncio.ensure_future(anext(stream))
