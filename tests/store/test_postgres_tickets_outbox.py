@@ -6,59 +6,80 @@ import asyncio
 import time
 
 import asyncpg
+import pytest
 
-from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store.postgres import directory, outbox, retry, statements, tickets
+from fabricd.core.errors import FailedPrecondition, NotFound, ResourceExhausted
+from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, TicketState
+from fabricd.core.notify import LocalWakeups
+from fabricd.core.rendezvous import Answer, TicketRequest
+from fabricd.store.postgres import directory, outbox, statements, tickets
+from fabricd.store.postgres.store import PgStore
 
 
-def ticket(ticket_id: str, target: str = "bob") -> Ticket:
-    return Ticket(ticket_id=ticket_id, target=target, task="do it", requester="human", enqueue_ns=time.time_ns())
+def ask(task: str) -> TicketRequest:
+    return TicketRequest(target="bob", task=task)
 
 
 async def test_enqueued_tickets_from_three_nodes_get_exact_fifo_positions(pg_url: str) -> None:
-    nodes = [await asyncpg.create_pool(pg_url, min_size=2, max_size=8) for _ in range(3)]
+    nodes = [PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=4) for _ in range(3)]
     try:
-        async with nodes[0].acquire() as conn:
-            await directory.create_mailbox(conn, "bob")
-        done = await asyncio.gather(*(retry.run(nodes[i % 3], tickets.enqueue_ticket, ticket(f"t{i}"), b"")
-                                      for i in range(30)))
-        assert sorted(position for _seq, position in done) == list(range(30))
-        by_seq = sorted(done)
-        assert [position for _seq, position in by_seq] == list(range(30))  # FIFO order is seq order
-        async with nodes[1].acquire() as conn:
-            fifo = await tickets.queue(conn, "bob", 100)
-        assert [t.seq for t in fifo] == [seq for seq, _ in by_seq]
-        assert await nodes[2].fetchval("SELECT unread_count FROM mailboxes") == 30
+        for node in nodes:
+            await node.start()
+        await nodes[0].directory.register("bob", "", (), "", {})
+        done = await asyncio.gather(*(nodes[i % 3].rendezvous.enqueue(ask(f"t{i}"), 0) for i in range(30)))
+        assert sorted(position for _ticket, position in done) == list(range(30))
+        by_seq = sorted(done, key=lambda d: d[0].seq)
+        assert [position for _ticket, position in by_seq] == list(range(30))  # FIFO order is seq order
+        fifo = await nodes[1].rendezvous.queue("bob")
+        assert [t.seq for t in fifo] == [t.seq for t, _ in by_seq]
+        conn = await asyncpg.connect(pg_url)
+        assert await conn.fetchval("SELECT unread_count FROM mailboxes WHERE agent_id = 'bob'") == 30
+        await conn.close()
     finally:
         for node in nodes:
             await node.close()
 
 
-async def test_an_enqueue_rerun_answers_the_same_place_and_queues_once(pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await directory.create_mailbox(conn, "bob")
-        assert await tickets.enqueue_ticket(conn, ticket("t0"), b"") == (1, 0)
-        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await tickets.enqueue_ticket(conn, ticket("t2", "nobody"), b"") is None
-        assert await tickets.enqueue_ticket(conn, ticket("t3"), b"", max_unread=2) == 2
-    assert await pg_pool.fetchval("SELECT count(*) FROM tickets") == 2
+async def test_an_enqueue_under_a_request_key_again_answers_the_same_place_and_queues_once(pg_url: str) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        first, at = await store.rendezvous.enqueue(ask("t0"), 0)
+        keyed = TicketRequest(target="bob", task="t1", idempotency_key="k")
+        second, then = await store.rendezvous.enqueue(keyed, 0)
+        again, still = await store.rendezvous.enqueue(keyed, 0)
+        assert (at, then, still) == (0, 1, 1)
+        assert (again.ticket_id, again.seq, again.reattached) == (second.ticket_id, second.seq, 1)
+        with pytest.raises(NotFound):
+            await store.rendezvous.enqueue(TicketRequest(target="nobody", task="t2"), 0)
+        with pytest.raises(ResourceExhausted):
+            await store.rendezvous.enqueue(ask("t3"), 2)
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [first.ticket_id, second.ticket_id]
+    finally:
+        await store.close()
 
 
-async def test_answering_a_ticket_retires_it_and_consumes_its_message_once(pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await directory.create_mailbox(conn, "bob")
-        for i in range(3):
-            await tickets.enqueue_ticket(conn, ticket(f"t{i}"), b"")
-        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "42", "", 5) == "bob"
-        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "43", "", 6) is None
-        answered = await tickets.get_ticket(conn, "t0")
-        assert (answered.state, answered.result, answered.finish_ns) == (TicketState.ANSWERED, "42", 5)
-        assert [t.ticket_id for t in await tickets.queue(conn, "bob", 10)] == ["t1", "t2"]
-        assert [e.seq for e in await statements.unread(conn, "bob", 0, 10)] == [2, 3]
-        assert await tickets.prune_tickets(conn, 6, 10) == 1
-        assert await tickets.get_ticket(conn, "t0") is None
-    assert await pg_pool.fetchval("SELECT unread_count FROM mailboxes") == 2
+async def test_answering_a_ticket_retires_it_and_consumes_its_message_once(pg_url: str) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        asked = [(await store.rendezvous.enqueue(ask(f"t{i}"), 0))[0] for i in range(3)]
+        assert await store.rendezvous.answer("bob", Answer("42"), asked[0].ticket_id) == asked[0].ticket_id
+        with pytest.raises(FailedPrecondition):
+            await store.rendezvous.answer("bob", Answer("43"), asked[0].ticket_id)
+        answered = await store.rendezvous.get(asked[0].ticket_id)
+        assert (answered.state, answered.result) == (TicketState.ANSWERED, "42")
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [t.ticket_id for t in asked[1:]]
+        assert [e.seq for e in await store.mailboxes.unread("bob", 0, 10, 0)] == [t.seq for t in asked[1:]]
+        conn = await asyncpg.connect(pg_url)
+        assert await tickets.prune_tickets(conn, answered.finish_ns + 1, 10) == 1
+        assert await tickets.get_ticket(conn, asked[0].ticket_id) is None
+        assert await conn.fetchval("SELECT unread_count FROM mailboxes WHERE agent_id = 'bob'") == 2
+        await conn.close()
+    finally:
+        await store.close()
 
 
 def row(key: str, recipient: str = "bob") -> OutboxRow:
@@ -155,7 +176,32 @@ async def test_listing_a_targets_or_an_askers_tickets_reads_an_index_not_the_tab
         FROM generate_series(1, 20000) AS n""")
     await pg_pool.execute("ANALYZE tickets")
     for column, value in (("target", "agent-7"), ("source_agent", "asker-7")):
-        sql = (f"EXPLAIN SELECT {tickets._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
+        sql = (f"EXPLAIN SELECT {tickets.TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
                "AND target = $3 ORDER BY queue_seq DESC LIMIT $4")
         plan = "\n".join(r[0] for r in await pg_pool.fetch(sql, 2**62, value, "agent-7", 200))
         assert "tickets_by_" in plan and "Seq Scan" not in plan, plan  # either index narrows it: the planner picks
+
+
+async def test_an_enqueue_whose_commit_answer_was_lost_runs_again_and_queues_one_ticket(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        commit = asyncpg.transaction.Transaction.__aexit__
+        lost = [1]
+
+        async def commit_then_lose_the_answer(self, *exc_info):  # noqa: ANN001, ANN202
+            await commit(self, *exc_info)
+            if exc_info[0] is None and lost:
+                lost.pop()
+                raise asyncpg.ConnectionDoesNotExistError("connection lost after the commit")
+
+        monkeypatch.setattr(asyncpg.transaction.Transaction, "__aexit__", commit_then_lose_the_answer)
+        ticket, position = await store.rendezvous.enqueue(ask("once"), 0)
+        monkeypatch.undo()
+        assert not lost and position == 0
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [ticket.ticket_id]
+        assert len(await store.mailboxes.unread("bob", 0, 10, 0)) == 1
+    finally:
+        await store.close()

@@ -39,13 +39,10 @@ def delete_hook(tx: RecordTx, agent_id: str) -> bool:
 def note(tx: RecordTx, now: int, agent_id: str, message_id: str, ticket_id: str) -> None:
     """Mail (or a ticket's task) arrived for `agent_id`: arm its hook, if it has one and is not armed yet."""
     hook = tx.get_wake_hook(agent_id)
-    if hook is None or (hook.armed and (hook.ticket_id or not ticket_id)):
+    armed = rules.arming(hook, now, message_id, ticket_id) if hook is not None else None
+    if armed is None:
         return  # no hook, or armed already with nothing new to say: a burst costs one read per message
-    if not hook.armed:
-        hook.armed_ns, hook.reason, hook.first_message_id = now, "mail", message_id
-    if ticket_id:
-        hook.reason, hook.ticket_id = "ticket", ticket_id
-    tx.put_wake_hook(hook)
+    tx.put_wake_hook(armed)
     tx.wake(WAKE)
 
 
