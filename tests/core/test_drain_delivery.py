@@ -29,13 +29,33 @@ async def test_a_drain_without_time_to_answer_consumes_nothing(fabric: Fabric) -
 
 async def test_a_drain_whose_caller_leaves_before_its_write_runs_consumes_nothing(fabric: Fabric) -> None:
     await _mailbox_of_three(fabric)
-    engine = fabric.store.engine  # type: ignore[attr-defined]
-    async with engine._lock:  # the writer is busy with someone else's work
-        drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 10))
-        await asyncio.sleep(0)
-        drain.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await drain
+    port = fabric.store.mailboxes
+    busy, started = asyncio.Event(), asyncio.Event()
+    taken: list[int] = []
+
+    class BusyWriter:
+        """The port, with a drain that waits for the writer (busy with someone else's work) before it runs."""
+
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(port, name)
+
+        async def drain(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            started.set()
+            await busy.wait()
+            out = await port.drain(*args, **kwargs)
+            taken.append(len(out[0]))
+            return out
+
+    fabric.store.mailboxes = BusyWriter()  # type: ignore[assignment]
+    drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 10))
+    await started.wait()
+    drain.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await drain
+    busy.set()  # the write runs now, its caller gone
+    await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the write (and any put-back) has run
+    fabric.store.mailboxes = port
+    assert taken == [0]  # the write asked whether its caller could still receive: no, so it took nothing
     assert (await fabric.mailboxes.peek("bob", 10))[1] == 3
     assert texts((await fabric.mailboxes.drain("bob", 10))[0]) == ["m0", "m1", "m2"]
 

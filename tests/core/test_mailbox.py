@@ -1,4 +1,4 @@
-"""The mailbox contract on the in-memory backend."""
+"""The mailbox contract on every store."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from fabricd.core.errors import AlreadyExists, FabricError, NotFound, ResourceExhausted
 from fabricd.core.limits import Limits
-from tests.core.conftest import Fabric, build, decoded, mail, texts
+from tests.core.conftest import Fabric, MakeFabric, decoded, mail, texts
 
 
 async def test_mail_to_an_unknown_name_is_refused_unless_create_mailbox(fabric: Fabric) -> None:
@@ -39,8 +39,8 @@ async def test_an_id_reused_for_a_different_message_is_refused(fabric: Fabric) -
     assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["one"]
 
 
-async def test_a_full_mailbox_refuses_mail_and_stores_nothing() -> None:
-    fabric = build(Limits(max_unread=2))
+async def test_a_full_mailbox_refuses_mail_and_stores_nothing(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(Limits(max_unread=2))
     await fabric.directory.register("bob")
     for text in ("a", "b"):
         await fabric.mailboxes.send(mail("bob", text))
