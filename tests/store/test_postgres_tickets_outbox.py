@@ -9,10 +9,11 @@ import asyncpg
 import pytest
 
 from fabricd.core.errors import FailedPrecondition, NotFound, ResourceExhausted
-from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, TicketState
+from fabricd.core.model import Address, Change, MailboxEntry, Message, OutboxRow, RowState, TicketState
 from fabricd.core.notify import LocalWakeups
+from fabricd.core.outbox import RetryPolicy
 from fabricd.core.rendezvous import Answer, TicketRequest
-from fabricd.store.postgres import directory, outbox, statements, tickets
+from fabricd.store.postgres import directory, statements, tickets
 from fabricd.store.postgres.store import PgStore
 
 
@@ -87,64 +88,62 @@ def row(key: str, recipient: str = "bob") -> OutboxRow:
                      job_id="job", content=f"reply {key}", next_attempt_ns=0, create_ns=1)
 
 
-async def post(conn: asyncpg.Connection, claimed: OutboxRow, now: int) -> None:
-    """The delivery rule: post the row's message under its key, and its receipt, in the caller's transaction."""
-    done = await statements.append(conn, claimed.recipient.agent_id, claimed.key, claimed.content.encode(), now)
-    seq = done.seq if done.seq is not None else done.prior.seq
-    assert await outbox.record_receipt(conn, "worker", claimed.key, seq, now)
-
-
 async def test_three_nodes_claiming_with_skip_locked_deliver_each_row_once(pg_url: str) -> None:
-    nodes = [await asyncpg.create_pool(pg_url, min_size=2, max_size=4) for _ in range(3)]
+    nodes = [PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=4) for _ in range(3)]
     try:
-        async with nodes[0].acquire() as conn:
-            await directory.create_mailbox(conn, "bob")
-            keys = await outbox.enqueue_rows(conn, [row(f"outbox:m{i}:reply:0") for i in range(300)])
-            assert len(keys) == 300
-            assert await outbox.enqueue_rows(conn, [row("outbox:m0:reply:0")]) == []  # a replay queues nothing
-        claims: list[list[str]] = []
-        claimers: set[int] = set()
+        for node in nodes:
+            await node.start()
+        await nodes[0].directory.register("bob", "", (), "", {})
+        assert await nodes[0].outbox.add([row(f"outbox:m{i}:reply:0") for i in range(300)]) == 300
+        assert await nodes[1].outbox.add([row("outbox:m0:reply:0")]) == 0  # a replay queues nothing
+        posted = [0, 0, 0]
 
-        async def loop(node: int, pool: asyncpg.Pool) -> None:
+        async def loop(node: int) -> None:
             while True:
-                async with pool.acquire() as conn, conn.transaction():
-                    rows = await outbox.claim_due(conn, time.time_ns(), 16)
-                    for claimed in rows:
-                        await post(conn, claimed, time.time_ns())
-                if not rows:
+                result = await nodes[node].outbox.deliver_due(16, RetryPolicy(), 0)
+                posted[node] += result.posted
+                if not result.posted and not result.more:
                     return
-                claims.append([r.key for r in rows])
-                claimers.add(node)
 
-        await asyncio.gather(*(loop(i, n) for i, n in enumerate(nodes) for _ in range(2)))
-        claimed = [k for batch in claims for k in batch]
-        assert sorted(claimed) == sorted(keys)  # every row once, none twice
-        assert len(claimers) > 1  # the nodes shared the work
-        assert await nodes[0].fetchval("SELECT count(*) FROM messages WHERE agent_id = 'bob'") == 300
-        assert await nodes[0].fetchval("SELECT count(*) FROM outbox WHERE state = 3 AND seq > 0") == 300
-        async with nodes[1].acquire() as conn:
-            assert await outbox.next_due(conn) is None
-            assert await outbox.prune_receipts(conn, time.time_ns() + 1, 1000) == 300
+        await asyncio.gather(*(loop(i) for i in range(3) for _ in range(2)))
+        assert sum(posted) == 300  # every row once, none twice
+        assert sorted(posted)[1] > 0  # the nodes shared the work
+        assert len(await nodes[2].mailboxes.unread("bob", 0, 1000, 0)) == 300
+        receipts = await nodes[2].outbox.rows("", 1000, RowState.DELIVERED)
+        assert len(receipts) == 300 and all(r.seq > 0 and not r.content for r in receipts)
+        assert await nodes[1].outbox.next_due() is None
+        assert await nodes[1].outbox.prune_receipts(time.time_ns() + 1) == 300
     finally:
         for node in nodes:
             await node.close()
 
 
-async def test_a_failed_post_is_retried_later_then_dead_lettered_and_retried_by_an_operator(
-        pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await outbox.enqueue_rows(conn, [row("k1", recipient="nobody")])
-        async with conn.transaction():
-            (claimed,) = await outbox.claim_due(conn, 10, 16)
-            assert await outbox.record_failure(conn, "worker", claimed.key, "UNKNOWN_RECIPIENT", 500, dead=False)
-        assert await outbox.claim_due(conn, 499, 16) == []
-        assert await outbox.next_due(conn) == 500
-        assert await outbox.record_failure(conn, "worker", "k1", "UNKNOWN_RECIPIENT", 900, dead=True)
-        dead = await outbox.get_row(conn, "worker", "k1")
-        assert (dead.state, dead.attempts, dead.last_error) == (RowState.DEAD_LETTER, 2, "UNKNOWN_RECIPIENT")
-        assert [r.key for r in await outbox.rows(conn, "", 10, RowState.DEAD_LETTER)] == ["k1"]
-        assert await outbox.retry_dead_letters(conn, [], 1000) == 1
-        assert [r.key for r in await outbox.claim_due(conn, 1000, 16)] == ["k1"]
+async def test_a_failed_post_is_retried_later_then_dead_lettered_and_retried_by_an_operator(pg_url: str) -> None:
+    now = [10**18]
+    store = PgStore(pg_url, LocalWakeups(), lambda: now[0], pool_size=2)
+    await store.start()
+    policy = RetryPolicy(base_s=1.0, jitter=0.0, max_attempts=2)
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        await store.mailboxes.append([(Message(sender=Address("alice"), recipient=Address("bob"), text="x"), b"")],
+                                     create=False, atomic=True, max_unread=0)
+        await store.outbox.add([row("k1")])
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 1  # bob's mailbox is full
+        (retry,) = await store.outbox.rows("", 10, RowState.PENDING)
+        assert (retry.attempts, retry.next_attempt_ns) == (1, now[0] + 10**9)
+        assert retry.last_error.startswith("MAILBOX_FULL")
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 0  # not due yet
+        assert await store.outbox.next_due() == now[0] + 10**9
+        now[0] += 10**9
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 1
+        (dead,) = await store.outbox.rows("", 10, RowState.DEAD_LETTER)
+        assert (dead.key, dead.attempts) == ("k1", 2)
+        assert await store.outbox.retry_dead_letters([]) == 1
+        assert (await store.outbox.deliver_due(16, policy, 0)).posted == 1
+        (receipt,) = await store.outbox.rows("", 10, RowState.DELIVERED)
+        assert (receipt.key, receipt.attempts) == ("k1", 1)
+    finally:
+        await store.close()
 
 
 async def test_directory_changes_take_revisions_in_order_and_removals_leave_tombstones(pg_pool: asyncpg.Pool) -> None:

@@ -16,12 +16,11 @@ from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import DIRECTORY
 from fabricd.core.kv.store import KvOutbox
-from fabricd.core.model import Change
+from fabricd.core.model import Change, RowState
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.hot import _bodies, _Handover, _outcome
-from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, credit
 
 class PgOutbox(KvOutbox):
     __slots__ = ()
@@ -51,29 +50,22 @@ class PgOutbox(KvOutbox):
                 items = [item for _, _, item in prepared]
                 done = await s.append_many(conn, items, now, max_unread)
                 created = await _create_missing(conn, items, done, now, max_unread)
-                receipts: list[tuple[str, str, int]] = []
-                failed = []
+                settled = []
                 for row, msg, (stored, body, _), d in zip(batch, msgs, prepared, done, strict=True):
                     result = _outcome(msg, stored, body, b"", d, max_unread)
                     if isinstance(result, FabricError):
-                        failed.append(outbox_rules.failed(row, result, now, policy, self._rng))
+                        settled.append(outbox_rules.failed(row, result, now, policy, self._rng))
                     else:
-                        receipts.append((row.key, row.sender.agent_id, result.message.seq))
-                if receipts:
-                    await conn.execute(_RECEIPTS, [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
-                                       [a for _, a, _ in receipts])
-                for f in failed:
-                    await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
-                                       "next_attempt_ns = $5 WHERE key = $1 AND sender_agent = $6 AND state = 1",
-                                       f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns,
-                                       f.sender.agent_id)
+                        settled.append(outbox_rules.delivered(row, now, result.message.seq))
+                await o.settle(conn, batch, settled)
                 attempt.committing = True
             woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
             if created:
                 woken.append(DIRECTORY)
             if any(d.woke for d in done):
                 woken.append(wake_rules.WAKE)
-            return outbox_rules.DrainResult(len(receipts), len(failed), more=len(rows) > limit), woken
+            posted = sum(r.state == RowState.DELIVERED for r in settled)
+            return outbox_rules.DrainResult(posted, len(settled) - posted, more=len(rows) > limit), woken
 
         try:
             result, woken = await self._e.op(run, rerun_safe=True)  # re-run: claimed rows are receipts by then
@@ -82,16 +74,6 @@ class PgOutbox(KvOutbox):
         self._e.committed(dict.fromkeys(woken), len(woken) - (DIRECTORY in woken) - (wake_rules.WAKE in woken))
         return result
 
-
-_RECEIPTS = f"""
-WITH r AS (
-    UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1, content = '', last_error = ''
-    FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
-    WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1 RETURNING o.sender_agent
-)
-{credit(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM r WHERE sender_agent <> '' GROUP BY sender_agent")}
-"""
-"""Posted rows become their receipts, giving their senders' outbox-rows usage back (wake rows never come here)."""
 
 _NAMED = """
 SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1

@@ -68,7 +68,7 @@ class PagedReads:
             yield tk.ticket_of(r)
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        sql = f"SELECT {o._COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
+        sql = f"SELECT {o.COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
         cursor = after_key
         while True:
             rows = self._fetch(sql, *o.after(cursor), CHUNK)
