@@ -18,7 +18,10 @@ transaction, so several nodes deliver each row once.
 
 Wake rows (`wake:...`, fabricd.core.wake) are the exception: their delivery is
 an HTTP POST or a command, which no transaction can hold. They are claimed with
-a lease in the page's transaction, sent, then settled in a second one.
+a lease in the page's transaction, sent, then settled in a second one. Their
+sends run in lanes of their own, one per hook: the delivery loop hands a
+claimed wake to its hook's lane and goes on, so no hook, however slow, holds
+up replies or another hook's wakes.
 """
 
 from __future__ import annotations
@@ -82,6 +85,8 @@ class RetryPolicy:
     with it (a crash) leaves it to the next claim once the lease ends."""
     max_attempts: int = setting(0, "failed posts before a row is dead-lettered; 0 retries forever with the capped "
                                    "back-off", at_least=0)
+    disable_after: int = 0
+    """Failed wake sends in a row that disable a hook (the daemon: wake.disable_after); 0 never disables."""
 
     def delay_s(self, attempts: int, rng: random.Random) -> float:
         delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
@@ -150,6 +155,8 @@ class Outbox(Service):
         self.send_wake: Callable[[OutboxRow, WakeHook], Awaitable[None]] | None = None
         """Sends a claimed wake row (POST or command), raising a FabricError when it failed (the daemon's:
         fabricd.daemon.wakesend)."""
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        """Each hook's send under way on this node (by agent id): at most one per hook."""
 
     # -- fan-out
 
@@ -201,12 +208,36 @@ class Outbox(Service):
 
     # -- delivery
 
-    async def drain_once(self) -> DrainResult:
-        """Post every due row of one page (up to 64); send the wake rows among them and settle each."""
+    async def drain_once(self, wait_wakes: bool = True) -> DrainResult:
+        """Post every due row of one page (up to 64) and hand the wake rows among them to their hooks' lanes;
+        with `wait_wakes` (an operator's DrainOutbox), return once those sends are settled."""
         result = await self._store.outbox.deliver_due(PAGE, self._policy, self.limits.max_unread)
-        if result.claimed:
-            await asyncio.gather(*(self._send_wake(row, hook) for row, hook in result.claimed))
+        started = [task for row, hook in result.claimed if (task := self._lane(row, hook)) is not None]
+        if wait_wakes and started:
+            await asyncio.wait(started)
         return result
+
+    def _lane(self, row: OutboxRow, hook: WakeHook) -> asyncio.Task[None] | None:
+        """Send `row` in its hook's lane; None when the hook is sending already (its lease ended early, say):
+        the row is held by its lease and claimed again when it ends."""
+        agent = row.recipient.agent_id
+        if agent in self._lanes:
+            return None
+        task = asyncio.create_task(self._send_wake(row, hook), name=f"wake {row.key}")
+        self._lanes[agent] = task
+        task.add_done_callback(lambda done: self._lanes.pop(agent, None) if self._lanes.get(agent) is done else None)
+        return task
+
+    def sending(self) -> int:
+        """Wake sends under way on this node."""
+        return len(self._lanes)
+
+    async def stop_sending(self) -> None:
+        """End the wake sends under way (at shutdown): their rows stay leased and are sent again after."""
+        tasks = list(self._lanes.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _send_wake(self, row: OutboxRow, hook: WakeHook) -> None:
         error: FabricError | None = None
@@ -219,7 +250,10 @@ class Outbox(Service):
         except Exception as exc:  # noqa: BLE001 - a sender's bug is this row's failure, retried, never the loop's
             log.exception("wake sender failed on %s", row.key)
             error = FabricError(f"{type(exc).__name__}: {exc}", reason="WAKE_DELIVERY_FAILED")
-        await self._store.outbox.settle_wake(row.key, error, self._policy)  # wake rows: one sender, one key
+        try:
+            await self._store.outbox.settle_wake(row.key, error, self._policy)  # wake rows: one sender, one key
+        except FabricError as exc:  # the store is full or closing: the row's lease brings it back
+            log.warning("wake %s not settled: %s", row.key, exc.message)
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""
@@ -227,7 +261,7 @@ class Outbox(Service):
         while not wakeups.closed:
             seen = wakeups.version(OUTBOX)
             try:
-                result = await self.drain_once()
+                result = await self.drain_once(wait_wakes=False)
                 due = None if result.more else await self._store.outbox.next_due()
             except FabricError as exc:  # the store is full or closing: try again later
                 log.warning("outbox delivery paused: %s", exc.message)

@@ -23,6 +23,14 @@ run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
   daemon killed after the POST but before the receipt sends that same wake
   again when the lease ends (at least once, like any webhook): the
   `Fabricd-Wake-Id` header (the row key) lets a receiver drop the repeat.
+- Per hook, not per row: one send at a time (the hook names the row it is
+  sending, leased, and no other row of it is claimed meanwhile); a failure
+  backs the HOOK off (its `retry_ns` grows with its failures in a row, its
+  rows wait for it); `disable_after` failures in a row disable it, settle
+  its rows as receipts and tell its owner with a message in its mailbox; a
+  disabled hook fires no more until it is set again. A hook has at most one
+  row waiting besides the one being sent: a fire while one waits rewrites
+  that row's body (fresher counts) instead of adding a row.
 
 Several nodes (PostgreSQL): arming, firing and claiming are row-locked
 transactions, so each wake is made and sent once whichever nodes run the
@@ -37,11 +45,11 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 from urllib.parse import urlsplit
 
-from fabricd.core import quota, validate
+from fabricd.core import quota, validate, wakehosts
 from fabricd.core.errors import FabricError, FailedPrecondition, InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.ports import Service, Store
@@ -77,12 +85,28 @@ class WakeHook:
     ticket_id: str = ""
     last_fire_ns: int = 0
     fires: int = 0
+    queued_key: str = ""
+    """The hook's wake row waiting to be sent (a fire rewrites it rather than add another); "" when none."""
+    sending_key: str = ""
+    """The row being sent, held until `sending_until_ns` (its lease): no other row of the hook is claimed."""
+    sending_until_ns: int = 0
+    failures: int = 0
+    """Sends that failed in a row (0 after one that worked)."""
+    retry_ns: int = 0
+    """The hook backs off: none of its rows is sent before this."""
+    last_error: str = ""
+    disabled_ns: int = 0
+    """When `failures` reached the daemon's wake.disable_after; 0 while active. Setting the hook again clears it."""
     extra: dict[str, object] = field(default_factory=dict)
     """Fields a newer fabricd stored that this one does not know (kept as they are)."""
 
     @property
     def armed(self) -> bool:
         return self.armed_ns > 0
+
+    @property
+    def disabled(self) -> bool:
+        return self.disabled_ns > 0
 
     def due_ns(self) -> int:
         """When an armed hook may fire: at arming, or a quiet period after the last fire."""
@@ -190,8 +214,9 @@ def check_command(command: tuple[str, ...]) -> None:
                        reason="WAKE_COMMAND_INVALID")
 
 
-def check(url: str, command: tuple[str, ...], quiet_ns: int) -> None:
-    """Refuse a hook that is not exactly one of a URL and a command, or has a quiet period out of range."""
+def check(url: str, command: tuple[str, ...], quiet_ns: int, min_quiet_ns: int = 0) -> None:
+    """Refuse a hook that is not exactly one of a URL and a command, or has a quiet period out of range
+    (below `min_quiet_ns`, the daemon's wake.min_quiet_period, or above a day)."""
     if url and command:
         raise _bad("a hook is either a URL or a command, not both: set one of hook.url and hook.command",
                    reason="WAKE_HOOK_AMBIGUOUS")
@@ -199,9 +224,10 @@ def check(url: str, command: tuple[str, ...], quiet_ns: int) -> None:
         check_url(url)
     if command:
         check_command(command)
-    if not 0 <= quiet_ns <= MAX_QUIET_NS:
-        raise _bad(f"hook.quiet_period is {quiet_ns / 1e9:g} s; it must be between 0 and 86400 s (a day)",
-                   reason="WAKE_QUIET_PERIOD_OUT_OF_RANGE", limit=86400)
+    if not max(0, min_quiet_ns) <= quiet_ns <= MAX_QUIET_NS:
+        raise _bad(f"hook.quiet_period is {quiet_ns / 1e9:g} s; it must be between {max(0, min_quiet_ns) / 1e9:g} s "
+                   "(wake.min_quiet_period) and 86400 s (a day)", reason="WAKE_QUIET_PERIOD_OUT_OF_RANGE",
+                   limit=86400, minimum=f"{max(0, min_quiet_ns) / 1e9:g}")
 
 
 # -- the contract
@@ -218,10 +244,17 @@ class Wakes(Service):
     """Wake hooks over a Store, and the loop that fires them (see the module docstring)."""
 
     def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], *,
-                 streaming: Callable[[str], bool] = lambda agent_id: False, allow_commands: bool = True) -> None:
+                 streaming: Callable[[str], bool] = lambda agent_id: False, allow_commands: bool = True,
+                 min_quiet_ns: int = 0, hosts: wakehosts.HostPolicy = wakehosts.HostPolicy(),
+                 resolve: Callable[[str], Awaitable[list[str]]] | None = None) -> None:
         super().__init__(store, limits, clock)
         self._streaming = streaming
         self.allow_commands = allow_commands
+        self.min_quiet_ns = min_quiet_ns
+        self.hosts = hosts
+        self._resolve = resolve
+        """The addresses a host name stands for now ([] when it resolves to none); None: names are not resolved
+        here (the sender checks them before each POST)."""
 
     async def set(self, agent_id: str, url: str = "", command: tuple[str, ...] = (),
                   quiet_ns: int = DEFAULT_QUIET_NS, only_when_idle: bool = True) -> WakeHook | None:
@@ -230,15 +263,35 @@ class Wakes(Service):
         if not url and not command:
             await self._store.wake.delete(agent_id)
             return None
-        check(url, command, quiet_ns)
+        check(url, command, quiet_ns, self.min_quiet_ns)
         if command and not self.allow_commands:
             raise commands_disabled()
+        if url:
+            await self._check_host(url)
         hook = WakeHook(agent_id, url, tuple(command), quiet_ns, only_when_idle, new_secret() if url else "")
         return await self._store.wake.set(hook)
+
+    async def _check_host(self, url: str) -> None:
+        """Refuse a URL whose host is, or resolves to, an address hooks may not reach (fabricd.core.wakehosts).
+        A name that resolves to nothing yet is taken: the sender checks it again before each POST."""
+        host = urlsplit(url).hostname or ""
+        if wakehosts.literal(host) is not None:
+            addresses = [host]
+        elif self._resolve is not None:
+            addresses = await self._resolve(host)
+        else:
+            return
+        wakehosts.check(self.hosts, url, host, addresses)
 
     async def get(self, agent_id: str) -> WakeHook | None:
         validate.agent_id(agent_id, self.limits)
         return await self._store.wake.get(agent_id)
+
+    def state(self, hook: WakeHook) -> str:
+        """ACTIVE, BACKING_OFF (its last send failed; none before `retry_ns`) or DISABLED."""
+        if hook.disabled:
+            return "DISABLED"
+        return "BACKING_OFF" if hook.failures and hook.retry_ns > self._clock() else "ACTIVE"
 
     async def fire_due(self) -> int | None:
         """Fire (or disarm) each due hook, one transaction each; when the next armed hook is due (None: none)."""

@@ -5,3 +5,16 @@ from __future__ import annotations
 
 class StoreError(Exception):
     """The store cannot be opened or used: another process holds it, its folder or disk refuses, its schema is foreign."""
+
+
+NO_POSTGRES_DRIVER = ("the PostgreSQL store needs the asyncpg driver, which this install lacks: "
+                      "pip install 'fabricd[postgres]' (in a checkout: .venv/bin/pip install -e '.[postgres]', "
+                      "or start with `python3 scripts/dev serve --store postgresql://...`, which installs it)")
+
+
+def require_postgres_driver() -> None:
+    """Raise StoreError (one line saying what to install) when asyncpg, the PostgreSQL driver, cannot be imported."""
+    try:
+        import asyncpg  # noqa: F401 - imported to see that it is there
+    except ImportError as exc:
+        raise StoreError(NO_POSTGRES_DRIVER) from exc

@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
-from fabricd.store.errors import StoreError
+from fabricd.store.errors import StoreError, require_postgres_driver
 
 BATCH = 1000
 """Records handed to a load at a time: bounded memory whatever the size of the fabric."""
@@ -90,6 +90,7 @@ def is_postgres(location: str) -> bool:
 
 def open_source(location: str) -> Source:
     if is_postgres(location):
+        require_postgres_driver()
         from fabricd.store.postgres.dump import PgSource
 
         return PgSource(location)
@@ -100,6 +101,7 @@ def open_source(location: str) -> Source:
 
 def open_target(location: str, *, map_size: int, group: str = "") -> Target:
     if is_postgres(location):
+        require_postgres_driver()
         from fabricd.store.postgres.dump import PgTarget
 
         return PgTarget(location)

@@ -215,7 +215,7 @@ def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> No
 
     from tests.conftest import ROOT
 
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "docs", "cli.md"), encoding="utf-8") as f:
         documented = re.findall(r"_FABRIC_COMPLETE=(\w+_source) fabric", f.read())
     assert sorted(documented) == ["bash_source", "fish_source", "zsh_source"]
     for mode in documented:

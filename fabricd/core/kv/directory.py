@@ -27,6 +27,14 @@ def resolve_name(tx: RecordTx, name: str) -> MailboxEntry | None:
     entry = tx.get_entry(name)
     if entry is not None:
         return entry
+    session, candidates = _named(tx, name)
+    if len(candidates) > 1:
+        raise rules.ambiguous_name(name, session, candidates)
+    return candidates[0] if candidates else None
+
+
+def _named(tx: RecordTx, name: str) -> tuple[str, list[MailboxEntry]]:
+    """The agents `name` reaches as a session name or `session/segment` (not as an id): (session, them)."""
     candidates = tx.entries_named(name)
     session = name
     if not candidates and "/" in name:
@@ -36,9 +44,37 @@ def resolve_name(tx: RecordTx, name: str) -> MailboxEntry | None:
             candidates = [e for e in named if rules.last_segment(e.agent_id) == suffix]
             if not candidates:
                 candidates = [e for e in named if e.agent_id.endswith(suffix)]
-    if len(candidates) > 1:
-        raise rules.ambiguous_name(name, session, candidates)
-    return candidates[0] if candidates else None
+    return session, candidates
+
+
+def check_new_id(tx: RecordTx, agent_id: str) -> None:
+    """Refuse an agent id no mailbox has yet that reaches other agents as a name (NAME_COLLISION).
+
+    Made, the id would win over the name (an id resolves first), taking the other agent's mail and tickets
+    addressed by its name; a token under it would act on that agent wherever the name is resolved.
+    """
+    if tx.get_entry(agent_id) is None:
+        _, holders = _named(tx, agent_id)
+        if holders:
+            raise rules.id_collides(agent_id, sorted(e.agent_id for e in holders))
+
+
+def check_name(tx: RecordTx, agent_id: str, session_name: str) -> None:
+    """Refuse a session name that is another agent's id: a registered agent's or a live agent token's."""
+    if not session_name or session_name == agent_id:
+        return
+    holder = tx.get_entry(session_name)
+    if (holder is not None and holder.registered) or any(
+            t.agent_id == session_name and not t.revoke_ns for _, t in tx.tokens()):
+        raise rules.name_is_an_id(session_name)
+
+
+def check_token(tx: RecordTx, agent_id: str, session_names: tuple[str, ...]) -> None:
+    """An agent token's id and bound names collide with no other agent's names and ids (NAME_COLLISION)."""
+    if agent_id:
+        check_new_id(tx, agent_id)
+        for name in session_names:
+            check_name(tx, agent_id, name)
 
 
 def similar_names(tx: RecordTx, name: str, limit: int = 3) -> list[str]:
@@ -68,6 +104,8 @@ def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_win
 def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
              cwd: str, metadata: dict[str, str], exclusive: bool = False,
              live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
+    check_new_id(tx, agent_id)
+    check_name(tx, agent_id, session_name)
     if exclusive and session_name:
         take_name(tx, now, agent_id, session_name, live_window_ns)
     entry = tx.get_entry(agent_id)
@@ -99,6 +137,7 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     entry = tx.get_entry(agent_id)
     created = entry is None
     if entry is None:
+        check_new_id(tx, agent_id)
         entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
     new_busy = busy and not offline
     change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED

@@ -204,7 +204,8 @@ class KvOutbox(_Part):
         return await self._e.read(outbox.counts)
 
     async def settle_wake(self, key: str, error: FabricError | None, policy: RetryPolicy) -> bool:
-        return await self._e.write(lambda tx: wake.settle(tx, self._clock(), key, error, policy, self._rng))
+        return await self._e.write(lambda tx: outbox.settle_wake(tx, self._clock(), self._mint, key, error, policy,
+                                                                 self._rng))
 
 
 class KvWake(_Part):
@@ -293,7 +294,11 @@ class KvTokens(_Part):
     __slots__ = ()
 
     async def add(self, key: bytes, token: Token) -> None:
-        await self._e.write(lambda tx: tx.put_token(key, token))
+        def apply(tx):  # noqa: ANN001, ANN202
+            directory.check_token(tx, token.agent_id, token.session_names)
+            tx.put_token(key, token)
+
+        await self._e.write(apply)
 
     async def get(self, key: bytes) -> Token | None:
         return await self._e.read(lambda tx: tx.get_token(key))

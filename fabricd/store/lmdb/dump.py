@@ -95,6 +95,8 @@ class LmdbSource:
         if not backup and not os.path.isfile(os.path.join(path, "data.mdb")):
             raise StoreError(f"{path} holds no fabricd store (no data.mdb); pass a data folder, a backup file or "
                              "a postgresql:// URL")
+        if not backup:
+            folder.check_owner(path)  # even a read-only open writes lock.mdb
         self.path = path
         self.skipped: Counter[str] = Counter()
         try:

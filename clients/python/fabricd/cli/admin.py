@@ -12,6 +12,7 @@ import grpc
 from rich.table import Table
 
 import fabricd
+from fabricd.cli import show
 from fabricd.cli.app import Context, age, cli
 from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
@@ -93,7 +94,8 @@ def token_ls(ctx: Context) -> None:
     for column in ("TOKEN ID", "SCOPE", "AGENT", "LABEL", "ISSUED", "REVOKED"):
         table.add_column(column)
     for t in tokens:
-        table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
+        table.add_row(show.cell(t.token_id), "admin" if t.scope == 1 else "agent", show.cell(t.agent_id or "-"),
+                      show.cell(t.label or "-"),
                       age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
     ctx.out.print(table)
 
@@ -105,7 +107,7 @@ def token_ls(ctx: Context) -> None:
 def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT.
 
-    A coding agent starts it from its MCP configuration (see README); it reads
+    A coding agent starts it from its MCP configuration (see docs/mcp.md); it reads
     JSON-RPC on standard input, so run by hand in a terminal it only waits.
     """
     try:
@@ -115,7 +117,7 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():
         ctx.note("fabric mcp speaks the Model Context Protocol on standard input and output: start it from a coding "
-                 "agent's MCP configuration (see README); waiting for an MCP client on this terminal (Ctrl-C ends)")
+                 "agent's MCP configuration (see docs/mcp.md); waiting for an MCP client on this terminal (Ctrl-C ends)")
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 

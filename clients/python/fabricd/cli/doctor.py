@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 
 import click
 
+from fabricd.cli import show
 from fabricd.cli.app import Context, cli, client_version
 from fabricd.client import Client, FabricError, PermissionDenied, Unauthenticated, Unavailable
 
@@ -106,10 +107,10 @@ def doctor(ctx: Context) -> None:
             click.echo(json.dumps({k: v for k, v in asdict(c).items() if v != ""}))
     else:
         for c in checks:
-            mark = "[green]ok[/]  " if c.ok else ("[yellow]warn[/]" if c.warning else "[red]FAIL[/]")
-            ctx.out.print(f"{mark} [bold]{c.name:<9}[/] {c.detail}", highlight=False)
+            mark = ("ok  ", "green") if c.ok else (("warn", "yellow") if c.warning else ("FAIL", "red"))
+            show.write([mark, (" ", ""), (f"{c.name:<9}", "bold"), (f" {c.detail}", "")])
             if c.fix:
-                ctx.out.print(f"     [dim]fix:[/] {c.fix}", highlight=False)
+                show.write([("     ", ""), ("fix:", "dim"), (f" {c.fix}", "")])
         ctx.out.print(f"{len(failed)} problem{'s' if len(failed) != 1 else ''} found" if failed else
                       "no problems found", highlight=False)
     sys.exit(1 if failed else 0)

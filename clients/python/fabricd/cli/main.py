@@ -17,8 +17,10 @@ import warnings
 
 import click
 from rich.table import Table
+from rich.text import Text
 
-from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages, text_argument
+from fabricd.cli import show
+from fabricd.cli.app import PRESENCE, Context, age, cli, consume, print_message, print_messages, text_argument
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
 
@@ -97,12 +99,13 @@ def ls(ctx: Context, live: bool) -> None:
     for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "LAST ACTIVE", "CAPABILITIES", "CWD"):
         table.add_column(column, justify="right" if column == "UNREAD" else "left")
     for e in entries:
-        table.add_row(e.agent_id + ("" if e.registered else " [dim](not registered)[/]"), e.session_name or "-",
-                      PRESENCE.get(e.presence, "?"), str(e.unread_count), age(e.last_activity_time),
-                      ", ".join(c.name for c in e.capabilities) or "-", e.cwd or "-")
+        agent = show.cell(e.agent_id) + (Text("") if e.registered else Text(" (not registered)", style="dim"))
+        table.add_row(agent, show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"), str(e.unread_count),
+                      age(e.last_activity_time), show.cell(", ".join(c.name for c in e.capabilities) or "-"),
+                      show.cell(e.cwd or "-"))
     ctx.out.print(table)
     if not entries:
-        ctx.out.print("[dim]no mailboxes yet[/]")
+        ctx.out.print(Text("no mailboxes yet", style="dim"))
 
 
 @cli.command()
@@ -114,7 +117,7 @@ def resolve(ctx: Context, name: str) -> None:
     if ctx.json:
         ctx.emit(entry)
     else:
-        ctx.out.print(entry.agent_id)
+        show.write([(entry.agent_id, "")])
 
 
 @cli.command()
@@ -144,7 +147,7 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
         ctx.emit(result.message)
     else:
         note = " (duplicate: already stored)" if result.duplicate else ""
-        ctx.out.print(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}")
+        show.write([(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}", "")])
 
 
 @cli.command()
@@ -156,7 +159,7 @@ def peek(ctx: Context, agent_id: str, limit: int) -> None:
     response = ctx.run(lambda c: c.peek(agent_id, limit))
     print_messages(ctx, response.messages)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.unread_count} unread[/]")
+        ctx.out.print(Text(f"{response.unread_count} unread", style="dim"))
 
 
 @cli.command()
@@ -164,11 +167,18 @@ def peek(ctx: Context, agent_id: str, limit: int) -> None:
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def drain(ctx: Context, agent_id: str, limit: int) -> None:
-    """Read and consume unread mail of AGENT_ID, oldest first."""
-    response = ctx.run(lambda c: c.drain(agent_id, limit))
-    print_messages(ctx, response.messages)
+    """Read and consume unread mail of AGENT_ID, oldest first.
+
+    Only what was shown is consumed: a message that could not be printed (a closed pipe, Ctrl-C) stays unread.
+    """
+
+    async def read(client: Client) -> int:
+        peeked = await client.peek(agent_id, limit)
+        return peeked.unread_count - await consume(ctx, client, agent_id, peeked.messages)
+
+    remaining = ctx.run(read)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.remaining} left unread[/]")
+        ctx.out.print(Text(f"{remaining} left unread", style="dim"))
 
 
 @cli.command()
@@ -185,7 +195,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
         shown = 0
         async with client.subscribe(agent_id, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
-                print_messages(ctx, [message])
+                print_message(ctx, message)
                 shown += 1
                 if count and shown >= count:
                     return
@@ -203,6 +213,7 @@ def main(args: list[str] | None = None) -> None:
         status = cli.main(argv, prog_name="fabric", standalone_mode=False)  # an int after --help or --version
     except click.exceptions.Abort:
         sys.exit(130)
+
     except click.ClickException as exc:
         if "--json" in argv[: argv.index("--") if "--" in argv else len(argv)]:
             reason = re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).upper()  # NoSuchOption: NO_SUCH_OPTION

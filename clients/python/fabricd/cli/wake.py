@@ -77,11 +77,23 @@ def wake_show(ctx: Context, agent_id: str) -> None:
     last = got.last_fire_time.ToDatetime().isoformat() + "Z" if got.HasField("last_fire_time") else ""
     if ctx.json:
         click.echo(json.dumps({**_as_dict(agent_id, got.hook), "fires": got.fires, "last_fire_time": last,
-                               "armed": got.armed}))
+                               "armed": got.armed, "state": _STATES.get(got.state, ""),
+                               "consecutive_failures": got.consecutive_failures, "last_error": got.last_error}))
         return
     ctx.out.print(f"{agent_id}: {_describe(got.hook)}", markup=False)
     ctx.out.print(f"fired {got.fires} time(s){', last at ' + last if last else ''}"
                   f"{'; work waits for the next wake' if got.armed else ''}", markup=False)
+    if got.state == dir_pb.WAKE_HOOK_STATE_DISABLED:
+        ctx.out.print(f"disabled after {got.consecutive_failures} failed sends in a row ({got.last_error}); set "
+                      "the hook again to enable it", markup=False)
+    elif got.state == dir_pb.WAKE_HOOK_STATE_BACKING_OFF:
+        at = got.next_attempt_time.ToDatetime().isoformat() + "Z"
+        ctx.out.print(f"backing off after {got.consecutive_failures} failed send(s) ({got.last_error}); next try "
+                      f"at {at}", markup=False)
+
+
+_STATES = {dir_pb.WAKE_HOOK_STATE_ACTIVE: "active", dir_pb.WAKE_HOOK_STATE_BACKING_OFF: "backing_off",
+           dir_pb.WAKE_HOOK_STATE_DISABLED: "disabled"}
 
 
 @wake_group.command("clear")

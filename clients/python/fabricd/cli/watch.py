@@ -24,6 +24,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from fabricd.cli import show
 from fabricd.cli.app import PRESENCE, Context, age, cli, to_json
 from fabricd.client import Client, FabricError
 
@@ -85,19 +86,20 @@ class View:
         for agent_id in sorted(self.mailboxes):
             e = self.mailboxes[agent_id]
             queued = len(self.queues[agent_id]) if agent_id in self.queues else "-"
-            boxes.add_row(agent_id, e.session_name or "-", PRESENCE.get(e.presence, "?"), str(e.unread_count),
+            boxes.add_row(show.cell(agent_id), show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"),
+                          str(e.unread_count),
                           str(queued), age(e.last_activity_time))
         queues = Table(title="queues", title_justify="left", box=None, header_style="bold")
         for column in ("TARGET", "POS", "TICKET", "REQUESTER", "WAITING", "TASK"):
             queues.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
         for agent_id in sorted(self.queues):
             for t in self.queues[agent_id]:
-                task = " ".join(t.task.split())
-                queues.add_row(agent_id, str(t.position), t.ticket_id, t.requester or "-",
-                               age(t.enqueue_time).removesuffix(" ago"), task[:50] + ("…" if len(task) > 50 else ""))
+                queues.add_row(show.cell(agent_id), str(t.position), show.cell(t.ticket_id),
+                               show.cell(t.requester or "-"), age(t.enqueue_time).removesuffix(" ago"),
+                               show.cell(show.preview(t.task, 50)))
         recent = Text("recent activity\n", style="italic")
         for when, text in self.recent:
-            recent.append(f"{time.strftime('%H:%M:%S', time.localtime(when))} {text}\n")
+            recent.append(f"{time.strftime('%H:%M:%S', time.localtime(when))} {show.one_line(text)}\n")
         if not self.recent:
             recent.append("nothing yet\n", style="dim")
         parts: list[Any] = [boxes if self.mailboxes else Text("no mailboxes yet", style="dim"), Text("")]

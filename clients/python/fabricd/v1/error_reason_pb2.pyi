@@ -72,8 +72,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     QUOTA_OUTBOX_ROWS: _ClassVar[ErrorReason]
     OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
+    WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     CORRUPT_RECORD: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
+    NAME_COLLISION: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -140,5 +142,7 @@ QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 QUOTA_OUTBOX_ROWS: ErrorReason
 OUTBOX_KEY_REUSED: ErrorReason
+WAKE_HOST_NOT_ALLOWED: ErrorReason
 CORRUPT_RECORD: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
+NAME_COLLISION: ErrorReason
