@@ -12,6 +12,7 @@ from fabricd.core.errors import FailedPrecondition, NotFound, ResourceExhausted
 from fabricd.core.model import Address, Change, MailboxEntry, Message, OutboxRow, RowState, TicketState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
+from fabricd.core.quota import Quotas
 from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres import directory, statements, tickets
 from fabricd.store.postgres.store import PgStore
@@ -203,4 +204,39 @@ async def test_an_enqueue_whose_commit_answer_was_lost_runs_again_and_queues_one
         assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [ticket.ticket_id]
         assert len(await store.mailboxes.unread("bob", 0, 10, 0)) == 1
     finally:
+        await store.close()
+
+
+async def test_an_asker_charged_elsewhere_between_an_enqueues_facts_and_its_write_is_decided_again(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The asker's usage is not pinned by a row lock: a change committed after the enqueue read it makes the
+    write a no-op, and the enqueue decides again on what is now stored (here: the asker is at its quota)."""
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    other = await asyncpg.connect(pg_url)
+    try:
+        for agent in ("bob", "carol"):
+            await store.directory.register(agent, "", (), "", {})
+        await store.rendezvous.enqueue(TicketRequest(target="bob", task="first", source_agent="carol",
+                                                     source_kind=2), 0)
+        fetchrow = asyncpg.Connection.fetchrow
+        moved = [1]
+
+        async def facts_then_another_node_queues(self, query, *args, **kwargs):  # noqa: ANN001, ANN202
+            row = await fetchrow(self, query, *args, **kwargs)
+            if query == tickets.ENQUEUE_FACTS and moved:
+                moved.pop()
+                await other.execute("UPDATE counters SET value = value + 1 WHERE name = $1",
+                                    tickets.usage_names("carol")[1])
+            return row
+
+        monkeypatch.setattr(asyncpg.Connection, "fetchrow", facts_then_another_node_queues)
+        with pytest.raises(ResourceExhausted) as refused:
+            await store.rendezvous.enqueue(TicketRequest(target="bob", task="second", source_agent="carol",
+                                                         source_kind=2), 0, Quotas(queued_tickets=2))
+        monkeypatch.undo()
+        assert not moved and refused.value.reason == "QUOTA_QUEUED_TICKETS"
+        assert len(await store.rendezvous.queue("bob")) == 1
+    finally:
+        await other.close()
         await store.close()
