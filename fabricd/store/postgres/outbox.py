@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fabricd.core import quota
+from fabricd.core import quota, wake
 from fabricd.core.model import Address, OutboxRow, RowState
+from fabricd.core.wake import WakeHook
 from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, charge, credit
 
 PENDING, DEAD_LETTER, DELIVERED = int(RowState.PENDING), int(RowState.DEAD_LETTER), int(RowState.DELIVERED)
@@ -75,6 +76,20 @@ async def settle(conn, claimed: Sequence[OutboxRow], settled: Sequence[OutboxRow
                        r.deliver_ns, r.seq, r.content) for r in settled), strict=True))
     await conn.execute(_SETTLE, *map(list, cols), [n for n, _ in down], [d for _, d in down],
                        [n for n, _ in up], [d for _, d in up])
+
+
+async def lock_hooks(conn, agents: Sequence[str]) -> dict[str, WakeHook]:  # noqa: ANN001
+    """The wake hooks of `agents` (sorted: the lock order), locked in the caller's transaction."""
+    rows = await conn.fetch("SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($1::text[]) "
+                            "ORDER BY agent_id FOR UPDATE", list(agents))
+    return {r["agent_id"]: wake.decode(r["body"]) for r in rows}
+
+
+async def put_hooks(conn, hooks: Sequence[WakeHook]) -> None:  # noqa: ANN001
+    """Store hooks read with lock_hooks, as a decision left them."""
+    if hooks:
+        await conn.execute("UPDATE wake_hooks w SET body = v.b FROM unnest($1::text[], $2::bytea[]) AS v(a, b) "
+                           "WHERE w.agent_id = v.a", [h.agent_id for h in hooks], [wake.encode(h) for h in hooks])
 
 
 async def next_due(conn) -> int | None:  # noqa: ANN001
