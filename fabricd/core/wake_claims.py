@@ -17,7 +17,7 @@ from fabricd.core.wake import WakeHook
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
+class WakeClaim:
     """What a claim stores: `row` (held by its lease, put off, or its receipt) and `hook` (None: unchanged);
     `send`: the row is taken for sending now, with `hook`."""
 
@@ -31,16 +31,16 @@ def unsent(row: OutboxRow, now: int, why: str) -> OutboxRow:
     return replace(outbox_rules.delivered(row, now, 0), last_error=f"not sent: {why}")
 
 
-def claim(row: OutboxRow, hook: WakeHook | None, now: int, lease_ns: int) -> Claim:
+def claim(row: OutboxRow, hook: WakeHook | None, now: int, lease_ns: int) -> WakeClaim:
     """Take a due wake row of the hook `hook` (None: removed) for its sender, for `lease_ns`."""
     if hook is None or hook.disabled:
         settled = unsent(row, now, "the hook was removed" if hook is None else "the hook is disabled")
         freed = replace(hook, queued_key="") if hook is not None and hook.queued_key == row.key else None
-        return Claim(settled, freed, False)
+        return WakeClaim(settled, freed, False)
     other = hook.sending_key not in ("", row.key) and hook.sending_until_ns > now
     wait = max(hook.retry_ns, hook.sending_until_ns if other else 0)
     if wait > now:
-        return Claim(replace(row, next_attempt_ns=wait), None, False)
+        return WakeClaim(replace(row, next_attempt_ns=wait), None, False)
     held = replace(hook, queued_key="" if hook.queued_key == row.key else hook.queued_key, sending_key=row.key,
                    sending_until_ns=now + lease_ns)
-    return Claim(replace(row, next_attempt_ns=now + lease_ns), held, True)
+    return WakeClaim(replace(row, next_attempt_ns=now + lease_ns), held, True)

@@ -82,7 +82,7 @@ class PgOutbox(KvOutbox):
 
 
 async def _claim_wakes(conn: Any, wakes: list[OutboxRow], now: int,
-                       lease_ns: int) -> tuple[list[claims.Claim], list[tuple[OutboxRow, WakeHook]]]:
+                       lease_ns: int) -> tuple[list[claims.WakeClaim], list[tuple[OutboxRow, WakeHook]]]:
     """Claim a page's wake rows for their sender (fabricd.core.wake_claims decides each, in page order, on
     its hook as the rows before left it); their hooks are read locked and written here, the rows by the
     caller. (each row's claim, the rows taken for sending now with their hooks)."""
