@@ -18,15 +18,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from fabricd.core import paging, validate
 from fabricd.core.directory import DIRECTORY
 from fabricd.core.errors import Aborted, DeadlineExceeded, FabricError, NotFound, Unavailable
 from fabricd.core.model import Ticket, TicketState
-
-if TYPE_CHECKING:
-    from fabricd.core.rendezvous import TicketRequest, TicketView
+from fabricd.core.model_rendezvous import TicketRequest, TicketView
 
 
 T = TypeVar("T")
