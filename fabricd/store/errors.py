@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 
 class StoreError(Exception):
     """The store cannot be opened or used: another process holds it, its folder or disk refuses, its schema is foreign."""
@@ -13,8 +15,12 @@ NO_POSTGRES_DRIVER = ("the PostgreSQL store needs the asyncpg driver, which this
 
 
 def require_postgres_driver() -> None:
-    """Raise StoreError (one line saying what to install) when asyncpg, the PostgreSQL driver, cannot be imported."""
+    """Raise StoreError (one line saying what to install) when asyncpg, the PostgreSQL driver, is not installed.
+
+    It looks the module up without importing it: only fabricd.store.postgres imports a driver."""
     try:
-        import asyncpg  # noqa: F401 - imported to see that it is there
-    except ImportError as exc:
-        raise StoreError(NO_POSTGRES_DRIVER) from exc
+        found = importlib.util.find_spec("asyncpg") is not None
+    except ImportError:  # a finder that refuses it outright
+        found = False
+    if not found:
+        raise StoreError(NO_POSTGRES_DRIVER)
