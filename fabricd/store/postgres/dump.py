@@ -32,7 +32,7 @@ from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed
-from fabricd.store.transfer import BATCH, Kind, Record
+from fabricd.store.records import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -170,7 +170,7 @@ async def _check_known(conn: asyncpg.Connection, url: str) -> None:
 
 
 class PgSource:
-    """Implements fabricd.store.transfer.Source on a database (nodes may be serving it)."""
+    """Implements fabricd.store.records.Source on a database (nodes may be serving it)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -205,7 +205,7 @@ class PgSource:
 
 
 class PgTarget:
-    """Implements fabricd.store.transfer.Target on a database that holds no fabric (it is migrated first)."""
+    """Implements fabricd.store.records.Target on a database that holds no fabric (it is migrated first)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
