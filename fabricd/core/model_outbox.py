@@ -32,7 +32,7 @@ class RetryPolicy:
     """Failed wake sends in a row that disable a hook (the daemon: wake.disable_after); 0 never disables."""
 
     def delay_s(self, attempts: int, rng: random.Random) -> float:
-        delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
+        delay = min(self.cap_s, self.base_s * 2.0 ** max(0, attempts - 1))
         return delay * rng.uniform(1 - self.jitter, 1 + self.jitter)
 
 

@@ -22,12 +22,13 @@ from fabricd.core.quota import Quotas, Usage
 from fabricd.core.ports import StoreStats, Wakeups
 
 if TYPE_CHECKING:
-    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.agentdir import WorkRequest
-    from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
-    from fabricd.core.tokens import Token
-    from fabricd.core.wake import WakeHook
+    from fabricd.core.kv.tx import RecordTx
+    from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
+    from fabricd.core.model_agentdir import WorkRequest
+    from fabricd.core.model_outbox import DrainResult, RetryPolicy
+    from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
+    from fabricd.core.model_tokens import Token
+    from fabricd.core.model_wake import WakeHook
 
 
 class _Part:
@@ -128,7 +129,7 @@ class KvRendezvous(_Part):
         return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
 
     async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
-        def read(tx):  # noqa: ANN001, ANN202
+        def read(tx: RecordTx) -> tuple[list[Ticket], int]:
             return paging.queue(tx, agent_id, "", limit, max_bytes)[1].items, tx.queue_length(agent_id)
 
         return await self._e.read(read)
@@ -294,7 +295,7 @@ class KvTokens(_Part):
     __slots__ = ()
 
     async def add(self, key: bytes, token: Token) -> None:
-        def apply(tx):  # noqa: ANN001, ANN202
+        def apply(tx: RecordTx) -> None:
             directory.check_token(tx, token.agent_id, token.session_names)
             tx.put_token(key, token)
 
@@ -304,7 +305,7 @@ class KvTokens(_Part):
         return await self._e.read(lambda tx: tx.get_token(key))
 
     async def revoke(self, token_id: str, now_ns: int) -> tuple[bytes, Token] | None:
-        def apply(tx):  # noqa: ANN001, ANN202
+        def apply(tx: RecordTx) -> tuple[bytes, Token] | None:
             found = tx.token_by_id(token_id)
             if found is None or found[1].revoke_ns:
                 return None
