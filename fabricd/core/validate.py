@@ -100,6 +100,13 @@ def limit(value: int, limits: Limits) -> int:
     return value
 
 
+def response_bytes(value: int, limits: Limits) -> int:
+    """The bytes of messages a peek or drain answer may hold: 0 is the default, more than the most is the most."""
+    if value == 0:
+        return limits.default_response_bytes
+    return min(value, limits.max_response_bytes)
+
+
 def string_map(values: Mapping[str, str], field: str, max_bytes: int) -> int:
     """Check a string map's keys; return its size in bytes."""
     size = 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 
 
 class StoreError(Exception):
@@ -15,12 +15,8 @@ NO_POSTGRES_DRIVER = ("the PostgreSQL store needs the asyncpg driver, which this
 
 
 def require_postgres_driver() -> None:
-    """Raise StoreError (one line saying what to install) when asyncpg, the PostgreSQL driver, is not installed.
-
-    It looks the module up without importing it: only fabricd.store.postgres imports a driver."""
+    """Raise StoreError (one line saying what to install) when asyncpg, the PostgreSQL driver, cannot be imported."""
     try:
-        found = importlib.util.find_spec("asyncpg") is not None
-    except ImportError:  # a finder that refuses it outright
-        found = False
-    if not found:
-        raise StoreError(NO_POSTGRES_DRIVER)
+        importlib.import_module("asyncpg")  # by name: only store/postgres imports a driver (tests/store)
+    except ImportError as exc:
+        raise StoreError(NO_POSTGRES_DRIVER) from exc

@@ -9,6 +9,7 @@ import asyncpg
 
 from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, Ticket, TicketState
 from fabricd.store.postgres import directory, outbox, retry, statements, tickets
+from tests.store.conftest import append
 
 
 def ticket(ticket_id: str, target: str = "bob") -> Ticket:
@@ -68,8 +69,7 @@ def row(key: str, recipient: str = "bob") -> OutboxRow:
 
 async def post(conn: asyncpg.Connection, claimed: OutboxRow, now: int) -> None:
     """The delivery rule: post the row's message under its key, and its receipt, in the caller's transaction."""
-    done = await statements.append(conn, claimed.recipient.agent_id, claimed.key, claimed.content.encode(), now)
-    seq = done.seq if done.seq is not None else done.prior.seq
+    seq = await append(conn, claimed.recipient.agent_id, claimed.key, claimed.content)
     assert await outbox.record_receipt(conn, "worker", claimed.key, seq, now)
 
 
@@ -136,7 +136,7 @@ async def test_directory_changes_take_revisions_in_order_and_removals_leave_tomb
         assert await directory.put_entry(conn, bob, None) == 2  # no change: the revision stays
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=1) is None  # moved on
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=2) == 3
-        await statements.append(conn, "ann", "m1", b"", 1)
+        await append(conn, "ann", "m1")
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=False) is None  # holds mail
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=True) == (1, 0)
         changed = await directory.entries_since(conn, 0, 10)

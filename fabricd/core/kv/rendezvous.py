@@ -9,7 +9,7 @@ from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
 from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core.kv import mailbox
-from fabricd.core.kv.directory import resolve_name
+from fabricd.core.kv.directory import resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import (Address, MailboxEntry, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind,
                                 TicketState, Turn)
@@ -39,7 +39,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
     """Queue a ticket and deliver its task; with a `quota`, the asking agent is held to its quotas."""
     entry = resolve_name(tx, request.target)
     if entry is None:
-        raise rules.unknown_target(request.target)
+        raise rules.unknown_target(request.target, similar_names(tx, request.target))
     if request.continues:
         return _continue(tx, now, mint, entry, request, max_unread, quota)
     kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN

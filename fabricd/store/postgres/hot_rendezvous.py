@@ -16,6 +16,7 @@ from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rv_rules
 from fabricd.core import wake as wake_rules
 from fabricd.core.kv import mailbox
+from fabricd.core.kv.directory import similar_names
 from fabricd.core.kv.rendezvous import IDEMPOTENCY_NAMESPACE
 from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind, TicketState
@@ -109,7 +110,7 @@ class PgRendezvous(KvRendezvous):
             if found == request.target:
                 break
             target = found
-        raise rv_rules.unknown_target(request.target)
+        raise rv_rules.unknown_target(request.target, await self._e.read(lambda tx: similar_names(tx, request.target)))
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:
         if answer.outcome != TicketOutcome.COMPLETED or answer.data or answer.headers:
