@@ -201,11 +201,6 @@ def circles(graph: dict[str, set[str]]) -> list[set[str]]:
     return found
 
 
-KNOWN_CIRCLES: list[set[str]] = [
-    # The key-value scripts' directory, mailbox and rendezvous call each other through function-local imports
-    # (being reworked by issue 24's deciders; then this entry goes).
-    {"fabricd.core.kv.directory", "fabricd.core.kv.mailbox", "fabricd.core.kv.rendezvous"},
-]
 
 
 def test_no_import_circles_in_the_daemon_or_the_scripts() -> None:
@@ -213,7 +208,7 @@ def test_no_import_circles_in_the_daemon_or_the_scripts() -> None:
     modules = daemon_modules()
     graph = {name: imported_modules(path, set(modules)) - {name} for name, path in modules.items()}
     found = circles(graph)
-    assert [c for c in found if c not in KNOWN_CIRCLES] == []
+    assert found == []
     scripts = {path.stem: path for path in (ROOT / "scripts").glob("*.py")}
     assert circles({name: imported_modules(path, set(scripts)) - {name} for name, path in scripts.items()}) == []
 

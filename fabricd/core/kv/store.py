@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
-from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous, wake
+from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState, Sent,
@@ -68,7 +68,7 @@ class KvDirectory(_Part):
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
                        metadata: dict[str, str], exclusive: bool = False,
                        live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
-        return await self._e.write(lambda tx: directory.register(tx, self._clock(), agent_id, session_name,
+        return await self._e.write(lambda tx: lifecycle.register(tx, self._clock(), agent_id, session_name,
                                                                  capabilities, cwd, metadata, exclusive,
                                                                  live_window_ns))
 
@@ -76,7 +76,7 @@ class KvDirectory(_Part):
         return await self._e.write(lambda tx: directory.touch(tx, self._clock(), agent_id, busy, offline))
 
     async def unregister(self, name: str, purge: bool) -> tuple[int, int]:
-        return await self._e.write(lambda tx: directory.unregister(tx, self._clock(), name, purge))
+        return await self._e.write(lambda tx: lifecycle.unregister(tx, self._clock(), name, purge))
 
 
 class KvMailboxes(_Part):
