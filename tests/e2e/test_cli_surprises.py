@@ -256,3 +256,11 @@ def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN
     assert failed.returncode == 1 and failed.stderr == "fabric: no request for keeper arrived within 0.2s\n"
     for result in (usage, missing, failed):
         assert "Error:" not in result.stderr and "fabric: fabric" not in result.stderr
+
+
+def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("slow")
+    asked = fabric(daemon, "ask", "slow", "anything?", "--timeout", "1.5")
+    assert asked.returncode == 1
+    assert asked.stderr.splitlines()[-1].endswith(" within 1.5 s [REPLY_TIMEOUT]"), asked.stderr
