@@ -210,3 +210,14 @@ def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:  # noqa:
         waiting.kill()
     assert waiting.returncode == 0, err
     assert json.loads(out) == {"agent_id": "idle-agent", "unread": 1, "queued_tickets": []}
+
+
+def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice", "--name", "reviewer", "-c", "review").returncode == 0
+    assert fabric(daemon, "register", "bob").returncode == 0
+    fabric(daemon, "send", "alice", "plain", "--from", "bob")
+    fabric(daemon, "send", "alice", "threaded", "--from", "bob", "--thread", "t1", "-H", "k=v", "--reply-to", "bob")
+    rows = [json.loads(line) for line in fabric(daemon, "--json", "ls").stdout.splitlines()]
+    assert len({tuple(r) for r in rows}) == 1, [list(r) for r in rows]
+    messages = [json.loads(line) for line in fabric(daemon, "--json", "peek", "alice").stdout.splitlines()]
+    assert list(messages[0]) == list(messages[1])

@@ -135,10 +135,26 @@ async def agent_named(client: Client, name: str) -> str:
 
 
 def to_json(message: Any) -> dict[str, Any]:
-    """A message as JSON: every field, zero values included, and 64-bit integers as numbers (not strings)."""
+    """A message as JSON: every field, zero values included, 64-bit integers as numbers (not strings), and keys
+    in the message's field order whichever fields are set (MessageToDict puts the unset ones last)."""
     out = json_format.MessageToDict(message, preserving_proto_field_name=True,
                                     always_print_fields_with_no_presence=True)
     _numbers(message.DESCRIPTOR, out)
+    return _ordered(message.DESCRIPTOR, out)
+
+
+def _ordered(descriptor: Any, value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in sorted(descriptor.fields, key=lambda f: f.number):
+        if field.name not in value:
+            continue
+        v = value[field.name]
+        inner = field.message_type
+        if inner is not None and not inner.full_name.startswith("google.protobuf.") and \
+                not inner.GetOptions().map_entry:
+            v = [_ordered(inner, x) if isinstance(x, dict) else x for x in v] if isinstance(v, list) else \
+                _ordered(inner, v) if isinstance(v, dict) else v
+        out[field.name] = v
     return out
 
 
