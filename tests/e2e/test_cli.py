@@ -221,3 +221,19 @@ def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None: 
     assert len({tuple(r) for r in rows}) == 1, [list(r) for r in rows]
     messages = [json.loads(line) for line in fabric(daemon, "--json", "peek", "alice").stdout.splitlines()]
     assert list(messages[0]) == list(messages[1])
+
+
+def test_send_data_from_a_file_carries_its_bytes(daemon, tmp_path) -> None:  # noqa: ANN001
+    blob = bytes(range(256)) * 3
+    (tmp_path / "blob.bin").write_bytes(blob)
+    sent = fabric(daemon, "send", "keeper", "--create", "--from", "me", "--data", f"@{tmp_path}/blob.bin",
+                  "-H", "content-type=application/octet-stream")
+    assert sent.returncode == 0, sent.stderr
+    assert fabric(daemon, "send", "keeper", "see data", "--from", "me", "--data", "inline é").returncode == 0
+    missing = fabric(daemon, "send", "keeper", "--from", "me", "--data", f"@{tmp_path}/none")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    with SyncClient(daemon.target) as client:
+        first, second = client.peek("keeper").messages
+    assert first.data == blob and first.text == "" and first.headers["content-type"] == "application/octet-stream"
+    assert second.data == "inline é".encode() and second.text == "see data"
+    assert "(768 bytes of data)" in fabric(daemon, "peek", "keeper").stdout
