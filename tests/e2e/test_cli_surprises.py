@@ -264,3 +264,15 @@ def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:  # noqa: A
     asked = fabric(daemon, "ask", "slow", "anything?", "--timeout", "1.5")
     assert asked.returncode == 1
     assert asked.stderr.splitlines()[-1].endswith(" within 1.5 s [REPLY_TIMEOUT]"), asked.stderr
+
+
+def test_help_groups_every_command_by_task_starting_with_start_here() -> None:
+    from fabricd.cli.app import SECTIONS
+    from fabricd.cli.main import cli
+
+    shown = subprocess.run([*FABRIC, "--help"], capture_output=True, text=True, timeout=60).stdout
+    titles = [line[:-1] for line in shown.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    assert titles == ["Options", *[title for title, _ in SECTIONS]]  # no "Other": every command has its task
+    listed = [name for _, names in SECTIONS for name in names]
+    assert sorted(listed) == sorted(cli.commands) and len(set(listed)) == len(listed)  # each once, none left out
+    assert shown.index("Start here:") < shown.index("  send ") < shown.index("Operators:")

@@ -271,9 +271,35 @@ class Command(click.Command):
                                         help="machine output: one JSON object per line"))
 
 
+SECTIONS = (
+    ("Start here", ("doctor", "register", "send", "peek", "tail", "ask", "reply")),
+    ("Mail and presence", ("ls", "drain", "wait", "watch", "resolve", "touch", "unregister", "wake")),
+    ("Requests between agents", ("queue", "ticket", "outbox")),
+    ("Agent directory", ("agents", "threads", "admit", "requests", "settle")),
+    ("Coding agents and other protocols", ("mcp", "hook", "a2a")),
+    ("Operators", ("status", "token", "backup")),
+)
+"""`fabric --help` lists the commands by task in this order; a command in no section comes last, under Other."""
+
+
 class Group(click.Group):
     command_class = Command
     group_class = type  # subgroups are Groups too, so their commands take --json as well
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.name != "cli":  # a subgroup (fabric ticket, fabric outbox): click's plain list
+            super().format_commands(ctx, formatter)
+            return
+        commands = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+        listed = {name for _, names in SECTIONS for name in names}
+        sections = [*SECTIONS, ("Other", tuple(n for n in commands if n not in listed))]
+        width = formatter.width - 6 - max(map(len, commands), default=0)
+        for title, names in sections:
+            rows = [(n, commands[n].get_short_help_str(width)) for n in names if commands.get(n) is not None
+                    and not commands[n].hidden]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
 def client_version() -> str:
