@@ -1,8 +1,9 @@
 """How the LMDB writer fails: LMDB and OS errors as the core's errors, and the tests' failpoints.
 
 _translate turns a failed write or commit into what its caller hears (STORE_FULL, DISK_FULL,
-STORE_IO_ERROR); _fail_at is the crash or hang the reliability tests ask for at a commit. Both are
-used by the engine (fabricd.store.lmdb.engine).
+STORE_IO_ERROR); Headroom keeps the last part of the map for writes that consume mail, so a full
+store can still be drained and acked; _fail_at is the crash or hang the reliability tests ask for at
+a commit. All are used by the engine (fabricd.store.lmdb.engine).
 """
 
 from __future__ import annotations
@@ -18,6 +19,41 @@ from fabricd.core.errors import FabricError, ResourceExhausted, Unavailable
 DISK_FULL_BYTES = 1 << 20
 
 
+def store_full() -> ResourceExhausted:
+    return ResourceExhausted(
+        "the store is full (LMDB map size reached); nothing was written. "
+        "Consume or delete mail (drain and ack still work), or restart the daemon with a larger --map-size",
+        reason="STORE_FULL",
+    )
+
+
+class Headroom:
+    """The last part of the map is for writes that free space: a write that stores messages is refused once
+    the pages the databases hold (as of its transaction) pass map size less the headroom.
+
+    Deleting in LMDB takes new pages (copy-on-write), so a map filled to the last page could not even
+    drain; with the headroom a drain or an ack still commits and its freed pages take mail again.
+    The pages are counted only once the map's high-water mark is past half the map (cheap before).
+    """
+
+    def __init__(self, env: lmdb.Environment, dbs: object, names: tuple[str, ...], map_size: int) -> None:
+        self._env = env
+        self._dbs = [getattr(dbs, name) for name in names]
+        psize = env.stat()["psize"]
+        headroom = min(64 << 20, max(1 << 20, map_size // 32))
+        self.limit_pages = (map_size - headroom) // psize
+        self._check_from = map_size // 2 // psize
+
+    def refuse(self, txn: lmdb.Transaction) -> None:
+        """STORE_FULL when a write that stores messages would leave less than the headroom."""
+        if self._env.info()["last_pgno"] < self._check_from:
+            return
+        held = 2 + sum(s["branch_pages"] + s["leaf_pages"] + s["overflow_pages"]
+                       for s in (txn.stat(db) for db in self._dbs if db is not None))
+        if held > self.limit_pages:
+            raise store_full()
+
+
 def _translate(exc: BaseException, path: str = ".") -> BaseException:
     """LMDB and OS errors as the core's errors; everything else unchanged.
 
@@ -27,11 +63,7 @@ def _translate(exc: BaseException, path: str = ".") -> BaseException:
     if isinstance(exc, FabricError):
         return exc
     if isinstance(exc, lmdb.MapFullError):
-        return ResourceExhausted(
-            "the store is full (LMDB map size reached); nothing was written. "
-            "Consume or delete mail, or restart the daemon with a larger --map-size",
-            reason="STORE_FULL",
-        )
+        return store_full()
     if isinstance(exc, (lmdb.Error, OSError)):
         try:
             free = os.statvfs(path).f_bavail * os.statvfs(path).f_frsize
