@@ -18,12 +18,14 @@ from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import types_pb2 as pb
 from tests.e2e.test_security import ALICE, BOB
+from tests.reliability.test_resources import small_disk  # noqa: F401 - a fixture
 
 BACKENDS = ("lmdb", "postgres")
 LMDB_ONLY = ("test_oversized_calls_without_a_valid_token_are_never_read",
              "test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go",
              "test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length",  # the rpc layer's
-             "test_a_full_store_still_drains_and_acks_and_then_takes_mail_again")  # LMDB's map size
+             "test_a_full_store_still_drains_and_acks_and_then_takes_mail_again",  # LMDB's map size
+             "test_a_full_disk_still_drains_and_acks")  # LMDB's file
 MIB = 1 << 20
 BIG_CHANNEL = [("grpc.max_send_message_length", 1 << 30), ("grpc.max_receive_message_length", 1 << 30)]
 
@@ -181,3 +183,17 @@ async def test_a_full_store_still_drains_and_acks_and_then_takes_mail_again(make
         while batch := [m.id for m in (await client.drain(BOB, 100)).messages]:
             rest += batch
         assert rest == stored[10:] + more  # nothing lost, nothing twice
+
+
+async def test_a_full_disk_still_drains_and_acks(make_daemon, small_disk) -> None:  # noqa: ANN001, F811
+    daemon = make_daemon("--map-size", "64M", data_dir=str(small_disk / "data")).start()
+    async with Client(daemon.target) as client:
+        stored: list[str] = []
+        with pytest.raises(ResourceExhausted) as err:
+            while True:
+                stored.append((await client.send(BOB, data=b"x" * 200, id=f"a{len(stored)}",
+                                                 create_mailbox=True)).message.id)
+        assert err.value.reason == "DISK_FULL", err.value.reason
+        assert [m.id for m in (await client.drain(BOB, 100)).messages] == stored[:100]
+        unread = [m.id for m in (await client.peek(BOB, 100)).messages]
+        assert await client.ack(BOB, unread) == 100

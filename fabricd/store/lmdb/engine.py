@@ -112,7 +112,7 @@ class LmdbEngine:
         except BaseException:
             os.close(self._lock_fd)
             raise
-        self._headroom = Headroom(self._env, self._dbs, NAMES, self._env.info()["map_size"])
+        self._headroom = Headroom(self._env, self._dbs, NAMES, self._env.info()["map_size"], path)
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
         self.quarantine = Quarantine(self.write, self._dbs)
