@@ -13,6 +13,8 @@ import re
 import grpc
 import pytest
 
+from fabricd.a2a import a2a_pb2 as a2a
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.client import Client, FabricError, ResourceExhausted
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
@@ -197,3 +199,37 @@ async def test_a_full_disk_still_drains_and_acks(make_daemon, small_disk) -> Non
         assert [m.id for m in (await client.drain(BOB, 100)).messages] == stored[:100]
         unread = [m.id for m in (await client.peek(BOB, 100)).messages]
         assert await client.ack(BOB, unread) == 100
+
+
+# -- hostile A2A parts
+
+
+def a2a_parts() -> dict[str, list]:
+    """A2A parts with a NUL (U+0000) where the daemon keeps text: file names, URLs, media types, metadata."""
+    nul_data = a2a.Part()
+    nul_data.data.string_value = "a\0b"
+    with_metadata = a2a.Part(raw=b"x")
+    with_metadata.metadata.update({"k\0": "v\0"})
+    return {"data": [nul_data], "filename": [a2a.Part(raw=b"x", filename="f\0n")],
+            "url": [a2a.Part(url="https://example.com/\0")], "media type": [a2a.Part(raw=b"x", media_type="a\0b")],
+            "part metadata": [with_metadata], "text and url": [a2a.Part(text="t"), a2a.Part(url="u\0", filename="\0")]}
+
+
+@pytest.mark.parametrize("where", list(a2a_parts()))
+async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon, client: Client, where) -> None:  # noqa: ANN001
+    await client.register(BOB)
+    request = a2a.SendMessageRequest(tenant=BOB, configuration=a2a.SendMessageConfiguration(return_immediately=True),
+                                     message=a2a.Message(message_id="m-1", role=a2a.ROLE_USER, parts=a2a_parts()[where]))
+    request.message.metadata.update({"note\0": "x\0"})
+    async with grpc.aio.insecure_channel(daemon.target) as channel:
+        stub = a2a_grpc.A2AServiceStub(channel)
+        try:
+            task = (await stub.SendMessage(request)).task
+        except grpc.aio.AioRpcError as err:
+            assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+            assert await client.get_queue(BOB) == []  # refused: nothing queued
+            return
+        seen = await stub.GetTask(a2a.GetTaskRequest(tenant=BOB, id=task.id))
+        assert [p.WhichOneof("content") for p in seen.history[0].parts] == [
+            p.WhichOneof("content") for p in a2a_parts()[where]]
+        assert len((await stub.ListTasks(a2a.ListTasksRequest(tenant=BOB))).tasks) == 1
