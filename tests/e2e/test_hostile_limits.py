@@ -8,18 +8,22 @@ The burst is modest (a few hundred MB from the client, seconds); `--soak` runs t
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 
 import grpc
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.x509.oid import NameOID
 
 from fabricd.a2a import a2a_pb2 as a2a
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
-from fabricd.client import Client, FabricError, ResourceExhausted
+from fabricd.client import Client, ClientTls, FabricError, ResourceExhausted
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import types_pb2 as pb
-from tests.e2e.test_security import ALICE, BOB
+from tests.e2e.test_security import ALICE, BOB, _cert, _key, _pem
 from tests.reliability.test_resources import small_disk  # noqa: F401 - a fixture
 
 BACKENDS = ("lmdb", "postgres")
@@ -27,7 +31,8 @@ LMDB_ONLY = ("test_oversized_calls_without_a_valid_token_are_never_read",
              "test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go",
              "test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length",  # the rpc layer's
              "test_a_full_store_still_drains_and_acks_and_then_takes_mail_again",  # LMDB's map size
-             "test_a_full_disk_still_drains_and_acks")  # LMDB's file
+             "test_a_full_disk_still_drains_and_acks",  # LMDB's file
+             "test_certificates_expired_not_yet_valid_or_from_another_ca_are_refused_at_the_handshake")
 MIB = 1 << 20
 BIG_CHANNEL = [("grpc.max_send_message_length", 1 << 30), ("grpc.max_receive_message_length", 1 << 30)]
 
@@ -233,3 +238,51 @@ async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon,
         assert [p.WhichOneof("content") for p in seen.history[0].parts] == [
             p.WhichOneof("content") for p in a2a_parts()[where]]
         assert len((await stub.ListTasks(a2a.ListTasksRequest(tenant=BOB))).tasks) == 1
+
+
+# -- mutual TLS identities
+
+
+def write_pem(path, item) -> str:  # noqa: ANN001
+    data = item.public_bytes(serialization.Encoding.PEM) if hasattr(item, "public_bytes") else _pem(item)
+    path.write_bytes(data)
+    return str(path)
+
+
+def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (-1, 1)) -> tuple:  # noqa: ANN001
+    """A client certificate for `name` signed by `issuer_key`, valid from days[0] to days[1] from now."""
+    key, now = _key(), datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+            .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now + datetime.timedelta(days=days[0]))
+            .not_valid_after(now + datetime.timedelta(days=days[1]))
+            .sign(issuer_key, hashes.SHA256()))
+    return cert, key
+
+
+async def test_certificates_expired_not_yet_valid_or_from_another_ca_are_refused_at_the_handshake(
+        make_daemon, tmp_path) -> None:  # noqa: ANN001
+    ca_key, server_key = _key(), _key()
+    ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
+    server = _cert("server", server_key, "fabricd test CA", ca_key, server=True)
+    files = {name: write_pem(tmp_path / name, item) for name, item in
+             (("ca.crt", ca), ("server.crt", server), ("server.key", server_key))}
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", files["server.crt"], "--tls-key",
+                         files["server.key"], "--tls-client-ca", files["ca.crt"], "--tls-require-client-cert",
+                         "--tls-admin-names", "operator").start()
+    target = f"127.0.0.1:{int(daemon.wait_for('127.0.0.1:').strip().rsplit(':', 1)[1])}"
+    hostile = {"another CA": client_cert("operator", "fabricd test CA", _key()),
+               "expired": client_cert("operator", "fabricd test CA", ca_key, days=(-10, -1)),
+               "not yet valid": client_cert("operator", "fabricd test CA", ca_key, days=(1, 10))}
+    hostile["good"] = client_cert("operator", "fabricd test CA", ca_key)
+    for what, (cert, key) in hostile.items():
+        tls = ClientTls.from_files(files["ca.crt"], write_pem(tmp_path / f"{what}.crt", cert),
+                                   write_pem(tmp_path / f"{what}.key", key))
+        async with Client(target, tls=tls) as caller:
+            if what == "good":
+                assert await caller.list_tokens() == []  # the daemon serves on, and this is how it looks
+                continue
+            with pytest.raises(FabricError) as err:
+                await caller.list_tokens()
+            assert err.value.code == grpc.StatusCode.UNAVAILABLE, (what, err.value)
