@@ -7,12 +7,21 @@ from collections.abc import Callable
 
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
-from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import (Address, MailboxEntry, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind,
-                                TicketState, Turn)
+from fabricd.core.model import (
+    Address,
+    MailboxEntry,
+    Message,
+    MessageKind,
+    Ticket,
+    TicketOutcome,
+    TicketSourceKind,
+    TicketState,
+    Turn,
+)
+from fabricd.core.rendezvous_wait import queue_key, ticket_key
 
 MAX_QUEUE_SCAN = 100_000
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
