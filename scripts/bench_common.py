@@ -30,8 +30,7 @@ def derive(figures: dict[str, float]) -> dict[str, float]:
 
 def precise(name: str) -> bool:
     """Times and ratios keep three decimals; rates are whole numbers."""
-    return (name.endswith(LOWER_IS_BETTER) or name.endswith("nosync") or name.startswith("durable")
-            or name.startswith("a2a_vs_"))
+    return name.endswith((*LOWER_IS_BETTER, "nosync")) or name.startswith(("durable", "a2a_vs_"))
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:

@@ -17,12 +17,16 @@ from collections.abc import Awaitable, Callable
 
 import bench_common
 from bench_common import derive, rounded
-from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads
+
+# isort: off
+from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+# isort: on
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import types_pb2 as pb
+
 
 class Daemon:
     """`fabricd serve` of the tree `root`, on a temporary folder, reached over a unix socket."""

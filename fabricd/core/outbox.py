@@ -36,11 +36,11 @@ from fabricd.core import paging, validate
 from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
-from fabricd.core.paging import Listed, Page
-from fabricd.core.ports import Service, Store
 from fabricd.core.model_outbox import DrainResult as DrainResult
 from fabricd.core.model_outbox import RetryPolicy as RetryPolicy
 from fabricd.core.model_wake import WakeHook
+from fabricd.core.paging import Listed, Page
+from fabricd.core.ports import Service, Store
 
 log = logging.getLogger("fabricd.outbox")
 

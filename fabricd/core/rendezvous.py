@@ -18,8 +18,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.directory import name_not_found
+from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
 from fabricd.core.model_rendezvous import Answer as Answer
@@ -29,7 +29,6 @@ from fabricd.core.model_rendezvous import TicketView as TicketView
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 from fabricd.core.rendezvous_wait import RendezvousWaits
-
 
 MAX_REASON_BYTES = 4096
 """Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""

@@ -28,7 +28,6 @@ from fabricd.core.model import Ticket, TicketState
 from fabricd.core.model_rendezvous import TicketRequest, TicketView
 from fabricd.core.ports import Store, Wakeups
 
-
 T = TypeVar("T")
 
 

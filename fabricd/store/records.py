@@ -1,4 +1,4 @@
-"""The records a fabric is copied as: one Kind per thing a fabric keeps, and the Source and Target every dump implements.
+"""The records a fabric is copied as: one Kind per thing a fabric keeps; the Source and Target every dump implements.
 
 fabricd.store.lmdb.dump and fabricd.store.postgres.dump implement Source and Target over these records;
 fabricd.store.transfer picks them by location and runs the copy. A record's payload is the core's own type
@@ -16,7 +16,7 @@ BATCH = 1000
 """Records handed to a load at a time: bounded memory whatever the size of the fabric."""
 
 
-class Kind(str, enum.Enum):
+class Kind(enum.StrEnum):
     """A kind of record, and what its payload is."""
 
     COUNTER = "counter"  # (name, value): named counters, 'revision' (mailbox directory) included

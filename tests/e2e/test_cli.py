@@ -70,9 +70,9 @@ def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
 
 
 def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
+    from fabricd.client import SyncClient
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
-    from fabricd.client import SyncClient
 
     daemon = make_daemon("--no-outbox-loop").start()
     with SyncClient(daemon.target) as client:
@@ -90,9 +90,9 @@ def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
 def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon) -> None:  # noqa: ANN001
     import shlex
 
+    from fabricd.client import SyncClient
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
-    from fabricd.client import SyncClient
 
     daemon = make_daemon("--no-outbox-loop").start()
     with SyncClient(daemon.target) as client:

@@ -16,16 +16,24 @@ from fabricd.core.ids import IdMint
 from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
-from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState, Sent,
-                                 Ticket)
+from fabricd.core.model import (
+    Capability,
+    Envelope,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    PostgresInfo,
+    RowState,
+    Sent,
+    Ticket,
+)
 from fabricd.core.paging import Page
-from fabricd.core.quota import Quotas, Usage
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.core.quota import Quotas, Usage
 
 if TYPE_CHECKING:
     from fabricd.core.kv.tx import RecordTx
-    from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.model_agentdir import WorkRequest
+    from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
     from fabricd.core.model_outbox import DrainResult, RetryPolicy
     from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
     from fabricd.core.model_tokens import Token

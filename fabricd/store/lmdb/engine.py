@@ -52,10 +52,9 @@ from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.lmdb import folder, sealed, ticket_index, upgrade
 from fabricd.store.lmdb.faults import Headroom, fail_at, translate
-from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.schema import (MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes,
-                                       open_databases)
+from fabricd.store.lmdb.quarantine import Quarantine
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 T = TypeVar("T")

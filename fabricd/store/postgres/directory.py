@@ -10,7 +10,6 @@ run at the same time on other nodes.
 from __future__ import annotations
 
 import json
-
 from typing import TYPE_CHECKING
 
 from fabricd import wire

@@ -21,6 +21,7 @@ import asyncpg
 from fabricd import wire
 from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
+from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
 from fabricd.core.quota import CREATED_BY, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
@@ -28,7 +29,6 @@ from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
-from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed

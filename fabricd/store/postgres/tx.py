@@ -29,19 +29,19 @@ from typing import Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, quota
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
+from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
-from fabricd.store.postgres.tx_pages import PagedReads
-from fabricd.store.usage import counter_name, sender_of
-from fabricd.store.postgres.tx_wake import WakeRecords
 from fabricd.store.postgres.tx_outbox import PgOutboxRecords
+from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.postgres.tx_tickets import PgTicketRecords
+from fabricd.store.postgres.tx_wake import WakeRecords
+from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 

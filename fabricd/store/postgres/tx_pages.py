@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, Agent, Thread, WorkRequest
 from fabricd.core.model import MailboxEntry, OutboxRow, Ticket
+from fabricd.core.outbox import row_cursor
 from fabricd.core.tokens import Token
 from fabricd.store.postgres import directory as d
-from fabricd.core.outbox import row_cursor
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
 

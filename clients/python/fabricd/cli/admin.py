@@ -19,6 +19,7 @@ from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
 from fabricd.v1 import admin_service_pb2 as adm
 
+
 @cli.command()
 @click.pass_obj
 def status(ctx: Context) -> None:
@@ -129,8 +130,9 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     JSON-RPC on standard input, so run by hand in a terminal it only waits.
     """
     try:
-        from fabricd.cli import mcp_bridge
         import mcp as _sdk  # noqa: F401
+
+        from fabricd.cli import mcp_bridge
     except ImportError:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():

@@ -21,10 +21,20 @@ from rich.table import Table
 from rich.text import Text
 
 from fabricd.cli import show
-from fabricd.cli.app import (PRESENCE, Context, age, agent_named, cli, consume, print_message, print_messages,
-                             text_argument)
+from fabricd.cli.app import (
+    PRESENCE,
+    Context,
+    age,
+    agent_named,
+    cli,
+    consume,
+    print_message,
+    print_messages,
+    text_argument,
+)
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
+
 
 @cli.command()
 @click.argument("agent_id")
@@ -217,7 +227,7 @@ def drain(ctx: Context, agent_id: str, limit: int) -> None:
 @click.option("--wait", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="seconds to keep trying while fabricd cannot be reached (0: forever, for services)")
 @click.pass_obj
-def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> None:
+def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> None:  # noqa: F811 - the option; fabricd.cli.wait is imported below
     """Follow the inbox of AGENT_ID: unread mail, then new mail as it arrives."""
 
     async def follow(client: Client) -> None:
