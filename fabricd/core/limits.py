@@ -19,8 +19,16 @@ class Limits:
     max_message_bytes: int = setting(1 << 20, "bytes of one message: text, data and headers", kind="size",
                                      at_least=1, at_most=256 << 20, reloadable=True)
     max_response_bytes: int = 16 << 20
-    """Peek and drain return at most this many bytes of messages (always at least one), well inside gRPC's
-    frame limit; a drain never consumes what it cannot return. Subscribe batches use stream_buffer_bytes."""
+    """Peek and drain return at most this many bytes of messages (always at least one) when the caller asks for
+    more, well inside gRPC's frame limit; a drain never consumes what it cannot return. Subscribe batches use
+    stream_buffer_bytes."""
+    default_response_bytes: int = (4 << 20) - (64 << 10)
+    """What peek and drain return when the caller names no max_bytes: under the 4 MiB a gRPC client with default
+    options accepts, with room for each message's framing and the response's other fields."""
+    max_intake_bytes: int = 256 << 20
+    """Requests of agent tokens and certificates being read and not yet admitted, in bytes, each counted at the
+    frame limit until read (one identity at most a quarter): what callers whose calls are not yet decided can
+    make the daemon hold (see fabricd.rpc.intake). Callers without a valid token are not read at all."""
     max_batch: int = 1000
     """Messages in one SendMessages call, ids in one AckMessages call."""
     default_limit: int = 100

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState,
+                                 Sent, Ticket)
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
 
@@ -87,6 +88,9 @@ class DirectoryPort(Protocol):
 
     async def resolve(self, name: str) -> MailboxEntry | None:
         """An agent id, a session name, or `session/segment` (fabricd.core.kv.directory.resolve_name rules)."""
+
+    async def similar(self, name: str) -> list[str]:
+        """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
 
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
@@ -369,6 +373,9 @@ class Store(Protocol):
 
     async def counts(self) -> tuple[int, int]:
         """(mailboxes, queued tickets), for GetStatus."""
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        """The PostgreSQL server and pool behind the store; None for a store that is no database."""
 
     # Synchronous reads for the access guard, which checks calls without awaiting today. A backend
     # without quick synchronous reads answers None; the guard must become async before such a backend

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from fabricd.core import paging, validate
 from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound
+from fabricd.core.directory import name_not_found
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
 from fabricd.core.paging import Listed
@@ -99,11 +100,13 @@ def task_text(ticket: Ticket) -> str:
     return f"Request from {who}, ticket {ticket.ticket_id}:\n\n{ticket.task}"
 
 
-def unknown_target(target: str) -> NotFound:
+def unknown_target(target: str, close: Sequence[str] = ()) -> NotFound:
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return NotFound(
-        f"no agent or session is named {target!r}; it must register (or have mail) before it can be asked",
+        f"no agent or session is named {target!r}; {hint}it must register (or have mail) before it can be asked",
         reason="UNKNOWN_TARGET",
         target=target,
+        suggestions=",".join(close),
     )
 
 
@@ -232,6 +235,8 @@ class Rendezvous(RendezvousWaits, Service):
         validate.agent_id(agent_id, self.limits)
         asked = paging.request("queue", agent_id, page_size, page_token)
         _, page = await self._store.rendezvous.queue_page(agent_id, asked.cursor, asked.size, paging.budget())
+        if not page.items and not asked.cursor and await self._store.directory.resolve(agent_id) is None:
+            raise name_not_found(agent_id, await self._store.directory.similar(agent_id))
         return Listed(page.items, paging.next_token("queue", agent_id, asked, page), asked.offset)
 
     async def view(self, ticket_id: str) -> TicketView:

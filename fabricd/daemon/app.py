@@ -107,7 +107,7 @@ class App:
             commits=stats.commits, writes=stats.writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(excluding=_OWN_LOOPS),
             open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
-            auth_tokens=self.config.auth.tokens)
+            auth_tokens=self.config.auth.tokens, postgres=await self.store.postgres_info())
 
     async def _snapshot_now(self) -> Snapshot:
         stats = self.store.stats()

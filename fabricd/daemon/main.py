@@ -185,9 +185,15 @@ def main(argv: list[str] | None = None) -> int:
 def install_unit(user: bool, install: bool) -> int:
     executable = shutil.which("fabricd") or os.path.join(os.path.dirname(sys.executable), "fabricd")
     text = units.render(executable, user=user)
+    hidden = [] if user else units.hidden([executable, sys.executable, sys.base_prefix, os.path.dirname(__file__)])
     if not install:
         print(text, end="")
+        if hidden:
+            print(f"fabricd systemd-unit: warning: {units.advice(hidden)}", file=sys.stderr)
         return 0
+    if hidden:
+        print(f"fabricd systemd-unit: not installed: {units.advice(hidden)}", file=sys.stderr)
+        return 2
     folder = os.path.expanduser("~/.config/systemd/user") if user else "/etc/systemd/system"
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "fabricd.service")

@@ -64,13 +64,15 @@ class Fabric:
 STORES = ("memory", "lmdb", "postgres")
 
 
-def build(location: str, limits: Limits | None = None, policy: RetryPolicy | None = None) -> Fabric:
-    """The core's services over the store at `location` (not started)."""
+def build(location: str, limits: Limits | None = None, policy: RetryPolicy | None = None,
+          keepalive_s: float = 0.05) -> Fabric:
+    """The core's services over the store at `location` (not started); streams send a keepalive after
+    `keepalive_s` without news."""
     limits = limits or Limits()
     clock = Clock()
     wakeups = LocalWakeups()
     store = open_store(location, wakeups=wakeups, clock=clock, sync=False)
-    return Fabric(store, wakeups, clock, Mailboxes(store, limits, clock, keepalive_s=0.05),
+    return Fabric(store, wakeups, clock, Mailboxes(store, limits, clock, keepalive_s=keepalive_s),
                   Directory(store, limits, clock, keepalive_s=0.05), Rendezvous(store, limits, clock, keepalive_s=0.05),
                   Outbox(store, limits, clock, policy or RetryPolicy(jitter=0)),
                   AgentDirectory(store, limits, clock, keepalive_s=0.05), Tokens(store, limits, clock))
@@ -93,7 +95,8 @@ def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 class MakeFabric(Protocol):
-    def __call__(self, limits: Limits | None = None, policy: RetryPolicy | None = None) -> Awaitable[Fabric]: ...
+    def __call__(self, limits: Limits | None = None, policy: RetryPolicy | None = None,
+                 keepalive_s: float = 0.05) -> Awaitable[Fabric]: ...
 
 
 @pytest.fixture
@@ -101,8 +104,9 @@ async def make_fabric(store_location: str) -> AsyncIterator[MakeFabric]:
     """Opens (and at the end closes) a fabric with the given limits over this run's store."""
     opened: list[Fabric] = []
 
-    async def make(limits: Limits | None = None, policy: RetryPolicy | None = None) -> Fabric:
-        f = build(store_location, limits, policy)
+    async def make(limits: Limits | None = None, policy: RetryPolicy | None = None,
+                   keepalive_s: float = 0.05) -> Fabric:
+        f = build(store_location, limits, policy, keepalive_s)
         await f.store.start()
         opened.append(f)
         return f

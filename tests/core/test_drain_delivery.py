@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from fabricd.core.errors import DeadlineExceeded
-from fabricd.core.mailbox import DELIVERY_MARGIN_S
+from fabricd.core.mailbox import DELIVERY_MARGIN_S, Mailboxes
+from fabricd.core.limits import Limits
 from tests.core.conftest import Fabric, mail, texts
 
 
@@ -113,3 +114,19 @@ async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_
     await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the put-back has run
     unread, count = await fabric.mailboxes.peek("bob", 10)
     assert (texts(unread), count) == (["new"], 1)  # m0 and m1 were the removed mailbox's
+
+
+async def test_a_drains_byte_budget_holds_exactly_the_messages_it_returns(fabric: Fabric) -> None:
+    """The budget counts each message as it is returned (its stored encoding), the same on every store: a
+    budget of exactly two messages takes two, one byte less takes one (never none)."""
+    for i, fits in enumerate((0, -1, None)):
+        name = f"b{i}"
+        await fabric.directory.register(name)
+        for text in ("m0", "m1", "m2"):
+            await fabric.mailboxes.send(mail(name, text))
+        first, second = (await fabric.mailboxes.peek(name, 2))[0]
+        budget = 1 if fits is None else len(first.encoded) + len(second.encoded) + fits
+        reader = Mailboxes(fabric.store, Limits(max_response_bytes=budget), fabric.clock)
+        drained, remaining = await reader.drain(name, 10)
+        taken = ["m0", "m1"] if fits == 0 else ["m0"]
+        assert (texts(drained), remaining) == (taken, 3 - len(taken)), budget

@@ -14,8 +14,9 @@ from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
 from fabricd.core.quota import Quotas
 from fabricd.core.rendezvous import Answer, TicketRequest
-from fabricd.store.postgres import directory, statements, tickets
+from fabricd.store.postgres import directory, tickets
 from fabricd.store.postgres.store import PgStore
+from tests.store.conftest import append
 
 
 def ask(task: str) -> TicketRequest:
@@ -157,7 +158,7 @@ async def test_directory_changes_take_revisions_in_order_and_removals_leave_tomb
         assert await directory.put_entry(conn, bob, None) == 2  # no change: the revision stays
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=1) is None  # moved on
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=2) == 3
-        await statements.append(conn, "ann", "m1", b"", 1)
+        await append(conn, "ann", "m1")
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=False) is None  # holds mail
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=True) == (1, 0)
         changed = await directory.entries_since(conn, 0, 10)

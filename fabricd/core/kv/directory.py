@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
-
 from fabricd.core import directory as rules
+from fabricd.core import mailbox_writes as writes
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
 
@@ -17,34 +16,21 @@ def mark_changed(tx: RecordTx, entry: MailboxEntry, change: Change) -> None:
 
 
 def resolve_name(tx: RecordTx, name: str) -> MailboxEntry | None:
-    """An agent id, a session name, or `session_name/segment`; None when nothing matches.
-
-    `goal_builder/main` is the agent of session `goal_builder` whose id's last
-    '/'-separated segment is `main` (so `sess1/main` and `sess1/domain` are told
-    apart); failing that, the one whose id ends with `main`. Raises
-    FailedPrecondition, with forms that do resolve, when the name is ambiguous.
-    """
+    """An agent id, a session name, or `session_name/segment`; None when nothing matches (the rule:
+    fabricd.core.mailbox_writes.resolve). Raises FailedPrecondition, with forms that do resolve, when the
+    name is ambiguous."""
     entry = tx.get_entry(name)
     if entry is not None:
         return entry
-    session, candidates = _named(tx, name)
-    if len(candidates) > 1:
-        raise rules.ambiguous_name(name, session, candidates)
-    return candidates[0] if candidates else None
+    return writes.resolve(name, _candidates(tx, name))
 
 
-def _named(tx: RecordTx, name: str) -> tuple[str, list[MailboxEntry]]:
-    """The agents `name` reaches as a session name or `session/segment` (not as an id): (session, them)."""
+def _candidates(tx: RecordTx, name: str) -> list[MailboxEntry]:
+    """The entries `name` may reach as a name: its session's, or for `session/segment` the session's."""
     candidates = tx.entries_named(name)
-    session = name
     if not candidates and "/" in name:
-        session, suffix = name.rsplit("/", 1)
-        if session and suffix:
-            named = tx.entries_named(session)
-            candidates = [e for e in named if rules.last_segment(e.agent_id) == suffix]
-            if not candidates:
-                candidates = [e for e in named if e.agent_id.endswith(suffix)]
-    return session, candidates
+        candidates = [e for session in writes.sessions_of(name)[1:] for e in tx.entries_named(session)]
+    return candidates
 
 
 def check_new_id(tx: RecordTx, agent_id: str) -> None:
@@ -54,7 +40,7 @@ def check_new_id(tx: RecordTx, agent_id: str) -> None:
     addressed by its name; a token under it would act on that agent wherever the name is resolved.
     """
     if tx.get_entry(agent_id) is None:
-        _, holders = _named(tx, agent_id)
+        _, holders = writes.named_by(agent_id, _candidates(tx, agent_id))
         if holders:
             raise rules.id_collides(agent_id, sorted(e.agent_id for e in holders))
 
@@ -79,14 +65,7 @@ def check_token(tx: RecordTx, agent_id: str, session_names: tuple[str, ...]) -> 
 
 def similar_names(tx: RecordTx, name: str, limit: int = 3) -> list[str]:
     """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
-    known: set[str] = set()
-    for entry in tx.entries():
-        if entry.registered:
-            known.add(entry.agent_id)
-            if entry.session_name:
-                known.add(entry.session_name)
-    known.discard(name)
-    return difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6)
+    return list(writes.close_names(name, list(tx.entries()), limit))
 
 
 def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_window_ns: int) -> None:
@@ -110,7 +89,7 @@ def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilit
         take_name(tx, now, agent_id, session_name, live_window_ns)
     entry = tx.get_entry(agent_id)
     if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     else:
         from fabricd.core.kv.mailbox import release_creator
 
@@ -138,7 +117,7 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     created = entry is None
     if entry is None:
         check_new_id(tx, agent_id)
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     new_busy = busy and not offline
     change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED
     entry.busy = new_busy
@@ -154,7 +133,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
 
     entry = resolve_name(tx, name)
     if entry is None:
-        raise rules.name_not_found(name)
+        raise rules.name_not_found(name, similar_names(tx, name))
     queued = tx.queue_length(entry.agent_id)
     if not purge and (entry.unread_count or queued):
         raise rules.mailbox_not_empty(entry, queued)

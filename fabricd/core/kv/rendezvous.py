@@ -10,7 +10,7 @@ from fabricd.core import rendezvous as rules
 from fabricd.core import tickets
 from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core.kv import mailbox
-from fabricd.core.kv.directory import resolve_name
+from fabricd.core.kv.directory import resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Ticket, TicketState
 
@@ -36,7 +36,7 @@ def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.T
     agent is held to its quotas."""
     entry = resolve_name(tx, request.target)
     if entry is None:
-        raise rules.unknown_target(request.target)
+        raise rules.unknown_target(request.target, similar_names(tx, request.target))
     ticket_id = tickets.ticket_id(entry.agent_id, request, str(uuid.uuid4()))
     prior = tx.get_ticket(ticket_id) if request.continues or request.idempotency_key else None
     held = quota is not None and request.source_agent

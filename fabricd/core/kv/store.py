@@ -16,7 +16,8 @@ from fabricd.core.ids import IdMint
 from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState, Sent,
+                                 Ticket)
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
 from fabricd.core.ports import StoreStats, Wakeups
@@ -47,6 +48,9 @@ class KvDirectory(_Part):
 
     async def resolve(self, name: str) -> MailboxEntry | None:
         return await self._e.read(lambda tx: directory.resolve_name(tx, name))
+
+    async def similar(self, name: str) -> list[str]:
+        return await self._e.read(lambda tx: directory.similar_names(tx, name))
 
     async def entries(self) -> list[MailboxEntry]:
         return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
@@ -372,6 +376,9 @@ class KvStore:
 
     def stats(self) -> StoreStats:
         return self.engine.stats()
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        return None
 
     def making_progress(self, stall_s: float) -> bool:
         return self.engine.making_progress(stall_s)

@@ -26,7 +26,9 @@ SENDER = Address("fabricd", "wake")
 def set_hook(tx: RecordTx, hook: WakeHook) -> WakeHook:
     """Store a new hook for an existing agent or mailbox (firing state starts afresh); NAME_NOT_FOUND else."""
     if tx.get_entry(hook.agent_id) is None:
-        raise directory_rules.name_not_found(hook.agent_id)
+        from fabricd.core.kv.directory import similar_names
+
+        raise directory_rules.name_not_found(hook.agent_id, similar_names(tx, hook.agent_id))
     tx.put_wake_hook(hook)
     tx.wake(WAKE)
     return hook

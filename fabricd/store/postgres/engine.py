@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from fabricd.core.errors import Unavailable
+from fabricd.core.model import PostgresInfo
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
@@ -131,6 +132,12 @@ class PgEngine:
         if self._pool is not None:
             await self._pool.close()
         self._threads.shutdown(wait=False)
+
+    async def info(self) -> PostgresInfo:
+        """The server, database, schema and pool (fabricd.store.postgres.status)."""
+        from fabricd.store.postgres.status import describe
+
+        return await describe(self._check_open(), self.url)
 
     def stats(self) -> StoreStats:
         return StoreStats(location=safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,

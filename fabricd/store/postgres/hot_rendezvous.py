@@ -18,6 +18,7 @@ from fabricd.core import rendezvous as rv_rules
 from fabricd.core import tickets, turns
 from fabricd.core import wake as wake_rules
 from fabricd.core.kv import mailbox
+from fabricd.core.kv.directory import similar_names
 from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Ticket, TicketState
 from fabricd.core.rendezvous_wait import queue_key, ticket_key
@@ -79,7 +80,8 @@ class PgRendezvous(KvRendezvous):
             # is checked again by the facts of the next run (a mailbox removed meanwhile is no target).
             found = await self.target(request.target)  # may raise: an ambiguous name
             if found in (target, request.target):
-                raise rv_rules.unknown_target(request.target)
+                raise rv_rules.unknown_target(request.target,
+                                              await self._e.read(lambda tx: similar_names(tx, request.target)))
             target = found
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:

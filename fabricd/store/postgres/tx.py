@@ -36,6 +36,7 @@ from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
+from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.usage import counter_name, sender_of
 from fabricd.store.postgres.tx_wake import WakeRecords
@@ -148,8 +149,8 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         return self._val("SELECT EXISTS (SELECT 1 FROM removals WHERE revision > $2 AND agent_id = $1)",
                          agent_id, revision)
 
-    def seq_floor(self) -> int:
-        return self._val("SELECT coalesce((SELECT value FROM counters WHERE name = 'seq-floor'), 0)")
+    def seq_floor(self, agent_id: str) -> int:
+        return self._val(SEQ_FLOOR_SQL, agent_id)
 
     def mailbox_count(self) -> int:
         return self._val("SELECT count(*) FROM mailboxes")

@@ -28,11 +28,14 @@ def status(ctx: Context) -> None:
         return
     uptime = age(s.start_time).removesuffix(" ago")
     used = s.map_used_bytes / max(1, s.map_size_bytes) * 100
+    if s.store_kind == "postgresql":
+        store = postgres_rows(s.postgres)
+    else:
+        store = [("data dir", s.data_dir),
+                 ("store", f"LMDB, {s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB "
+                           f"({used:.2f}%), {s.map_free_bytes / 2**20:.1f} MiB of it free for reuse")]
     rows = [
-        ("version", s.version), ("uptime", uptime), ("data dir", s.data_dir),
-        ("listening on", ", ".join(s.listen_addresses)),
-        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%), "
-                  f"{s.map_free_bytes / 2**20:.1f} MiB of it free for reuse"),
+        ("version", s.version), ("uptime", uptime), ("listening on", ", ".join(s.listen_addresses)), *store,
         ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
         ("outbox", f"{s.outbox_pending} pending of {s.outbox_rows} rows"),
         ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
@@ -42,8 +45,22 @@ def status(ctx: Context) -> None:
     table.add_column(style="bold")
     table.add_column()
     for key, value in rows:
-        table.add_row(key, value)
+        table.add_row(key, show.cell(value))
     ctx.out.print(table)
+
+
+def postgres_rows(p: adm.PostgresStatus) -> list[tuple[str, str]]:
+    """A PostgreSQL store as `fabric status` shows it (and `fabric doctor` words it)."""
+    return [("store", f"PostgreSQL {p.server_version}, database {p.database} at {p.url}, schema version "
+                      f"{p.schema_version}, {p.database_bytes / 2**20:.1f} MiB"),
+            ("pool", f"{p.pool_size} of at most {p.pool_max_size} connections open, {p.pool_idle} idle"),
+            ("replication", replication(p))]
+
+
+def replication(p: adm.PostgresStatus) -> str:
+    if p.in_recovery:
+        return "a standby in recovery: it refuses writes (point --store at the primary)"
+    return f"primary, {p.replicas} standby{'s' if p.replicas != 1 else ''} streaming from it"
 
 
 @cli.group()

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from fabricd import __version__
 from fabricd.cli import show
-from fabricd.client import Client, FabricError, Unavailable, _target
+from fabricd.client import Client, FabricError, NotFound, Unavailable, _target
 from fabricd.v1 import types_pb2 as pb
 
 PRESENCE = {pb.PRESENCE_LIVE: Text("live", style="green"), pb.PRESENCE_BUSY: Text("busy", style="yellow"),
@@ -125,6 +125,15 @@ async def queue_heads(client: Client, agent_id: str, max_tickets: int = 0) -> As
         backoff = min(backoff * 2, 2.0)
 
 
+async def agent_named(client: Client, name: str) -> str:
+    """The agent id NAME means (an agent id, or an agent's session name); NAME itself when nothing matches, so
+    the daemon's own refusal (with the closest names) is what the user reads. An ambiguous name raises."""
+    try:
+        return (await client.resolve(name)).agent_id
+    except (NotFound, Unavailable):  # not reachable yet: the command's own call waits for the daemon, or fails
+        return name
+
+
 def to_json(message: Any) -> dict[str, Any]:
     """A message as JSON: every field, zero values included, and 64-bit integers as numbers (not strings)."""
     out = json_format.MessageToDict(message, preserving_proto_field_name=True,
@@ -169,6 +178,9 @@ def text_argument(text: str | None, path: str | None, name: str) -> str:
         raise click.UsageError(f"no {name}: give it as an argument, with --file PATH, or pipe it in "
                                f"(standard input is a terminal, so nothing would arrive)")
     data = sys.stdin.buffer.read()  # bytes, not text mode: newlines are not translated
+    if not data:  # `echo -n | fabric send A`: most likely a failed command upstream, not a wish to send nothing
+        raise click.UsageError(f"standard input was empty, so there is no {name} and nothing was sent (to send "
+                               f"an empty {name} on purpose, give '' as {name})")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

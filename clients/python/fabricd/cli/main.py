@@ -14,13 +14,15 @@ import json
 import re
 import sys
 import warnings
+from typing import Any
 
 import click
 from rich.table import Table
 from rich.text import Text
 
 from fabricd.cli import show
-from fabricd.cli.app import PRESENCE, Context, age, cli, consume, print_message, print_messages, text_argument
+from fabricd.cli.app import (PRESENCE, Context, age, agent_named, cli, consume, print_message, print_messages,
+                             text_argument)
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
 
@@ -155,8 +157,12 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def peek(ctx: Context, agent_id: str, limit: int) -> None:
-    """Show unread mail of AGENT_ID without consuming it."""
-    response = ctx.run(lambda c: c.peek(agent_id, limit))
+    """Show unread mail of AGENT_ID (or of the agent with that session name) without consuming it."""
+
+    async def read(client: Client) -> Any:
+        return await client.peek(await agent_named(client, agent_id), limit)
+
+    response = ctx.run(read)
     print_messages(ctx, response.messages)
     if not ctx.json:
         ctx.out.print(Text(f"{response.unread_count} unread", style="dim"))
@@ -173,8 +179,9 @@ def drain(ctx: Context, agent_id: str, limit: int) -> None:
     """
 
     async def read(client: Client) -> int:
-        peeked = await client.peek(agent_id, limit)
-        return peeked.unread_count - await consume(ctx, client, agent_id, peeked.messages)
+        agent = await agent_named(client, agent_id)
+        peeked = await client.peek(agent, limit)
+        return peeked.unread_count - await consume(ctx, client, agent, peeked.messages)
 
     remaining = ctx.run(read)
     if not ctx.json:
@@ -193,7 +200,8 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
 
     async def follow(client: Client) -> None:
         shown = 0
-        async with client.subscribe(agent_id, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
+        agent = await agent_named(client, agent_id)
+        async with client.subscribe(agent, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
                 print_message(ctx, message)
                 shown += 1
@@ -220,7 +228,11 @@ def main(args: list[str] | None = None) -> None:
             click.echo(json.dumps({"code": "USAGE", "reason": reason, "message": exc.format_message(),
                                    "metadata": {}}), err=True)
             sys.exit(exc.exit_code)
-        exc.show()
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            click.echo(exc.ctx.get_usage(), err=True)
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        show.write([(f"fabric: {exc.format_message().rstrip('.')}{hint}", "")], err=True)  # every error line alike
         sys.exit(exc.exit_code)
     sys.exit(status if isinstance(status, int) else 0)
 

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from fabricd.cli.app import Context, cli
+from fabricd.cli.app import Context, agent_named, cli
 from fabricd.client import Client
 from fabricd.v1 import directory_service_pb2 as dir_pb
 
@@ -48,7 +48,7 @@ def wake_set(ctx: Context, agent_id: str, url: str, is_command: bool, quiet_peri
         raise click.UsageError("give exactly one of --url URL and --command -- PROGRAM [ARG...]")
 
     async def run(client: Client) -> dir_pb.SetWakeHookResponse:
-        return await client.set_wake_hook(agent_id, url=url, command=argv, quiet_period=quiet_period,
+        return await client.set_wake_hook(await agent_named(client, agent_id), url=url, command=argv, quiet_period=quiet_period,
                                           only_when_idle=not always)
 
     set_ = ctx.run(run)
@@ -67,7 +67,10 @@ def wake_set(ctx: Context, agent_id: str, url: str, is_command: bool, quiet_peri
 @click.pass_obj
 def wake_show(ctx: Context, agent_id: str) -> None:
     """Show AGENT_ID's wake hook and how often it fired (never its secret)."""
-    got = ctx.run(lambda client: client.get_wake_hook(agent_id))
+    async def run(client: Client) -> dir_pb.GetWakeHookResponse:
+        return await client.get_wake_hook(await agent_named(client, agent_id))
+
+    got = ctx.run(run)
     if not got.HasField("hook"):
         if ctx.json:
             click.echo(json.dumps({"agent_id": agent_id, "hook": None}))
@@ -101,5 +104,8 @@ _STATES = {dir_pb.WAKE_HOOK_STATE_ACTIVE: "active", dir_pb.WAKE_HOOK_STATE_BACKI
 @click.pass_obj
 def wake_clear(ctx: Context, agent_id: str) -> None:
     """Remove AGENT_ID's wake hook."""
-    ctx.run(lambda client: client.clear_wake_hook(agent_id))
+    async def run(client: Client) -> None:
+        await client.clear_wake_hook(await agent_named(client, agent_id))
+
+    ctx.run(run)
     click.echo(json.dumps({"agent_id": agent_id, "cleared": True}) if ctx.json else f"{agent_id}: no wake hook")

@@ -79,6 +79,17 @@ class View:
             self.event(f"ticket {ticket_id} left {agent_id}'s queue (answered or withdrawn)")
         self.changed.set()
 
+    def recall(self) -> None:
+        """Recent activity from the snapshot, for a view that saw no change yet (`--once`): each mailbox's
+        last activity and each queued ticket's arrival, newest last."""
+        past = [(e.last_activity_time.seconds + e.last_activity_time.nanos / 1e9,
+                 f"{a} active ({e.unread_count} unread)")
+                for a, e in self.mailboxes.items() if e.last_activity_time.seconds]
+        past += [(t.enqueue_time.seconds + t.enqueue_time.nanos / 1e9,
+                  f"ticket {t.ticket_id} queued for {a} by {t.requester or '?'}")
+                 for a, tickets in self.queues.items() for t in tickets]
+        self.recent.extend(sorted(past)[-RECENT:])
+
     def render(self) -> Group:
         boxes = Table(title="mailboxes", title_justify="left", box=None, header_style="bold")
         for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "QUEUED", "LAST ACTIVE"):
@@ -180,6 +191,7 @@ async def watch_fabric(ctx: Context, client: Client, once: bool, events: int) ->
     try:
         await _first(ready.wait(), follower)
         if once:
+            view.recall()
             if ctx.json:
                 click.echo(json.dumps(view.as_json(), ensure_ascii=False))
             else:
