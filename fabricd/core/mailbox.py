@@ -19,7 +19,6 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 from fabricd.core import validate
-from fabricd.core.directory import name_not_found
 from fabricd.core.errors import AlreadyExists, DeadlineExceeded, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import message_digest
 from fabricd.core.model import Address, Envelope, IdRecord, Message, Sent
@@ -162,17 +161,7 @@ class Mailboxes(Service):
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
         budget = validate.response_bytes(max_bytes, self.limits)
-        messages, unread = await self._store.mailboxes.peek(agent_id, limit, budget)
-        if not messages:
-            await self.require_mailbox(agent_id)
-        return messages, unread
-
-    async def require_mailbox(self, agent_id: str) -> None:
-        """NotFound (NAME_NOT_FOUND, with the closest names) when no mailbox has this id: reading a typo's
-        mailbox would show an empty inbox, or wait for good, instead of saying so."""
-        directory = self._store.directory
-        if await directory.get(agent_id) is None:
-            raise name_not_found(agent_id, await directory.similar(agent_id))
+        return await self._store.mailboxes.peek(agent_id, limit, budget)
 
     async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None,
                     max_bytes: int = 0) -> tuple[list[Envelope], int]:
@@ -197,8 +186,6 @@ class Mailboxes(Service):
             if messages:
                 await mailboxes.put_back(agent_id, messages, revision)
             raise undeliverable(agent_id)
-        if not messages:
-            await self.require_mailbox(agent_id)
         return messages, remaining
 
     def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int, int]]) -> None:
@@ -253,7 +240,6 @@ class Mailboxes(Service):
         message alone), and the next is read only when the consumer asks for it.
         """
         validate.agent_id(agent_id, self.limits)
-        await self.require_mailbox(agent_id)
         wakeups, mailboxes = self._wakeups, self._store.mailboxes
         key = mailbox_key(agent_id)
         cursor = 0

@@ -136,8 +136,9 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     except ImportError:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():
-        ctx.note("fabric mcp speaks the Model Context Protocol on standard input and output: start it from a coding "
-                 "agent's MCP configuration (see docs/mcp.md); waiting for an MCP client on this terminal (Ctrl-C ends)")
+        ctx.note("this command speaks the Model Context Protocol on standard input and output: start it from a "
+                 "coding agent's MCP configuration (see docs/mcp.md); waiting for an MCP client on this terminal "
+                 "(Ctrl-C ends)")
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 

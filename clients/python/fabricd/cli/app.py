@@ -125,12 +125,20 @@ async def queue_heads(client: Client, agent_id: str, max_tickets: int = 0) -> As
         backoff = min(backoff * 2, 2.0)
 
 
-async def agent_named(client: Client, name: str) -> str:
-    """The agent id NAME means (an agent id, or an agent's session name); NAME itself when nothing matches, so
-    the daemon's own refusal (with the closest names) is what the user reads. An ambiguous name raises."""
+async def agent_named(client: Client, name: str, *, must_exist: bool = False) -> str:
+    """The agent id NAME means (an agent id, or an agent's session name). An ambiguous name raises. When
+    nothing matches: with `must_exist` (commands that read a mailbox) NotFound with the closest names, as
+    the daemon words it; else NAME itself, so the daemon's own refusal is what the user reads.
+
+    The daemon answers a read of a mailbox no one has with an empty inbox (an agent may subscribe before
+    its first mail makes its mailbox); a person typing a name gets told instead (docs/cli-output.md)."""
     try:
         return (await client.resolve(name)).agent_id
-    except (NotFound, Unavailable):  # not reachable yet: the command's own call waits for the daemon, or fails
+    except NotFound:
+        if must_exist:
+            raise
+        return name
+    except Unavailable:  # not reachable yet: the command's own call waits for the daemon, or fails
         return name
 
 

@@ -192,7 +192,7 @@ def peek(ctx: Context, agent_id: str, limit: int) -> None:
     """Show unread mail of AGENT_ID (or of the agent with that session name) without consuming it."""
 
     async def read(client: Client) -> Any:
-        return await client.peek(await agent_named(client, agent_id), limit)
+        return await client.peek(await agent_named(client, agent_id, must_exist=True), limit)
 
     response = ctx.run(read)
     print_messages(ctx, response.messages)
@@ -211,7 +211,7 @@ def drain(ctx: Context, agent_id: str, limit: int) -> None:
     """
 
     async def read(client: Client) -> int:
-        agent = await agent_named(client, agent_id)
+        agent = await agent_named(client, agent_id, must_exist=True)
         peeked = await client.peek(agent, limit)
         return peeked.unread_count - await consume(ctx, client, agent, peeked.messages)
 
@@ -232,7 +232,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
 
     async def follow(client: Client) -> None:
         shown = 0
-        agent = await agent_named(client, agent_id)
+        agent = await agent_named(client, agent_id, must_exist=True)
         async with client.subscribe(agent, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
                 print_message(ctx, message)

@@ -64,7 +64,7 @@ def wait_for_work(ctx: Context, agent_id: str, timeout_s: float) -> None:
     """
 
     async def run(client: Client) -> tuple[int, list[str]] | None:
-        agent = await agent_named(client, agent_id)
+        agent = await agent_named(client, agent_id, must_exist=True)
         unread, tickets = await _work(client, agent)
         if not unread and not tickets:
             try:

@@ -106,10 +106,10 @@ class MailboxServiceServicer:
     def PeekMessages(self, request, context):
         """Unread messages, oldest first, without consuming them. A response holds at
         most `max_bytes` of messages (always at least one): by default under 4 MiB,
-        what a gRPC client with default options accepts. NOT_FOUND (NAME_NOT_FOUND,
-        with the closest registered names in `suggestions`) when no mailbox has
-        this agent id; an existing mailbox with no mail is empty. The same holds
-        for DrainMessages and Subscribe.
+        what a gRPC client with default options accepts. A mailbox no one has
+        reads as empty, as do DrainMessages and Subscribe (an agent may subscribe
+        before its first mail makes its mailbox); the `fabric` CLI refuses such a
+        name with the closest ones (Resolve's NAME_NOT_FOUND).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
