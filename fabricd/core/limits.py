@@ -36,15 +36,14 @@ class Limits:
     max_limit: int = 1000
     """The largest `limit` peek and drain accept."""
     max_capabilities: int = 64
-    max_headers: int = 64
-    """Headers on one message: each is stored and copied on every read, so their number is bounded, not
-    only their bytes (60,000 tiny headers fit in 1 MiB and held the writer for seconds)."""
     max_metadata_bytes: int = 64 << 10
     """Keys and values of a mailbox's metadata, in bytes."""
     max_entry_bytes: int = 64 << 10
     """A whole directory entry as Register stores it (capabilities, metadata, cwd), in bytes."""
     max_headers: int = 100
-    """Headers of one message (their bytes count toward max_message_bytes)."""
+    """Headers of one message (their bytes count toward max_message_bytes): each is stored and copied on every
+    read, so their number is bounded, not only their bytes (60,000 tiny headers fit in 1 MiB and held the writer
+    for seconds)."""
     max_unread: int = setting(0, "unread messages per mailbox before sends get RESOURCE_EXHAUSTED; 0 is no quota",
                               at_least=0, reloadable=True)
     live_window_s: float = setting(15 * 60.0, "seconds after its last activity an agent counts as live",

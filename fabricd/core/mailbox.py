@@ -25,7 +25,6 @@ from fabricd.core.ids import message_digest
 from fabricd.core.model import Address, Envelope, IdRecord, Message, Sent
 from fabricd.core.ports import Service
 
-
 DELIVERY_MARGIN_S = 0.05
 """A drain consumes only with at least this long left before its caller's deadline, to deliver the answer."""
 

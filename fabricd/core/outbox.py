@@ -30,16 +30,17 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from fabricd.core import paging, validate
 from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
+from fabricd.core.model_outbox import DrainResult as DrainResult
+from fabricd.core.model_outbox import RetryPolicy as RetryPolicy
+from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
-from fabricd.core.schema import setting
-from fabricd.core.wake import WakeHook
 
 log = logging.getLogger("fabricd.outbox")
 
@@ -68,38 +69,6 @@ def reply_content(outcome: JobOutcome, agent: Address, content: str) -> str:
     """The reply text: a small header naming the outcome and the agent, then the result."""
     word = "completed" if outcome == JobOutcome.COMPLETED else "interrupted"
     return f"---\noutcome: {word}\nagentId: {agent.agent_id}\nsessionId: {agent.session_id}\n---\n\n{content}"
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How the delivery loop retries a failed post. The settings are the daemon's `[outbox]` keys."""
-
-    base_s: float = setting(1.0, "seconds before the first retry of a failed post; doubles each time",
-                            key="backoff", at_least=0.001, at_most=86400)
-    cap_s: float = setting(300.0, "the longest wait in seconds between retries (at least outbox.backoff)",
-                           key="backoff_cap", at_least=0.001, at_most=7 * 86400)
-    jitter: float = 0.2
-    """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
-    lease_s: float = 75.0
-    """How long a claimed wake row is held for its sender (the daemon: wake.timeout + 5 s); a sender that died
-    with it (a crash) leaves it to the next claim once the lease ends."""
-    max_attempts: int = setting(0, "failed posts before a row is dead-lettered; 0 retries forever with the capped "
-                                   "back-off", at_least=0)
-    disable_after: int = 0
-    """Failed wake sends in a row that disable a hook (the daemon: wake.disable_after); 0 never disables."""
-
-    def delay_s(self, attempts: int, rng: random.Random) -> float:
-        delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
-        return delay * rng.uniform(1 - self.jitter, 1 + self.jitter)
-
-
-@dataclass(frozen=True, slots=True)
-class DrainResult:
-    posted: int
-    failed: int
-    more: bool
-    claimed: tuple[tuple[OutboxRow, WakeHook], ...] = ()
-    """Wake rows taken for sending (with their hooks): the caller sends each and settles it."""
 
 
 def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> OutboxRow:

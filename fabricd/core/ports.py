@@ -37,22 +37,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
-from fabricd.core.model import (Capability, Envelope, MailboxEntry, Message, OutboxRow, PostgresInfo, RowState,
-                                 Sent, Ticket)
+from fabricd.core.model import (
+    Capability,
+    Envelope,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    PostgresInfo,
+    RowState,
+    Sent,
+    Ticket,
+)
+from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
+from fabricd.core.model_outbox import DrainResult, RetryPolicy
+from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
+from fabricd.core.model_tokens import Token
+from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
-
-if TYPE_CHECKING:
-    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.agentdir import WorkRequest
-    from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
-    from fabricd.core.tokens import Token
-    from fabricd.core.wake import WakeHook
 
 WakeKey = str
 """A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""

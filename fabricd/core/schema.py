@@ -67,8 +67,9 @@ class Section:
     """Prefix of the derived environment variables after FABRICD_; empty: the table's name in capitals."""
 
 
-def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002 - the word users read
-            factory: Callable[[], Any] | None = None, **spec: Any) -> Any:
+# Any below: a setting is a dataclass field, typed by the field's own annotation as dataclasses.field is.
+def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002, ANN401
+            factory: Callable[[], Any] | None = None, **spec: Any) -> Any:  # noqa: ANN401
     """A dataclass field that is a configuration setting (see the module docstring)."""
     metadata = {SPEC: Spec(help, **spec)}
     if factory is not None:
@@ -76,6 +77,6 @@ def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002
     return dataclasses.field(default=default, metadata=metadata)
 
 
-def section(cls: type, **options: Any) -> Any:
+def section(cls: type, **options: Any) -> Any:  # noqa: ANN401 - a dataclass field, as above
     """A dataclass field holding a dataclass of settings, defaulting to that dataclass's defaults."""
     return dataclasses.field(default_factory=cls, metadata={SECTION: Section(**options)})

@@ -27,8 +27,14 @@ from fabricd.core import mailbox as mailbox_rules
 from fabricd.core import quota as quotas
 from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind, TicketState, Turn
 from fabricd.core.paging import approx_size
-from fabricd.core.rendezvous import (Answer, TicketRequest, no_pending_request, not_continuable, task_text,
-                                     ticket_not_found)
+from fabricd.core.rendezvous import (
+    Answer,
+    TicketRequest,
+    no_pending_request,
+    not_continuable,
+    task_text,
+    ticket_not_found,
+)
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
 TICKET_ID, REQUESTER, TURN = "fabricd-ticket-id", "fabricd-requester", "fabricd-ticket-turn"

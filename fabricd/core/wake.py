@@ -52,6 +52,8 @@ from urllib.parse import urlsplit
 from fabricd.core import quota, validate, wakehosts
 from fabricd.core.errors import FabricError, FailedPrecondition, InvalidArgument
 from fabricd.core.limits import Limits
+from fabricd.core.model_wake import DEFAULT_QUIET_NS as DEFAULT_QUIET_NS
+from fabricd.core.model_wake import WakeHook as WakeHook
 from fabricd.core.ports import Service, Store
 
 log = logging.getLogger("fabricd.wake")
@@ -59,58 +61,10 @@ log = logging.getLogger("fabricd.wake")
 WAKE = "wake"
 """Wake-up key: a hook was armed or changed (the wake loop looks again)."""
 ROW_PREFIX = quota.WAKE_ROW_PREFIX
-DEFAULT_QUIET_NS = 30 * 10**9
 MAX_QUIET_NS = 86400 * 10**9
 MAX_URL_BYTES = 2048
 MAX_ARGS = 64
 MAX_COMMAND_BYTES = 8192
-
-
-@dataclass(slots=True)
-class WakeHook:
-    """One agent's hook (what to do) and its firing state (when it last fired, whether work waits)."""
-
-    agent_id: str
-    url: str = ""
-    command: tuple[str, ...] = ()
-    quiet_ns: int = DEFAULT_QUIET_NS
-    only_when_idle: bool = True
-    secret: str = ""
-    """Hex; the HMAC key of URL hooks' signatures (its ASCII text is the key)."""
-    armed_ns: int = 0
-    """When work arrived that no wake has announced yet; 0 when none waits."""
-    reason: str = ""
-    """"mail" or "ticket": what armed the hook (a ticket wins over mail)."""
-    first_message_id: str = ""
-    ticket_id: str = ""
-    last_fire_ns: int = 0
-    fires: int = 0
-    queued_key: str = ""
-    """The hook's wake row waiting to be sent (a fire rewrites it rather than add another); "" when none."""
-    sending_key: str = ""
-    """The row being sent, held until `sending_until_ns` (its lease): no other row of the hook is claimed."""
-    sending_until_ns: int = 0
-    failures: int = 0
-    """Sends that failed in a row (0 after one that worked)."""
-    retry_ns: int = 0
-    """The hook backs off: none of its rows is sent before this."""
-    last_error: str = ""
-    disabled_ns: int = 0
-    """When `failures` reached the daemon's wake.disable_after; 0 while active. Setting the hook again clears it."""
-    extra: dict[str, object] = field(default_factory=dict)
-    """Fields a newer fabricd stored that this one does not know (kept as they are)."""
-
-    @property
-    def armed(self) -> bool:
-        return self.armed_ns > 0
-
-    @property
-    def disabled(self) -> bool:
-        return self.disabled_ns > 0
-
-    def due_ns(self) -> int:
-        """When an armed hook may fire: at arming, or a quiet period after the last fire."""
-        return max(self.armed_ns, self.last_fire_ns + self.quiet_ns if self.last_fire_ns else 0)
 
 
 def encode(hook: WakeHook) -> bytes:

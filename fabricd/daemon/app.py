@@ -15,11 +15,11 @@ from dataclasses import replace
 from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
+from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
 from fabricd.core.rendezvous import Rendezvous
-from fabricd.core.errors import FabricError
 from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.core.wake import WAKE, Wakes
 from fabricd.daemon import logs, settings, systemd
@@ -28,10 +28,10 @@ from fabricd.daemon.wakesend import WakeSender
 from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
-from fabricd.rpc.metrics import Metrics, Snapshot
 from fabricd.rpc.interceptor import Load
-from fabricd.rpc.streams import Streams
+from fabricd.rpc.metrics import Metrics, Snapshot
 from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_serving
+from fabricd.rpc.streams import Streams
 from fabricd.store import open_store
 
 log = logging.getLogger("fabricd")

@@ -10,13 +10,13 @@ import subprocess
 import sys
 
 from fabricd import __version__
+from fabricd.core.errors import FabricError
 from fabricd.daemon import copying, logs, settings, units
 from fabricd.daemon.app import App
-from fabricd.core.errors import FabricError
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
-from fabricd.store.lmdb import maintenance
 from fabricd.store.errors import require_postgres_driver
+from fabricd.store.lmdb import maintenance
 from fabricd.store.lmdb.engine import StoreError
 
 

@@ -27,7 +27,6 @@ from fabricd.core.errors import FabricError
 from fabricd.core.model import OutboxRow
 from fabricd.core.wake import WakeHook
 
-
 MAX_ANSWER_LINE = 8192
 
 

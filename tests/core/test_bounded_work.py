@@ -11,7 +11,6 @@ from fabricd.core.model import Address, Message
 from fabricd.core.rendezvous import TicketRequest
 from tests.core.conftest import Fabric
 
-
 EMBEDDED_ONLY = {
     "test_enqueue_reads_the_same_records_at_5000_queued_tickets_as_at_none":
         "counts the records a record script reads (RecordTx); PostgreSQL's enqueue is one statement, not a script",

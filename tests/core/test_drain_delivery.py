@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from fabricd.core.errors import DeadlineExceeded
-from fabricd.core.mailbox import DELIVERY_MARGIN_S, Mailboxes
 from fabricd.core.limits import Limits
+from fabricd.core.mailbox import DELIVERY_MARGIN_S, Mailboxes
 from tests.core.conftest import Fabric, mail, texts
 
 

@@ -11,7 +11,6 @@ from fabricd.core.model import Change, Presence, TicketState
 from fabricd.core.rendezvous import TicketRequest
 from tests.core.conftest import Fabric, mail
 
-
 EMBEDDED_ONLY = {
     "test_the_woken_asker_has_its_answer_before_the_reply_returns":
         "a loop-turn ordering: the embedded stores hand the woken asker its ticket synchronously (ticket_now); on "

@@ -8,11 +8,11 @@ from fabricd.core.errors import ResourceExhausted
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob, TicketSourceKind
 from fabricd.core.rendezvous import TicketRequest
-from tests.core.conftest import MakeFabric, mail
+from tests.core.conftest import Fabric, MakeFabric, mail
 
 
 @pytest.fixture
-async def tight(make_fabric: MakeFabric):
+async def tight(make_fabric: MakeFabric) -> Fabric:
     return await make_fabric(Limits(quota_mailboxes=2, quota_unread_bytes=4000, quota_queued_tickets=2,
                                     quota_outbox_rows=3))
 

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import grpc
 import pytest
-
 from cryptography.hazmat.primitives import serialization
 
 from fabricd.client import AlreadyExists, Client, ClientTls

@@ -337,7 +337,7 @@ def test_offline_tools_refuse_a_store_another_user_owns(tmp_path, sock_dir, othe
     assert any("serving" in line for line in started.stdout)  # a real store, made as root
     started.terminate()
     started.wait(30)
-    for root, dirs, files in os.walk(theirs):
+    for root, _dirs, files in os.walk(theirs):
         for name in [root, *(os.path.join(root, f) for f in files)]:
             os.lchown(name, other_user.pw_uid, other_user.pw_gid)
     args = [a.format(out=tmp_path / "b.mdb") for a in command]

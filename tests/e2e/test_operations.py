@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from fabricd.client import Client, ResourceExhausted
+from fabricd.client import Client, FabricError, ResourceExhausted
 
 FABRICD = [sys.executable, "-m", "fabricd.daemon.main"]
 
@@ -186,7 +186,7 @@ async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, so
                 await asyncio.sleep(0)
             assert quiet_since is not None and time.monotonic() - quiet_since > 1.0, "the watchdog kept pinging"
             daemon.kill()  # systemd would restart it now; the stuck send fails instead of hanging
-            with pytest.raises(Exception):
+            with pytest.raises(FabricError):
                 await stuck
     finally:
         daemon.kill()

@@ -7,12 +7,11 @@ import time
 
 import asyncpg
 
-from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Address, Change, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
-from fabricd.core.rendezvous import TicketRequest
+from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
 
 

@@ -16,12 +16,11 @@ from contextlib import contextmanager
 import asyncpg
 import pytest
 
-from fabricd.core.rendezvous import Answer
 from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
-from fabricd.core.rendezvous import TicketRequest
+from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
 
 CALLS = ("fetch", "fetchrow", "fetchval", "execute", "executemany")

@@ -1,11 +1,12 @@
-"""Transaction scripts of the directory: resolve names, register, touch, unregister."""
+"""Transaction scripts of the directory: resolve names, check and take them, touch. The mailbox, rendezvous and
+wake scripts resolve names here; registering and unregistering, which reach into them, are fabricd.core.kv.lifecycle."""
 
 from __future__ import annotations
 
 from fabricd.core import directory as rules
 from fabricd.core import mailbox_writes as writes
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
+from fabricd.core.model import Change, MailboxEntry, Presence, presence
 
 DIRECTORY = "directory"
 
@@ -80,38 +81,6 @@ def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_win
         mark_changed(tx, holder, Change.REGISTERED)
 
 
-def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
-             cwd: str, metadata: dict[str, str], exclusive: bool = False,
-             live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
-    check_new_id(tx, agent_id)
-    check_name(tx, agent_id, session_name)
-    if exclusive and session_name:
-        take_name(tx, now, agent_id, session_name, live_window_ns)
-    entry = tx.get_entry(agent_id)
-    if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
-    else:
-        from fabricd.core.kv.mailbox import release_creator
-
-        release_creator(tx, entry)
-    change = Change.REGISTERED
-    if entry.registered and entry.capabilities != capabilities:
-        change = Change.CAPABILITIES_CHANGED
-    if session_name:
-        entry.session_name = session_name
-    entry.capabilities = capabilities
-    entry.cwd = cwd
-    entry.metadata = dict(metadata)
-    entry.registered = True
-    entry.register_time_ns = now
-    entry.last_activity_ns = max(entry.last_activity_ns, now)
-    mark_changed(tx, entry, change)
-    same = []
-    if entry.session_name:
-        same = [e for e in tx.entries_named(entry.session_name) if e.agent_id != agent_id]
-    return entry, same
-
-
 def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
     entry = tx.get_entry(agent_id)
     created = entry is None
@@ -126,23 +95,3 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     entry.last_activity_ns = 0 if offline else max(entry.last_activity_ns, now)
     mark_changed(tx, entry, change)
     return entry, created, similar_names(tx, agent_id) if created else []
-
-
-def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int]:
-    from fabricd.core.kv import mailbox, rendezvous, wake  # they resolve names through this module
-
-    entry = resolve_name(tx, name)
-    if entry is None:
-        raise rules.name_not_found(name, similar_names(tx, name))
-    queued = tx.queue_length(entry.agent_id)
-    if not purge and (entry.unread_count or queued):
-        raise rules.mailbox_not_empty(entry, queued)
-    aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
-    purged = mailbox.purge(tx, entry.agent_id)
-    mailbox.release_creator(tx, entry)
-    tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own,
-    wake.drop_rows(tx, now, entry.agent_id)  # and is never fired with the old mailbox's wakes
-    tx.delete_entry(entry.agent_id)
-    tx.wake(DIRECTORY)
-    tx.wake(mailbox.key(entry.agent_id))
-    return purged, aborted

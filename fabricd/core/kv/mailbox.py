@@ -14,7 +14,6 @@ from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Change, Envelope, MailboxEntry, Message, Sent
 
-
 key = rules.mailbox_key
 
 

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
 from fabricd.core import tickets
-from fabricd.core.rendezvous_wait import queue_key, ticket_key
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Ticket, TicketState
+from fabricd.core.rendezvous_wait import queue_key, ticket_key
 
 MAX_QUEUE_SCAN = 100_000
 

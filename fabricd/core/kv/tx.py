@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 from fabricd.core.ports import StoreStats
 from fabricd.core.quota import Usage
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
 if TYPE_CHECKING:
-    from fabricd.core.agentdir import Agent, DirectoryData, Thread
-    from fabricd.core.agentdir import WorkRequest
+    from fabricd.core.agentdir import Agent, DirectoryData, Thread, WorkRequest
     from fabricd.core.tokens import Token
     from fabricd.core.wake import WakeHook
 

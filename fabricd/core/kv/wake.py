@@ -13,6 +13,7 @@ from fabricd.core import outbox as outbox_rules
 from fabricd.core import wake as rules
 from fabricd.core import wake_claims as claims
 from fabricd.core.errors import FabricError
+from fabricd.core.kv.directory import similar_names
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Address, Message, MessageKind, OutboxRow, Presence, RowState, presence
 from fabricd.core.wake import WAKE, WakeHook
@@ -26,8 +27,6 @@ SENDER = Address("fabricd", "wake")
 def set_hook(tx: RecordTx, hook: WakeHook) -> WakeHook:
     """Store a new hook for an existing agent or mailbox (firing state starts afresh); NAME_NOT_FOUND else."""
     if tx.get_entry(hook.agent_id) is None:
-        from fabricd.core.kv.directory import similar_names
-
         raise directory_rules.name_not_found(hook.agent_id, similar_names(tx, hook.agent_id))
     tx.put_wake_hook(hook)
     tx.wake(WAKE)

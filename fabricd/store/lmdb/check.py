@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import lmdb
 
 from fabricd.store.lmdb import folder, quarantine, sealed
-from fabricd.store.lmdb.schema import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, open_databases
 from fabricd.store.lmdb.folder import StoreError
+from fabricd.store.lmdb.schema import MAX_DBS, SEALED, check_schema, open_databases
 
 
 @dataclass

@@ -7,17 +7,34 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.v1 import types_pb2
-from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
-from fabricd.core.agentdir import WorkRequest
-from fabricd.core.agentdir import Thread
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core import quota, wake
+from fabricd.core.agentdir import (
+    FILTER_ALL,
+    FILTER_NOTIFICATIONS,
+    FILTER_PENDING,
+    PENDING,
+    Agent,
+    DirectoryData,
+    Thread,
+    WorkRequest,
+)
 from fabricd.core.kv.mailbox import consume_each
+from fabricd.core.model import (
+    Change,
+    Envelope,
+    IdRecord,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    RowState,
+    Ticket,
+    TicketState,
+)
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.usage import counter_name, sender_of
+from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
           "requests", "repairs", "tokens", "request_keys", "wake_hooks")

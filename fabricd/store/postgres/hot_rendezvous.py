@@ -80,8 +80,8 @@ class PgRendezvous(KvRendezvous):
             # is checked again by the facts of the next run (a mailbox removed meanwhile is no target).
             found = await self.target(request.target)  # may raise: an ambiguous name
             if found in (target, request.target):
-                raise rv_rules.unknown_target(request.target,
-                                              await self._e.read(lambda tx: similar_names(tx, request.target)))
+                close = await self._e.read(lambda tx: similar_names(tx, request.target))
+                raise rv_rules.unknown_target(request.target, close)
             target = found
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:

@@ -62,7 +62,6 @@ from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
 
-
 SEQ_FLOOR_SQL = """SELECT coalesce(
     (SELECT value FROM counters WHERE name = 'seq-floor/' || $1),
     (SELECT value FROM counters WHERE name = 'seq-floor' AND EXISTS (SELECT 1 FROM removals WHERE agent_id = $1)),

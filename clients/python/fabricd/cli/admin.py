@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -17,6 +18,7 @@ from fabricd.cli.app import Context, age, cli
 from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
 from fabricd.v1 import admin_service_pb2 as adm
+
 
 @cli.command()
 @click.pass_obj
@@ -128,8 +130,9 @@ def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     JSON-RPC on standard input, so run by hand in a terminal it only waits.
     """
     try:
-        from fabricd.cli import mcp_bridge
         import mcp as _sdk  # noqa: F401
+
+        from fabricd.cli import mcp_bridge
     except ImportError:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():
@@ -158,6 +161,7 @@ def backup(ctx: Context, dest: str) -> None:
         except OSError as exc:
             raise click.ClickException(f"cannot write {partial}: {exc.strerror}; pick a --to in a folder you "
                                        "can write") from None
+        complete = False
         try:
             try:
                 async for chunk in client.admin.BackupStore(adm.BackupStoreRequest()):
@@ -170,12 +174,16 @@ def backup(ctx: Context, dest: str) -> None:
             except grpc.RpcError as exc:
                 raise from_rpc_error(exc) from None
             os.fsync(fd)
+            if written != total or digest.hexdigest() != expected:
+                raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
+                                           "differs); nothing was written to " + dest)
+            os.replace(partial, dest)
+            complete = True
         finally:
             os.close(fd)
-        if written != total or digest.hexdigest() != expected:
-            raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
-                                       "differs); nothing was written to " + dest)
-        os.replace(partial, dest)
+            if not complete:  # a failed or interrupted backup leaves no partial file behind
+                with contextlib.suppress(OSError):
+                    os.unlink(partial)
         return written
 
     try:

@@ -35,7 +35,7 @@ async def diagnose(ctx: Context, client: Client) -> list[Check]:
     sent = time.time()
     try:
         status = await client.status()
-    except Unavailable as exc:
+    except Unavailable:
         checks.append(Check("target", False, f"nothing answers at {client.target} ({how})",
                             "start the daemon: `fabricd serve` (or `systemctl --user start fabricd`), or pass "
                             "--target / set FABRICD_TARGET to where it listens"))

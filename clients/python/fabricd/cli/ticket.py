@@ -6,8 +6,8 @@ import click
 from rich.table import Table
 from rich.text import Text
 
-from fabricd.cli.show import cell, preview, write
 from fabricd.cli.app import Context, age, cli
+from fabricd.cli.show import cell, preview, write
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 STATES = {"queued": rv_pb.TICKET_STATE_QUEUED, "answered": rv_pb.TICKET_STATE_ANSWERED,
