@@ -45,8 +45,8 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import asdict, replace
 from urllib.parse import urlsplit
 
 from fabricd.core import quota, validate, wakehosts
@@ -93,6 +93,19 @@ def arming(hook: WakeHook, now: int, message_id: str, ticket_id: str) -> WakeHoo
         return None
     armed = hook if hook.armed else replace(hook, armed_ns=now, reason="mail", first_message_id=message_id)
     return replace(armed, reason="ticket", ticket_id=ticket_id) if ticket_id else armed
+
+
+def arm_all(hooks: Mapping[str, WakeHook], arrivals: Iterable[tuple[str, str, str]],
+            now: int) -> dict[str, WakeHook]:
+    """`arming` folded over a group's arrivals, in order: (agent id, message id, ticket id) each, for agents
+    whose hooks are `hooks`. The hooks the group changes, each as its last arrival leaves it."""
+    out: dict[str, WakeHook] = {}
+    for agent_id, message_id, ticket_id in arrivals:
+        hook = out.get(agent_id) or hooks.get(agent_id)
+        armed = arming(hook, now, message_id, ticket_id) if hook is not None else None
+        if armed is not None:
+            out[agent_id] = armed
+    return out
 
 
 def new_secret() -> str:

@@ -196,3 +196,17 @@ async def test_a_ticket_change_whose_wake_up_was_lost_reaches_its_watch_by_its_k
     await fabric.rendezvous.reply("alice", "done")
     view = await asyncio.wait_for(next_change(watch), 5)
     assert view.ticket.state == TicketState.ANSWERED
+
+
+async def test_an_ask_by_session_name_queues_for_its_agent_and_an_ambiguous_name_is_refused(fabric: Fabric) -> None:
+    await fabric.directory.register("sess1/main", session_name="builder")
+    ticket, position = await fabric.rendezvous.enqueue(TicketRequest("builder", "build it"))
+    assert (ticket.target, position) == ("sess1/main", 0)
+    again, _ = await fabric.rendezvous.enqueue(TicketRequest("builder/main", "and test it"))
+    assert again.target == "sess1/main"
+    assert [t.ticket_id for t in (await fabric.rendezvous.queue("sess1/main")).items] == [ticket.ticket_id, again.ticket_id]
+    await fabric.directory.register("sess2/main", session_name="builder")
+    with pytest.raises(FailedPrecondition) as ambiguous:
+        await fabric.rendezvous.enqueue(TicketRequest("builder", "which one?"))
+    assert ambiguous.value.reason == "AMBIGUOUS_NAME"
+    assert len((await fabric.rendezvous.queue("sess1/main")).items) == 2  # nothing queued by the refused ask

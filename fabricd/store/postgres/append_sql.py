@@ -13,7 +13,8 @@ and runs the guarded write, one statement each, and starts again locked when the
 
 The write moves each mailbox row once (its seq, its unread count, its owner's activity), makes new mailboxes
 (each with its own directory revision, change CREATED), stores the messages and their id records, charges
-the senders' unread bytes (their bodies' lengths) and the creators' mailboxes, and arms wake hooks.
+the senders' unread bytes (their bodies' lengths) and the creators' mailboxes, and stores the wake hooks
+the arrivals armed (fabricd.core.wake.arm_all decides, on the hooks the facts read; the guard holds them).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from fabricd.core import quota as quotas
 from fabricd.core.model import Change, IdRecord, MailboxEntry
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.usage_sql import MAILBOXES, UNREAD, charge
-from fabricd.store.postgres.wake_sql import arm
 
 _FACTS = """
 WITH p AS (
@@ -36,10 +36,13 @@ WITH p AS (
     SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($3::text[]) ORDER BY agent_id{lock}
 ), u AS (
     SELECT name, value FROM counters WHERE name = ANY($4::text[]) ORDER BY name{lock}
+), h AS (
+    SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($3::text[]) ORDER BY agent_id{lock}
 )
 SELECT 0 AS k, id AS a, sender AS f, agent_id AS r, seq AS x, send_ns AS y, digest AS d FROM p
 UNION ALL SELECT 1, agent_id, NULL, NULL, last_seq, unread_count, NULL FROM b
 UNION ALL SELECT 2, name, NULL, NULL, value, NULL, NULL FROM u
+UNION ALL SELECT 3, agent_id, NULL, NULL, NULL, NULL, body FROM h
 """
 _FACTS_FREE, _FACTS_LOCKED = _FACTS.format(lock=""), _FACTS.format(lock=" FOR UPDATE")
 
@@ -47,27 +50,39 @@ _FACTS_FREE, _FACTS_LOCKED = _FACTS.format(lock=""), _FACTS.format(lock=" FOR UP
 @dataclass(slots=True)
 class Facts:
     """The facts of a group of appends as read: id records by (id, sender), mailbox counters
-    (agent id -> [last seq, unread]) and counter values by name (absent: 0)."""
+    (agent id -> [last seq, unread]), counter values by name (absent: 0), and the stored wake hooks of
+    the agent ids in `probed` (absent: no hook)."""
 
     priors: dict[tuple[str, str], IdRecord] = field(default_factory=dict)
     boxes: dict[str, tuple[int, int]] = field(default_factory=dict)
     counters: dict[str, int] = field(default_factory=dict)
+    hooks: dict[str, bytes] = field(default_factory=dict)
+    probed: set[str] = field(default_factory=set)
 
 
 async def facts(conn: Any, ids: list[str], senders: list[str], names: list[str], counters: list[str],
                 lock: bool) -> Facts:
     """One statement: the records of these ids under these senders (both key columns are conditions, so
     every plan is a unique index probe per id), the counters of these mailboxes, and these named counters."""
-    out = Facts()
+    out = Facts(probed=set(names))
     for r in await conn.fetch(_FACTS_LOCKED if lock else _FACTS_FREE, ids, senders, names, counters):
         k = r["k"]
         if k == 0:
             out.priors[(r["a"], r["f"])] = IdRecord(r["r"], r["x"], r["y"], r["d"] or b"")
         elif k == 1:
             out.boxes[r["a"]] = (r["x"], r["y"])
-        else:
+        elif k == 2:
             out.counters[r["a"]] = r["x"]
+        else:
+            out.hooks[r["a"]] = bytes(r["d"])
     return out
+
+
+async def hooks(conn: Any, agents: list[str]) -> dict[str, bytes]:
+    """The stored wake hooks of `agents` (sorted: the lock order), locked, by agent id."""
+    rows = await conn.fetch("SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($1::text[]) "
+                            "ORDER BY agent_id FOR UPDATE", agents)
+    return {r["agent_id"]: bytes(r["body"]) for r in rows}
 
 
 def usage_counters(sender: str) -> tuple[str, str]:
@@ -121,7 +136,6 @@ class Write:
     bodies: list[bytes] = field(default_factory=list)
     digests: list[bytes] = field(default_factory=list)
     senders: list[str] = field(default_factory=list)
-    tickets: list[str] = field(default_factory=list)
     # mailboxes moved: agent id, last seq and unread count seen (the guard; None: not guarded), last seq after,
     # messages added, whether its owner sent (its activity)
     moved: list[str] = field(default_factory=list)
@@ -141,6 +155,12 @@ class Write:
     guarded: list[str] = field(default_factory=list)
     guarded_values: list[int] = field(default_factory=list)
     """Usage counters a decision read, and the values it read (the guard: never above them)."""
+    hooked: list[str] = field(default_factory=list)
+    hooks_seen: list[bytes | None] = field(default_factory=list)
+    """Every recipient and its wake hook as the decisions read it (None: none; the guard: still so)."""
+    armed: list[str] = field(default_factory=list)
+    armed_bodies: list[bytes] = field(default_factory=list)
+    """The hooks the arrivals change (fabricd.core.wake.arm_all), as they are to be stored."""
 
     def metadata(self, creator: str) -> str:
         return json.dumps({quotas.CREATED_BY: creator} if creator else {})
@@ -148,31 +168,36 @@ class Write:
 
 _WRITE = f"""
 WITH locked AS (
-    SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($9::text[])
+    SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($8::text[])
     ORDER BY agent_id FOR UPDATE
 ), used AS (
-    SELECT name, value FROM counters WHERE name = ANY($20::text[]) ORDER BY name FOR UPDATE
+    SELECT name, value FROM counters WHERE name = ANY($19::text[]) ORDER BY name FOR UPDATE
+), hooked AS (
+    SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($22::text[]) ORDER BY agent_id FOR UPDATE
 ), ok AS (
     SELECT NOT EXISTS (
-        SELECT 1 FROM unnest($9::text[], $10::bigint[], $11::bigint[]) AS g(a, s, u)
+        SELECT 1 FROM unnest($8::text[], $9::bigint[], $10::bigint[]) AS g(a, s, u)
         LEFT JOIN locked l ON l.agent_id = g.a
         WHERE g.s IS NOT NULL AND (l.agent_id IS NULL OR l.last_seq <> g.s OR l.unread_count > g.u)
     ) AND NOT EXISTS (
-        SELECT 1 FROM unnest($20::text[], $21::bigint[]) AS q(n, v) JOIN used c ON c.name = q.n WHERE c.value > q.v
+        SELECT 1 FROM unnest($19::text[], $20::bigint[]) AS q(n, v) JOIN used c ON c.name = q.n WHERE c.value > q.v
+    ) AND NOT EXISTS (
+        SELECT 1 FROM unnest($22::text[], $23::bytea[]) AS s(a, b) LEFT JOIN hooked k ON k.agent_id = s.a
+        WHERE k.body IS DISTINCT FROM s.b
     ) AS ok
 ), rev AS (
-    UPDATE counters SET value = value + cardinality($15::text[])
-    WHERE name = 'revision' AND cardinality($15::text[]) > 0 AND (SELECT ok FROM ok) RETURNING value
+    UPDATE counters SET value = value + cardinality($14::text[])
+    WHERE name = 'revision' AND cardinality($14::text[]) > 0 AND (SELECT ok FROM ok) RETURNING value
 ), made AS (
     INSERT INTO mailboxes (agent_id, last_seq, unread_count, metadata, last_activity, revision, change)
     SELECT v.a, v.s, v.u, v.m::jsonb, CASE WHEN v.act THEN $5::bigint ELSE 0 END,
-           rev.value - cardinality($15::text[]) + v.o, {int(Change.CREATED)}
-    FROM unnest($15::text[], $16::bigint[], $17::bigint[], $18::text[], $19::bool[]) WITH ORDINALITY
+           rev.value - cardinality($14::text[]) + v.o, {int(Change.CREATED)}
+    FROM unnest($14::text[], $15::bigint[], $16::bigint[], $17::text[], $18::bool[]) WITH ORDINALITY
          AS v(a, s, u, m, act, o), rev
 ), boxes AS (
     UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = m.unread_count + v.n,
         last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
-    FROM unnest($9::text[], $12::bigint[], $13::bigint[], $14::bool[]) AS v(a, s, n, act)
+    FROM unnest($8::text[], $11::bigint[], $12::bigint[], $13::bool[]) AS v(a, s, n, act)
     WHERE m.agent_id = v.a AND (SELECT ok FROM ok)
 ), msg AS (
     INSERT INTO messages (agent_id, seq, id, body)
@@ -184,10 +209,11 @@ WITH locked AS (
 ), charged AS (
     {charge(f'''SELECT n, sum(d)::bigint FROM (
         SELECT '{UNREAD}' || f, octet_length(b)::bigint FROM unnest($7::text[], $4::bytea[]) AS v(f, b) WHERE f <> ''
-        UNION ALL SELECT '{MAILBOXES}' || c, 1 FROM unnest($22::text[]) AS c WHERE c <> ''
+        UNION ALL SELECT '{MAILBOXES}' || c, 1 FROM unnest($21::text[]) AS c WHERE c <> ''
     ) AS x(n, d) WHERE (SELECT ok FROM ok) GROUP BY n''')}
-), wake AS ({arm("SELECT * FROM unnest($1::text[], $3::text[], $8::text[]) WITH ORDINALITY AS u(a, mid, tid, n) "
-                 "WHERE (SELECT ok FROM ok)", "$5")}
+), wake AS (
+    UPDATE wake_hooks w SET body = v.b FROM unnest($24::text[], $25::bytea[]) AS v(a, b)
+    WHERE w.agent_id = v.a AND (SELECT ok FROM ok) RETURNING w.agent_id
 )
 SELECT (SELECT ok FROM ok) AS ok, array(SELECT agent_id FROM wake) AS woke
 """
@@ -195,8 +221,9 @@ SELECT (SELECT ok FROM ok) AS ok, array(SELECT agent_id FROM wake) AS woke
 
 async def write(conn: Any, w: Write, now: int) -> tuple[bool, list[str]]:
     """One statement: (whether the guard held and it wrote, the agents whose wake hooks it armed)."""
-    row = await conn.fetchrow(_WRITE, w.agent_ids, w.seqs, w.ids, w.bodies, now, w.digests, w.senders, w.tickets,
+    row = await conn.fetchrow(_WRITE, w.agent_ids, w.seqs, w.ids, w.bodies, now, w.digests, w.senders,
                               w.moved, w.seen_seq, w.seen_unread, w.last_seq, w.added, w.active,
                               w.made, w.made_seq, w.made_unread, w.made_metadata, w.made_active,
-                              w.guarded, w.guarded_values, w.creators)
+                              w.guarded, w.guarded_values, w.creators, w.hooked, w.hooks_seen, w.armed,
+                              w.armed_bodies)
     return row["ok"], row["woke"]

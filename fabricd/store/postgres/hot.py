@@ -9,9 +9,6 @@ A drain reads its facts (the mailbox, locked, and the sizes of its oldest messag
 fabricd.core.mailbox_writes decide whether it takes anything and how much its byte budget holds; its
 write is guarded, so a drain whose facts predate the lock reads them again.
 
-`_bodies`, `_outcome` and `_Handover` are the outbox delivery's (hot_outbox.py) until it appends through
-hot_append.append_in; nothing here uses them.
-
 Each runs through `PgEngine.op` (re-run after a rollback, a unique-key race or a connection lost before the
 commit). Round trips per operation are counted in tests/store/test_postgres_round_trips.py.
 """
@@ -21,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fabricd.core import mailbox as rules
 from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
 from fabricd.core.errors import FabricError
@@ -31,50 +27,6 @@ from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.usage_sql import credit, freed
-
-class _Handover(Exception):
-    """Raised inside a hot path's transaction (rolling it back): the record script decides this one."""
-
-
-def _copy(msg: Message, message_id: str, now: int) -> Message:
-    """The message as it will be stored: a new object (the caller's is left alone), seq set after the append."""
-    return Message(message_id, msg.sender, msg.recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,
-                   msg.headers, msg.kind, msg.hops, now, 0, msg.ticket_id)
-
-
-def _bodies(items: Sequence[tuple[Message, bytes]], now: int,
-            mint: Callable[[int], str]) -> list[tuple[Message, bytes, s.Item]]:
-    out = []
-    for msg, digest in items:
-        stored = _copy(msg, msg.id or mint(now), now)
-        body = s.encode(stored)
-        out.append((stored, body, s.Item(msg.recipient.agent_id, stored.id, body, digest, msg.sender.agent_id,
-                                         stored.ticket_id)))
-    return out
-
-
-def _outcome(msg: Message, stored: Message, body: bytes, digest: bytes, done: s.Appended,
-             max_unread: int) -> Sent | FabricError:
-    """What one append means, as LMDB's `mailbox.store` would say it; raises _Handover when it cannot tell."""
-    name = msg.recipient.agent_id
-    if done.prior is not None:
-        prior = done.prior
-        if not msg.id and prior.recipient == name:  # our minted id: an earlier run of this very call committed
-            stored.seq, stored.send_time_ns = prior.seq, prior.send_time_ns
-            return Sent(stored)
-        if prior.digest != digest:
-            return rules.message_id_reused(msg.id)
-        if prior.recipient != name:
-            raise _Handover  # the name may resolve to the recipient of record: the record script checks
-        return Sent(rules.as_stored(msg, prior), duplicate=True)
-    if done.seq is None:
-        if done.unread is None:
-            raise _Handover  # no mailbox has that agent id: resolve, create or refuse on the record path
-        if max_unread and done.unread >= max_unread:
-            return rules.mailbox_full(name, done.unread, max_unread)
-        raise _Handover  # over the sender's quota: the record script names the refusal, with its usage
-    stored.seq = done.seq
-    return Sent(stored, encoded=s.envelope(done.seq, body).encoded)
 
 
 class PgMailboxes:

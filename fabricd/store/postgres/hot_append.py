@@ -83,6 +83,10 @@ class Group:
                         self.resolved[name] = found.agent_id if found is not None else None
                     except FabricError as exc:
                         self.resolved[name] = exc
+            found = sorted({a for a in self.resolved.values() if isinstance(a, str)} - self.facts.probed)
+            if found:  # the hooks of agents reached by a session name: their arrivals may arm them
+                self.facts.hooks.update(await sql.hooks(conn, found))
+                self.facts.probed.update(found)
         if more.seq_floor and self.floors is None:
             self.floors = await sql.seq_floors(conn, sorted({msg.recipient.agent_id for msg, _ in self.items}))
         if more.similar:
@@ -165,7 +169,6 @@ class Group:
             w.bodies.append(body)
             w.digests.append(digest)
             w.senders.append(stored.sender.agent_id)
-            w.tickets.append(stored.ticket_id)
             if d.created or agent_id in made:
                 box = made.setdefault(agent_id, [0, 0, d.creator])
                 box[0], box[1] = stored.seq, d.unread
@@ -196,6 +199,16 @@ class Group:
             w.made_metadata.append(w.metadata(creator))
             w.made_active.append(agent_id in active)
         self.made_any = bool(made)
+        arrivals = [(d.message.recipient.agent_id, d.message.id, d.message.ticket_id)
+                    for d in decided if isinstance(d, writes.Append)]
+        seen = {agent_id: self.facts.hooks.get(agent_id) for agent_id, _, _ in arrivals}
+        for agent_id in sorted(seen):
+            w.hooked.append(agent_id)
+            w.hooks_seen.append(seen[agent_id])
+        stored = {agent_id: wake_rules.decode(body) for agent_id, body in seen.items() if body is not None}
+        for agent_id, hook in sorted(wake_rules.arm_all(stored, arrivals, self.now).items()):
+            w.armed.append(agent_id)
+            w.armed_bodies.append(wake_rules.encode(hook))
         if self.quota is not None:
             for name, value in self.facts.counters.items():
                 w.guarded.append(name)

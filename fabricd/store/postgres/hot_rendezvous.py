@@ -3,8 +3,8 @@
 fabricd.core.tickets decides each write, as it does for the record scripts (LMDB, memory). An Ask or
 EnqueueTicket is one short transaction: its facts in one statement, the decision, its write in one statement
 (tickets.py). A reply is one statement (`_ANSWER`) that picks the replier's queued ticket and stores the
-decided answer. A name that is no agent id is resolved by a read (the session name's agent) and the write
-runs again with that agent's id; its facts show whether it is still a mailbox.
+decided answer. A name that is no agent id is resolved in the same transaction (its entries read locked) and
+the facts read again for that agent.
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ import json
 import uuid
 from typing import Any
 
+from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rv_rules
 from fabricd.core import tickets, turns
 from fabricd.core import wake as wake_rules
 from fabricd.core.kv import mailbox
-from fabricd.core.kv.directory import similar_names
 from fabricd.core.kv.store import KvRendezvous
 from fabricd.core.model import Ticket, TicketState
 from fabricd.core.rendezvous_wait import queue_key, ticket_key
+from fabricd.store.postgres import append_sql
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
@@ -66,23 +67,13 @@ class PgRendezvous(KvRendezvous):
                       quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
         now = self._clock()
         fresh = str(uuid.uuid4())
-        target = request.target
         # A follow-up re-run after an unknown commit would find its ticket queued and refuse it: not re-run.
         rerun_safe = bool(request.idempotency_key or not request.continues)
-        while True:
-            done = await self._e.op(lambda conn, attempt, t=target: _enqueue(conn, attempt, request, t, fresh, now,
-                                                                             max_unread, quota), rerun_safe=rerun_safe)
-            if done is not None:
-                ticket, position, woken = done
-                self._e.committed(woken, int(mailbox.key(ticket.target) in woken))
-                return ticket, position
-            # No mailbox has that agent id: a session name's agent, read apart (the write above was given up),
-            # is checked again by the facts of the next run (a mailbox removed meanwhile is no target).
-            found = await self.target(request.target)  # may raise: an ambiguous name
-            if found in (target, request.target):
-                close = await self._e.read(lambda tx: similar_names(tx, request.target))
-                raise rv_rules.unknown_target(request.target, close)
-            target = found
+        ticket, position, woken = await self._e.op(
+            lambda conn, attempt: _enqueue(conn, attempt, request, fresh, now, max_unread, quota),
+            rerun_safe=rerun_safe)
+        self._e.committed(woken, int(mailbox.key(ticket.target) in woken))
+        return ticket, position
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:
         now = self._clock()
@@ -109,19 +100,31 @@ class PgRendezvous(KvRendezvous):
             who = found
 
 
-async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest, target: str, fresh: str, now: int,
-                   max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int, list[str]] | None:
-    """One enqueue to agent `target` (fabricd.core.tickets.enqueue decides on tickets.ENQUEUE_FACTS); None when
-    no mailbox has that agent id. (ticket, position, the wake-up keys of the commit)."""
-    ticket_id = tickets.ticket_id(target, request, fresh)
+async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
+                   max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int, list[str]]:
+    """One enqueue (fabricd.core.tickets.enqueue decides on tickets.ENQUEUE_FACTS): (ticket, position, the
+    wake-up keys of the commit). A target that is no agent id is resolved in the same transaction
+    (fabricd.core.mailbox_writes.resolve, on the entries it may name, locked) and its facts read again."""
+    target = request.target
     held = quota is not None and bool(request.source_agent)
     names = tk.usage_names(request.source_agent) if held else []
     async with conn.transaction():
         while True:
+            ticket_id = tickets.ticket_id(target, request, fresh)
             row = await conn.fetchrow(tk.ENQUEUE_FACTS, sorted({target, request.source_agent} - {""}), target,
                                       ticket_id, names)
             if row["unread"] is None:
-                return None
+                found = None
+                if target == request.target:  # a session name, or `session/segment`?
+                    sessions = writes.sessions_of(target)
+                    named = await append_sql.named(conn, sessions)
+                    found = writes.resolve(target, [e for e in named if e.agent_id == target
+                                                    or e.session_name in sessions])
+                if found is None or found.agent_id == target:
+                    close = writes.close_names(request.target, await append_sql.registered(conn))
+                    raise rv_rules.unknown_target(request.target, close)
+                target = found.agent_id
+                continue
             prior = tk.ticket_of(row) if row["ticket_id"] is not None else None
             if prior is not None and ticket_id == fresh:  # an earlier run of this very call committed
                 return prior, row["ahead"] if prior.state == TicketState.QUEUED else -1, []

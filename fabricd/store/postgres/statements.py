@@ -1,4 +1,4 @@
-"""Messages on PostgreSQL: their stored encoding, reads, acks, and the outbox delivery's batch append.
+"""Messages on PostgreSQL: their stored encoding, reads, acks, forgetting old ids.
 
 An append's statements are in append_sql.py, the tickets' in tickets.py, the outbox's in outbox.py, the
 directories' and tokens' in directory.py.
@@ -19,14 +19,12 @@ its writers: seqs are gap-free and commit in order on every node.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from fabricd import wire
 from fabricd.core import mailbox_writes as writes
-from fabricd.core.model import Envelope, IdRecord, Message
-from fabricd.store.postgres.usage_sql import UNREAD, charge, credit, freed
-from fabricd.store.postgres.wake_sql import arm
+from fabricd.core.model import Envelope, Message
+from fabricd.store.postgres.usage_sql import credit, freed
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -59,136 +57,6 @@ def envelope(seq: int, body: bytes) -> Envelope:
     as the message with its seq set; the body needs no decode and re-encode.
     """
     return Envelope(seq, body + _SEQ_TAG + _varint(seq))
-
-
-@dataclass(frozen=True, slots=True)
-class Appended:
-    """What one append did: stored at `seq`, or found `prior` (the id was used), or neither.
-
-    Neither means the mailbox does not exist (`unread` is None) or is full (`unread`
-    is its count, at the quota).
-    """
-
-    seq: int | None
-    prior: IdRecord | None = None
-    unread: int | None = None
-    woke: bool = False
-    """The append armed its recipient's wake hook (the wake loop should look)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One message of a batch append."""
-
-    agent_id: str
-    message_id: str
-    body: bytes
-    digest: bytes = b""
-    sender: str = ""
-    ticket_id: str = ""
-
-
-_PRIORS = """
-SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids WHERE id = ANY($1::text[]) AND sender = ANY($2::text[])
-"""
-"""The records of these ids under these senders (the caller keeps its items' pairs). Both key columns are
-conditions so that every plan is a unique index lookup per id, cached generic plans too: `id = ANY` alone
-(the key's first column, not unique) and a join on unnest (id, sender) were planned as scans while the
-table was small and kept as the prepared statement's plan, 1.2-2 ms a batch of 100 against 0.15 ms
-(pg_stat_statements over 200 batches)."""
-
-_LOCK_BOXES = """
-SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
-"""
-
-_APPEND_MANY = f"""
-WITH charged AS (
-    {charge("SELECT * FROM unnest($11::text[], $12::bigint[])")}
-), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
-), ids AS (
-    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest)
-    SELECT i, f, a, s, $5, nullif(d, '')
-    FROM unnest($3::text[], $14::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, f, a, s, d)
-), boxes AS (
-    UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
-        last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
-    FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
-    WHERE m.agent_id = v.a
-), wake AS ({arm("SELECT * FROM unnest($1::text[], $3::text[], $13::text[]) WITH ORDINALITY AS u(a, mid, tid, n)",
-                 "$5")}
-)
-SELECT array(SELECT agent_id FROM wake)
-"""
-# One UPDATE per mailbox row: a statement that updated one row twice (the counters in a CTE, the sender's
-# activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
-
-
-async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
-                      quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
-    """Store a batch in one short transaction (three statements); each item gets its Appended. The outbox
-    delivery's (hot_outbox.py) until it appends through hot_append.append_in, which decides with
-    fabricd.core.mailbox_writes.append.
-
-    Items whose id is already used (earlier, or earlier in this batch) come back
-    with `prior`; items for a missing or full mailbox with `seq` None. The caller
-    decides: with an atomic batch it raises inside its transaction and nothing is kept.
-    With a `quota_limit` on the senders' unread bytes (`adding`: each item's size bound), an item that
-    would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
-    senders' counters, locked). Call inside `conn.transaction()`.
-    """
-    keyed = {(item.message_id, item.sender) for item in items}
-    priors = {(r["id"], r["sender"]): IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
-              for r in await conn.fetch(_PRIORS, [item.message_id for item in items],
-                                        sorted({item.sender for item in items}))
-              if (r["id"], r["sender"]) in keyed}
-    names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
-    boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
-    out: list[Appended] = []
-    cols: tuple[list, ...] = ([], [], [], [], [], [], [])
-    active: set[str] = set()
-    charges: dict[str, int] = {}
-    used: dict[str, int] = {}
-    if quota_limit:
-        senders = sorted({UNREAD + item.sender for item in items if item.sender})
-        used = {r["name"]: r["value"] for r in await conn.fetch(
-            "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
-    for i, item in enumerate(items):
-        prior = priors.get((item.message_id, item.sender))
-        box = boxes.get(item.agent_id)
-        counter = UNREAD + item.sender
-        if prior is not None:
-            out.append(Appended(None, prior))
-        elif box is None or (max_unread and box[1] >= max_unread):
-            out.append(Appended(None, None, None if box is None else box[1]))
-        elif quota_limit and item.sender and used.get(counter, 0) + adding[i] > quota_limit:
-            out.append(Appended(None, None, box[1]))  # over the sender's quota: the caller hands it over
-        else:
-            if item.sender:
-                used[counter] = used.get(counter, 0) + len(item.body)
-            box[0] += 1
-            box[1] += 1
-            priors[(item.message_id, item.sender)] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
-            for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest,
-                                         item.ticket_id, item.sender), strict=True):
-                col.append(value)
-            out.append(Appended(box[0], None, box[1]))
-            if item.sender and item.sender != item.agent_id and item.sender in boxes:
-                active.add(item.sender)
-            if item.sender:  # charged to the sender's unread bytes (fabricd.core.quota)
-                charges[UNREAD + item.sender] = charges.get(UNREAD + item.sender, 0) + len(item.body)
-    if cols[0]:
-        changed = set(cols[0])
-        rows = sorted(changed | active)
-        woke = set(await conn.fetchval(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
-                                       [boxes[a][0] if a in changed else None for a in rows],
-                                       [boxes[a][1] if a in changed else None for a in rows],
-                                       [a in active for a in rows],
-                                       list(charges), list(charges.values()), cols[5], cols[6]))
-        if woke:
-            out = [replace(d, woke=True) if d.seq is not None and item.agent_id in woke else d
-                   for item, d in zip(items, out, strict=True)]
-    return out
 
 
 def within_budget(rows: str, budget: str) -> str:

@@ -13,7 +13,6 @@ from fabricd.core import quota
 from fabricd.core.model import OutboxRow, RowState
 from fabricd.store.postgres import outbox as o
 
-
 _INSERT = f"INSERT INTO outbox ({o.COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 """A row's insert; its values are _values(row), in o.COLUMNS order."""
 
