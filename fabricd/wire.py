@@ -10,6 +10,9 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from google.protobuf.message import Message as ProtoMessage
 
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.model import (
@@ -35,6 +38,12 @@ from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+M = TypeVar("M", bound=ProtoMessage)
+D = TypeVar("D", bound="DataclassInstance")
 
 _NS = 1_000_000_000
 _KINDS = {int(k): k for k in MessageKind}
@@ -302,7 +311,7 @@ def row_out(r: OutboxRow) -> ob_pb.OutboxRow:
     return out
 
 
-def to_pb(obj: object, cls: type):  # noqa: ANN201
+def to_pb(obj: object, cls: type[M]) -> M:
     """A domain dataclass as the protobuf message of the same field names.
 
     `x_ns` fields become `x_time` Timestamps; None leaves an optional field
@@ -311,6 +320,7 @@ def to_pb(obj: object, cls: type):  # noqa: ANN201
     """
     out = cls()
     names = cls.DESCRIPTOR.fields_by_name
+    assert dataclasses.is_dataclass(obj)
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
@@ -327,18 +337,19 @@ def to_pb(obj: object, cls: type):  # noqa: ANN201
     return out
 
 
-def from_pb(msg, cls: type):  # noqa: ANN001, ANN201
+def from_pb(msg: ProtoMessage, cls: type[D]) -> D:
     """A protobuf message as the domain dataclass of the same field names (the inverse of to_pb)."""
     hints = typing.get_type_hints(cls)
     descriptor = msg.DESCRIPTOR.fields_by_name
-    kwargs = {}
+    kwargs: dict[str, object] = {}
     for f in dataclasses.fields(cls):
         name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
         field = descriptor.get(name)
         if field is None:
             continue
         hint = hints[f.name]
-        nested = next((t for t in typing.get_args(hint) or (hint,) if dataclasses.is_dataclass(t)), None)
+        nested = next((t for t in typing.get_args(hint) or (hint,) if isinstance(t, type) and dataclasses.is_dataclass(t)),
+                      None)
         if f.name.endswith("_ns"):
             kwargs[f.name] = _ns(getattr(msg, name))
         elif nested is not None:
