@@ -39,6 +39,11 @@ def queue_key(agent_id: str) -> str:
     return "queue/" + agent_id
 
 
+def seconds(value: float) -> str:
+    """A duration for people: `5 s` for a wait that ran 4.99998 s (a deadline's remaining time), `0.5 s`."""
+    return f"{round(value, 1) if value < 10 else round(value):g} s"
+
+
 @dataclass(frozen=True, slots=True)
 class QueueHead:
     """A WatchQueue snapshot: the first tickets of a FIFO and how many it holds."""
@@ -107,7 +112,7 @@ class RendezvousWaits:
                     )
                 remaining = None if deadline is None else deadline - loop.time()
                 if remaining is not None and remaining <= 0:
-                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {timeout_s:g}s",
+                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {seconds(timeout_s)}",
                                            reason="REPLY_TIMEOUT", ticket_id=ticket_id)
                 # At most a keepalive between reads: a lost wake-up (another node died between its commit and
                 # its NOTIFY) delays the answer by that much, not to the deadline or for good.

@@ -46,7 +46,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from urllib.parse import urlsplit
 
 from fabricd.core import quota, validate, wakehosts
@@ -82,6 +82,17 @@ def decode(raw: bytes | str) -> WakeHook:
     hook.command = tuple(hook.command)
     hook.extra.update(extra)
     return hook
+
+
+def arming(hook: WakeHook, now: int, message_id: str, ticket_id: str) -> WakeHook | None:
+    """The hook once mail `message_id` (a ticket's task: `ticket_id` set) arrived for its agent, or None when
+    it has nothing new to say: armed already, and no ticket to name or one named already (a burst of mail
+    writes the hook once). The first arrival arms it; a ticket names itself on a hook armed without one.
+    Every backend's arming decision (a batch folds its arrivals in order); `hook` is left alone."""
+    if hook.armed and (hook.ticket_id or not ticket_id):
+        return None
+    armed = hook if hook.armed else replace(hook, armed_ns=now, reason="mail", first_message_id=message_id)
+    return replace(armed, reason="ticket", ticket_id=ticket_id) if ticket_id else armed
 
 
 def new_secret() -> str:

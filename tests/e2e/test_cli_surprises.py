@@ -256,3 +256,23 @@ def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN
     assert failed.returncode == 1 and failed.stderr == "fabric: no request for keeper arrived within 0.2s\n"
     for result in (usage, missing, failed):
         assert "Error:" not in result.stderr and "fabric: fabric" not in result.stderr
+
+
+def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("slow")
+    asked = fabric(daemon, "ask", "slow", "anything?", "--timeout", "1.5")
+    assert asked.returncode == 1
+    assert asked.stderr.splitlines()[-1].endswith(" within 1.5 s [REPLY_TIMEOUT]"), asked.stderr
+
+
+def test_help_groups_every_command_by_task_starting_with_start_here() -> None:
+    from fabricd.cli.app import SECTIONS
+    from fabricd.cli.main import cli
+
+    shown = subprocess.run([*FABRIC, "--help"], capture_output=True, text=True, timeout=60).stdout
+    titles = [line[:-1] for line in shown.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    assert titles == ["Options", *[title for title, _ in SECTIONS]]  # no "Other": every command has its task
+    listed = [name for _, names in SECTIONS for name in names]
+    assert sorted(listed) == sorted(cli.commands) and len(set(listed)) == len(listed)  # each once, none left out
+    assert shown.index("Start here:") < shown.index("  send ") < shown.index("Operators:")

@@ -8,21 +8,31 @@ The burst is modest (a few hundred MB from the client, seconds); `--soak` runs t
 from __future__ import annotations
 
 import asyncio
+import datetime
 import re
 
 import grpc
 import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.x509.oid import NameOID
 
-from fabricd.client import Client, FabricError
+from fabricd.a2a import a2a_pb2 as a2a
+from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+from fabricd.client import Client, ClientTls, FabricError, ResourceExhausted
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import types_pb2 as pb
-from tests.e2e.test_security import ALICE, BOB
+from tests.e2e.test_security import ALICE, BOB, _cert, _key, _pem
+from tests.reliability.test_resources import small_disk  # noqa: F401 - a fixture
 
 BACKENDS = ("lmdb", "postgres")
 LMDB_ONLY = ("test_oversized_calls_without_a_valid_token_are_never_read",
              "test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go",
-             "test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length")  # the rpc layer's, not the store's
+             "test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length",  # the rpc layer's
+             "test_a_full_store_still_drains_and_acks_and_then_takes_mail_again",  # LMDB's map size
+             "test_a_full_disk_still_drains_and_acks",  # LMDB's file
+             "test_certificates_expired_not_yet_valid_or_from_another_ca_are_refused_at_the_handshake")
 MIB = 1 << 20
 BIG_CHANNEL = [("grpc.max_send_message_length", 1 << 30), ("grpc.max_receive_message_length", 1 << 30)]
 
@@ -146,3 +156,133 @@ async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib
     first = await client.drain(BOB, 1000, max_bytes=1 << 40)  # read as 16 MiB
     assert len(first.messages) == 163 and first.ByteSize() <= 16 << 20 and first.remaining == 37
     assert len((await client.drain(BOB, 1000)).messages) == 37
+
+
+# -- a full store
+
+
+async def fill(client: Client, mailbox: str, size: int, prefix: str) -> list[str]:
+    """Send messages of `size` bytes with ids until the store is full; the ids stored."""
+    stored: list[str] = []
+    while True:
+        try:
+            stored.append((await client.send(mailbox, data=b"x" * size, id=f"{prefix}{len(stored)}",
+                                              create_mailbox=True)).message.id)
+        except ResourceExhausted as err:
+            assert err.reason == "STORE_FULL", err.reason
+            return stored
+
+
+@pytest.mark.parametrize("size", [200, 20_000])
+async def test_a_full_store_still_drains_and_acks_and_then_takes_mail_again(make_daemon, size) -> None:  # noqa: ANN001
+    daemon = make_daemon("--map-size", "4M").start()
+    async with Client(daemon.target) as client:
+        stored = await fill(client, BOB, size, "a")
+        drained = [m.id for m in (await client.drain(BOB, 5)).messages]  # consuming is the way out of a full store
+        assert drained == stored[:5]
+        unread = [m.id for m in (await client.peek(BOB, 5)).messages]
+        assert await client.ack(BOB, unread) == 5
+        rest = []
+        while len(rest) < len(stored) // 2:  # half the mail read: its room takes mail again
+            rest += [m.id for m in (await client.drain(BOB, 100)).messages]
+        more = await fill(client, BOB, size, "b")
+        assert more
+        while batch := [m.id for m in (await client.drain(BOB, 100)).messages]:
+            rest += batch
+        assert rest == stored[10:] + more  # nothing lost, nothing twice
+
+
+async def test_a_full_disk_still_drains_and_acks(make_daemon, small_disk) -> None:  # noqa: ANN001, F811
+    daemon = make_daemon("--map-size", "64M", data_dir=str(small_disk / "data")).start()
+    async with Client(daemon.target) as client:
+        stored: list[str] = []
+        with pytest.raises(ResourceExhausted) as err:
+            while True:
+                stored.append((await client.send(BOB, data=b"x" * 200, id=f"a{len(stored)}",
+                                                 create_mailbox=True)).message.id)
+        assert err.value.reason == "DISK_FULL", err.value.reason
+        assert [m.id for m in (await client.drain(BOB, 100)).messages] == stored[:100]
+        unread = [m.id for m in (await client.peek(BOB, 100)).messages]
+        assert await client.ack(BOB, unread) == 100
+
+
+# -- hostile A2A parts
+
+
+def a2a_parts() -> dict[str, list]:
+    """A2A parts with a NUL (U+0000) where the daemon keeps text: file names, URLs, media types, metadata."""
+    nul_data = a2a.Part()
+    nul_data.data.string_value = "a\0b"
+    with_metadata = a2a.Part(raw=b"x")
+    with_metadata.metadata.update({"k\0": "v\0"})
+    return {"data": [nul_data], "filename": [a2a.Part(raw=b"x", filename="f\0n")],
+            "url": [a2a.Part(url="https://example.com/\0")], "media type": [a2a.Part(raw=b"x", media_type="a\0b")],
+            "part metadata": [with_metadata], "text and url": [a2a.Part(text="t"), a2a.Part(url="u\0", filename="\0")]}
+
+
+@pytest.mark.parametrize("where", list(a2a_parts()))
+async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon, client: Client, where) -> None:  # noqa: ANN001
+    await client.register(BOB)
+    request = a2a.SendMessageRequest(tenant=BOB, configuration=a2a.SendMessageConfiguration(return_immediately=True),
+                                     message=a2a.Message(message_id="m-1", role=a2a.ROLE_USER, parts=a2a_parts()[where]))
+    request.message.metadata.update({"note\0": "x\0"})
+    async with grpc.aio.insecure_channel(daemon.target) as channel:
+        stub = a2a_grpc.A2AServiceStub(channel)
+        try:
+            task = (await stub.SendMessage(request)).task
+        except grpc.aio.AioRpcError as err:
+            assert err.code() == grpc.StatusCode.INVALID_ARGUMENT, (err.code(), err.details())
+            assert await client.get_queue(BOB) == []  # refused: nothing queued
+            return
+        seen = await stub.GetTask(a2a.GetTaskRequest(tenant=BOB, id=task.id))
+        assert [p.WhichOneof("content") for p in seen.history[0].parts] == [
+            p.WhichOneof("content") for p in a2a_parts()[where]]
+        assert len((await stub.ListTasks(a2a.ListTasksRequest(tenant=BOB))).tasks) == 1
+
+
+# -- mutual TLS identities
+
+
+def write_pem(path, item) -> str:  # noqa: ANN001
+    data = item.public_bytes(serialization.Encoding.PEM) if hasattr(item, "public_bytes") else _pem(item)
+    path.write_bytes(data)
+    return str(path)
+
+
+def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (-1, 1)) -> tuple:  # noqa: ANN001
+    """A client certificate for `name` signed by `issuer_key`, valid from days[0] to days[1] from now."""
+    key, now = _key(), datetime.datetime.now(datetime.UTC)
+    cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+            .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now + datetime.timedelta(days=days[0]))
+            .not_valid_after(now + datetime.timedelta(days=days[1]))
+            .sign(issuer_key, hashes.SHA256()))
+    return cert, key
+
+
+async def test_certificates_expired_not_yet_valid_or_from_another_ca_are_refused_at_the_handshake(
+        make_daemon, tmp_path) -> None:  # noqa: ANN001
+    ca_key, server_key = _key(), _key()
+    ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
+    server = _cert("server", server_key, "fabricd test CA", ca_key, server=True)
+    files = {name: write_pem(tmp_path / name, item) for name, item in
+             (("ca.crt", ca), ("server.crt", server), ("server.key", server_key))}
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", files["server.crt"], "--tls-key",
+                         files["server.key"], "--tls-client-ca", files["ca.crt"], "--tls-require-client-cert",
+                         "--tls-admin-names", "operator").start()
+    target = f"127.0.0.1:{int(daemon.wait_for('127.0.0.1:').strip().rsplit(':', 1)[1])}"
+    hostile = {"another CA": client_cert("operator", "fabricd test CA", _key()),
+               "expired": client_cert("operator", "fabricd test CA", ca_key, days=(-10, -1)),
+               "not yet valid": client_cert("operator", "fabricd test CA", ca_key, days=(1, 10))}
+    hostile["good"] = client_cert("operator", "fabricd test CA", ca_key)
+    for what, (cert, key) in hostile.items():
+        tls = ClientTls.from_files(files["ca.crt"], write_pem(tmp_path / f"{what}.crt", cert),
+                                   write_pem(tmp_path / f"{what}.key", key))
+        async with Client(target, tls=tls) as caller:
+            if what == "good":
+                assert await caller.list_tokens() == []  # the daemon serves on, and this is how it looks
+                continue
+            with pytest.raises(FabricError) as err:
+                await caller.list_tokens()
+            assert err.value.code == grpc.StatusCode.UNAVAILABLE, (what, err.value)

@@ -638,3 +638,13 @@ async def test_token_issue_refuses_an_agent_id_that_is_another_agents_session_na
     daemon.start()
     async with Client(daemon.target) as local:
         assert [t.agent_id for t in await local.list_tokens()] == []
+
+
+def test_a_backup_written_in_the_checkout_is_not_shown_by_git_and_a_failed_one_leaves_nothing(
+        tmp_path) -> None:  # noqa: ANN001
+    ignored = subprocess.run(["git", "check-ignore", "fabricd.mdb", "fabricd.mdb.partial"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert ignored.stdout.split() == ["fabricd.mdb", "fabricd.mdb.partial"]  # README's `fabric backup --to fabricd.mdb`
+    failed = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", f"unix:{tmp_path}/none.sock",
+                             "backup", "--to", str(tmp_path / "b.mdb")], capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 1 and sorted(os.listdir(tmp_path)) == []  # no b.mdb.partial left behind

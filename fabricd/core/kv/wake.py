@@ -11,6 +11,7 @@ from dataclasses import replace
 from fabricd.core import directory as directory_rules
 from fabricd.core import outbox as outbox_rules
 from fabricd.core import wake as rules
+from fabricd.core import wake_claims as claims
 from fabricd.core.errors import FabricError
 from fabricd.core.kv.directory import similar_names
 from fabricd.core.kv.tx import RecordTx
@@ -43,13 +44,10 @@ def delete_hook(tx: RecordTx, agent_id: str) -> bool:
 def note(tx: RecordTx, now: int, agent_id: str, message_id: str, ticket_id: str) -> None:
     """Mail (or a ticket's task) arrived for `agent_id`: arm its hook, if it has one and is not armed yet."""
     hook = tx.get_wake_hook(agent_id)
-    if hook is None or (hook.armed and (hook.ticket_id or not ticket_id)):
+    armed = rules.arming(hook, now, message_id, ticket_id) if hook is not None else None
+    if armed is None:
         return  # no hook, or armed already with nothing new to say: a burst costs one read per message
-    if not hook.armed:
-        hook.armed_ns, hook.reason, hook.first_message_id = now, "mail", message_id
-    if ticket_id:
-        hook.reason, hook.ticket_id = "ticket", ticket_id
-    tx.put_wake_hook(hook)
+    tx.put_wake_hook(armed)
     tx.wake(WAKE)
 
 
@@ -105,39 +103,18 @@ def drop_rows(tx: RecordTx, now: int, agent_id: str) -> int:
                 and row.recipient.agent_id == agent_id):
             doomed.append(row)
     for row in doomed:
-        tx.put_outbox_row(replace(outbox_rules.delivered(row, now, 0),
-                                  last_error="not sent: the mailbox was removed"))
+        tx.put_outbox_row(claims.unsent(row, now, "the mailbox was removed"))
     return len(doomed)
 
 
-def _unsent(row: OutboxRow, now: int, why: str) -> OutboxRow:
-    return replace(outbox_rules.delivered(row, now, 0), last_error=f"not sent: {why}")
-
-
 def claim(tx: RecordTx, now: int, row: OutboxRow, lease_ns: int) -> tuple[OutboxRow, WakeHook] | None:
-    """Take a due wake row for its sender: hold it (and its hook) for `lease_ns` and return it with the hook.
-
-    A row whose hook was removed or disabled since is settled here, as a receipt saying so; one whose hook
-    backs off, or sends another row, waits until then (one send per hook at a time, see fabricd.core.wake)."""
-    hook = tx.get_wake_hook(row.recipient.agent_id)
-    if hook is None or hook.disabled:
-        tx.put_outbox_row(_unsent(row, now, "the hook was removed" if hook is None else "the hook is disabled"))
-        if hook is not None and hook.queued_key == row.key:
-            hook.queued_key = ""
-            tx.put_wake_hook(hook)
-        return None
-    other = hook.sending_key not in ("", row.key) and hook.sending_until_ns > now
-    wait = max(hook.retry_ns, hook.sending_until_ns if other else 0)
-    if wait > now:
-        tx.put_outbox_row(replace(row, next_attempt_ns=wait))
-        return None
-    held = replace(row, next_attempt_ns=now + lease_ns)
-    tx.put_outbox_row(held)
-    if hook.queued_key == row.key:
-        hook.queued_key = ""
-    hook.sending_key, hook.sending_until_ns = row.key, now + lease_ns
-    tx.put_wake_hook(hook)
-    return held, hook
+    """Take a due wake row for its sender (fabricd.core.wake_claims.claim decides): the row held for `lease_ns`
+    with its hook, or None (settled as a receipt, or put off while its hook backs off or sends another)."""
+    decided = claims.claim(row, tx.get_wake_hook(row.recipient.agent_id), now, lease_ns)
+    tx.put_outbox_row(decided.row)
+    if decided.hook is not None:
+        tx.put_wake_hook(decided.hook)
+    return (decided.row, decided.hook) if decided.send and decided.hook is not None else None
 
 
 def settle(tx: RecordTx, now: int, key: str, error: FabricError | None, policy: outbox_rules.RetryPolicy,
@@ -173,7 +150,7 @@ def settle(tx: RecordTx, now: int, key: str, error: FabricError | None, policy: 
         return False, _disable(tx, now, hook, row, waiting)
     hook.retry_ns = now + int(policy.delay_s(hook.failures, rng) * 1e9)
     if waiting is not None:  # a newer wake waits: it says what this one said, and more
-        tx.put_outbox_row(_unsent(row, now, f"{waiting.key} came after it ({hook.last_error})"))
+        tx.put_outbox_row(claims.unsent(row, now, f"{waiting.key} came after it ({hook.last_error})"))
         tx.put_outbox_row(replace(waiting, next_attempt_ns=hook.retry_ns))
     else:
         retried = outbox_rules.failed(row, error, now, policy, rng)
@@ -193,7 +170,7 @@ def _disable(tx: RecordTx, now: int, hook: WakeHook, row: OutboxRow, waiting: Ou
     why = f"the hook was disabled after {hook.failures} failed sends in a row ({hook.last_error})"
     for unsent in (row, waiting):
         if unsent is not None:
-            tx.put_outbox_row(_unsent(unsent, now, why))
+            tx.put_outbox_row(claims.unsent(unsent, now, why))
     tx.put_wake_hook(hook)
     target = f"POST {hook.url}" if hook.url else f"the command {hook.command[0]}"
     log.warning("wake hook of %s disabled after %d failed sends in a row: %s", hook.agent_id, hook.failures,

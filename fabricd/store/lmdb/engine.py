@@ -51,10 +51,10 @@ import lmdb
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.lmdb import folder, sealed, ticket_index, upgrade
-from fabricd.store.lmdb.faults import fail_at, translate
+from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.quarantine import Quarantine
-from fabricd.store.lmdb.schema import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 T = TypeVar("T")
@@ -111,6 +111,7 @@ class LmdbEngine:
         except BaseException:
             os.close(self._lock_fd)
             raise
+        self._headroom = Headroom(self._env, self._dbs, NAMES, self._env.info()["map_size"], path)
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
         self.quarantine = Quarantine(self.write, self._dbs)
@@ -292,6 +293,8 @@ class LmdbEngine:
                 try:
                     result = fn(tx)
                     tx.flush()
+                    if tx.stored_messages:
+                        self._headroom.refuse(child)
                     child.commit()
                     stored_messages += tx.stored_messages
                     outcomes.append(WriteOutcome(fut, result, None, tx.woken))

@@ -30,6 +30,7 @@ big-endian so that byte order is numeric order.
     meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
                                                      for stores written before it)
     meta       b"seq/" name                          u64 counter (next_sequence)
+    meta       b"seq/seq-floor/" agent_id UTF-8      u64 highest seq a removed mailbox of that id used (seq_floor_of)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
     meta       b"usage/" quota b"/" H(agent_id)      u64 an agent's usage of a quota (fabricd.core.quota)

@@ -28,8 +28,8 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     # table, key column (as text), columns read, decoder
     ("mailboxes", "agent_id", d.ENTRY_COLUMNS, d.entry_of),
     ("messages", "agent_id || '/' || seq", "body", lambda r: pb.Message.FromString(r["body"])),
-    ("tickets", "ticket_id", tk._TICKET_COLUMNS, tk._ticket),
-    ("outbox", "key || ' of ' || sender_agent", o._COLUMNS, o.row_of),
+    ("tickets", "ticket_id", tk.TICKET_COLUMNS, tk.ticket_of),
+    ("outbox", "key || ' of ' || sender_agent", o.COLUMNS, o.row_of),
     ("ad_data", "sequence", "body", lambda r: d.data_of(r["body"])),
     ("ad_history", "sequence", "body", lambda r: d.data_of(r["body"])),
     ("ad_agents", "agent_id", "body", lambda r: wire.from_pb(ad_pb.Agent.FromString(r["body"]), agentdir.Agent)),

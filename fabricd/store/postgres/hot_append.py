@@ -208,7 +208,7 @@ class Group:
         return w, out
 
 
-class Appended:
+class GroupAppended:
     """What an append in a caller's transaction did: each send's outcome, and the wake-up keys of its commit."""
 
     __slots__ = ("results", "woken")
@@ -234,16 +234,16 @@ def _settle(group: Group, decided: list[Sent | FabricError | writes.Append]) -> 
     return group.plan(decided)
 
 
-def _appended(group: Group, out: Result, woke: list[str]) -> Appended:
+def _appended(group: Group, out: Result, woke: list[str]) -> GroupAppended:
     keys = {rules.mailbox_key(r.message.recipient.agent_id): None for r in out if isinstance(r, Sent) and r.encoded}
     if woke:
         keys[wake_rules.WAKE] = None
     if group.made_any:
         keys[DIRECTORY] = None
-    return Appended(out, keys)
+    return GroupAppended(out, keys)
 
 
-async def append_in(conn: Any, group: Group) -> Appended:
+async def append_in(conn: Any, group: Group) -> GroupAppended:
     """Append `group` inside the caller's transaction: its facts read FOR UPDATE, more read when the decider
     asks, its writes in one statement. Raises the refusal of an atomic group (the caller rolls back).
 
@@ -270,7 +270,7 @@ async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int
     """The Mailboxes port's append on PostgreSQL (see the module docstring)."""
     group = prepare(items, mint, clock(), create=create, atomic=atomic, max_unread=max_unread, quota=quota)
 
-    async def alone(conn: Any, attempt: Attempt) -> Appended | None:
+    async def alone(conn: Any, attempt: Attempt) -> GroupAppended | None:
         await group.gather(conn, lock=False)
         decided, more = group.decide()
         if more is not None:
@@ -284,7 +284,7 @@ async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int
                 return None  # another writer moved a mailbox since the facts: decide again, locked
         return _appended(group, out, woke)
 
-    async def locked(conn: Any, attempt: Attempt) -> Appended:
+    async def locked(conn: Any, attempt: Attempt) -> GroupAppended:
         async with conn.transaction():
             done = await append_in(conn, group)
             attempt.committing = True

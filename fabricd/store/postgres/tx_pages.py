@@ -54,21 +54,21 @@ class PagedReads:
             yield _hex(r["agent_id"]), d.entry_of(r)
 
     def queue_from(self, target: str, after_seq: int) -> Iterator[tuple[int, Ticket]]:
-        sql = (f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE queue_seq > $1 AND target = $2 AND state = 1 "
+        sql = (f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE queue_seq > $1 AND target = $2 AND state = 1 "
                "ORDER BY queue_seq LIMIT $3")
         for r in self._chunks(sql, after_seq, "queue_seq", target):
-            yield r["queue_seq"], tk._ticket(r)
+            yield r["queue_seq"], tk.ticket_of(r)
 
     def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
         # Newest first through tickets_by_target (or tickets_by_source), a chunk at a time.
         column, value = ("source_agent", source_agent) if source_agent else ("target", target)
-        sql = (f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 AND target = $3 "
+        sql = (f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 AND target = $3 "
                "ORDER BY queue_seq DESC LIMIT $4")
         for r in self._chunks(sql, before_seq or 2**63 - 1, "queue_seq", value, target):
-            yield tk._ticket(r)
+            yield tk.ticket_of(r)
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        sql = f"SELECT {o._COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
+        sql = f"SELECT {o.COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
         cursor = after_key
         while True:
             rows = self._fetch(sql, *o.after(cursor), CHUNK)

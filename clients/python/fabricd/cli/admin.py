@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -160,6 +161,7 @@ def backup(ctx: Context, dest: str) -> None:
         except OSError as exc:
             raise click.ClickException(f"cannot write {partial}: {exc.strerror}; pick a --to in a folder you "
                                        "can write") from None
+        complete = False
         try:
             try:
                 async for chunk in client.admin.BackupStore(adm.BackupStoreRequest()):
@@ -172,12 +174,16 @@ def backup(ctx: Context, dest: str) -> None:
             except grpc.RpcError as exc:
                 raise from_rpc_error(exc) from None
             os.fsync(fd)
+            if written != total or digest.hexdigest() != expected:
+                raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
+                                           "differs); nothing was written to " + dest)
+            os.replace(partial, dest)
+            complete = True
         finally:
             os.close(fd)
-        if written != total or digest.hexdigest() != expected:
-            raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
-                                       "differs); nothing was written to " + dest)
-        os.replace(partial, dest)
+            if not complete:  # a failed or interrupted backup leaves no partial file behind
+                with contextlib.suppress(OSError):
+                    os.unlink(partial)
         return written
 
     try:

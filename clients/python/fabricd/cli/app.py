@@ -135,10 +135,26 @@ async def agent_named(client: Client, name: str) -> str:
 
 
 def to_json(message: Any) -> dict[str, Any]:
-    """A message as JSON: every field, zero values included, and 64-bit integers as numbers (not strings)."""
+    """A message as JSON: every field, zero values included, 64-bit integers as numbers (not strings), and keys
+    in the message's field order whichever fields are set (MessageToDict puts the unset ones last)."""
     out = json_format.MessageToDict(message, preserving_proto_field_name=True,
                                     always_print_fields_with_no_presence=True)
     _numbers(message.DESCRIPTOR, out)
+    return _ordered(message.DESCRIPTOR, out)
+
+
+def _ordered(descriptor: Any, value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in sorted(descriptor.fields, key=lambda f: f.number):
+        if field.name not in value:
+            continue
+        v = value[field.name]
+        inner = field.message_type
+        if inner is not None and not inner.full_name.startswith("google.protobuf.") and \
+                not inner.GetOptions().map_entry:
+            v = [_ordered(inner, x) if isinstance(x, dict) else x for x in v] if isinstance(v, list) else \
+                _ordered(inner, v) if isinstance(v, dict) else v
+        out[field.name] = v
     return out
 
 
@@ -255,9 +271,35 @@ class Command(click.Command):
                                         help="machine output: one JSON object per line"))
 
 
+SECTIONS = (
+    ("Start here", ("doctor", "register", "send", "peek", "tail", "ask", "reply")),
+    ("Mail and presence", ("ls", "drain", "wait", "watch", "resolve", "touch", "unregister", "wake")),
+    ("Requests between agents", ("queue", "ticket", "outbox")),
+    ("Agent directory", ("agents", "threads", "admit", "requests", "settle")),
+    ("Coding agents and other protocols", ("mcp", "hook", "a2a")),
+    ("Operators", ("status", "token", "backup")),
+)
+"""`fabric --help` lists the commands by task in this order; a command in no section comes last, under Other."""
+
+
 class Group(click.Group):
     command_class = Command
     group_class = type  # subgroups are Groups too, so their commands take --json as well
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.name != "cli":  # a subgroup (fabric ticket, fabric outbox): click's plain list
+            super().format_commands(ctx, formatter)
+            return
+        commands = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+        listed = {name for _, names in SECTIONS for name in names}
+        sections = [*SECTIONS, ("Other", tuple(n for n in commands if n not in listed))]
+        width = formatter.width - 6 - max(map(len, commands), default=0)
+        for title, names in sections:
+            rows = [(n, commands[n].get_short_help_str(width)) for n in names if commands.get(n) is not None
+                    and not commands[n].hidden]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
 def client_version() -> str:

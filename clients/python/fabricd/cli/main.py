@@ -145,13 +145,20 @@ def resolve(ctx: Context, name: str) -> None:
               help="create TO's mailbox if no agent or mailbox has that name (mail for an agent not registered yet)")
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, allow_dash=True),
               help="send the text of this file ('-' for standard input)")
+@click.option("--data", "data_arg", default=None, metavar="@FILE|TEXT",
+              help="bytes to carry beside the text: @FILE reads a file as it is (@- standard input), anything "
+                   "else is sent as UTF-8; name their type with -H content-type=...")
 @click.pass_obj
 def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
-         reply_to: tuple[str, ...], user: bool, create: bool, path: str | None) -> None:
-    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name."""
-    text = text_argument(text, path, "TEXT")
+         reply_to: tuple[str, ...], user: bool, create: bool, path: str | None, data_arg: str | None) -> None:
+    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name.
+
+    With --data and no TEXT or --file, the message carries the data and no text.
+    """
+    data = data_argument(data_arg)
+    text = "" if data_arg is not None and text is None and path is None else text_argument(text, path, "TEXT")
     headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
-    result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread,
+    result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread, data=data,
                                       headers=headers, reply_to=reply_to,
                                       kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT,
                                       create_mailbox=create))
@@ -160,6 +167,21 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
     else:
         note = " (duplicate: already stored)" if result.duplicate else ""
         show.write([(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}", "")])
+
+
+def data_argument(value: str | None) -> bytes:
+    """--data: `@FILE` (the file's bytes, `@-` standard input's), else the value itself in UTF-8."""
+    if value is None:
+        return b""
+    if not value.startswith("@"):
+        return value.encode("utf-8", "surrogateescape")
+    if value == "@-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(value[1:], "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {value[1:]}: {exc.strerror}", param_hint="--data") from None
 
 
 @cli.command()

@@ -169,6 +169,12 @@ class Client(WorkCalls):
         error = from_rpc_error(exc)
         if isinstance(error, Unavailable) and self._resolved.discovered:
             error.metadata.setdefault("tried", self.tried)
+        if isinstance(error, Unavailable) and error.reason == "UNAVAILABLE":  # no answer, not the daemon's refusal
+            # What `fabric` prints: gRPC's own words ("failed to connect to all addresses; ...") stay in metadata.
+            error.metadata.setdefault("grpc_message", error.message)
+            error.message = (f"cannot reach fabricd at {self.target}: is it running? tried {self.tried}; "
+                             "start it with `fabricd serve` (or pass its target)")
+            error.args = (error.message,)
         return error
 
     def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:

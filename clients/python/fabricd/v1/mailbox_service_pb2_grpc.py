@@ -106,7 +106,10 @@ class MailboxServiceServicer:
     def PeekMessages(self, request, context):
         """Unread messages, oldest first, without consuming them. A response holds at
         most `max_bytes` of messages (always at least one): by default under 4 MiB,
-        what a gRPC client with default options accepts.
+        what a gRPC client with default options accepts. NOT_FOUND (NAME_NOT_FOUND,
+        with the closest registered names in `suggestions`) when no mailbox has
+        this agent id; an existing mailbox with no mail is empty. The same holds
+        for DrainMessages and Subscribe.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
