@@ -214,17 +214,10 @@ def test_no_import_circles_in_the_daemon_or_the_scripts() -> None:
 
 
 KNOWN_PRIVATE_USES = {
-    # PostgreSQL's hot paths, being reworked by issue 24's deciders; each entry goes with its use.
+    # PostgreSQL's outbox hot path, being reworked by issue 24's deciders; each entry goes with its use.
     ("fabricd/store/postgres/hot_outbox.py", "fabricd.store.postgres.hot._bodies"),
     ("fabricd/store/postgres/hot_outbox.py", "fabricd.store.postgres.hot._Handover"),
     ("fabricd/store/postgres/hot_outbox.py", "fabricd.store.postgres.hot._outcome"),
-    ("fabricd/store/postgres/hot_rendezvous.py", "fabricd.store.postgres.tickets._ENQUEUE"),
-    ("fabricd/store/postgres/hot_rendezvous.py", "fabricd.store.postgres.statements._LOCK_BOXES"),
-    ("fabricd/store/postgres/tickets.py", "fabricd.store.postgres.statements._LOCK_BOXES"),
-    ("fabricd/store/postgres/hot.py", "fabricd.store.postgres.statements._DRAIN"),
-    *((f"fabricd/store/postgres/{module}.py", f"fabricd.store.postgres.{name}")
-      for module in ("check", "dump", "tx_outbox", "tx_pages", "tx_tickets")
-      for name in ("tickets._TICKET_COLUMNS", "tickets._ticket", "outbox._COLUMNS")),
 }
 
 
