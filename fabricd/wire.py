@@ -12,7 +12,9 @@ import typing
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from google.protobuf.duration_pb2 import Duration
 from google.protobuf.message import Message as ProtoMessage
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.model import (
@@ -178,11 +180,11 @@ def capability_in(p: pb.Capability) -> Capability:
 _MIN_SECONDS, _MAX_SECONDS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31, as google.protobuf says
 
 
-def _ns(t) -> int:  # noqa: ANN001 - a Timestamp
+def _ns(t: Timestamp) -> int:
     return t.seconds * _NS + t.nanos
 
 
-def timestamp_in(t, field: str) -> int:  # noqa: ANN001 - a Timestamp from a request
+def timestamp_in(t: Timestamp, field: str) -> int:
     """A request's Timestamp in ns; INVALID_ARGUMENT when it is not a valid Timestamp."""
     if not (_MIN_SECONDS <= t.seconds <= _MAX_SECONDS and 0 <= t.nanos < _NS):
         raise InvalidArgument(f"{field} is not a valid timestamp (seconds {t.seconds}, nanos {t.nanos})",
@@ -190,7 +192,7 @@ def timestamp_in(t, field: str) -> int:  # noqa: ANN001 - a Timestamp from a req
     return _ns(t)
 
 
-def _set_time(t, ns: int) -> None:  # noqa: ANN001 - a Timestamp
+def _set_time(t: Timestamp, ns: int) -> None:
     if ns:
         t.seconds, t.nanos = divmod(ns, _NS)
 
@@ -233,7 +235,7 @@ def entry_in(p: pb.MailboxEntry, last_seq: int = 0, change: int = 0) -> MailboxE
     )
 
 
-def duration_in(d, field: str = "timeout") -> float:  # noqa: ANN001 - a Duration
+def duration_in(d: Duration, field: str = "timeout") -> float:
     if not (-_NS < d.nanos < _NS) or (d.seconds > 0 > d.nanos) or (d.seconds < 0 < d.nanos):
         raise InvalidArgument(f"{field} is not a valid duration", reason="INVALID_FIELD", field=field)
     return d.seconds + d.nanos / 1e9
