@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import grpc
-
 from fabricd import wire
 from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
@@ -22,14 +18,12 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         self._mailboxes = mailboxes
 
     @mapped
-    async def SendMessage(self, request: pb.SendMessageRequest,
-                          context: grpc.aio.ServicerContext) -> pb.SendMessageResponse:
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
         sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox, agent_token())
         return pb.SendMessageResponse.FromString(wire.sent_result(sent))
 
     @mapped
-    async def SendMessages(self, request: pb.SendMessagesRequest,
-                           context: grpc.aio.ServicerContext) -> pb.SendMessagesResponse:
+    async def SendMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic,
                                                   request.create_mailbox, agent_token())
         parts = []
@@ -41,16 +35,14 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         return pb.SendMessagesResponse.FromString(b"".join(parts))
 
     @mapped
-    async def PeekMessages(self, request: pb.PeekMessagesRequest,
-                           context: grpc.aio.ServicerContext) -> pb.PeekMessagesResponse:
+    async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         messages, unread = await self._mailboxes.peek(request.agent_id, request.limit, request.max_bytes)
         response = wire.messages_response(pb.PeekMessagesResponse, messages)
         response.unread_count = unread
         return response
 
     @mapped
-    async def DrainMessages(self, request: pb.DrainMessagesRequest,
-                            context: grpc.aio.ServicerContext) -> pb.DrainMessagesResponse:
+    async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit, context.time_remaining(),
                                                           request.max_bytes)
         response = wire.messages_response(pb.DrainMessagesResponse, messages)
@@ -58,15 +50,13 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         return response
 
     @mapped
-    async def Subscribe(self, request: pb.SubscribeRequest,
-                        context: grpc.aio.ServicerContext) -> AsyncIterator[bytes]:
+    async def Subscribe(self, request, context):  # noqa: ANN001, ANN201, N802
         # SubscribeResponse bytes: the stored encodings go out as they are, never parsed and written again
         # (the interceptor writes bytes through; see fabricd.rpc.interceptor)
         async for batch in self._mailboxes.subscribe(request.agent_id):
             yield wire.messages_field(batch) if batch else KEEPALIVE
 
     @mapped
-    async def AckMessages(self, request: pb.AckMessagesRequest,
-                          context: grpc.aio.ServicerContext) -> pb.AckMessagesResponse:
+    async def AckMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         acked = await self._mailboxes.ack(request.agent_id, list(request.message_ids))
         return pb.AckMessagesResponse(acked=acked)

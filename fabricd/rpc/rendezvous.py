@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import grpc
-
 from fabricd import wire
 from fabricd.core import validate
 from fabricd.core.errors import InvalidArgument
@@ -65,69 +61,62 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
         self._rv = rendezvous
 
     @mapped
-    async def Ask(self, request: pb.AskRequest, context: grpc.aio.ServicerContext) -> pb.AskResponse:
+    async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
         answered = await self._rv.ask_answer(_request(request, self._rv.limits), _timeout(request, context))
         return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result, outcome=int(answered.outcome),
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def EnqueueTicket(self, request: pb.EnqueueTicketRequest,
-                            context: grpc.aio.ServicerContext) -> pb.EnqueueTicketResponse:
+    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         ticket, position = await self._rv.enqueue(_request(request, self._rv.limits))
         return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
-    async def AwaitReply(self, request: pb.AwaitReplyRequest,
-                         context: grpc.aio.ServicerContext) -> pb.AwaitReplyResponse:
+    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802
         answered = await self._rv.await_answer(request.ticket_id, _timeout(request, context))
         return pb.AwaitReplyResponse(result=answered.result, outcome=int(answered.outcome),
                                      data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def Reply(self, request: pb.ReplyRequest, context: grpc.aio.ServicerContext) -> pb.ReplyResponse:
+    async def Reply(self, request, context):  # noqa: ANN001, ANN201, N802
         answer = Answer(request.result, request.outcome or TicketOutcome.COMPLETED, request.data,
                         dict(request.headers))
         ticket_id = await self._rv.reply(request.agent_id, answer, request.ticket_id)
         return pb.ReplyResponse(ticket_id=ticket_id)
 
     @mapped
-    async def GetTicket(self, request: pb.GetTicketRequest, context: grpc.aio.ServicerContext) -> pb.GetTicketResponse:
+    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         view = await self._rv.view(request.ticket_id)
         return pb.GetTicketResponse(ticket=wire.ticket_out(view.ticket, view.position))
 
     @mapped
-    async def CancelTicket(self, request: pb.CancelTicketRequest,
-                           context: grpc.aio.ServicerContext) -> pb.CancelTicketResponse:
+    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201, N802
         ticket, cancelled = await self._rv.cancel_ticket(request.ticket_id)
         return pb.CancelTicketResponse(ticket=wire.ticket_out(ticket), cancelled=cancelled)
 
     @mapped
-    async def ListTickets(self, request: pb.ListTicketsRequest,
-                          context: grpc.aio.ServicerContext) -> pb.ListTicketsResponse:
+    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201, N802
         query = TicketQuery(request.conversation_id, _states(request.states), source_agent=request.source_agent_id)
         listed = await self._rv.tickets(request.agent_id, query, request.page_size, request.page_token)
         return pb.ListTicketsResponse(tickets=[wire.ticket_out(v.ticket, v.position) for v in listed.items],
                                       next_page_token=listed.next_page_token)
 
     @mapped
-    async def CancelHead(self, request: pb.CancelHeadRequest,
-                         context: grpc.aio.ServicerContext) -> pb.CancelHeadResponse:
+    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201, N802
         return pb.CancelHeadResponse(cancelled=await self._rv.cancel_head(request.agent_id, request.ticket_id))
 
     @mapped
-    async def CloseQueue(self, request: pb.CloseQueueRequest,
-                         context: grpc.aio.ServicerContext) -> pb.CloseQueueResponse:
+    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201, N802
         return pb.CloseQueueResponse(aborted=await self._rv.close_queue(request.agent_id, request.reason))
 
     @mapped
-    async def GetQueue(self, request: pb.GetQueueRequest, context: grpc.aio.ServicerContext) -> pb.GetQueueResponse:
+    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201, N802
         listed = await self._rv.queue(request.agent_id, request.page_size, request.page_token)
         return pb.GetQueueResponse(tickets=wire.queue_out(listed.items, first=listed.offset),
                                    next_page_token=listed.next_page_token)
 
     @mapped
-    async def WatchQueue(self, request: pb.WatchQueueRequest,
-                         context: grpc.aio.ServicerContext) -> AsyncIterator[pb.WatchQueueResponse]:
+    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802
         async for head in self._rv.watch_queue(request.agent_id, request.max_tickets):
             if head is None:
                 yield pb.WatchQueueResponse(keepalive=True)
