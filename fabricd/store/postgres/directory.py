@@ -47,9 +47,10 @@ def entry_args(e: MailboxEntry) -> tuple[object, ...]:
 
 async def next_value(conn: Connection, name: str) -> int:
     """The next value of a named counter (1, 2, ...), in commit order (row lock until the commit)."""
-    return await conn.fetchval("""
+    value: int = await conn.fetchval("""
         INSERT INTO counters (name, value) VALUES ($1, 1)
         ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value""", name)
+    return value
 
 
 async def get_entry(conn: Connection, agent_id: str) -> MailboxEntry | None:
@@ -109,11 +110,12 @@ async def put_entry(conn: Connection, entry: MailboxEntry, change: Change | None
     node, finds it moved and changes nothing; the caller reads again).
     Activity only moves forward, so concurrent touches from two nodes keep the latest.
     """
-    return await conn.fetchval(
+    revision: int | None = await conn.fetchval(
         _PUT_ENTRY, entry.agent_id, entry.session_name, entry.cwd,
         json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in entry.capabilities]),
         json.dumps(entry.metadata), entry.registered, entry.busy, entry.last_activity_ns, entry.register_time_ns,
         entry.heartbeat_ns, expect_revision is None, expect_revision or 0, int(change or 0))
+    return revision
 
 
 async def create_mailbox(conn: Connection, agent_id: str) -> bool:
@@ -126,7 +128,7 @@ async def create_mailbox(conn: Connection, agent_id: str) -> bool:
             INSERT INTO mailboxes (agent_id, revision, change) SELECT $1, value, {int(Change.CREATED)} FROM rev
             ON CONFLICT (agent_id) DO NOTHING RETURNING 1
         ) SELECT count(*) FROM made""", agent_id)
-    return made == 1
+    return bool(made == 1)
 
 
 async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
@@ -160,6 +162,7 @@ async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: i
 
 async def directory_data(conn: Connection) -> tuple[int, bytes]:
     r = await conn.fetchrow("SELECT sequence, body FROM ad_data")
+    assert r is not None, "ad_data's one row is made by the migration"
     return r["sequence"], r["body"]
 
 
@@ -193,8 +196,10 @@ async def put_agent(conn: Connection, agent_id: str, name: str, body: bytes) -> 
 async def get_agent(conn: Connection, agent_id: str = "", name: str = "") -> bytes | None:
     """An agent's body by id, or by name."""
     if name:
-        return await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
-    return await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+        body: bytes | None = await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
+    else:
+        body = await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+    return body
 
 
 async def agents(conn: Connection) -> list[bytes]:
@@ -213,7 +218,8 @@ async def put_thread(conn: Connection, thread_id: str, agent_id: str, body: byte
 
 
 async def get_thread(conn: Connection, thread_id: str) -> bytes | None:
-    return await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+    body: bytes | None = await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+    return body
 
 
 async def threads_of(conn: Connection, agent_id: str) -> list[bytes]:
