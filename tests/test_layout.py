@@ -267,3 +267,9 @@ def test_ruff_finds_nothing() -> None:
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
+
+def test_mypy_finds_nothing() -> None:
+    """Strict on fabricd/core and fabricd/store, as written elsewhere ([tool.mypy] in pyproject.toml)."""
+    result = subprocess.run([tool("mypy"), "--no-error-summary", "--cache-dir", str(ROOT / ".mypy_cache")], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

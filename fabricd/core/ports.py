@@ -350,16 +350,28 @@ class StoreStats:
 class Store(Protocol):
     """A backend: the seven ports, and its lifecycle."""
 
-    directory: DirectoryPort
-    mailboxes: MailboxPort
-    rendezvous: RendezvousPort
-    outbox: OutboxPort
-    agent_directory: AgentDirectoryPort
-    tokens: TokenPort
-    wake: WakePort
-    wakeups: Wakeups
-    node_id: int
-    """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
+    # Read-only (properties): a backend's own port classes satisfy them; a plain attribute would require
+    # exactly the port type (attributes of a protocol are invariant).
+    @property
+    def directory(self) -> DirectoryPort: ...
+    @property
+    def mailboxes(self) -> MailboxPort: ...
+    @property
+    def rendezvous(self) -> RendezvousPort: ...
+    @property
+    def outbox(self) -> OutboxPort: ...
+    @property
+    def agent_directory(self) -> AgentDirectoryPort: ...
+    @property
+    def tokens(self) -> TokenPort: ...
+    @property
+    def wake(self) -> WakePort: ...
+    @property
+    def wakeups(self) -> Wakeups: ...
+    @property
+    def node_id(self) -> int:
+        """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
+        ...
     on_commit: Callable[[int, float], None] | None
     """Called with (writes in the batch, seconds) after each commit (for metrics)."""
     quiet: Callable[[], bool] | None

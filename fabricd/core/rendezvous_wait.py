@@ -112,7 +112,7 @@ class RendezvousWaits:
                     )
                 remaining = None if deadline is None else deadline - loop.time()
                 if remaining is not None and remaining <= 0:
-                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {seconds(timeout_s)}",
+                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {seconds(timeout_s or 0)}",
                                            reason="REPLY_TIMEOUT", ticket_id=ticket_id)
                 # At most a keepalive between reads: a lost wake-up (another node died between its commit and
                 # its NOTIFY) delays the answer by that much, not to the deadline or for good.

@@ -210,7 +210,7 @@ def bounds(value: Any, spec: Spec, show: Callable[[Any], str]) -> None:
 
 def combinations(v: Mapping[str, Any], at: Callable[[str], str]) -> list[tuple[tuple[str, ...], str]]:
     """The rules between keys: (the keys involved, the problem). `at(key)` is "key = value (source)"."""
-    problems = []
+    problems: list[tuple[tuple[str, ...], str]] = []
     tls = bool(v["tls.cert"] and v["tls.key"])
     if bool(v["tls.cert"]) != bool(v["tls.key"]):
         have, lack = ("tls.cert", "tls.key") if v["tls.cert"] else ("tls.key", "tls.cert")

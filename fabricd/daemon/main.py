@@ -15,9 +15,8 @@ from fabricd.daemon import copying, logs, settings, units
 from fabricd.daemon.app import App
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
-from fabricd.store.errors import require_postgres_driver
+from fabricd.store.errors import StoreError, require_postgres_driver
 from fabricd.store.lmdb import maintenance
-from fabricd.store.lmdb.engine import StoreError
 
 
 def parser() -> argparse.ArgumentParser:

@@ -46,7 +46,7 @@ CODES: dict[type[errors.FabricError], grpc.StatusCode] = {
 
 def code_of(exc: errors.FabricError) -> grpc.StatusCode:
     for cls in type(exc).__mro__:
-        code = CODES.get(cls)  # type: ignore[arg-type]
+        code = CODES.get(cls)
         if code is not None:
             return code
     return grpc.StatusCode.UNKNOWN

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, Protocol
 
 BATCH = 1000
@@ -48,7 +48,7 @@ class Source(Protocol):
     skipped: Counter[str]
     """Records the dump could not carry, by what they were (say why in the key)."""
 
-    def records(self) -> AsyncIterator[list[Record]]:
+    def records(self) -> AsyncGenerator[list[Record]]:
         """Every record of the fabric, in batches of at most BATCH."""
 
     async def close(self) -> None: ...

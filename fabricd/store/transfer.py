@@ -73,7 +73,7 @@ async def copy(source: Source, target: Target, progress: Callable[[str], None] =
                every_s: float = 2.0) -> Counter[str]:
     """Copy every record of `source` into `target` in one load; the records copied, by kind."""
     counts: Counter[str] = Counter()
-    batches = aiter(source.records())
+    batches = source.records()
     try:
         first = await anext(batches, None)  # the source is opened and checked before the target is touched
         await target.begin()

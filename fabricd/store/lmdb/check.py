@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import lmdb
 
+from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, quarantine, sealed
-from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.schema import MAX_DBS, SEALED, check_schema, open_databases
 
 

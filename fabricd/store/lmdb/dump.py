@@ -26,7 +26,7 @@ import dataclasses
 import heapq
 import os
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 
 import lmdb
 
@@ -108,7 +108,7 @@ class LmdbSource:
     async def close(self) -> None:
         self._env.close()
 
-    async def records(self) -> AsyncIterator[list[Record]]:
+    async def records(self) -> AsyncGenerator[list[Record]]:
         with self._env.begin(buffers=False) as txn:
             dbs = open_databases(self._env, txn, create=False)
             if check_schema(self.path, txn, dbs, create=False) >= 3:  # schema 2 wrote no checksums

@@ -98,7 +98,7 @@ def message(agent_key: bytes, seq: int) -> bytes:
 
 
 def message_seq(key: bytes) -> int:
-    return U64.unpack_from(key, DIGEST)[0]
+    return int(U64.unpack_from(key, DIGEST)[0])
 
 
 looks_minted = ids.looks_minted
@@ -128,8 +128,8 @@ def u64(value: int) -> bytes:
     return U64.pack(value)
 
 
-def read_u64(raw: bytes, offset: int = 0) -> int:
-    return U64.unpack_from(raw, offset)[0]
+def read_u64(raw: bytes | memoryview, offset: int = 0) -> int:
+    return int(U64.unpack_from(raw, offset)[0])
 
 
 def ticket(ticket_id: str) -> bytes:

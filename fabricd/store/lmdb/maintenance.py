@@ -29,9 +29,9 @@ import lmdb
 from fabricd.core.kv import directory as kv_directory
 from fabricd.core.limits import Limits
 from fabricd.core.tokens import Token, mint
+from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder
 from fabricd.store.lmdb.engine import LmdbEngine
-from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.schema import MAX_DBS, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 

@@ -253,7 +253,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
         return keys.read_u64(raw) if raw is not None else 0
 
     def mailbox_count(self) -> int:
-        return self._txn.stat(self._dbs.entries)["entries"]
+        return int(self._txn.stat(self._dbs.entries)["entries"])
 
     # -- effects
 

@@ -66,8 +66,8 @@ class MemoryTx:
             self._copied.add(name)
         return self.tables[name]
 
-    def _meta(self, key: str, default: Any = 0) -> Any:
-        return self._t("meta").get(key, default)
+    def _meta(self, key: str, default: int = 0) -> int:
+        return int(self._t("meta").get(key, default))
 
     # -- directory
 
@@ -347,7 +347,7 @@ class MemoryTx:
     # -- agent directory
 
     def get_directory_data(self) -> DirectoryData:
-        return copy.deepcopy(self._meta("directory", None) or DirectoryData())
+        return copy.deepcopy(self._t("meta").get("directory") or DirectoryData())
 
     def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
         self._w("meta")["directory"] = copy.deepcopy(data)

@@ -19,7 +19,7 @@ from fabricd.core.model_tokens import Token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 if TYPE_CHECKING:
-    from asyncpg import Record
+    from asyncpg import Connection, Record
 
 ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
                   "heartbeat, unread_count, last_seq, revision, change")
@@ -45,29 +45,30 @@ def entry_args(e: MailboxEntry) -> tuple[object, ...]:
             int(e.change))
 
 
-async def next_value(conn, name: str) -> int:  # noqa: ANN001
+async def next_value(conn: Connection, name: str) -> int:
     """The next value of a named counter (1, 2, ...), in commit order (row lock until the commit)."""
-    return await conn.fetchval("""
+    value: int = await conn.fetchval("""
         INSERT INTO counters (name, value) VALUES ($1, 1)
         ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value""", name)
+    return value
 
 
-async def get_entry(conn, agent_id: str) -> MailboxEntry | None:  # noqa: ANN001
+async def get_entry(conn: Connection, agent_id: str) -> MailboxEntry | None:
     r = await conn.fetchrow(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
     return entry_of(r) if r is not None else None
 
 
-async def entries(conn) -> list[MailboxEntry]:  # noqa: ANN001
+async def entries(conn: Connection) -> list[MailboxEntry]:
     return [entry_of(r) for r in await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
 
 
-async def entries_named(conn, session_name: str) -> list[MailboxEntry]:  # noqa: ANN001
+async def entries_named(conn: Connection, session_name: str) -> list[MailboxEntry]:
     rows = await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
                             "ORDER BY agent_id", session_name)
     return [entry_of(r) for r in rows]
 
 
-async def entries_since(conn, revision: int, limit: int) -> list[MailboxEntry]:  # noqa: ANN001
+async def entries_since(conn: Connection, revision: int, limit: int) -> list[MailboxEntry]:
     """Entries changed after `revision`, in revision order; a removed one as a bare UNREGISTERED entry."""
     rows = await conn.fetch(f"""
         SELECT * FROM (
@@ -100,7 +101,7 @@ RETURNING m.revision
 """
 
 
-async def put_entry(conn, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,  # noqa: ANN001
+async def put_entry(conn: Connection, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,
                     ) -> int | None:
     """Write an entry's directory fields; with a `change`, it takes the next revision. Its revision, or None.
 
@@ -109,14 +110,15 @@ async def put_entry(conn, entry: MailboxEntry, change: Change | None, *, expect_
     node, finds it moved and changes nothing; the caller reads again).
     Activity only moves forward, so concurrent touches from two nodes keep the latest.
     """
-    return await conn.fetchval(
+    revision: int | None = await conn.fetchval(
         _PUT_ENTRY, entry.agent_id, entry.session_name, entry.cwd,
         json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in entry.capabilities]),
         json.dumps(entry.metadata), entry.registered, entry.busy, entry.last_activity_ns, entry.register_time_ns,
         entry.heartbeat_ns, expect_revision is None, expect_revision or 0, int(change or 0))
+    return revision
 
 
-async def create_mailbox(conn, agent_id: str) -> bool:  # noqa: ANN001
+async def create_mailbox(conn: Connection, agent_id: str) -> bool:
     """Make an empty mailbox (change CREATED) unless it exists; whether it was made. Re-run safe."""
     made = await conn.fetchval(f"""
         WITH rev AS (
@@ -126,10 +128,10 @@ async def create_mailbox(conn, agent_id: str) -> bool:  # noqa: ANN001
             INSERT INTO mailboxes (agent_id, revision, change) SELECT $1, value, {int(Change.CREATED)} FROM rev
             ON CONFLICT (agent_id) DO NOTHING RETURNING 1
         ) SELECT count(*) FROM made""", agent_id)
-    return made == 1
+    return bool(made == 1)
 
 
-async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:  # noqa: ANN001
+async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
     """Unregister: abort queued tickets, delete unread mail and ids, leave a tombstone revision.
 
     Returns (messages deleted, tickets aborted); None when the mailbox is missing, or
@@ -158,12 +160,13 @@ async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge
 
 # -- agent directory: protobuf bodies (fabricd.v1 DirectoryData, Agent, Thread, Request), encoded by the caller
 
-async def directory_data(conn) -> tuple[int, bytes]:  # noqa: ANN001
+async def directory_data(conn: Connection) -> tuple[int, bytes]:
     r = await conn.fetchrow("SELECT sequence, body FROM ad_data")
+    assert r is not None, "ad_data's one row is made by the migration"
     return r["sequence"], r["body"]
 
 
-async def put_directory_data(conn, sequence: int, body: bytes, keep_history: int) -> bool:  # noqa: ANN001
+async def put_directory_data(conn: Connection, sequence: int, body: bytes, keep_history: int) -> bool:
     """Store the data as of `sequence`, which must be the stored one plus one (compare-and-set), and keep
     the last `keep_history` sequences. False when the sequence moved (a re-run or another node): read again.
     Call inside the transaction of the change it describes."""
@@ -177,31 +180,33 @@ async def put_directory_data(conn, sequence: int, body: bytes, keep_history: int
     return True
 
 
-async def directory_history(conn, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+async def directory_history(conn: Connection, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:
     rows = await conn.fetch("SELECT sequence, body FROM ad_history WHERE sequence > $1 ORDER BY sequence LIMIT $2",
                             after_sequence, limit)
     return [(r["sequence"], r["body"]) for r in rows]
 
 
-async def put_agent(conn, agent_id: str, name: str, body: bytes) -> None:  # noqa: ANN001
+async def put_agent(conn: Connection, agent_id: str, name: str, body: bytes) -> None:
     """Store an agent; its name is unique (a racing node's insert fails and is re-run, then sees this one)."""
     await conn.execute("""
         INSERT INTO ad_agents (agent_id, name, body) VALUES ($1, $2, $3)
         ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body""", agent_id, name, body)
 
 
-async def get_agent(conn, agent_id: str = "", name: str = "") -> bytes | None:  # noqa: ANN001
+async def get_agent(conn: Connection, agent_id: str = "", name: str = "") -> bytes | None:
     """An agent's body by id, or by name."""
     if name:
-        return await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
-    return await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+        body: bytes | None = await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
+    else:
+        body = await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+    return body
 
 
-async def agents(conn) -> list[bytes]:  # noqa: ANN001
+async def agents(conn: Connection) -> list[bytes]:
     return [r["body"] for r in await conn.fetch("SELECT body FROM ad_agents ORDER BY agent_id")]
 
 
-async def put_thread(conn, thread_id: str, agent_id: str, body: bytes) -> None:  # noqa: ANN001
+async def put_thread(conn: Connection, thread_id: str, agent_id: str, body: bytes) -> None:
     """Store a thread; a new one takes the next 'thread' ordinal (its place in its agent's list)."""
     await conn.execute("""
         WITH n AS (
@@ -212,16 +217,17 @@ async def put_thread(conn, thread_id: str, agent_id: str, body: bytes) -> None: 
         ON CONFLICT (thread_id) DO UPDATE SET body = EXCLUDED.body""", thread_id, agent_id, body)
 
 
-async def get_thread(conn, thread_id: str) -> bytes | None:  # noqa: ANN001
-    return await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+async def get_thread(conn: Connection, thread_id: str) -> bytes | None:
+    body: bytes | None = await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+    return body
 
 
-async def threads_of(conn, agent_id: str) -> list[bytes]:  # noqa: ANN001
+async def threads_of(conn: Connection, agent_id: str) -> list[bytes]:
     rows = await conn.fetch("SELECT body FROM ad_threads WHERE agent_id = $1 ORDER BY ordinal", agent_id)
     return [r["body"] for r in rows]
 
 
-async def put_request(conn, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:  # noqa: ANN001
+async def put_request(conn: Connection, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:
     await conn.execute("""
         INSERT INTO ad_requests (request_id, seq, pending, owes_notification, body) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT (request_id) DO UPDATE SET pending = EXCLUDED.pending,
@@ -229,7 +235,7 @@ async def put_request(conn, request_id: str, seq: int, pending: bool, owes_notif
                        request_id, seq, pending, owes_notification, body)
 
 
-async def get_request(conn, request_id: str) -> tuple[int, bytes] | None:  # noqa: ANN001
+async def get_request(conn: Connection, request_id: str) -> tuple[int, bytes] | None:
     r = await conn.fetchrow("SELECT seq, body FROM ad_requests WHERE request_id = $1", request_id)
     return (r["seq"], r["body"]) if r is not None else None
 
@@ -238,21 +244,21 @@ LIST_PENDING, LIST_NOTIFICATIONS, LIST_ALL = 1, 2, 3
 _LISTS = {LIST_PENDING: "pending", LIST_NOTIFICATIONS: "owes_notification", LIST_ALL: "true"}
 
 
-async def requests(conn, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+async def requests(conn: Connection, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:
     """Requests of one list (pending, notifications owed, all) in admission order after `after_seq`."""
     rows = await conn.fetch(f"SELECT seq, body FROM ad_requests WHERE {_LISTS[which]} AND seq > $1 "
                             "ORDER BY seq LIMIT $2", after_seq, limit)
     return [(r["seq"], r["body"]) for r in rows]
 
 
-async def put_repair(conn, key: str, generation: int, request_id: str) -> None:  # noqa: ANN001
+async def put_repair(conn: Connection, key: str, generation: int, request_id: str) -> None:
     await conn.execute("""
         INSERT INTO ad_repairs (key, generation, request_id) VALUES ($1, $2, $3)
         ON CONFLICT (key) DO UPDATE SET generation = EXCLUDED.generation, request_id = EXCLUDED.request_id""",
                        key, generation, request_id)
 
 
-async def get_repair(conn, key: str) -> tuple[int, str] | None:  # noqa: ANN001
+async def get_repair(conn: Connection, key: str) -> tuple[int, str] | None:
     r = await conn.fetchrow("SELECT generation, request_id FROM ad_repairs WHERE key = $1", key)
     return (r["generation"], r["request_id"]) if r is not None else None
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import asyncpg
@@ -177,7 +177,7 @@ class PgSource:
         self.skipped: Counter[str] = Counter()
         self._conn: asyncpg.Connection | None = None
 
-    async def records(self) -> AsyncIterator[list[Record]]:
+    async def records(self) -> AsyncGenerator[list[Record]]:
         self._conn = conn = await connect(self.url)
         current = await schema.version(conn)
         schema.check(current, safe(self.url))

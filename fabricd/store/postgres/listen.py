@@ -31,6 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 
 import asyncpg
+from asyncpg import Connection
 
 from fabricd.store.postgres.errors import CONNECTION_LOST
 
@@ -70,7 +71,7 @@ def keys_of(payload: str) -> list[Hashable]:
     return [tuple(k) if isinstance(k, list) else k for k in json.loads(origin_of(payload)[1])]
 
 
-async def publish(conn, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:  # noqa: ANN001
+async def publish(conn: Connection, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:
     """NOTIFY the keys of an already committed batch in one short transaction; the payloads sent.
 
     Call after the data's commit, never inside its transaction. `origin`: the sending node's id.

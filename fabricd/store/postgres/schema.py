@@ -57,10 +57,14 @@ advisory lock, so nodes starting together migrate once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
 
 SEQ_FLOOR_SQL = """SELECT coalesce(
     (SELECT value FROM counters WHERE name = 'seq-floor/' || $1),
@@ -298,7 +302,7 @@ END $$;
 )
 
 
-async def _senders_of_unread(conn) -> None:  # noqa: ANN001
+async def _senders_of_unread(conn: Connection) -> None:
     """Migration 5: give the id of every unread message its sender (from the message), then key ids by both."""
     moved: list[tuple[str, str, int, str]] = []
     async for r in conn.cursor("SELECT agent_id, seq, id, body FROM messages"):
@@ -324,12 +328,12 @@ CREATE TABLE IF NOT EXISTS schema_version (
 )"""
 
 
-async def version(conn) -> int:  # noqa: ANN001 - an asyncpg connection
+async def version(conn: Connection) -> int:
     """The database's schema version; 0 for a database fabricd never migrated."""
     exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
     if not exists:
         return 0
-    return await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
 
 
 def check(current: int, url: str = "the database") -> None:
@@ -340,7 +344,7 @@ def check(current: int, url: str = "the database") -> None:
                           current=current, latest=LATEST)
 
 
-async def migrate(conn, target: int = LATEST) -> list[int]:  # noqa: ANN001
+async def migrate(conn: Connection, target: int = LATEST) -> list[int]:
     """Apply every migration above the database's version up to `target`; the versions applied.
 
     Each step runs in its own transaction holding the migration advisory lock, and
