@@ -83,10 +83,10 @@ class Group:
                         self.resolved[name] = found.agent_id if found is not None else None
                     except FabricError as exc:
                         self.resolved[name] = exc
-            found = sorted({a for a in self.resolved.values() if isinstance(a, str)} - self.facts.probed)
-            if found:  # the hooks of agents reached by a session name: their arrivals may arm them
-                self.facts.hooks.update(await sql.hooks(conn, found))
-                self.facts.probed.update(found)
+            reached = sorted({a for a in self.resolved.values() if isinstance(a, str)} - self.facts.probed)
+            if reached:  # the hooks of agents reached by a session name: their arrivals may arm them
+                self.facts.hooks.update(await sql.hooks(conn, reached))
+                self.facts.probed.update(reached)
         if more.seq_floor and self.floors is None:
             self.floors = await sql.seq_floors(conn, sorted({msg.recipient.agent_id for msg, _ in self.items}))
         if more.similar:
@@ -201,13 +201,13 @@ class Group:
         self.made_any = bool(made)
         arrivals = [(d.message.recipient.agent_id, d.message.id, d.message.ticket_id)
                     for d in decided if isinstance(d, writes.Append)]
-        seen = {agent_id: self.facts.hooks.get(agent_id) for agent_id, _, _ in arrivals}
-        for agent_id in sorted(seen):
-            w.hooked.append(agent_id)
-            w.hooks_seen.append(seen[agent_id])
-        stored = {agent_id: wake_rules.decode(body) for agent_id, body in seen.items() if body is not None}
-        for agent_id, hook in sorted(wake_rules.arm_all(stored, arrivals, self.now).items()):
-            w.armed.append(agent_id)
+        hook_bodies = {recipient: self.facts.hooks.get(recipient) for recipient, _, _ in arrivals}
+        for recipient in sorted(hook_bodies):
+            w.hooked.append(recipient)
+            w.hooks_seen.append(hook_bodies[recipient])
+        hooks = {recipient: wake_rules.decode(body) for recipient, body in hook_bodies.items() if body is not None}
+        for recipient, hook in sorted(wake_rules.arm_all(hooks, arrivals, self.now).items()):
+            w.armed.append(recipient)
             w.armed_bodies.append(wake_rules.encode(hook))
         if self.quota is not None:
             for name, value in self.facts.counters.items():
