@@ -65,7 +65,7 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
             quotas.check(quotas.MAILBOXES, sender, quota.mailboxes, usage.mailboxes, 1)
         # approx_size bounds the stored size from above: the check never lets a message pass that the
         # backend will then count over the limit
-        quotas.check(quotas.UNREAD_BYTES, sender, quota.unread_bytes, usage.unread_bytes, approx_size(msg))
+        quotas.check_unread(sender, quota, usage, approx_size(msg))
     if change is not None and sender and sender != name:
         entry.metadata = {quotas.CREATED_BY: sender}  # charged to the sender until registered or removed
         tx.count_usage(sender, quotas.MAILBOXES, 1)

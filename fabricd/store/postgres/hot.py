@@ -100,6 +100,7 @@ class PgMailboxes(KvMailboxes):
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
         limit = quota.unread_bytes if quota is not None else 0
+        count_limit = quota.unread_messages if quota is not None else 0
         sizes = [approx_size(msg) for msg, _ in items] if limit else []
         now = self._clock()
         prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
@@ -109,13 +110,15 @@ class PgMailboxes(KvMailboxes):
             (stored, body, item), (msg, digest) = prepared[0], items[0]
             attempt.committing = True
             done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
-                                  limit if item.sender else 0, sizes[0] if limit else 0, item.ticket_id)
+                                  limit if item.sender else 0, sizes[0] if limit else 0, item.ticket_id,
+                                  count_limit)
             woke[0] = done.woke
             return [_outcome(msg, stored, body, digest, done, max_unread)]
 
         async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
             async with conn.transaction():
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes)
+                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes,
+                                           count_limit)
                 woke[0] = any(d.woke for d in done)
                 out = []
                 for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):

@@ -24,7 +24,7 @@ from typing import Any
 
 from fabricd import wire
 from fabricd.core.model import Envelope, IdRecord, Message
-from fabricd.store.postgres.usage_sql import UNREAD, charge, credit, freed
+from fabricd.store.postgres.usage_sql import MESSAGES_UNREAD, UNREAD, charge, credit, freed
 from fabricd.store.postgres.wake_sql import arm
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
@@ -79,11 +79,14 @@ WITH prior AS (
     ORDER BY agent_id FOR UPDATE
 ), used AS (
     SELECT value FROM counters WHERE name = $9 AND $10::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
+), used_n AS (
+    SELECT value FROM counters WHERE name = $13 AND $14::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
 ), box AS (
     UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
     FROM locked l
     WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
       AND ($10::bigint = 0 OR coalesce((SELECT value FROM used), 0) + $11::bigint <= $10::bigint)
+      AND ($14::bigint = 0 OR coalesce((SELECT value FROM used_n), 0) + 1 <= $14::bigint)
     RETURNING m.last_seq
 ), charged AS (
     {charge}
@@ -100,13 +103,14 @@ SELECT (SELECT last_seq FROM box) AS seq,
        (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
        p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest, EXISTS (SELECT 1 FROM wake) AS woke
 FROM (SELECT 1) AS one LEFT JOIN prior p ON true
-""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box"),
+""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box "
+                          "UNION ALL SELECT $13::text, 1::bigint FROM box"),
             wake=arm("SELECT $1::text AS a, $2::text AS mid, $12::text AS tid, 1 AS n FROM box", "$4"))
 
 
 async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
                  max_unread: int = 0, sender: str = "", quota_limit: int = 0, adding: int = 0,
-                 ticket_id: str = "") -> Appended:
+                 ticket_id: str = "", count_limit: int = 0) -> Appended:
     """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
 
     `body` is the Message encoded without seq (the database assigns it). The
@@ -117,11 +121,13 @@ async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int
 
     The body's length is charged to the sender's unread bytes (fabricd.core.quota). With a `quota_limit`,
     a message that would take them past it (`adding`: its size bound) is not stored: `seq` None, `unread`
-    below max_unread; the caller has the record script name the refusal.
+    below max_unread; the caller has the record script name the refusal. So with a `count_limit` on the
+    sender's unread messages, which the message counts one against.
     """
     row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
                               [agent_id, sender] if sender and sender != agent_id else [agent_id], sender or "",
-                              UNREAD + sender if sender else None, quota_limit, adding, ticket_id)
+                              UNREAD + sender if sender else None, quota_limit, adding, ticket_id,
+                              MESSAGES_UNREAD + sender if sender else None, count_limit if sender else 0)
     if row["prior_seq"] is not None:
         return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
     return Appended(row["seq"], None, row["unread"], row["woke"])
@@ -176,7 +182,7 @@ SELECT array(SELECT agent_id FROM wake)
 
 
 async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
-                      quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
+                      quota_limit: int = 0, adding: Sequence[int] = (), count_limit: int = 0) -> list[Appended]:
     """Store a batch in one short transaction (three statements); each item gets its Appended.
 
     Items whose id is already used (earlier, or earlier in this batch) come back
@@ -184,7 +190,8 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     decides: with an atomic batch it raises inside its transaction and nothing is kept.
     With a `quota_limit` on the senders' unread bytes (`adding`: each item's size bound), an item that
     would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
-    senders' counters, locked). Call inside `conn.transaction()`.
+    senders' counters, locked). So with a `count_limit` on the senders' unread messages.
+    Call inside `conn.transaction()`.
     """
     keyed = {(item.message_id, item.sender) for item in items}
     priors = {(r["id"], r["sender"]): IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
@@ -198,8 +205,9 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
     active: set[str] = set()
     charges: dict[str, int] = {}
     used: dict[str, int] = {}
-    if quota_limit:
-        senders = sorted({UNREAD + item.sender for item in items if item.sender})
+    if quota_limit or count_limit:
+        senders = sorted({prefix + item.sender for item in items if item.sender
+                          for prefix in (UNREAD, MESSAGES_UNREAD)})
         used = {r["name"]: r["value"] for r in await conn.fetch(
             "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
     for i, item in enumerate(items):
@@ -212,9 +220,12 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             out.append(Appended(None, None, None if box is None else box[1]))
         elif quota_limit and item.sender and used.get(counter, 0) + adding[i] > quota_limit:
             out.append(Appended(None, None, box[1]))  # over the sender's quota: the caller hands it over
+        elif count_limit and item.sender and used.get(MESSAGES_UNREAD + item.sender, 0) + 1 > count_limit:
+            out.append(Appended(None, None, box[1]))
         else:
             if item.sender:
                 used[counter] = used.get(counter, 0) + len(item.body)
+                used[MESSAGES_UNREAD + item.sender] = used.get(MESSAGES_UNREAD + item.sender, 0) + 1
             box[0] += 1
             box[1] += 1
             priors[(item.message_id, item.sender)] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
@@ -224,8 +235,9 @@ async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int
             out.append(Appended(box[0], None, box[1]))
             if item.sender and item.sender != item.agent_id and item.sender in boxes:
                 active.add(item.sender)
-            if item.sender:  # charged to the sender's unread bytes (fabricd.core.quota)
+            if item.sender:  # charged to the sender's unread bytes and messages (fabricd.core.quota)
                 charges[UNREAD + item.sender] = charges.get(UNREAD + item.sender, 0) + len(item.body)
+                charges[MESSAGES_UNREAD + item.sender] = charges.get(MESSAGES_UNREAD + item.sender, 0) + 1
     if cols[0]:
         changed = set(cols[0])
         rows = sorted(changed | active)

@@ -75,6 +75,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CORRUPT_RECORD: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
+    QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -144,3 +145,4 @@ OUTBOX_KEY_REUSED: ErrorReason
 CORRUPT_RECORD: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
 NAME_COLLISION: ErrorReason
+QUOTA_UNREAD_MESSAGES: ErrorReason
