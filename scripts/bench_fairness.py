@@ -50,9 +50,9 @@ async def _flood(client: Client, stop: asyncio.Event, sent: list[int]) -> None:
 
 
 async def _drain(client: Client, stop: asyncio.Event) -> None:
-    """Keep the flood's mailbox near empty (its unread quotas would refuse it otherwise)."""
+    """Keep the flood's mailbox near empty (its unread quotas would refuse it otherwise), a share at a time."""
     while not stop.is_set():
-        if not (await client.drain("flood-box", limit=1000)).messages:
+        if not (await client.drain("flood-box", limit=250)).messages:
             await asyncio.sleep(0.01)
 
 
