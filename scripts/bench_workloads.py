@@ -61,7 +61,7 @@ async def send_rate(client: Client, callers: int, total: int, samples: list[floa
     per = total // callers
 
     async def caller(c: int) -> None:
-        stub = client.mailbox  # per caller: with several nodes (bench_pg.Spread) callers spread across them
+        stub = client.mailbox  # per caller: with several nodes (bench_common.Spread) callers spread across them
         for i in range(per):
             t0 = time.perf_counter()
             await stub.SendMessage(mbx_pb.SendMessageRequest(message=msg(f"r{c % 8}", i)))
@@ -259,10 +259,8 @@ class Tree:
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
             if self.store:
-                import bench_pg
-
                 daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
-                client: Client = bench_pg.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
+                client: Client = bench_common.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
             else:
                 daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
                 client = Client(daemons[0].target)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from fabricd.core import paging, validate
@@ -106,8 +106,11 @@ async def check_own_name(resolve: Callable[[str], Awaitable[MailboxEntry | None]
         raise names_another_agent(name, [entry.agent_id], identity)
 
 
-def name_not_found(name: str) -> NotFound:
-    return NotFound(f"no mailbox or session is named {name!r}", reason="NAME_NOT_FOUND", name=name)
+def name_not_found(name: str, close: Sequence[str] = ()) -> NotFound:
+    """The refusal of a name that is neither an agent id, a mailbox nor a session name, with the closest names."""
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return NotFound(f"no mailbox or session is named {name!r}{hint}", reason="NAME_NOT_FOUND", name=name,
+                    suggestions=",".join(close))
 
 
 def mailbox_not_empty(entry: MailboxEntry, queued: int) -> FailedPrecondition:
@@ -194,7 +197,7 @@ class Directory(Service):
         validate.text_field(name, "name", self.limits, required=True)
         entry = await self._store.directory.resolve(name)
         if entry is None:
-            raise name_not_found(name)
+            raise name_not_found(name, await self._store.directory.similar(name))
         return entry
 
     async def watch(self, page: int = 256) -> AsyncIterator[WatchBatch]:

@@ -93,11 +93,23 @@ def check(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> Non
         raise exceeded(quota, agent_id, limit, usage, adding)
 
 
-def check_unread(agent_id: str, quota: Quotas, usage: Usage, size: int, count: int = 1) -> None:
+def unread_refusal(agent_id: str, quota: Quotas, usage: Usage, size: int,
+                   count: int = 1) -> ResourceExhausted | None:
     """The rule of new unread mail from `agent_id` (`count` messages of `size` bytes at most): its unread
-    bytes, then its unread messages, within their quotas (QUOTA_UNREAD_BYTES, QUOTA_UNREAD_MESSAGES)."""
-    check(UNREAD_BYTES, agent_id, quota.unread_bytes, usage.unread_bytes, size)
-    check(UNREAD_MESSAGES, agent_id, quota.unread_messages, usage.unread_messages, count)
+    bytes, then its unread messages, within their quotas; the refusal (QUOTA_UNREAD_BYTES,
+    QUOTA_UNREAD_MESSAGES) or None."""
+    if quota.unread_bytes and usage.unread_bytes + size > quota.unread_bytes:
+        return exceeded(UNREAD_BYTES, agent_id, quota.unread_bytes, usage.unread_bytes, size)
+    if quota.unread_messages and usage.unread_messages + count > quota.unread_messages:
+        return exceeded(UNREAD_MESSAGES, agent_id, quota.unread_messages, usage.unread_messages, count)
+    return None
+
+
+def check_unread(agent_id: str, quota: Quotas, usage: Usage, size: int, count: int = 1) -> None:
+    """unread_refusal, raised."""
+    refused = unread_refusal(agent_id, quota, usage, size, count)
+    if refused is not None:
+        raise refused
 
 
 def outbox_holder(key: str, state: int, sender: str) -> str:

@@ -18,15 +18,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TypeVar
 
 from fabricd.core import paging, validate
 from fabricd.core.directory import DIRECTORY
 from fabricd.core.errors import Aborted, DeadlineExceeded, FabricError, NotFound, Unavailable
+from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketState
-
-if TYPE_CHECKING:
-    from fabricd.core.rendezvous import TicketRequest, TicketView
+from fabricd.core.model_rendezvous import TicketRequest, TicketView
+from fabricd.core.ports import Store, Wakeups
 
 
 T = TypeVar("T")
@@ -55,10 +55,10 @@ class QueueHead:
 class RendezvousWaits:
     """The waiting half of fabricd.core.rendezvous.Rendezvous (a mixin: it sets up the state used here)."""
 
-    _store: Any
-    _wakeups: Any
+    _store: Store
+    _wakeups: Wakeups
     _keepalive_s: float
-    limits: Any
+    limits: Limits
     _reattach_grace_s: float
     open_waits: int
     """AwaitReply and Ask calls waiting now."""

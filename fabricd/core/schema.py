@@ -4,8 +4,8 @@ A setting is an ordinary dataclass field whose default is defined once, here,
 with its help text, its bounds and whether SIGHUP may change it in the
 metadata. The daemon (fabricd.daemon.settings) walks the configuration
 dataclasses and derives everything else from these fields: the TOML key, the
-environment variable, the command-line flag, `fabricd config` and README's
-table. Core dataclasses (Limits, RetryPolicy) carry their own settings this
+environment variable, the command-line flag, `fabricd config` and the
+table in docs/configuration.md. Core dataclasses (Limits, RetryPolicy) carry their own settings this
 way, so the core never imports the daemon and no default is written twice.
 
     max_unread: int = setting(0, "unread messages per mailbox; 0 is no quota", reloadable=True)

@@ -348,8 +348,10 @@ class Guard:
         raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
                               "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
 
-    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
-        identity = self.identify(context)
+    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext,
+                    identity: Identity | None = None) -> Identity:
+        """Rate-limit and authorize the call of `identity` (identified from `context` when not given)."""
+        identity = identity or self.identify(context)
         if identity.token_id:
             wait = self.limiter.take(identity.token_id)
             if wait:

@@ -23,6 +23,7 @@ from fabricd.rpc.a2a import A2AServicer, Endpoint
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
+from fabricd.rpc.intake import Intake
 from fabricd.rpc.interceptor import GuardInterceptor, Load
 from fabricd.rpc.streams import Streams
 from fabricd.rpc.directory import DirectoryServicer
@@ -122,8 +123,10 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
     # and let the core give the precise error for anything it can see.
     max_frame = max(64 << 20, 4 * max_message_bytes)
+    intake = Intake(max_frame, lambda: core.mailboxes.limits.max_intake_bytes)
     server = grpc.aio.server(
-        interceptors=[GuardInterceptor(guard, observe, streams or Streams(lambda: core.mailboxes.limits), load)]
+        interceptors=[GuardInterceptor(guard, observe, streams or Streams(lambda: core.mailboxes.limits), load,
+                                       intake)]
         if guard is not None
         else None,
         options=[

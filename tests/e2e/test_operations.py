@@ -227,3 +227,26 @@ async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_end
         while metrics["fabricd_flow_streams"]:
             await asyncio.sleep(0.05)
             metrics = scrape(address)
+
+
+def test_the_system_unit_of_a_fabricd_under_a_home_folder_says_it_cannot_start(tmp_path, monkeypatch,
+                                                                                  capsys) -> None:  # noqa: ANN001
+    from fabricd.daemon import main as daemon_main
+    from fabricd.daemon import units
+
+    assert units.hidden(["/home/ann/src/fabricd/.venv/bin/fabricd", "/usr/local/bin/fabricd", "/homestead/x",
+                         "/root/.pyenv/versions/3.11.7", "/run/user/1000/x"]) == [
+        "/home/ann/src/fabricd/.venv/bin/fabricd", "/root/.pyenv/versions/3.11.7", "/run/user/1000/x"]
+    link = tmp_path / "fabricd"
+    link.symlink_to("/home/ann/.venv/bin/fabricd")  # a link elsewhere into a home folder is hidden all the same
+    assert units.hidden([str(link)]) == ["/home/ann/.venv/bin/fabricd"]
+    assert units.hidden(["/opt/fabricd/bin/fabricd", "/usr/lib/python3.11"]) == []
+
+    monkeypatch.setattr(daemon_main.shutil, "which", lambda name: "/home/ann/src/fabricd/.venv/bin/fabricd")
+    assert daemon_main.main(["systemd-unit"]) == 0
+    out, err = capsys.readouterr()
+    assert "ExecStart=/home/ann/src/fabricd/.venv/bin/fabricd serve" in out
+    assert "warning: this fabricd lives under a home folder (/home/ann/src/fabricd/.venv/bin/fabricd" in err
+    assert "ProtectHome=yes" in err and "/opt/fabricd" in err and "--user --install" in err
+    assert daemon_main.main(["systemd-unit", "--user"]) == 0
+    assert "warning" not in capsys.readouterr().err  # the user unit runs as the user: its home is there

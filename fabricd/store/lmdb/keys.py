@@ -178,8 +178,14 @@ def sequence(name: str) -> bytes:
 
 
 SEQ_FLOOR = sequence("seq-floor")
-"""The highest seq a removed mailbox used (RecordTx.seq_floor): a new mailbox numbers its mail above it.
-A counter like the others, so copies and dumps carry it."""
+"""The highest seq a removed mailbox used, store-wide: a mailbox made again whose id has no floor of its own
+(removed before ids got one) numbers its mail above it. A counter like the others, so copies carry it."""
+
+
+def seq_floor_of(agent_id: str) -> bytes:
+    """The highest seq a removed mailbox of `agent_id` used (RecordTx.seq_floor): a mailbox made again under
+    that id numbers its mail above it; an id with none starts at 1. A counter, so copies carry it."""
+    return b"seq/seq-floor/" + agent_id.encode("utf-8", "surrogatepass")
 
 
 def outbox_row(agent_id: str, key: str) -> bytes:

@@ -174,6 +174,7 @@ def _add_token(tx: LmdbTx, key: bytes, token: Token) -> None:
 def _require_store(path: str) -> None:
     if not os.path.isfile(os.path.join(path, DATA)):
         raise StoreError(f"{path} holds no store (no {DATA}); check --data-dir")
+    folder.check_owner(path)  # even a read-only open writes lock.mdb
 
 
 def _replace_data(path: str, source: str, modes: folder.Modes, *, copy: bool) -> None:

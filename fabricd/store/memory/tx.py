@@ -111,7 +111,8 @@ class MemoryTx:
         rev = self.revision() + 1
         revisions[rev] = ("removed", agent_id)
         self._w("meta")["revision"] = rev
-        self._w("meta")["seq/seq-floor"] = max(self.seq_floor(), entry.last_seq)
+        meta = self._w("meta")
+        meta["seq/seq-floor/" + agent_id] = max(self._meta("seq/seq-floor/" + agent_id), entry.last_seq)
         self._w("entries").pop(agent_id, None)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
@@ -122,8 +123,8 @@ class MemoryTx:
     def removed_since(self, agent_id: str, revision: int) -> bool:
         return any(rev > revision and ref == ("removed", agent_id) for rev, ref in self._t("revisions").items())
 
-    def seq_floor(self) -> int:
-        return self._meta("seq/seq-floor")
+    def seq_floor(self, agent_id: str) -> int:
+        return self._meta("seq/seq-floor/" + agent_id)
 
     def mailbox_count(self) -> int:
         return sum(1 for _ in self.entries())

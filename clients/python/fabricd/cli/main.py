@@ -14,11 +14,15 @@ import json
 import re
 import sys
 import warnings
+from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
-from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages, text_argument
+from fabricd.cli import show
+from fabricd.cli.app import (PRESENCE, Context, age, agent_named, cli, consume, print_message, print_messages,
+                             text_argument)
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
 
@@ -97,12 +101,13 @@ def ls(ctx: Context, live: bool) -> None:
     for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "LAST ACTIVE", "CAPABILITIES", "CWD"):
         table.add_column(column, justify="right" if column == "UNREAD" else "left")
     for e in entries:
-        table.add_row(e.agent_id + ("" if e.registered else " [dim](not registered)[/]"), e.session_name or "-",
-                      PRESENCE.get(e.presence, "?"), str(e.unread_count), age(e.last_activity_time),
-                      ", ".join(c.name for c in e.capabilities) or "-", e.cwd or "-")
+        agent = show.cell(e.agent_id) + (Text("") if e.registered else Text(" (not registered)", style="dim"))
+        table.add_row(agent, show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"), str(e.unread_count),
+                      age(e.last_activity_time), show.cell(", ".join(c.name for c in e.capabilities) or "-"),
+                      show.cell(e.cwd or "-"))
     ctx.out.print(table)
     if not entries:
-        ctx.out.print("[dim]no mailboxes yet[/]")
+        ctx.out.print(Text("no mailboxes yet", style="dim"))
 
 
 @cli.command()
@@ -114,7 +119,7 @@ def resolve(ctx: Context, name: str) -> None:
     if ctx.json:
         ctx.emit(entry)
     else:
-        ctx.out.print(entry.agent_id)
+        show.write([(entry.agent_id, "")])
 
 
 @cli.command()
@@ -144,7 +149,7 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
         ctx.emit(result.message)
     else:
         note = " (duplicate: already stored)" if result.duplicate else ""
-        ctx.out.print(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}")
+        show.write([(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}", "")])
 
 
 @cli.command()
@@ -152,11 +157,15 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def peek(ctx: Context, agent_id: str, limit: int) -> None:
-    """Show unread mail of AGENT_ID without consuming it."""
-    response = ctx.run(lambda c: c.peek(agent_id, limit))
+    """Show unread mail of AGENT_ID (or of the agent with that session name) without consuming it."""
+
+    async def read(client: Client) -> Any:
+        return await client.peek(await agent_named(client, agent_id), limit)
+
+    response = ctx.run(read)
     print_messages(ctx, response.messages)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.unread_count} unread[/]")
+        ctx.out.print(Text(f"{response.unread_count} unread", style="dim"))
 
 
 @cli.command()
@@ -164,11 +173,19 @@ def peek(ctx: Context, agent_id: str, limit: int) -> None:
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def drain(ctx: Context, agent_id: str, limit: int) -> None:
-    """Read and consume unread mail of AGENT_ID, oldest first."""
-    response = ctx.run(lambda c: c.drain(agent_id, limit))
-    print_messages(ctx, response.messages)
+    """Read and consume unread mail of AGENT_ID, oldest first.
+
+    Only what was shown is consumed: a message that could not be printed (a closed pipe, Ctrl-C) stays unread.
+    """
+
+    async def read(client: Client) -> int:
+        agent = await agent_named(client, agent_id)
+        peeked = await client.peek(agent, limit)
+        return peeked.unread_count - await consume(ctx, client, agent, peeked.messages)
+
+    remaining = ctx.run(read)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.remaining} left unread[/]")
+        ctx.out.print(Text(f"{remaining} left unread", style="dim"))
 
 
 @cli.command()
@@ -183,9 +200,10 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
 
     async def follow(client: Client) -> None:
         shown = 0
-        async with client.subscribe(agent_id, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
+        agent = await agent_named(client, agent_id)
+        async with client.subscribe(agent, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
-                print_messages(ctx, [message])
+                print_message(ctx, message)
                 shown += 1
                 if count and shown >= count:
                     return
@@ -203,13 +221,18 @@ def main(args: list[str] | None = None) -> None:
         status = cli.main(argv, prog_name="fabric", standalone_mode=False)  # an int after --help or --version
     except click.exceptions.Abort:
         sys.exit(130)
+
     except click.ClickException as exc:
         if "--json" in argv[: argv.index("--") if "--" in argv else len(argv)]:
             reason = re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).upper()  # NoSuchOption: NO_SUCH_OPTION
             click.echo(json.dumps({"code": "USAGE", "reason": reason, "message": exc.format_message(),
                                    "metadata": {}}), err=True)
             sys.exit(exc.exit_code)
-        exc.show()
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            click.echo(exc.ctx.get_usage(), err=True)
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        show.write([(f"fabric: {exc.format_message().rstrip('.')}{hint}", "")], err=True)  # every error line alike
         sys.exit(exc.exit_code)
     sys.exit(status if isinstance(status, int) else 0)
 

@@ -338,12 +338,15 @@ class Client(WorkCalls):
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
-    async def peek(self, agent_id: str, limit: int = 0) -> mbx_pb.PeekMessagesResponse:
-        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(agent_id=agent_id, limit=limit),
-                                resend=True)
+    async def peek(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.PeekMessagesResponse:
+        """Unread messages without consuming them; `max_bytes` of them at most (0: under 4 MiB, up to 16 MiB)."""
+        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(
+            agent_id=agent_id, limit=limit, max_bytes=max_bytes), resend=True)
 
-    async def drain(self, agent_id: str, limit: int = 0) -> mbx_pb.DrainMessagesResponse:
-        return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(agent_id=agent_id, limit=limit))
+    async def drain(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.DrainMessagesResponse:
+        """Consume the oldest unread messages; `max_bytes` of them at most (0: under 4 MiB, up to 16 MiB)."""
+        return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(
+            agent_id=agent_id, limit=limit, max_bytes=max_bytes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         response = await self._call(self.mailbox.AckMessages,

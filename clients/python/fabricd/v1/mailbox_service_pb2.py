@@ -26,7 +26,7 @@ from fabricd.v1 import types_pb2 as fabricd_dot_v1_dot_types__pb2
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n fabricd/v1/mailbox_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x17google/rpc/status.proto\"R\n\x12SendMessageRequest\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x16\n\x0e\x63reate_mailbox\x18\x02 \x01(\x08\"N\n\x13SendMessageResponse\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\"d\n\x13SendMessagesRequest\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x0e\n\x06\x61tomic\x18\x02 \x01(\x08\x12\x16\n\x0e\x63reate_mailbox\x18\x03 \x01(\x08\"o\n\x11SendMessageResult\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"F\n\x14SendMessagesResponse\x12.\n\x07results\x18\x01 \x03(\x0b\x32\x1d.fabricd.v1.SendMessageResult\"6\n\x13PeekMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"S\n\x14PeekMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x14\n\x0cunread_count\x18\x02 \x01(\x04\"7\n\x14\x44rainMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\"Q\n\x15\x44rainMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tremaining\x18\x02 \x01(\x04\"$\n\x10SubscribeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"M\n\x11SubscribeResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tkeepalive\x18\x02 \x01(\x08\";\n\x12\x41\x63kMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"$\n\x13\x41\x63kMessagesResponse\x12\r\n\x05\x61\x63ked\x18\x01 \x01(\r2\xf8\x03\n\x0eMailboxService\x12N\n\x0bSendMessage\x12\x1e.fabricd.v1.SendMessageRequest\x1a\x1f.fabricd.v1.SendMessageResponse\x12Q\n\x0cSendMessages\x12\x1f.fabricd.v1.SendMessagesRequest\x1a .fabricd.v1.SendMessagesResponse\x12Q\n\x0cPeekMessages\x12\x1f.fabricd.v1.PeekMessagesRequest\x1a .fabricd.v1.PeekMessagesResponse\x12T\n\rDrainMessages\x12 .fabricd.v1.DrainMessagesRequest\x1a!.fabricd.v1.DrainMessagesResponse\x12J\n\tSubscribe\x12\x1c.fabricd.v1.SubscribeRequest\x1a\x1d.fabricd.v1.SubscribeResponse0\x01\x12N\n\x0b\x41\x63kMessages\x12\x1e.fabricd.v1.AckMessagesRequest\x1a\x1f.fabricd.v1.AckMessagesResponseB\x80\x01\n\x0e\x64\x65v.fabricd.v1B\x13MailboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n fabricd/v1/mailbox_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x17google/rpc/status.proto\"R\n\x12SendMessageRequest\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x16\n\x0e\x63reate_mailbox\x18\x02 \x01(\x08\"N\n\x13SendMessageResponse\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\"d\n\x13SendMessagesRequest\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x0e\n\x06\x61tomic\x18\x02 \x01(\x08\x12\x16\n\x0e\x63reate_mailbox\x18\x03 \x01(\x08\"o\n\x11SendMessageResult\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"F\n\x14SendMessagesResponse\x12.\n\x07results\x18\x01 \x03(\x0b\x32\x1d.fabricd.v1.SendMessageResult\"I\n\x13PeekMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"S\n\x14PeekMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x14\n\x0cunread_count\x18\x02 \x01(\x04\"J\n\x14\x44rainMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"Q\n\x15\x44rainMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tremaining\x18\x02 \x01(\x04\"$\n\x10SubscribeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"M\n\x11SubscribeResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tkeepalive\x18\x02 \x01(\x08\";\n\x12\x41\x63kMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"$\n\x13\x41\x63kMessagesResponse\x12\r\n\x05\x61\x63ked\x18\x01 \x01(\r2\xf8\x03\n\x0eMailboxService\x12N\n\x0bSendMessage\x12\x1e.fabricd.v1.SendMessageRequest\x1a\x1f.fabricd.v1.SendMessageResponse\x12Q\n\x0cSendMessages\x12\x1f.fabricd.v1.SendMessagesRequest\x1a .fabricd.v1.SendMessagesResponse\x12Q\n\x0cPeekMessages\x12\x1f.fabricd.v1.PeekMessagesRequest\x1a .fabricd.v1.PeekMessagesResponse\x12T\n\rDrainMessages\x12 .fabricd.v1.DrainMessagesRequest\x1a!.fabricd.v1.DrainMessagesResponse\x12J\n\tSubscribe\x12\x1c.fabricd.v1.SubscribeRequest\x1a\x1d.fabricd.v1.SubscribeResponse0\x01\x12N\n\x0b\x41\x63kMessages\x12\x1e.fabricd.v1.AckMessagesRequest\x1a\x1f.fabricd.v1.AckMessagesResponseB\x80\x01\n\x0e\x64\x65v.fabricd.v1B\x13MailboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -45,21 +45,21 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SENDMESSAGESRESPONSE']._serialized_start=476
   _globals['_SENDMESSAGESRESPONSE']._serialized_end=546
   _globals['_PEEKMESSAGESREQUEST']._serialized_start=548
-  _globals['_PEEKMESSAGESREQUEST']._serialized_end=602
-  _globals['_PEEKMESSAGESRESPONSE']._serialized_start=604
-  _globals['_PEEKMESSAGESRESPONSE']._serialized_end=687
-  _globals['_DRAINMESSAGESREQUEST']._serialized_start=689
-  _globals['_DRAINMESSAGESREQUEST']._serialized_end=744
-  _globals['_DRAINMESSAGESRESPONSE']._serialized_start=746
-  _globals['_DRAINMESSAGESRESPONSE']._serialized_end=827
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=829
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=865
-  _globals['_SUBSCRIBERESPONSE']._serialized_start=867
-  _globals['_SUBSCRIBERESPONSE']._serialized_end=944
-  _globals['_ACKMESSAGESREQUEST']._serialized_start=946
-  _globals['_ACKMESSAGESREQUEST']._serialized_end=1005
-  _globals['_ACKMESSAGESRESPONSE']._serialized_start=1007
-  _globals['_ACKMESSAGESRESPONSE']._serialized_end=1043
-  _globals['_MAILBOXSERVICE']._serialized_start=1046
-  _globals['_MAILBOXSERVICE']._serialized_end=1550
+  _globals['_PEEKMESSAGESREQUEST']._serialized_end=621
+  _globals['_PEEKMESSAGESRESPONSE']._serialized_start=623
+  _globals['_PEEKMESSAGESRESPONSE']._serialized_end=706
+  _globals['_DRAINMESSAGESREQUEST']._serialized_start=708
+  _globals['_DRAINMESSAGESREQUEST']._serialized_end=782
+  _globals['_DRAINMESSAGESRESPONSE']._serialized_start=784
+  _globals['_DRAINMESSAGESRESPONSE']._serialized_end=865
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=867
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=903
+  _globals['_SUBSCRIBERESPONSE']._serialized_start=905
+  _globals['_SUBSCRIBERESPONSE']._serialized_end=982
+  _globals['_ACKMESSAGESREQUEST']._serialized_start=984
+  _globals['_ACKMESSAGESREQUEST']._serialized_end=1043
+  _globals['_ACKMESSAGESRESPONSE']._serialized_start=1045
+  _globals['_ACKMESSAGESRESPONSE']._serialized_end=1081
+  _globals['_MAILBOXSERVICE']._serialized_start=1084
+  _globals['_MAILBOXSERVICE']._serialized_end=1588
 # @@protoc_insertion_point(module_scope)

@@ -105,7 +105,8 @@ class MailboxServiceServicer:
 
     def PeekMessages(self, request, context):
         """Unread messages, oldest first, without consuming them. A response holds at
-        most 16 MiB of messages (always at least one).
+        most `max_bytes` of messages (always at least one): by default under 4 MiB,
+        what a gRPC client with default options accepts.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -113,8 +114,11 @@ class MailboxServiceServicer:
 
     def DrainMessages(self, request, context):
         """Unread messages, oldest first, consumed in the same transaction: a drained
-        message is never returned again. A response holds at most 16 MiB of
-        messages (always at least one); what did not fit stays unread.
+        message is never returned again. A response holds at most `max_bytes` of
+        messages (always at least one): by default under 4 MiB, what a gRPC client
+        with default options accepts; what did not fit stays unread. A drain whose
+        caller left or whose deadline passed before the answer was sent puts its
+        messages back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
