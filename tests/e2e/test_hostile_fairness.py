@@ -59,3 +59,16 @@ async def test_unread_messages_are_counted_per_sender_until_read(counted) -> Non
         await mallory.send(BOB, "7")
     assert [m.text for m in (await local.peek(BOB)).messages] == [
         "alice is not held by mallory's count", "5", "6", "7"]
+
+
+async def test_an_asked_tasks_message_counts_against_the_asker_until_answered(counted) -> None:  # noqa: ANN001
+    tcp, local, tokens = counted
+    async with Client(tcp, token=tokens["mallory"]) as mallory:
+        await mallory.send_many(mail(BOB, "1", "2", "3"))
+        first = await mallory.enqueue(BOB, "the fourth unread message", source_agent="mallory")
+        with pytest.raises(ResourceExhausted) as err:
+            await mallory.enqueue(BOB, "a fifth", source_agent="mallory")
+        assert err.value.reason == "QUOTA_UNREAD_MESSAGES"
+        assert [t.ticket_id for t in await local.get_queue(BOB)] == [first.ticket_id]  # nothing queued
+        await local.reply(BOB, "done")  # the answer consumes the task's message: it is given back
+        await mallory.enqueue(BOB, "a fifth", source_agent="mallory")
