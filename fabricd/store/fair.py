@@ -54,6 +54,19 @@ class FairQueue(Generic[T]):
         (0: no share), is passed over in this batch."""
         out: list[T] = []
         work = 0
+        if len(self._lanes) == 1:  # one lane (the usual case): its FIFO, without the turns' bookkeeping
+            lane, queue = next(iter(self._lanes.items()))
+            while queue and len(out) < max_items:
+                item, weight = queue[0]
+                if out and (work + weight > max_work or (share and work + weight > share)):
+                    break
+                queue.popleft()
+                out.append(item)
+                work += weight
+            if not queue:
+                del self._lanes[lane]
+            self._count -= len(out)
+            return out
         taken: dict[str, int] = {}
         while self._lanes and len(out) < max_items:
             took = False
