@@ -20,6 +20,7 @@ from bench_common import derive, rounded
 
 # isort: off
 from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
+from bench_fairness import flood
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 # isort: on
@@ -255,6 +256,10 @@ class Tree:
     def n(self, count: int) -> int:
         return max(64, int(count * self.scale))
 
+    def target(self) -> str:
+        """The durable daemon's address (its first node's), for clients with their own tokens."""
+        return self._daemons[False][0][0].target
+
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
             if self.store:
@@ -345,7 +350,7 @@ WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
     "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
-    "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync,
+    "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync, "flood": flood,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 

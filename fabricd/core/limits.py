@@ -67,6 +67,8 @@ class Limits:
     quota_unread_bytes: int = setting(1 << 30, "bytes of an agent token's messages (mail and asked tasks) still "
                                       "unread, wherever they wait; 0 is no quota", kind="size", at_least=0,
                                       reloadable=True)
+    quota_unread_messages: int = setting(100_000, "messages of an agent token (mail and asked tasks) still "
+                                         "unread, wherever they wait; 0 is no quota", at_least=0, reloadable=True)
     quota_queued_tickets: int = setting(10_000, "tickets an agent token asked that are still queued; 0 is no "
                                         "quota", at_least=0, reloadable=True)
     quota_outbox_rows: int = setting(10_000, "reply rows of an agent token's FanOut calls not yet delivered "
@@ -79,4 +81,4 @@ class Limits:
         if not (agent_token or self.quota_all_callers):
             return None
         return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets,
-                      self.quota_outbox_rows)
+                      self.quota_outbox_rows, self.quota_unread_messages)

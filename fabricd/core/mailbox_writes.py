@@ -148,16 +148,16 @@ def append(msg: Message, digest: bytes, message_id: str, now: int, facts: Append
     if max_unread and box.unread_count >= max_unread:
         return mailbox_full(box.agent_id, box.unread_count, max_unread)
     sender = msg.sender.agent_id
-    if quota is not None and sender and (quota.unread_bytes or (created and quota.mailboxes)):
+    if quota is not None and sender and (quota.unread_bytes or quota.unread_messages
+                                         or (created and quota.mailboxes)):
         usage = facts.usage
         if usage is None:
             return More(usage=True)
         if created and quota.mailboxes and usage.mailboxes + 1 > quota.mailboxes:
             return quotas.exceeded(quotas.MAILBOXES, sender, quota.mailboxes, usage.mailboxes, 1)
-        if quota.unread_bytes:
-            size = approx_size(msg)
-            if usage.unread_bytes + size > quota.unread_bytes:
-                return quotas.exceeded(quotas.UNREAD_BYTES, sender, quota.unread_bytes, usage.unread_bytes, size)
+        refused = quotas.unread_refusal(sender, quota, usage, approx_size(msg) if quota.unread_bytes else 0)
+        if refused is not None:
+            return refused
     recipient = msg.recipient if box.agent_id == name else Address(box.agent_id, msg.recipient.session_id)
     seq = box.last_seq + 1
     stored = Message(message_id, msg.sender, recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,

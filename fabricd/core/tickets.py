@@ -131,7 +131,7 @@ def enqueue(request: TicketRequest, facts: EnqueueFacts, ticket_id_: str, now: i
     if max_unread and facts.unread >= max_unread:
         raise mailbox_rules.mailbox_full(facts.target, facts.unread, max_unread)
     if quota is not None and asker:
-        quotas.check(quotas.UNREAD_BYTES, asker, quota.unread_bytes, facts.usage.unread_bytes, approx_size(message))
+        quotas.check_unread(asker, quota, facts.usage, approx_size(message))
     return Enqueued(decided, message, bool(request.continues))
 
 

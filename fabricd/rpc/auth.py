@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import grpc
 
+from fabricd.core import lanes
 from fabricd.core.directory import check_own_name
 from fabricd.core.errors import PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.model import MailboxEntry
@@ -357,6 +358,7 @@ class Guard:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
         _CALLER.set(identity)
+        lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)
         if identity.trusted:
             return identity
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name

@@ -113,6 +113,7 @@ PROBES = {
                          ("limits.max_streams_per_token", "max_streams_per_token"),
                          ("limits.quota_mailboxes", "quota_mailboxes"),
                          ("limits.quota_unread_bytes", "quota_unread_bytes"),
+                         ("limits.quota_unread_messages", "quota_unread_messages"),
                          ("limits.quota_queued_tickets", "quota_queued_tickets"),
                          ("limits.quota_outbox_rows", "quota_outbox_rows"),
                          ("limits.quota_all_callers", "quota_all_callers")]},
@@ -123,6 +124,7 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.dedupe_window": 2.0, "limits.stream_buffer_bytes": 1 << 16,
            "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
            "limits.max_streams_per_token": 8, "limits.quota_mailboxes": 7, "limits.quota_unread_bytes": 1 << 20,
+           "limits.quota_unread_messages": 11,
            "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True}
 
 

@@ -275,6 +275,7 @@ class LmdbTarget:
             encoded = records.encode_message(value)
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
             tx.count_usage(*recount.message_charge(encoded))  # as LmdbTx.put_message
+            tx.count_usage(*recount.message_count_charge(encoded))
         elif kind is Kind.MESSAGE_ID:
             message_id, sender, minted, r = value
             if minted:

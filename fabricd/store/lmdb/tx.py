@@ -240,7 +240,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
             return max(0, self._stored_usage(key) + self._usage.get(key, 0))
 
         return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED),
-                           value(quota.OUTBOX_ROWS))
+                           value(quota.OUTBOX_ROWS), value(quota.UNREAD_MESSAGES))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if not agent_id or not delta:

@@ -161,6 +161,7 @@ class MemoryTx:
         self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
@@ -186,6 +187,7 @@ class MemoryTx:
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
+        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
         return True
 
     def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
@@ -196,6 +198,7 @@ class MemoryTx:
             return False
         self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
@@ -207,6 +210,7 @@ class MemoryTx:
             if record is not None and (record.recipient, record.seq) == key:
                 del ids[(sender_of(encoded), message_id)]
             self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
+            self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
         return len(keys)
 
     def forget_id(self, sender: str, message_id: str) -> bool:
@@ -250,7 +254,8 @@ class MemoryTx:
 
     def usage(self, agent_id: str) -> quota.Usage:
         return quota.Usage(*(self._meta(counter_name(q, agent_id)) for q in (quota.MAILBOXES, quota.UNREAD_BYTES,
-                                                                            quota.QUEUED, quota.OUTBOX_ROWS)))
+                                                                            quota.QUEUED, quota.OUTBOX_ROWS,
+                                                                            quota.UNREAD_MESSAGES)))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if agent_id and delta:

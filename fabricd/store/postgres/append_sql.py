@@ -13,8 +13,9 @@ and runs the guarded write, one statement each, and starts again locked when the
 
 The write moves each mailbox row once (its seq, its unread count, its owner's activity), makes new mailboxes
 (each with its own directory revision, change CREATED), stores the messages and their id records, charges
-the senders' unread bytes (their bodies' lengths) and the creators' mailboxes, and stores the wake hooks
-the arrivals armed (fabricd.core.wake.arm_all decides, on the hooks the facts read; the guard holds them).
+the senders' unread bytes (their bodies' lengths) and messages (one each) and the creators' mailboxes, and
+stores the wake hooks the arrivals armed (fabricd.core.wake.arm_all decides, on the hooks the facts read; the
+guard holds them).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 from fabricd.core import quota as quotas
 from fabricd.core.model import Change, IdRecord, MailboxEntry
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
-from fabricd.store.postgres.usage_sql import MAILBOXES, UNREAD, charge
+from fabricd.store.postgres.usage_sql import MAILBOXES, MESSAGES_UNREAD, UNREAD, charge
 
 _FACTS = """
 WITH p AS (
@@ -85,14 +86,15 @@ async def hooks(conn: Any, agents: list[str]) -> dict[str, bytes]:
     return {r["agent_id"]: bytes(r["body"]) for r in rows}
 
 
-def usage_counters(sender: str) -> tuple[str, str]:
-    """The counters of a sender's usage an append reads: (mailboxes, unread bytes)."""
-    return MAILBOXES + sender, UNREAD + sender
+def usage_counters(sender: str) -> tuple[str, str, str]:
+    """The counters of a sender's usage an append reads: (mailboxes, unread bytes, unread messages)."""
+    return MAILBOXES + sender, UNREAD + sender, MESSAGES_UNREAD + sender
 
 
 def usage_of(counters: dict[str, int], sender: str) -> quotas.Usage:
-    mailboxes, unread = usage_counters(sender)
-    return quotas.Usage(mailboxes=counters.get(mailboxes, 0), unread_bytes=counters.get(unread, 0))
+    mailboxes, unread, messages = usage_counters(sender)
+    return quotas.Usage(mailboxes=counters.get(mailboxes, 0), unread_bytes=counters.get(unread, 0),
+                        unread_messages=counters.get(messages, 0))
 
 
 _NAMED = """
@@ -209,6 +211,7 @@ WITH locked AS (
 ), charged AS (
     {charge(f'''SELECT n, sum(d)::bigint FROM (
         SELECT '{UNREAD}' || f, octet_length(b)::bigint FROM unnest($7::text[], $4::bytea[]) AS v(f, b) WHERE f <> ''
+        UNION ALL SELECT '{MESSAGES_UNREAD}' || f, 1 FROM unnest($7::text[]) AS v(f) WHERE f <> ''
         UNION ALL SELECT '{MAILBOXES}' || c, 1 FROM unnest($21::text[]) AS c WHERE c <> ''
     ) AS x(n, d) WHERE (SELECT ok FROM ok) GROUP BY n''')}
 ), wake AS (

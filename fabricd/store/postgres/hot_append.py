@@ -145,7 +145,8 @@ class Group:
                     made[name] = agent_id
                 priors[(message_id, sender)] = IdRecord(agent_id, stored.seq, stored.send_time_ns, digest)
                 if usage is not None:
-                    used[sender] = quotas.Usage(usage.mailboxes + decided.created, usage.unread_bytes + len(body))
+                    used[sender] = quotas.Usage(usage.mailboxes + decided.created, usage.unread_bytes + len(body),
+                                                unread_messages=usage.unread_messages + 1)
             bodies.append(body)
             out.append(decided)
         return out, need if need != writes.More() else None

@@ -130,7 +130,8 @@ async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest,
                 return prior, row["ahead"] if prior.state == TicketState.QUEUED else -1, []
             used = list(row["used"])
             facts = tickets.EnqueueFacts(target=target, unread=row["unread"], prior=prior,
-                                         usage=quotas.Usage(unread_bytes=used[0], queued_tickets=used[1]) if held
+                                         usage=quotas.Usage(unread_bytes=used[0], queued_tickets=used[1],
+                                                            unread_messages=used[2]) if held
                                          else quotas.Usage())
             decided = tickets.enqueue(request, facts, ticket_id, now, max_unread, quota)
             if isinstance(decided, tickets.Resent):

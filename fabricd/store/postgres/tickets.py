@@ -16,7 +16,7 @@ import json
 
 from fabricd.core import turns
 from fabricd.core.model import Ticket, TicketOutcome, TicketState
-from fabricd.store.postgres.usage_sql import QUEUED, UNREAD, charge
+from fabricd.store.postgres.usage_sql import MESSAGES_UNREAD, QUEUED, UNREAD, charge
 
 TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
                    "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
@@ -24,8 +24,9 @@ TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agen
 
 
 def usage_names(asker: str) -> list[str]:
-    """The counters an asker held to its quotas is checked against: its unread bytes, its queued tickets."""
-    return [UNREAD + asker, QUEUED + asker] if asker else []
+    """The counters an asker held to its quotas is checked against: its unread bytes, its queued tickets, its
+    unread messages."""
+    return [UNREAD + asker, QUEUED + asker, MESSAGES_UNREAD + asker] if asker else []
 
 
 _USED = ("ARRAY(SELECT coalesce(c.value, 0) FROM unnest({names}::text[]) WITH ORDINALITY AS u(n, o) "
@@ -67,7 +68,8 @@ WITH ok AS (
     UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2 AND EXISTS (SELECT 1 FROM box)
 ), charged AS (
     {charge(f"SELECT '{UNREAD}' || $6, octet_length($3::bytea)::bigint FROM box WHERE $6 <> '' "
-            f"UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
+            f"UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> '' "
+            f"UNION ALL SELECT '{MESSAGES_UNREAD}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
 ), armed AS (
     UPDATE wake_hooks SET body = $14 WHERE agent_id = $2 AND $14::bytea IS NOT NULL AND EXISTS (SELECT 1 FROM box)
 )

@@ -153,6 +153,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                    message.sender.agent_id)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
+        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return s.envelope(message.seq, body).encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
@@ -167,6 +168,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         if body is None:
             return False
         self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
+        self.count_usage(sender_of(body), quota.UNREAD_MESSAGES, -1)
         return True
 
     def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
@@ -181,6 +183,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                              agent_id, seq, message.id, body) == 1
         if restored:
             self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
+            self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return restored
 
     def purge_unread(self, agent_id: str) -> int:
@@ -189,16 +192,19 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                            "AND i.seq = m.seq) SELECT body FROM m",
                            agent_id)
         freed: dict[str, int] = {}
+        counts: dict[str, int] = {}
         for r in rows:
             sender = sender_of(r["body"])
             freed[sender] = freed.get(sender, 0) + len(r["body"])
+            counts[sender] = counts.get(sender, 0) + 1
         for sender, size in freed.items():
             self.count_usage(sender, quota.UNREAD_BYTES, -size)
+            self.count_usage(sender, quota.UNREAD_MESSAGES, -counts[sender])
         return len(rows)
 
     def usage(self, agent_id: str) -> quota.Usage:
         names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED,
-                                                     quota.OUTBOX_ROWS)]
+                                                     quota.OUTBOX_ROWS, quota.UNREAD_MESSAGES)]
         # Locked in a write: two nodes checking one agent's quota at once take turns, so neither passes it.
         rows = self._fetch(f"SELECT name, value FROM counters WHERE name = ANY($1::text[]){self._lock}", names)
         found = {r["name"]: r["value"] for r in rows}

@@ -76,6 +76,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
+    QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -146,3 +147,4 @@ OUTBOX_KEY_REUSED: ErrorReason
 WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
 NAME_COLLISION: ErrorReason
+QUOTA_UNREAD_MESSAGES: ErrorReason
