@@ -178,6 +178,32 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
         raise _deny(identity, "settle a job another agent ran")
 
 
+def per_frame(request: object, identity: Identity, guard: Guard) -> None:
+    """A bidirectional stream: opened by any identity, each frame checked by FRAME_POLICIES as it arrives."""
+
+
+def serve_frame(frame: object, identity: Identity, guard: Guard) -> None:
+    """A replier serves its own agent: the open frame names it (the answers are bound to the stream's agent)."""
+    if frame.WhichOneof("frame") == "open":  # type: ignore[attr-defined]
+        own("agent_id")(frame.open, identity, guard)  # type: ignore[attr-defined]
+
+
+_SENT_FRAMES: dict[str, Callable[[object, Identity, Guard], None]] = {
+    "send": send_message, "send_many": send_messages, "ack": own("agent_id"), "ask": ask_as_self}
+
+
+def send_stream_frame(frame: object, identity: Identity, guard: Guard) -> None:
+    """Each frame as its unary call (SendMessage, SendMessages, AckMessages, Ask)."""
+    kind = frame.WhichOneof("request")  # type: ignore[attr-defined]
+    if kind is not None:
+        _SENT_FRAMES[kind](getattr(frame, kind), identity, guard)
+
+
+FRAME_POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
+    "Serve": serve_frame, "SendStream": send_stream_frame}
+"""The check of each request frame of a bidirectional stream (a refusal fails that frame only)."""
+
+
 POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # DirectoryService
     "Register": register_own, "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
@@ -186,10 +212,12 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
     # MailboxService
     "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),
     "DrainMessages": own("agent_id"), "Subscribe": own("agent_id"), "AckMessages": own("agent_id"),
+    "SendStream": per_frame,
     # RendezvousService
     "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own("agent_id"),
     "CancelHead": cancel_own, "CloseQueue": own("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
     "GetTicket": party_to_ticket, "CancelTicket": party_to_ticket, "ListTickets": list_tickets,
+    "Serve": per_frame,
     # OutboxService
     "FanOut": fan_out_own,
     # AgentDirectoryService: reads for every caller; changes are the host's (admin)
@@ -313,13 +341,33 @@ class Guard:
         raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
                               "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
 
-    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
-        identity = self.identify(context)
+    def _limit(self, identity: Identity) -> None:
         if identity.token_id:
             wait = self.limiter.take(identity.token_id)
             if wait:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
+
+    def open_stream(self, method: str, context: grpc.aio.ServicerContext) -> Identity:
+        """Admit the opening of a bidirectional stream (identity and rate); its frames pass `check_frame`."""
+        identity = self.identify(context)
+        self._limit(identity)
+        _CALLER.set(identity)
+        if not identity.trusted:
+            if not identity.agent_id:
+                raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
+            POLICIES.get(method, admin_only)(None, identity, self)
+        return identity
+
+    def check_frame(self, method: str, frame: object, identity: Identity) -> None:
+        """One request frame of a bidirectional stream, as its unary call would be checked (rate included)."""
+        self._limit(identity)
+        if not identity.trusted:
+            FRAME_POLICIES[method](frame, identity, self)
+
+    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext) -> Identity:
+        identity = self.identify(context)
+        self._limit(identity)
         _CALLER.set(identity)
         if identity.trusted:
             return identity

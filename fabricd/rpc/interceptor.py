@@ -19,7 +19,7 @@ from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.rpc import errors, visibility
 from fabricd.core.limits import Limits
 from fabricd.rpc.auth import Guard, Identity, revoked
-from fabricd.rpc.streams import Streams
+from fabricd.rpc.streams import Refused, Streams
 
 log = logging.getLogger("fabricd.rpc")
 
@@ -144,6 +144,51 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 return response
 
             return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
+        async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001
+            """Write each response of a servicer's stream under flow control; end it as the rules say."""
+            call = guard.track(identity)
+            failed = True
+            try:
+                while True:
+                    try:
+                        item = await items.__anext__()
+                    except StopAsyncIteration:
+                        break
+                    if type(item) is bytes:  # a response written already (Subscribe's batches)
+                        await streams.write(context, item, len(item))
+                        continue
+                    if view is not None and not identity.trusted:
+                        item = view(item, identity.agent_id)
+                    await streams.write(context, item, item.ByteSize())
+                failed = False
+            except FabricError as exc:  # stalled: the client stopped reading
+                await items.aclose()
+                context.set_code(errors.code_of(exc))
+                await errors.abort(context, exc)
+            except asyncio.CancelledError:
+                if call is None or not call.revoked:
+                    raise
+                await items.aclose()
+                await ended_by_revocation(context)
+            finally:
+                # A caller that leaves cancels us in streams.write, with the servicer's generator suspended
+                # at its yield: close it now, so its waits and counts end with the call (left to the
+                # garbage collector, a WatchDirectoryData stayed open for half a minute on a loaded machine).
+                await items.aclose()
+                streams.close(slot)
+                guard.untrack(identity, call)
+                finish(context, started, identity, failed)
+
+        async def opened(context: grpc.aio.ServicerContext, identity: Identity, started: float) -> str:
+            """Count the stream against its token's, or end it with the refusal."""
+            try:
+                return streams.open(identity)
+            except FabricError as exc:
+                context.set_code(errors.code_of(exc))
+                finish(context, started, identity, True)
+                await errors.abort(context, exc)
+                raise  # abort raises; this is for the type checker
+
         if handler.unary_stream is not None:
             inner_stream = handler.unary_stream
 
@@ -152,47 +197,48 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 # transport to take it (and a revocation's cancel during that wait) happens in our code.
                 started = time.perf_counter()
                 request, identity = await admit(raw, context, started)
-                try:
-                    slot = streams.open(identity)
-                except FabricError as exc:
-                    context.set_code(errors.code_of(exc))
-                    finish(context, started, identity, True)
-                    await errors.abort(context, exc)
-                call = guard.track(identity)
-                items = inner_stream(request, context).__aiter__()
-                failed = True
-                try:
-                    while True:
-                        try:
-                            item = await items.__anext__()
-                        except StopAsyncIteration:
-                            break
-                        if type(item) is bytes:  # a response written already (Subscribe's batches)
-                            await streams.write(context, item, len(item))
-                            continue
-                        if view is not None and not identity.trusted:
-                            item = view(item, identity.agent_id)
-                        await streams.write(context, item, item.ByteSize())
-                    failed = False
-                except FabricError as exc:  # stalled: the client stopped reading
-                    await items.aclose()
-                    context.set_code(errors.code_of(exc))
-                    await errors.abort(context, exc)
-                except asyncio.CancelledError:
-                    if call is None or not call.revoked:
-                        raise
-                    await items.aclose()
-                    await ended_by_revocation(context)
-                finally:
-                    # A caller that leaves cancels us in streams.write, with the servicer's generator suspended
-                    # at its yield: close it now, so its waits and counts end with the call (left to the
-                    # garbage collector, a WatchDirectoryData stayed open for half a minute on a loaded machine).
-                    await items.aclose()
-                    streams.close(slot)
-                    guard.untrack(identity, call)
-                    finish(context, started, identity, failed)
+                slot = await opened(context, identity, started)
+                await pump(inner_stream(request, context).__aiter__(), context, identity, slot, started)
 
             return grpc.unary_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
+        if handler.stream_stream is not None:
+            inner_bidi = handler.stream_stream
+
+            async def frames(first: bytes, requests, context, identity: Identity):  # noqa: ANN001, ANN202
+                """The request frames, parsed and checked: a refused one reaches the servicer as Refused."""
+                raw = first
+                while True:
+                    frame = parse(raw, context)  # malformed: the stream ends INVALID_ARGUMENT
+                    try:
+                        guard.check_frame(method, frame, identity)
+                    except FabricError as exc:
+                        yield Refused(frame, exc)
+                    else:
+                        yield frame
+                    raw = await anext(requests, None)
+                    if raw is None:
+                        return
+
+            async def bidi(requests, context):  # noqa: ANN001, ANN202
+                started = time.perf_counter()
+                # Admitted at its first frame: a refusal sent before the client's first write lands makes
+                # gRPC's client fail that write, and the call, INTERNAL instead of with the refusal.
+                requests = requests.__aiter__()
+                first = await anext(requests, None)
+                if first is None:
+                    return
+                try:
+                    identity = guard.open_stream(method, context)
+                except FabricError as exc:
+                    context.set_code(errors.code_of(exc))
+                    finish(context, started, None, True)
+                    await errors.abort(context, exc)
+                    raise
+                slot = await opened(context, identity, started)
+                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()
+                await pump(items, context, identity, slot, started)
+
+            return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))
         return handler
 
 

@@ -137,7 +137,7 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     )
     directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory, core.wakes),
                                                                       server)
-    mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
+    mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes, core.rendezvous), server)
     rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(

@@ -13,7 +13,7 @@ from typing import Any
 import grpc
 
 from fabricd.client import _nodes, _target
-from fabricd.client._auth import ClientTls, _BearerStream, _BearerUnary
+from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerUnary
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
@@ -75,11 +75,14 @@ class Client(WorkCalls):
     """
 
     def __init__(self, target: str | Sequence[str] | None = None, *, token: str | None = None,
-                 tls: ClientTls | None = None, max_batch: int = 500, retry_window: float | None = None) -> None:
+                 tls: ClientTls | None = None, max_batch: int = 500, retry_window: float | None = None,
+                 streams: bool = True) -> None:
         self._resolved = _target.resolve(target)
+        self.streams = streams
+        """Whether sends, acks and asks may use the daemon's SendStream (unary calls when False or absent)."""
         token = token if token is not None else os.environ.get("FABRICD_TOKEN", "")
         self._tls = tls if tls is not None else ClientTls.from_env()
-        self._interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
+        self._interceptors = [_BearerUnary(token), _BearerStream(token), _BearerBidi(token)] if token else None
         self._nodes = _nodes.Nodes(self._resolved.targets, self._open)
         self.retry_window = (retry_window if retry_window is not None else
                              _nodes.RETRY_WINDOW_S if len(self._resolved.targets) > 1 else 0.0)

@@ -72,6 +72,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     QUOTA_OUTBOX_ROWS: _ClassVar[ErrorReason]
     OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
+    SERVE_OPEN_FIRST: _ClassVar[ErrorReason]
+    FRAME_SEQ: _ClassVar[ErrorReason]
     CORRUPT_RECORD: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -140,5 +142,7 @@ QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 QUOTA_OUTBOX_ROWS: ErrorReason
 OUTBOX_KEY_REUSED: ErrorReason
+SERVE_OPEN_FIRST: ErrorReason
+FRAME_SEQ: ErrorReason
 CORRUPT_RECORD: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
