@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import os
 import warnings
@@ -17,6 +18,8 @@ from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerU
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
+from fabricd.client._replier import Replier
+from fabricd.client._sender import NotOffered, SenderStream
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
 from fabricd.v1 import directory_service_pb2 as dir_pb
@@ -26,6 +29,7 @@ from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
 from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
 
@@ -95,6 +99,23 @@ class Client(WorkCalls):
         # Task messages this client's replies consumed, so subscriptions do not ack them again
         # (an AckMessages on the next ask's critical path). Bounded: a miss only costs that ack.
         self._replied: dict[str, None] = {}
+        self._sender = SenderStream(self)
+        self._background: set[asyncio.Future[Any]] = set()
+
+    def _in_background(self, work: Any) -> None:
+        """Run `work` after its caller left; kept until done, so it is not collected half way."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _streamed(self, kind: str, build: Callable[[], Any], *, resend: bool) -> Any:
+        """A send, batch, ack or ask as a frame of the sender stream; None when the client or daemon has none."""
+        if not (self.streams and self._sender.offered):
+            return None
+        try:
+            return await self._sender.request(kind, build, resend=resend)
+        except NotOffered:
+            return None
 
     @property
     def target(self) -> str:
@@ -193,6 +214,7 @@ class Client(WorkCalls):
             await asyncio.wait_for(asyncio.gather(self._sends.drain(), self._acks.drain()), timeout)
         except TimeoutError:
             log.warning("closing with calls still in flight after %gs: they fail as cancelled", timeout)
+        await self._sender.close()
         await self._nodes.close()
 
     async def wait_ready(self, timeout: float = 10.0) -> None:
@@ -317,6 +339,20 @@ class Client(WorkCalls):
 
     async def _send_batch(self, create_mailbox: object, messages: Sequence[pb.Message]) -> list[SendResult | FabricError]:
         create = bool(create_mailbox)
+        if len(messages) == 1:
+            request = mbx_pb.SendMessageRequest(message=messages[0], create_mailbox=create)
+            try:
+                r = await self._streamed("send", lambda: request, resend=bool(messages[0].id))
+            except FabricError as exc:
+                return [exc]
+            if r is not None:
+                return [SendResult(r.message, r.duplicate)]
+        else:
+            batch = mbx_pb.SendMessagesRequest(messages=messages, create_mailbox=create)
+            streamed = await self._streamed("send_many", lambda: batch, resend=all(m.id for m in messages))
+            if streamed is not None:
+                return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
+                        for r in streamed.results]
         if len(messages) == 1:  # one caller: the plain RPC, errors and all
             try:
                 r = await self._call(self.mailbox.SendMessage,
@@ -333,11 +369,13 @@ class Client(WorkCalls):
 
     async def send_many(self, messages: Sequence[pb.Message], *, atomic: bool = False,
                         create_mailbox: bool = False) -> list[SendResult | FabricError]:
-        """One SendMessages RPC; each message gets its result or its exception (not raised)."""
-        response = await self._call(self.mailbox.SendMessages,
-                                    mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic,
-                                                               create_mailbox=create_mailbox),
-                                    resend=all(m.id for m in messages))
+        """One SendMessages call (a frame of the send stream); each message gets its result or its exception
+        (not raised)."""
+        request = mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic, create_mailbox=create_mailbox)
+        resend = all(m.id for m in messages)
+        response = await self._streamed("send_many", lambda: request, resend=resend)
+        if response is None:
+            response = await self._call(self.mailbox.SendMessages, request, resend=resend)
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
@@ -349,8 +387,10 @@ class Client(WorkCalls):
         return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(agent_id=agent_id, limit=limit))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        response = await self._call(self.mailbox.AckMessages,
-                                    mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids), resend=True)
+        request = mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids)
+        response = await self._streamed("ack", lambda: request, resend=True)
+        if response is None:
+            response = await self._call(self.mailbox.AckMessages, request, resend=True)
         return response.acked
 
     async def ack_one(self, agent_id: str, message_id: str) -> bool:
@@ -382,3 +422,27 @@ class Client(WorkCalls):
         raises Unavailable (NOT_READY). `wait=0` retries forever (services).
         """
         return Subscription(self, agent_id, auto_ack=auto_ack, wait=wait, on_wait=on_wait)
+
+    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16) -> None:
+        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled.
+
+        `handler(ticket)` (or a coroutine function) returns the result text, or a rv_pb.ReplyRequest for
+        an outcome, data or headers; one that raises answers FAILED with the error. Tickets come on the
+        replier stream (RendezvousService.Serve), at most `window` ahead, and each answer goes back on
+        it: no unary call per ask. The stream is opened again after a cut or a daemon restart.
+        """
+        async with Replier(self, agent_id, window=window) as replier:
+            async for ticket in replier:
+                try:
+                    out = handler(ticket)
+                    if inspect.isawaitable(out):
+                        out = await out
+                except Exception as exc:  # noqa: BLE001 - the asker is told, the replier goes on
+                    log.warning("handler failed on ticket %s: %s", ticket.ticket_id, exc)
+                    out = rv_pb.ReplyRequest(result=f"{type(exc).__name__}: {exc}",
+                                             outcome=rv_pb.TICKET_OUTCOME_FAILED)
+                if not isinstance(out, rv_pb.ReplyRequest):
+                    out = rv_pb.ReplyRequest(result=str(out))
+                await replier.reply(ticket.ticket_id, out.result,
+                                    outcome=out.outcome or rv_pb.TICKET_OUTCOME_COMPLETED, data=out.data,
+                                    headers=out.headers)

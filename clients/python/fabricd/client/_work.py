@@ -5,6 +5,7 @@ A mixin of Client: it uses the stubs and `_call` that Client sets up.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 import uuid
@@ -61,6 +62,12 @@ class WorkCalls:
     async def _call(self, rpc: Any, request: Any, timeout: float | None = None, *, resend: bool = False) -> Any:
         raise NotImplementedError
 
+    async def _streamed(self, kind: str, build: Callable[[], Any], *, resend: bool) -> Any:
+        raise NotImplementedError
+
+    def _in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        raise NotImplementedError
+
     def _consumed(self, message_id: str) -> None:
         raise NotImplementedError
 
@@ -107,7 +114,28 @@ class WorkCalls:
         request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
                                    conversation_id=conversation_id, data=data, headers=headers or {},
                                    continue_ticket_id=continue_ticket_id, request_key=request_key or str(uuid.uuid4()))
-        return await self._call(self.rendezvous.Ask, _waiting(request, timeout), resend=True)
+        waiting = _waiting(request, timeout)
+        try:
+            answer = await self._streamed("ask", waiting if callable(waiting) else lambda: waiting, resend=True)
+        except asyncio.CancelledError:
+            # The unary Ask's ticket is retired when its caller leaves; a frame's is not (the stream stays):
+            # retire it here, found by its request key (queued then, if the frame had not arrived yet).
+            self._in_background(self._withdraw(request))
+            raise
+        if answer is not None:
+            return answer
+        return await self._call(self.rendezvous.Ask, waiting, resend=True)
+
+    async def _withdraw(self, request: rv_pb.AskRequest) -> None:
+        """Retire the ticket an abandoned ask frame queued (or would queue: the key makes them one)."""
+        try:
+            queued = await self._call(self.rendezvous.EnqueueTicket, rv_pb.EnqueueTicketRequest(
+                target=request.target, task=request.task, requester=request.requester, source=request.source,
+                conversation_id=request.conversation_id, data=request.data, headers=request.headers,
+                continue_ticket_id=request.continue_ticket_id, request_key=request.request_key))
+            await self._call(self.rendezvous.CancelTicket, rv_pb.CancelTicketRequest(ticket_id=queued.ticket_id))
+        except FabricError:
+            pass  # refused or gone: nothing queued to retire
 
     async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
                       conversation_id: str = "", data: bytes = b"", headers: Mapping[str, str] | None = None,

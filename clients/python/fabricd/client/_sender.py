@@ -1,0 +1,167 @@
+"""The client's end of MailboxService.SendStream: sends, batches, acks and asks pipelined on one stream.
+
+Each request is a frame with the next seq; its response names the seq, and resolves the
+caller's future. Writes are serialized (one lock: seq order is write order, so a mailbox's
+order is the callers' order) and at most WINDOW frames are unanswered: a caller beyond waits.
+When the stream is cut (daemon restart, a dropped connection, a cancel), the frames still
+unanswered are written again on a new stream if a resend is safe (messages with ids, acks,
+asks: they carry a request key), within the client's retry window; the others fail with the
+cut's error, as their unary calls would. A daemon without the stream (UNIMPLEMENTED) is
+remembered, and every caller falls back to the unary RPC.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from fabricd.client._errors import Unavailable, from_status
+from fabricd.v1 import mailbox_service_pb2 as mbx_pb
+
+if TYPE_CHECKING:
+    from fabricd.client._client import Client
+
+log = logging.getLogger("fabricd.client")
+
+WINDOW = 128
+"""Frames unanswered at once: the daemon's read-ahead (MailboxService.SendStream)."""
+_ENDS = frozenset({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
+                   grpc.StatusCode.INVALID_ARGUMENT})
+"""A stream ended so fails its frames: a resend would be refused alike."""
+
+
+class NotOffered(Exception):
+    """The daemon has no SendStream: use the unary call."""
+
+
+class _Frame:
+    __slots__ = ("kind", "build", "resend", "future", "seq", "deadline")
+
+    def __init__(self, kind: str, build: Callable[[], Any], resend: bool, future: asyncio.Future[Any]) -> None:
+        self.kind = kind
+        self.build = build
+        self.resend = resend
+        self.future = future
+        self.seq = 0
+        self.deadline: float | None = None
+        """Set at the first cut: resent until then (once, with no retry window)."""
+
+
+class SenderStream:
+    """One SendStream of a Client, opened on first use and again after a cut (see the module docstring)."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self.offered = True
+        self._call: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._seq = 0
+        self._pending: dict[int, _Frame] = {}
+        self._lock = asyncio.Lock()
+        self._room = asyncio.Semaphore(WINDOW)
+
+    async def request(self, kind: str, build: Callable[[], Any], *, resend: bool) -> Any:
+        """The response to one frame (`kind` one of send, send_many, ack, ask; `build` makes its request,
+        again for a resend); raises its error, or NotOffered."""
+        async with self._room:
+            frame = _Frame(kind, build, resend, asyncio.get_running_loop().create_future())
+            async with self._lock:
+                await self._write(frame)
+            try:
+                response = await frame.future
+            finally:
+                self._pending.pop(frame.seq, None)
+        if response.HasField("error"):
+            raise from_status(response.error)
+        return getattr(response, kind)
+
+    async def _write(self, frame: _Frame) -> None:
+        """Write `frame` on the stream (opened if need be); a failed write is left to the reader to resend."""
+        if not self.offered:
+            raise NotOffered
+        if self._call is None:
+            self._call = self._client.mailbox.SendStream()
+            self._seq = 0
+            self._reader = asyncio.ensure_future(self._read(self._call, self._client.target))
+        self._seq += 1
+        frame.seq = self._seq
+        self._pending[frame.seq] = frame
+        try:
+            await self._call.write(mbx_pb.SendStreamRequest(seq=frame.seq, **{frame.kind: frame.build()}))
+        except (grpc.RpcError, asyncio.InvalidStateError):
+            pass  # the stream is ending: its reader sees why, and resends or fails this frame with the rest
+
+    async def _read(self, call: Any, target: str) -> None:
+        error: BaseException
+        try:
+            while True:
+                response = await call.read()
+                if response is grpc.aio.EOF:
+                    error = Unavailable("the daemon ended the send stream", reason="STREAM_ENDED")
+                    break
+                frame = self._pending.pop(response.seq, None)
+                if frame is not None and not frame.future.done():
+                    frame.future.set_result(response)
+        except grpc.RpcError as exc:
+            error = exc
+        except asyncio.CancelledError:
+            error = Unavailable("the send stream was closed", reason="STREAM_ENDED")
+            self._cut(call, error, target)
+            raise
+        self._cut(call, error, target)
+
+    def _cut(self, call: Any, error: BaseException, target: str) -> None:
+        if self._call is call:
+            self._call = None
+        call.cancel()
+        if isinstance(error, grpc.RpcError) and error.code() == grpc.StatusCode.UNAVAILABLE:  # type: ignore[attr-defined]
+            self._client._failed(target)  # with several nodes, the resend goes to the next
+        pending, self._pending = list(self._pending.values()), {}
+        if not pending:
+            return
+        code = error.code() if isinstance(error, grpc.RpcError) else None  # type: ignore[attr-defined]
+        if code == grpc.StatusCode.UNIMPLEMENTED:
+            self.offered = False
+            failure: BaseException = NotOffered()
+        elif isinstance(error, grpc.RpcError):
+            failure = self._client._error(error)
+        else:
+            failure = error
+        now = asyncio.get_running_loop().time()
+        again: list[_Frame] = []
+        if code not in _ENDS and code != grpc.StatusCode.UNIMPLEMENTED:
+            for frame in pending:
+                if frame.resend and (frame.deadline is None or now < frame.deadline):
+                    if frame.deadline is None:
+                        frame.deadline = now + max(self._client.retry_window, 0.0)
+                    again.append(frame)
+        for frame in pending:
+            if frame not in again and not frame.future.done():
+                frame.future.set_exception(failure)
+        if again:
+            log.debug("send stream cut (%s): %d frames resent", failure, len(again))
+            asyncio.ensure_future(self._resend(again))
+
+    async def _resend(self, frames: list[_Frame]) -> None:
+        """Write the unanswered frames again on a new stream, once the daemon answers (within the retry window)."""
+        loop = asyncio.get_running_loop()
+        deadline = min(f.deadline or 0.0 for f in frames)
+        if deadline > loop.time():
+            await asyncio.sleep(0.05)  # a daemon restarting: let it go before dialing again
+            await self._client._nodes.ready(max(0.0, deadline - loop.time()))
+        async with self._lock:
+            for frame in frames:
+                if not frame.future.done():
+                    await self._write(frame)
+
+    async def close(self) -> None:
+        call, self._call = self._call, None
+        if call is not None:
+            call.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+            await asyncio.gather(self._reader, return_exceptions=True)
