@@ -8,6 +8,9 @@ against a daemon without the streams.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import shutil
 import urllib.request
 
 import grpc
@@ -18,6 +21,7 @@ from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import mailbox_service_pb2_grpc as mb_grpc
 from fabricd.v1 import rendezvous_service_pb2 as rv
 from fabricd.v1 import types_pb2 as pb
+from tests.e2e.test_node import NODE_CLIENT
 
 BACKENDS = ("lmdb", "postgres")
 
@@ -157,3 +161,24 @@ async def test_a_daemon_without_the_streams_gets_unary_calls() -> None:
         assert old.sent == ["m0", "m1", "m2"]
     finally:
         await server.stop(None)
+
+
+async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon) -> None:  # noqa: ANN001
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
+        pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
+    metrics = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
+    proc = await asyncio.create_subprocess_exec(node, "test/streams.mjs", daemon.target, cwd=NODE_CLIENT,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 90)
+    assert proc.returncode == 0, err.decode()
+    steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
+    assert steps["asked"]["results"] == ["node: t1", "node: t2", "node: t3"]
+    assert steps["sent"] == {"step": "sent", "id": "note-1", "duplicate": True, "batch": ["b1", 5]}  # 5: NOT_FOUND
+    assert steps["acked"]["acked"] == 1
+    assert steps["error"] == {"step": "error", "code": "NOT_FOUND", "reason": "UNKNOWN_RECIPIENT"}
+    assert "done" in steps
+    body = urllib.request.urlopen(metrics, timeout=30).read().decode()
+    for method in ("Ask", "Reply", "WatchQueue", "AckMessages", "SendMessage", "SendMessages", "Subscribe"):
+        assert calls(body, method) == 0, method
