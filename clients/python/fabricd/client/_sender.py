@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from fabricd.client import _nodes
 from fabricd.client._errors import Unavailable, from_status
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 
@@ -32,6 +33,7 @@ WINDOW = 128
 _ENDS = frozenset({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
                    grpc.StatusCode.INVALID_ARGUMENT})
 """A stream ended so fails its frames: a resend would be refused alike."""
+_UNAVAILABLE = grpc.StatusCode.UNAVAILABLE.value[0]
 
 
 class NotOffered(Exception):
@@ -39,7 +41,7 @@ class NotOffered(Exception):
 
 
 class _Frame:
-    __slots__ = ("kind", "build", "resend", "future", "seq", "deadline")
+    __slots__ = ("kind", "build", "resend", "future", "seq", "deadline", "attempts")
 
     def __init__(self, kind: str, build: Callable[[], Any], resend: bool, future: asyncio.Future[Any]) -> None:
         self.kind = kind
@@ -49,6 +51,7 @@ class _Frame:
         self.seq = 0
         self.deadline: float | None = None
         """Set at the first cut: resent until then (once, with no retry window)."""
+        self.attempts = 0
 
 
 class SenderStream:
@@ -104,17 +107,28 @@ class SenderStream:
                     error = Unavailable("the daemon ended the send stream", reason="STREAM_ENDED")
                     break
                 frame = self._pending.pop(response.seq, None)
-                if frame is not None and not frame.future.done():
-                    frame.future.set_result(response)
+                if frame is None or frame.future.done():
+                    continue
+                if response.error.code == _UNAVAILABLE and self._again(frame):
+                    # as a unary call's UNAVAILABLE: the next node (a node shutting down answers so), once safe
+                    self._client._failed(target)
+                    asyncio.ensure_future(self._resend([frame]))
+                    continue
+                frame.future.set_result(response)
         except grpc.RpcError as exc:
             error = exc
         except asyncio.CancelledError:
-            error = Unavailable("the send stream was closed", reason="STREAM_ENDED")
-            self._cut(call, error, target)
-            raise
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():  # the client is closing: nothing is resent
+                self._cut(call, Unavailable("the client was closed", reason="STREAM_ENDED"), target, resend=False)
+                raise
+            # the call was cancelled under the stream (grpc raises the cancel in read): the daemon is there
+            for frame in self._pending.values():
+                frame.deadline = None
+            error = Unavailable("the send stream was cancelled", reason="STREAM_ENDED")
         self._cut(call, error, target)
 
-    def _cut(self, call: Any, error: BaseException, target: str) -> None:
+    def _cut(self, call: Any, error: BaseException, target: str, *, resend: bool = True) -> None:
         if self._call is call:
             self._call = None
         call.cancel()
@@ -131,14 +145,9 @@ class SenderStream:
             failure = self._client._error(error)
         else:
             failure = error
-        now = asyncio.get_running_loop().time()
         again: list[_Frame] = []
-        if code not in _ENDS and code != grpc.StatusCode.UNIMPLEMENTED:
-            for frame in pending:
-                if frame.resend and (frame.deadline is None or now < frame.deadline):
-                    if frame.deadline is None:
-                        frame.deadline = now + max(self._client.retry_window, 0.0)
-                    again.append(frame)
+        if resend and code not in _ENDS and code != grpc.StatusCode.UNIMPLEMENTED:
+            again = [frame for frame in pending if self._again(frame)]
         for frame in pending:
             if frame not in again and not frame.future.done():
                 frame.future.set_exception(failure)
@@ -146,13 +155,23 @@ class SenderStream:
             log.debug("send stream cut (%s): %d frames resent", failure, len(again))
             asyncio.ensure_future(self._resend(again))
 
+    def _again(self, frame: _Frame) -> bool:
+        """Whether to write `frame` again: a safe resend, first cut or within the retry window since."""
+        if not frame.resend:
+            return False
+        now = asyncio.get_running_loop().time()
+        if frame.deadline is None:
+            frame.deadline = now + max(self._client.retry_window, 0.0)
+            return True
+        return now < frame.deadline
+
     async def _resend(self, frames: list[_Frame]) -> None:
-        """Write the unanswered frames again on a new stream, once the daemon answers (within the retry window)."""
-        loop = asyncio.get_running_loop()
-        deadline = min(f.deadline or 0.0 for f in frames)
-        if deadline > loop.time():
-            await asyncio.sleep(0.05)  # a daemon restarting: let it go before dialing again
-            await self._client._nodes.ready(max(0.0, deadline - loop.time()))
+        """Write the unanswered frames again on a new stream (the next node, with several), backing off as a
+        unary call's retries do after each round of the nodes."""
+        attempt = max(f.attempts for f in frames) + 1
+        for frame in frames:
+            frame.attempts = attempt
+        await _nodes.pause(attempt, len(self._client.targets))
         async with self._lock:
             for frame in frames:
                 if not frame.future.done():
