@@ -268,8 +268,8 @@ class RendezvousServiceServicer:
 
         Flow control. The stream shows at most `window` tickets at a time (0
         means 16; at most 1000): a replier that never answers gets no more. The
-        daemon reads at most 128 frames ahead of their answers; a client sending
-        faster waits (HTTP/2 flow control).
+        daemon reads the next frame once the one before is answered; a client
+        sending faster waits (HTTP/2 flow control).
 
         Errors that end the stream: the open frame's (NOT_FOUND, INVALID_ARGUMENT,
         PERMISSION_DENIED: an agent token serves its own agent only); a token
