@@ -13,7 +13,7 @@ from fabricd.core.rendezvous import Rendezvous
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.rpc.rendezvous import ticket_request
-from fabricd.rpc.streams import Refused, next_seq
+from fabricd.rpc.streams import InFlight, Refused, next_seq
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
@@ -69,9 +69,11 @@ def _response(seq: int, result: Result) -> bytes | pb.SendStreamResponse:
 
 
 class MailboxServicer(pb_grpc.MailboxServiceServicer):
-    def __init__(self, mailboxes: Mailboxes, rendezvous: Rendezvous | None = None) -> None:
+    def __init__(self, mailboxes: Mailboxes, rendezvous: Rendezvous | None = None, load: object | None = None) -> None:
         self._mailboxes = mailboxes
         self._rv = rendezvous
+        self._load = load
+        """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -115,13 +117,20 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         assert self._rv is not None, "SendStream needs the rendezvous"
         limits = self._mailboxes.limits
 
+        flying = InFlight(self._load)
+
         async def ops() -> AsyncIterator[tuple[int, Op]]:
             last = 0
             async for item in request_iterator:
+                flying.read()
                 frame = item.frame if isinstance(item, Refused) else item
                 last = next_seq(frame.seq, last)
                 yield last, item.error if isinstance(item, Refused) else _op(frame, limits)
 
         pipeline = Pipeline(self._mailboxes, self._rv, agent_token=agent_token())
-        async for seq, result in pipeline.run(ops()):
-            yield _response(seq, result)
+        try:
+            async for seq, result in pipeline.run(ops()):
+                flying.answered()
+                yield _response(seq, result)
+        finally:
+            flying.close()

@@ -13,7 +13,7 @@ from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketReque
 from fabricd.core.serve import CancelHeadOp, ReplyOp, Shown, ServeOp, serve
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
-from fabricd.rpc.streams import Refused, next_seq
+from fabricd.rpc.streams import InFlight, Refused, next_seq
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 
@@ -54,10 +54,11 @@ def open_first(kind: str | None) -> InvalidArgument:
                            "ServeRequest{open: {agent_id, window}} first", reason="SERVE_OPEN_FIRST", field="open")
 
 
-async def _serve_ops(frames: AsyncIterator[object]) -> AsyncIterator[tuple[int, ServeOp]]:
+async def _serve_ops(frames: AsyncIterator[object], flying: InFlight) -> AsyncIterator[tuple[int, ServeOp]]:
     """The answer frames after the open one, in order, as the core's ops (a refused or empty one as its error)."""
     last = 0
     async for item in frames:
+        flying.read()
         frame = item.frame if isinstance(item, Refused) else item
         last = next_seq(frame.seq, last)  # type: ignore[attr-defined]
         if isinstance(item, Refused):
@@ -94,8 +95,10 @@ def _timeout(request, context) -> float | None:  # noqa: ANN001
 
 
 class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
-    def __init__(self, rendezvous: Rendezvous) -> None:
+    def __init__(self, rendezvous: Rendezvous, load: object | None = None) -> None:
         self._rv = rendezvous
+        self._load = load
+        """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
     async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
@@ -169,14 +172,19 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
             raise first.error
         if first.WhichOneof("frame") != "open":
             raise open_first(first.WhichOneof("frame"))
-        async for event in serve(self._rv, first.open.agent_id, first.open.window, _serve_ops(frames)):
-            if event is None:
-                yield KEEPALIVE
-            elif isinstance(event, Shown):
-                yield pb.ServeResponse(tickets=pb.ServeTickets(tickets=[wire.ticket_out(t, i) for t, i in event.tickets],
-                                                               total=event.total))
-            else:
-                answer = pb.ServeAnswer(seq=event.seq, ticket_id=event.ticket_id, cancelled=event.cancelled)
-                if event.error is not None:
-                    answer.error.CopyFrom(status_of(event.error))
-                yield pb.ServeResponse(answer=answer)
+        flying = InFlight(self._load)
+        try:
+            async for event in serve(self._rv, first.open.agent_id, first.open.window, _serve_ops(frames, flying)):
+                if event is None:
+                    yield KEEPALIVE
+                elif isinstance(event, Shown):
+                    yield pb.ServeResponse(tickets=pb.ServeTickets(
+                        tickets=[wire.ticket_out(t, i) for t, i in event.tickets], total=event.total))
+                else:
+                    flying.answered()
+                    answer = pb.ServeAnswer(seq=event.seq, ticket_id=event.ticket_id, cancelled=event.cancelled)
+                    if event.error is not None:
+                        answer.error.CopyFrom(status_of(event.error))
+                    yield pb.ServeResponse(answer=answer)
+        finally:
+            flying.close()

@@ -47,6 +47,33 @@ class Refused:
     error: FabricError
 
 
+class InFlight:
+    """The request frames of one bidirectional stream read and not yet answered, counted as unary calls in
+    the daemon's load (its writer commits on the loop thread only while no other call is in flight)."""
+
+    __slots__ = ("_load", "held")
+
+    def __init__(self, load: object | None) -> None:
+        self._load = load
+        self.held = 0
+
+    def read(self) -> None:
+        self.held += 1
+        if self._load is not None:
+            self._load.unary_calls += 1  # type: ignore[attr-defined]
+
+    def answered(self) -> None:
+        self.held -= 1
+        if self._load is not None:
+            self._load.unary_calls -= 1  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        """The stream ended: its frames still unanswered are no longer in flight."""
+        if self._load is not None:
+            self._load.unary_calls -= self.held  # type: ignore[attr-defined]
+        self.held = 0
+
+
 def next_seq(seq: int, previous: int) -> int:
     """A request frame's seq, which must be above the previous frame's (the stream ends otherwise)."""
     if seq <= previous:

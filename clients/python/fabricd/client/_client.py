@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import os
 import warnings
@@ -18,7 +17,6 @@ from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerU
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
-from fabricd.client._replier import Replier
 from fabricd.client._sender import NotOffered, SenderStream
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
@@ -29,7 +27,6 @@ from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
 from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
-from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
 
@@ -422,27 +419,3 @@ class Client(WorkCalls):
         raises Unavailable (NOT_READY). `wait=0` retries forever (services).
         """
         return Subscription(self, agent_id, auto_ack=auto_ack, wait=wait, on_wait=on_wait)
-
-    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16) -> None:
-        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled.
-
-        `handler(ticket)` (or a coroutine function) returns the result text, or a rv_pb.ReplyRequest for
-        an outcome, data or headers; one that raises answers FAILED with the error. Tickets come on the
-        replier stream (RendezvousService.Serve), at most `window` ahead, and each answer goes back on
-        it: no unary call per ask. The stream is opened again after a cut or a daemon restart.
-        """
-        async with Replier(self, agent_id, window=window) as replier:
-            async for ticket in replier:
-                try:
-                    out = handler(ticket)
-                    if inspect.isawaitable(out):
-                        out = await out
-                except Exception as exc:  # noqa: BLE001 - the asker is told, the replier goes on
-                    log.warning("handler failed on ticket %s: %s", ticket.ticket_id, exc)
-                    out = rv_pb.ReplyRequest(result=f"{type(exc).__name__}: {exc}",
-                                             outcome=rv_pb.TICKET_OUTCOME_FAILED)
-                if not isinstance(out, rv_pb.ReplyRequest):
-                    out = rv_pb.ReplyRequest(result=str(out))
-                await replier.reply(ticket.ticket_id, out.result,
-                                    outcome=out.outcome or rv_pb.TICKET_OUTCOME_COMPLETED, data=out.data,
-                                    headers=out.headers)

@@ -15,7 +15,9 @@ A refusal of the stream itself (a revoked token, another agent's queue) ends the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import inspect
+import logging
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -26,6 +28,7 @@ from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 if TYPE_CHECKING:
     from fabricd.client._client import Client
 
+log = logging.getLogger("fabricd.client")
 _ENDS = frozenset({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED,
                    grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.NOT_FOUND, grpc.StatusCode.FAILED_PRECONDITION})
 
@@ -225,6 +228,23 @@ class Replier:
             raise from_status(answer.error)
         self._handed = {k for k in self._handed if k[0] != ticket_id}
         return answer.cancelled
+
+
+async def answer_each(replier: Replier, handler: Callable[[rv_pb.Ticket], Any]) -> None:
+    """Client.serve: each ticket to `handler`, in turn, and its result back as the reply (see there)."""
+    async with replier:
+        async for ticket in replier:
+            try:
+                out = handler(ticket)
+                if inspect.isawaitable(out):
+                    out = await out
+            except Exception as exc:  # noqa: BLE001 - the asker is told, the replier goes on
+                log.warning("handler failed on ticket %s: %s", ticket.ticket_id, exc)
+                out = rv_pb.ReplyRequest(result=f"{type(exc).__name__}: {exc}", outcome=rv_pb.TICKET_OUTCOME_FAILED)
+            if not isinstance(out, rv_pb.ReplyRequest):
+                out = rv_pb.ReplyRequest(result=str(out))
+            await replier.reply(ticket.ticket_id, out.result, outcome=out.outcome or rv_pb.TICKET_OUTCOME_COMPLETED,
+                                data=out.data, headers=out.headers)
 
 
 class _Unary(Exception):

@@ -17,6 +17,7 @@ import grpc
 
 from fabricd.client._errors import FabricError
 from fabricd.client._paging import Page, read_pages
+from fabricd.client._replier import Replier, answer_each
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
@@ -172,6 +173,16 @@ class WorkCalls:
         answered = (await self._call(self.rendezvous.Reply, request)).ticket_id
         self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
         return answered
+
+    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16) -> None:
+        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled.
+
+        `handler(ticket)` (or a coroutine function) returns the result text, or a rv_pb.ReplyRequest for
+        an outcome, data or headers; one that raises answers FAILED with the error. Tickets come on the
+        replier stream (RendezvousService.Serve), at most `window` ahead, and each answer goes back on
+        it: no unary call per ask. The stream is opened again after a cut or a daemon restart.
+        """
+        await answer_each(Replier(self, agent_id, window=window), handler)
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)
