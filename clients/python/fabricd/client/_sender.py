@@ -6,7 +6,8 @@ order is the callers' order) and at most WINDOW frames are unanswered: a caller 
 When the stream is cut (daemon restart, a dropped connection, a cancel), the frames still
 unanswered are written again on a new stream if a resend is safe (messages with ids, acks,
 asks: they carry a request key), within the client's retry window; the others fail with the
-cut's error, as their unary calls would. A daemon without the stream (UNIMPLEMENTED) is
+cut's error, as their unary calls would (an UNAVAILABLE daemon with no retry window fails them at
+once, as a unary call). A daemon without the stream (UNIMPLEMENTED) is
 remembered, and every caller falls back to the unary RPC.
 """
 
@@ -109,7 +110,7 @@ class SenderStream:
                 frame = self._pending.pop(response.seq, None)
                 if frame is None or frame.future.done():
                     continue
-                if response.error.code == _UNAVAILABLE and self._again(frame):
+                if response.error.code == _UNAVAILABLE and self._client.retry_window > 0 and self._again(frame):
                     # as a unary call's UNAVAILABLE: the next node (a node shutting down answers so), once safe
                     self._client._failed(target)
                     asyncio.ensure_future(self._resend([frame]))
@@ -147,7 +148,9 @@ class SenderStream:
             failure = error
         again: list[_Frame] = []
         if resend and code not in _ENDS and code != grpc.StatusCode.UNIMPLEMENTED:
-            again = [frame for frame in pending if self._again(frame)]
+            if code != grpc.StatusCode.UNAVAILABLE or self._client.retry_window > 0:
+                # an unreachable daemon with no retry window fails at once, as a unary call does
+                again = [frame for frame in pending if self._again(frame)]
         for frame in pending:
             if frame not in again and not frame.future.done():
                 frame.future.set_exception(failure)
