@@ -218,8 +218,14 @@ export class Client {
       const frame = sender.pending.get(response.seq);
       if (!frame) return;
       sender.pending.delete(response.seq);
-      if (response.response === 'error') frame.reject(FabricError.fromStatus(response.error));
-      else frame.resolve(response[frame.kind]);
+      if (response.response !== 'error') { frame.resolve(response[frame.kind]); return; }
+      frame.deadline ??= Date.now() + this.retryWindowMs;
+      if (response.error.code === grpc.status.UNAVAILABLE && frame.resend && Date.now() < frame.deadline) {
+        this.failed(target);  // a node shutting down: sent again, as a unary call would be, to the next one
+        sleep(50).then(() => this.#write(sender, frame));
+        return;
+      }
+      frame.reject(FabricError.fromStatus(response.error));
     });
     let cut = false;
     const onCut = (err) => {
@@ -237,11 +243,13 @@ export class Client {
       const error = err ? this.error(err) : new FabricError({ code: grpc.status.UNAVAILABLE,
         details: 'the daemon ended the send stream' });
       const ends = [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED, grpc.status.INVALID_ARGUMENT];
+      // An unreachable daemon with no retry window fails the frames at once, as a unary call does.
+      const resendable = !ends.includes(err?.code) && !(err?.code === grpc.status.UNAVAILABLE && this.retryWindowMs <= 0);
       const again = [];
       for (const frame of pending) {
+        frame.tries = (frame.tries ?? 0) + 1;
         frame.deadline ??= Date.now() + this.retryWindowMs;
-        if (frame.resend && !ends.includes(err?.code) && (again.length >= 0) && (frame.tries = (frame.tries ?? 0) + 1)
-            && (frame.tries === 1 || Date.now() < frame.deadline)) again.push(frame);
+        if (frame.resend && resendable && (frame.tries === 1 || Date.now() < frame.deadline)) again.push(frame);
         else frame.reject(error);
       }
       if (again.length) sleep(50).then(() => { for (const frame of again) this.#write(sender, frame); });
