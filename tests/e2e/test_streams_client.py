@@ -59,8 +59,9 @@ async def test_a_sender_stream_cut_by_the_client_loses_and_duplicates_nothing(da
             return [(await client.send("box", f"m{i}", id=f"id-{i}")).message.id for i in range(200)]
 
         sending = asyncio.create_task(sends())
-        cut = 0
-        while cut < 5 and not sending.done():  # cut the stream under the sender, five times, frames in flight
+        cut, give_up = 0, asyncio.get_running_loop().time() + 30
+        while cut < 5 and not sending.done() and asyncio.get_running_loop().time() < give_up:
+            # cut the stream under the sender, five times, with frames in flight
             await asyncio.sleep(0.02)
             call = client._sender._call
             if call is not None:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from fabricd.client._errors import FabricError, FailedPrecondition, from_status
+from fabricd.client._sender import first_write
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 if TYPE_CHECKING:
@@ -122,7 +123,8 @@ class Replier:
         call = self._client.rendezvous.Serve()
         async with self._lock:
             self._call, self._seq = call, 0
-            await call.write(rv_pb.ServeRequest(open=rv_pb.ServeOpen(agent_id=self.agent_id, window=self.window)))
+            await first_write(call, rv_pb.ServeRequest(open=rv_pb.ServeOpen(agent_id=self.agent_id,
+                                                                           window=self.window)))
             for frame, _ in sorted(self._pending.values(), key=lambda p: p[0].seq):
                 await self._write(frame)  # unanswered on the stream before: again, numbered anew
         try:

@@ -37,6 +37,21 @@ _ENDS = frozenset({grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_D
 _UNAVAILABLE = grpc.StatusCode.UNAVAILABLE.value[0]
 
 
+async def first_write(call: Any, request: Any) -> None:
+    """The first write of a new stream, which returns if the call ends first: grpc.aio's write waits for
+    the call's headers to go out, and a call cancelled before they did would hold it for ever."""
+    write = asyncio.ensure_future(call.write(request))
+    ended = asyncio.ensure_future(call.code())
+    try:
+        await asyncio.wait((write, ended), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ended.cancel()
+        if not write.done():
+            write.cancel()
+    if write.done() and not write.cancelled() and write.exception() is not None:
+        raise write.exception()  # type: ignore[misc]
+
+
 class NotOffered(Exception):
     """The daemon has no SendStream: use the unary call."""
 
@@ -87,17 +102,24 @@ class SenderStream:
         """Write `frame` on the stream (opened if need be); a failed write is left to the reader to resend."""
         if not self.offered:
             raise NotOffered
-        if self._call is None:
+        first = self._call is None
+        if first:
             self._call = self._client.mailbox.SendStream()
             self._seq = 0
             self._reader = asyncio.ensure_future(self._read(self._call, self._client.target))
         self._seq += 1
         frame.seq = self._seq
         self._pending[frame.seq] = frame
+        request = mbx_pb.SendStreamRequest(seq=frame.seq, **{frame.kind: frame.build()})
         try:
-            await self._call.write(mbx_pb.SendStreamRequest(seq=frame.seq, **{frame.kind: frame.build()}))
+            await (first_write(self._call, request) if first else self._call.write(request))
         except (grpc.RpcError, asyncio.InvalidStateError):
             pass  # the stream is ending: its reader sees why, and resends or fails this frame with the rest
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # our caller is cancelled; else the call was cancelled under us: as above
+
 
     async def _read(self, call: Any, target: str) -> None:
         error: BaseException
@@ -174,11 +196,18 @@ class SenderStream:
         attempt = max(f.attempts for f in frames) + 1
         for frame in frames:
             frame.attempts = attempt
-        await _nodes.pause(attempt, len(self._client.targets))
-        async with self._lock:
+        try:
+            await _nodes.pause(attempt, len(self._client.targets))
+            async with self._lock:
+                for frame in frames:
+                    if not frame.future.done():
+                        await self._write(frame)
+        except BaseException as exc:  # noqa: BLE001 - no frame may be left waiting on a resend that died
             for frame in frames:
                 if not frame.future.done():
-                    await self._write(frame)
+                    frame.future.set_exception(Unavailable(f"the send stream could not be opened again: {exc!r}",
+                                                           reason="STREAM_ENDED"))
+            raise
 
     async def close(self) -> None:
         call, self._call = self._call, None
