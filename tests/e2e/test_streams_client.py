@@ -186,3 +186,20 @@ async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon)
     body = urllib.request.urlopen(metrics, timeout=30).read().decode()
     for method in ("Ask", "Reply", "WatchQueue", "AckMessages", "SendMessage", "SendMessages", "Subscribe"):
         assert calls(body, method) == 0, method
+
+
+def test_the_sync_client_serves_with_a_plain_function(daemon) -> None:  # noqa: ANN001
+    from fabricd.client import SyncClient
+
+    with SyncClient(daemon.target) as worker, SyncClient(daemon.target) as asker:
+        worker.register("sync-worker")
+        tickets = [asker.enqueue("sync-worker", f"t{i}").ticket_id for i in range(2)]
+
+        def handle(ticket: rv.Ticket) -> rv.ReplyRequest | str:
+            if ticket.task == "t1":
+                return rv.ReplyRequest(result="which one?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
+            return ticket.task.upper()
+
+        worker.serve("sync-worker", handle, limit=2)  # returns once two are answered
+        first, second = (asker.await_answer(t, timeout=10) for t in tickets)
+        assert (first.result, second.result, second.outcome) == ("T0", "which one?", rv.TICKET_OUTCOME_INPUT_REQUIRED)

@@ -232,8 +232,10 @@ class Replier:
         return answer.cancelled
 
 
-async def answer_each(replier: Replier, handler: Callable[[rv_pb.Ticket], Any]) -> None:
-    """Client.serve: each ticket to `handler`, in turn, and its result back as the reply (see there)."""
+async def answer_each(replier: Replier, handler: Callable[[rv_pb.Ticket], Any], limit: int = 0) -> None:
+    """Client.serve: each ticket to `handler`, in turn, and its result back as the reply (see there); returns
+    after `limit` answers (0: never)."""
+    answered = 0
     async with replier:
         async for ticket in replier:
             try:
@@ -247,6 +249,9 @@ async def answer_each(replier: Replier, handler: Callable[[rv_pb.Ticket], Any]) 
                 out = rv_pb.ReplyRequest(result=str(out))
             await replier.reply(ticket.ticket_id, out.result, outcome=out.outcome or rv_pb.TICKET_OUTCOME_COMPLETED,
                                 data=out.data, headers=out.headers)
+            answered += 1
+            if answered == limit:
+                return
 
 
 class _Unary(Exception):

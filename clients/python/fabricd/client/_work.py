@@ -174,15 +174,17 @@ class WorkCalls:
         self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
         return answered
 
-    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16) -> None:
-        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled.
+    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16,
+                    limit: int = 0) -> None:
+        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled (or, given a
+        `limit`, until that many are answered).
 
         `handler(ticket)` (or a coroutine function) returns the result text, or a rv_pb.ReplyRequest for
         an outcome, data or headers; one that raises answers FAILED with the error. Tickets come on the
         replier stream (RendezvousService.Serve), at most `window` ahead, and each answer goes back on
         it: no unary call per ask. The stream is opened again after a cut or a daemon restart.
         """
-        await answer_each(Replier(self, agent_id, window=window), handler)
+        await answer_each(Replier(self, agent_id, window=window), handler, limit)
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)
