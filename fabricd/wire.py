@@ -12,7 +12,25 @@ import typing
 from collections.abc import Sequence
 
 from fabricd.core.errors import InvalidArgument
-from fabricd.core.model import NO_ADDRESS, Address, Capability, JobOutcome, Mail, Change, Envelope, MailboxEntry, Message, MessageKind, OutboxRow, Presence, RowState, Sent, SettledJob, Ticket, TicketSourceKind
+from fabricd.core.model import (
+    NO_ADDRESS,
+    Address,
+    Capability,
+    Change,
+    Envelope,
+    JobOutcome,
+    Mail,
+    MailboxEntry,
+    Message,
+    MessageKind,
+    OutboxRow,
+    Presence,
+    RowState,
+    Sent,
+    SettledJob,
+    Ticket,
+    TicketSourceKind,
+)
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb

@@ -17,12 +17,16 @@ from collections.abc import Awaitable, Callable
 
 import bench_common
 from bench_common import derive, rounded
-from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads
+
+# isort: off
+from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+# isort: on
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import types_pb2 as pb
+
 
 class Daemon:
     """`fabricd serve` of the tree `root`, on a temporary folder, reached over a unix socket."""
@@ -60,7 +64,7 @@ async def send_rate(client: Client, callers: int, total: int, samples: list[floa
     per = total // callers
 
     async def caller(c: int) -> None:
-        stub = client.mailbox  # per caller: with several nodes (bench_pg.Spread) callers spread across them
+        stub = client.mailbox  # per caller: with several nodes (bench_common.Spread) callers spread across them
         for i in range(per):
             t0 = time.perf_counter()
             await stub.SendMessage(mbx_pb.SendMessageRequest(message=msg(f"r{c % 8}", i)))
@@ -259,10 +263,8 @@ class Tree:
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
             if self.store:
-                import bench_pg
-
                 daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
-                client: Client = bench_pg.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
+                client: Client = bench_common.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
             else:
                 daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
                 client = Client(daemons[0].target)

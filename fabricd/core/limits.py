@@ -19,8 +19,16 @@ class Limits:
     max_message_bytes: int = setting(1 << 20, "bytes of one message: text, data and headers", kind="size",
                                      at_least=1, at_most=256 << 20, reloadable=True)
     max_response_bytes: int = 16 << 20
-    """Peek and drain return at most this many bytes of messages (always at least one), well inside gRPC's
-    frame limit; a drain never consumes what it cannot return. Subscribe batches use stream_buffer_bytes."""
+    """Peek and drain return at most this many bytes of messages (always at least one) when the caller asks for
+    more, well inside gRPC's frame limit; a drain never consumes what it cannot return. Subscribe batches use
+    stream_buffer_bytes."""
+    default_response_bytes: int = (4 << 20) - (64 << 10)
+    """What peek and drain return when the caller names no max_bytes: under the 4 MiB a gRPC client with default
+    options accepts, with room for each message's framing and the response's other fields."""
+    max_intake_bytes: int = 256 << 20
+    """Requests of agent tokens and certificates being read and not yet admitted, in bytes, each counted at the
+    frame limit until read (one identity at most a quarter): what callers whose calls are not yet decided can
+    make the daemon hold (see fabricd.rpc.intake). Callers without a valid token are not read at all."""
     max_batch: int = 1000
     """Messages in one SendMessages call, ids in one AckMessages call."""
     default_limit: int = 100
@@ -28,15 +36,14 @@ class Limits:
     max_limit: int = 1000
     """The largest `limit` peek and drain accept."""
     max_capabilities: int = 64
-    max_headers: int = 64
-    """Headers on one message: each is stored and copied on every read, so their number is bounded, not
-    only their bytes (60,000 tiny headers fit in 1 MiB and held the writer for seconds)."""
     max_metadata_bytes: int = 64 << 10
     """Keys and values of a mailbox's metadata, in bytes."""
     max_entry_bytes: int = 64 << 10
     """A whole directory entry as Register stores it (capabilities, metadata, cwd), in bytes."""
     max_headers: int = 100
-    """Headers of one message (their bytes count toward max_message_bytes)."""
+    """Headers of one message (their bytes count toward max_message_bytes): each is stored and copied on every
+    read, so their number is bounded, not only their bytes (60,000 tiny headers fit in 1 MiB and held the writer
+    for seconds)."""
     max_unread: int = setting(0, "unread messages per mailbox before sends get RESOURCE_EXHAUSTED; 0 is no quota",
                               at_least=0, reloadable=True)
     live_window_s: float = setting(15 * 60.0, "seconds after its last activity an agent counts as live",

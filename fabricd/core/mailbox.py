@@ -19,11 +19,11 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 from fabricd.core import validate
+from fabricd.core.directory import name_not_found
 from fabricd.core.errors import AlreadyExists, DeadlineExceeded, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import message_digest
 from fabricd.core.model import Address, Envelope, IdRecord, Message, Sent
 from fabricd.core.ports import Service
-
 
 DELIVERY_MARGIN_S = 0.05
 """A drain consumes only with at least this long left before its caller's deadline, to deliver the answer."""
@@ -158,22 +158,35 @@ class Mailboxes(Service):
             return list(stored)
         return [next(stored) if r is None else r for r in out]
 
-    async def peek(self, agent_id: str, limit: int) -> tuple[list[Envelope], int]:
+    async def peek(self, agent_id: str, limit: int, max_bytes: int = 0) -> tuple[list[Envelope], int]:
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
-        return await self._store.mailboxes.peek(agent_id, limit, self.limits.max_response_bytes)
+        budget = validate.response_bytes(max_bytes, self.limits)
+        messages, unread = await self._store.mailboxes.peek(agent_id, limit, budget)
+        if not messages:
+            await self.require_mailbox(agent_id)
+        return messages, unread
 
-    async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None) -> tuple[list[Envelope], int]:
+    async def require_mailbox(self, agent_id: str) -> None:
+        """NotFound (NAME_NOT_FOUND, with the closest names) when no mailbox has this id: reading a typo's
+        mailbox would show an empty inbox, or wait for good, instead of saying so."""
+        directory = self._store.directory
+        if await directory.get(agent_id) is None:
+            raise name_not_found(agent_id, await directory.similar(agent_id))
+
+    async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None,
+                    max_bytes: int = 0) -> tuple[list[Envelope], int]:
         """Consume and return the oldest unread messages, only if the caller can still receive them.
 
         `time_remaining`: seconds until the caller's deadline (None: no deadline). See the module docstring.
+        `max_bytes`: of messages in the answer (0: the default, under gRPC's default 4 MiB receive limit).
         """
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
+        budget = validate.response_bytes(max_bytes, self.limits)
         claim = Claim(time_remaining)
         mailboxes = self._store.mailboxes
-        write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, self.limits.max_response_bytes,
-                                                      claim.deliverable))
+        write = asyncio.ensure_future(mailboxes.drain(agent_id, limit, budget, claim.deliverable))
         try:
             messages, remaining, revision = await asyncio.shield(write)
         except asyncio.CancelledError:
@@ -184,6 +197,8 @@ class Mailboxes(Service):
             if messages:
                 await mailboxes.put_back(agent_id, messages, revision)
             raise undeliverable(agent_id)
+        if not messages:
+            await self.require_mailbox(agent_id)
         return messages, remaining
 
     def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int, int]]) -> None:
@@ -238,6 +253,7 @@ class Mailboxes(Service):
         message alone), and the next is read only when the consumer asks for it.
         """
         validate.agent_id(agent_id, self.limits)
+        await self.require_mailbox(agent_id)
         wakeups, mailboxes = self._wakeups, self._store.mailboxes
         key = mailbox_key(agent_id)
         cursor = 0

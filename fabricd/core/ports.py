@@ -37,21 +37,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (
+    Capability,
+    Envelope,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    PostgresInfo,
+    RowState,
+    Sent,
+    Ticket,
+)
+from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
+from fabricd.core.model_outbox import DrainResult, RetryPolicy
+from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
+from fabricd.core.model_tokens import Token
+from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
-
-if TYPE_CHECKING:
-    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.agentdir import WorkRequest
-    from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
-    from fabricd.core.tokens import Token
-    from fabricd.core.wake import WakeHook
 
 WakeKey = str
 """A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""
@@ -87,6 +94,9 @@ class DirectoryPort(Protocol):
 
     async def resolve(self, name: str) -> MailboxEntry | None:
         """An agent id, a session name, or `session/segment` (fabricd.core.kv.directory.resolve_name rules)."""
+
+    async def similar(self, name: str) -> list[str]:
+        """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
 
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
@@ -369,6 +379,9 @@ class Store(Protocol):
 
     async def counts(self) -> tuple[int, int]:
         """(mailboxes, queued tickets), for GetStatus."""
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        """The PostgreSQL server and pool behind the store; None for a store that is no database."""
 
     # Synchronous reads for the access guard, which checks calls without awaiting today. A backend
     # without quick synchronous reads answers None; the guard must become async before such a backend

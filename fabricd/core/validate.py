@@ -100,6 +100,11 @@ def limit(value: int, limits: Limits) -> int:
     return value
 
 
+def response_bytes(value: int, limits: Limits) -> int:
+    """The bytes of messages a peek or drain answer may hold: 0 is the default, more than the most is the most."""
+    return min(value or limits.default_response_bytes, limits.max_response_bytes)
+
+
 def string_map(values: Mapping[str, str], field: str, max_bytes: int) -> int:
     """Check a string map's keys; return its size in bytes."""
     size = 0

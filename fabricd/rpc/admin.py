@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from fabricd.core.errors import FailedPrecondition
+from fabricd.core.model import PostgresInfo
 from fabricd.core.tokens import ADMIN, AGENT, Token, Tokens
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import admin_service_pb2 as pb
@@ -35,6 +36,7 @@ class Status:
     outbox_rows: int
     map_free_bytes: int = 0
     auth_tokens: str = ""
+    postgres: PostgresInfo | None = None
 
 
 CHUNK = 1 << 20
@@ -118,7 +120,14 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             outbox_rows=s.outbox_rows,
             map_free_bytes=s.map_free_bytes,
             auth_tokens=s.auth_tokens,
+            store_kind="postgresql" if s.postgres is not None else "lmdb",
         )
+        if s.postgres is not None:
+            p = s.postgres
+            out.postgres.CopyFrom(pb.PostgresStatus(
+                url=p.url, server_version=p.server_version, database=p.database, schema_version=p.schema_version,
+                pool_size=p.pool_size, pool_max_size=p.pool_max_size, pool_idle=p.pool_idle,
+                in_recovery=p.in_recovery, replicas=p.replicas, database_bytes=p.database_bytes))
         out.start_time.FromNanoseconds(s.start_time_ns)
         out.current_time.GetCurrentTime()
         return out

@@ -84,7 +84,14 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
         hook = await self._wakes.get(request.agent_id)
         if hook is None:
             return pb.GetWakeHookResponse()
-        out = pb.GetWakeHookResponse(hook=hook_out(hook), fires=hook.fires, armed=hook.armed)
+        state = self._wakes.state(hook)
+        out = pb.GetWakeHookResponse(hook=hook_out(hook), fires=hook.fires, armed=hook.armed,
+                                     state=pb.WakeHookState.Value(f"WAKE_HOOK_STATE_{state}"),
+                                     consecutive_failures=hook.failures, last_error=hook.last_error)
         if hook.last_fire_ns:
             out.last_fire_time.FromNanoseconds(hook.last_fire_ns)
+        if state == "BACKING_OFF":
+            out.next_attempt_time.FromNanoseconds(hook.retry_ns)
+        if hook.disabled:
+            out.disable_time.FromNanoseconds(hook.disabled_ns)
         return out

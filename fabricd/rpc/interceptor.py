@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import traceback
 from collections.abc import Callable
 
 import grpc
 
 from fabricd.core.errors import FabricError, InvalidArgument
-from fabricd.rpc import errors, visibility
 from fabricd.core.limits import Limits
+from fabricd.rpc import errors, visibility
 from fabricd.rpc.auth import Guard, Identity, revoked
+from fabricd.rpc.intake import Intake
 from fabricd.rpc.streams import Refused, Streams
 
 log = logging.getLogger("fabricd.rpc")
@@ -40,8 +42,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
     """Runs the guard before every fabricd.v1 call, and records each call's outcome."""
 
     def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None,
-                 streams: Streams | None = None, load: Load | None = None) -> None:
+                 streams: Streams | None = None, load: Load | None = None, intake: Intake | None = None) -> None:
         self._guard = guard
+        self.intake = intake or Intake(64 << 20, lambda: Limits.max_intake_bytes)
         self._observe = observe
         self.streams = streams or Streams(Limits)
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
@@ -57,7 +60,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             if handler is None:
                 return None
             handler = self._handlers[details.method] = self._wrap(details.method, handler)
-        if handler.unary_unary is not None:
+        if not handler.response_streaming:
             # Counted from here, before the request is read, so that calls arriving together are all
             # counted before the first of them writes; the call's own task ends after its status is sent.
             task = asyncio.current_task()
@@ -74,7 +77,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             method = path.rsplit("/", 1)[1]
         else:
             return handler  # health checks and reflection are open
-        guard, observe, streams = self._guard, self._observe, self.streams
+        guard, observe, streams, intake = self._guard, self._observe, self.streams, self.intake
         view = visibility.for_agent(method)
         deserialize = handler.request_deserializer
 
@@ -105,23 +108,47 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             context.set_code(grpc.StatusCode.UNAUTHENTICATED)
             await errors.abort(context, revoked())
 
-        async def admit(raw: bytes, context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
-            """Parse and admit the call, or end it with the refusal (recorded like any outcome)."""
+        async def refuse(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
+                         exc: FabricError) -> None:
+            context.set_code(errors.code_of(exc))
+            finish(context, started, identity, True)
+            await errors.abort(context, exc)
+
+        async def admit(context: grpc.aio.ServicerContext, started: float) -> tuple[object, Identity]:
+            """Identify the caller from the headers, then read, parse and admit the request; or end the call.
+
+            The request is read only once the caller is identified, and an untrusted caller's read holds a
+            reservation in the intake until its call is admitted or refused (fabricd.rpc.intake).
+            """
+            identity = reservation = raw = request = None
             try:
+                identity = guard.identify(context)
+                reservation = await intake.reserve(identity)
+                raw = await context.read()
+                if raw is grpc.aio.EOF:
+                    raise InvalidArgument(f"the {method} call carried no request message",
+                                          reason="MALFORMED_REQUEST")
+                intake.read(len(raw))
+                if reservation is not None:
+                    reservation.shrink(len(raw))
                 request = parse(raw, context)
-                return request, await guard.admit(method, request, context)
+                return request, await guard.admit(method, request, context, identity)
             except FabricError as exc:
-                context.set_code(errors.code_of(exc))
-                finish(context, started, None, True)
-                await errors.abort(context, exc)
-                raise  # abort raises; this is for the type checker
+                refusal = exc.with_traceback(None)  # its frames hold the request: see _let_go
+            finally:
+                if reservation is not None:
+                    reservation.release()
+            raw = request = None
+            intake.ended()
+            await refuse(context, started, identity, refusal)
+            raise refusal  # refuse raises; this is for the type checker
 
         if handler.unary_unary is not None:
             inner = handler.unary_unary
 
-            async def unary(raw, context):  # noqa: ANN001, ANN202
+            async def unary(_requests, context):  # noqa: ANN001, ANN202 - read in admit, see there
                 started = time.perf_counter()
-                request, identity = await admit(raw, context, started)
+                request, identity = await admit(context, started)
                 call = guard.track(identity)
                 try:
                     response = await inner(request, context)
@@ -133,17 +160,22 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     if not revoked:
                         raise
                     await ended_by_revocation(context)
-                except BaseException:
+                except BaseException as exc:
                     finish(context, started, identity, True)
+                    request = None
+                    _let_go(exc)
                     raise
                 finally:
                     guard.untrack(identity, call)
+                    intake.ended()
                 finish(context, started, identity, False)
                 if view is not None and not identity.trusted:
                     return view(response, identity.agent_id)
                 return response
 
-            return grpc.unary_unary_rpc_method_handler(unary, None, handler.response_serializer)
+            # Served as a client stream of one message: gRPC reads a unary request before the handler runs,
+            # a streamed one when the handler asks (see admit). On the wire the two are the same call.
+            return grpc.stream_unary_rpc_method_handler(unary, None, handler.response_serializer)
         async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001
             """Write each response of a servicer's stream under flow control; end it as the rules say."""
             call = guard.track(identity)
@@ -179,28 +211,21 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 guard.untrack(identity, call)
                 finish(context, started, identity, failed)
 
-        async def opened(context: grpc.aio.ServicerContext, identity: Identity, started: float) -> str:
-            """Count the stream against its token's, or end it with the refusal."""
-            try:
-                return streams.open(identity)
-            except FabricError as exc:
-                context.set_code(errors.code_of(exc))
-                finish(context, started, identity, True)
-                await errors.abort(context, exc)
-                raise  # abort raises; this is for the type checker
-
         if handler.unary_stream is not None:
             inner_stream = handler.unary_stream
 
-            async def stream(raw, context):  # noqa: ANN001, ANN202
+            async def stream(_requests, context):  # noqa: ANN001, ANN202
                 # A coroutine, not an async generator: it writes each response itself, so the wait for the
                 # transport to take it (and a revocation's cancel during that wait) happens in our code.
                 started = time.perf_counter()
-                request, identity = await admit(raw, context, started)
-                slot = await opened(context, identity, started)
+                request, identity = await admit(context, started)
+                try:
+                    slot = streams.open(identity)
+                except FabricError as exc:
+                    await refuse(context, started, identity, exc)
                 await pump(inner_stream(request, context).__aiter__(), context, identity, slot, started)
 
-            return grpc.unary_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
+            return grpc.stream_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
         if handler.stream_stream is not None:
             inner_bidi = handler.stream_stream
 
@@ -210,7 +235,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 while True:
                     frame = parse(raw, context)  # malformed: the stream ends INVALID_ARGUMENT
                     try:
-                        guard.check_frame(method, frame, identity)
+                        await guard.check_frame(method, frame, identity)
                     except FabricError as exc:
                         yield Refused(frame, exc)
                     else:
@@ -227,20 +252,30 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 first = await anext(requests, None)
                 if first is None:
                     return
+                identity = None
                 try:
                     identity = guard.open_stream(method, context)
+                    slot = streams.open(identity)
                 except FabricError as exc:
-                    context.set_code(errors.code_of(exc))
-                    finish(context, started, None, True)
-                    await errors.abort(context, exc)
-                    raise
-                slot = await opened(context, identity, started)
+                    await refuse(context, started, identity, exc)
                 items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))
         return handler
 
+
+def _let_go(exc: BaseException) -> None:
+    """Clear the locals of the frames an ending call's exception carries.
+
+    An aborted call's exception is kept by gRPC's call state, which the servicer context (a local of those
+    frames) refers to: a cycle that holds the request until the garbage collector's next full pass, which
+    the daemon's high collection threshold puts far off. A burst of large refused requests stayed in memory.
+    """
+    traceback.clear_frames(exc.__traceback__)
+    cause = exc.__context__
+    if cause is not None:
+        traceback.clear_frames(cause.__traceback__)
 
 
 def _bytes_through(serialize: Callable[[object], bytes] | None) -> Callable[[object], bytes] | None:

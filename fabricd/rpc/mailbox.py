@@ -18,7 +18,6 @@ from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 
-
 KEEPALIVE = pb.SubscribeResponse(keepalive=True).SerializeToString()
 
 
@@ -88,14 +87,15 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        messages, unread = await self._mailboxes.peek(request.agent_id, request.limit)
+        messages, unread = await self._mailboxes.peek(request.agent_id, request.limit, request.max_bytes)
         response = wire.messages_response(pb.PeekMessagesResponse, messages)
         response.unread_count = unread
         return response
 
     @mapped
     async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit, context.time_remaining())
+        messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit, context.time_remaining(),
+                                                          request.max_bytes)
         response = wire.messages_response(pb.DrainMessagesResponse, messages)
         response.remaining = remaining
         return response

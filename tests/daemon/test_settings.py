@@ -1,4 +1,4 @@
-"""The configuration schema: one definition per key, from which names, defaults, reloads and README derive."""
+"""The configuration schema: one definition per key, from which names, defaults, reloads and docs/configuration.md derive."""
 
 from __future__ import annotations
 
@@ -80,12 +80,12 @@ def test_strings_are_written_as_toml_that_reads_back_unchanged(text) -> None:  #
     assert tomllib.loads(f"x = {settings.toml_string(text)}")["x"] == text
 
 
-def test_the_readme_table_is_generated_from_the_schema() -> None:
+def test_the_configuration_table_is_generated_from_the_schema() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "settings-table"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    readme = (ROOT / "README.md").read_text()
-    rows = re.findall(r"^\| `([a-z_.]+)` \| `(--[a-z-]+)", readme, re.MULTILINE)
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    rows = re.findall(r"^\| `([a-z_.]+)` \| `(--[a-z-]+)", page, re.MULTILINE)
     assert [key for key, _ in rows] == [k.key for k in settings.KEYS]
 
 

@@ -30,7 +30,7 @@ async def test_each_fabricd_method_is_looked_up_and_wrapped_once() -> None:
     send = SimpleNamespace(method="/fabricd.v1.MailboxService/SendMessage")
     peek = SimpleNamespace(method="/fabricd.v1.MailboxService/PeekMessages")
     first = await interceptor.intercept_service(continuation, send)
-    assert first is not inner and first.unary_unary is not None  # wrapped: the guard runs before the servicer
+    assert first is not inner and first.stream_unary is not None  # wrapped: the guard runs before the request is read
     assert await interceptor.intercept_service(continuation, send) is first
     assert await interceptor.intercept_service(continuation, peek) is not first
     assert lookups == [send.method, peek.method]

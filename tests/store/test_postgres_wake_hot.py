@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.errors import FabricError
+from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState, Sent
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy

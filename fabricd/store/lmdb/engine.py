@@ -51,10 +51,10 @@ import lmdb
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.lmdb import folder, sealed, ticket_index, upgrade
-from fabricd.store.lmdb.faults import _fail_at, _translate
-from fabricd.store.lmdb.quarantine import Quarantine
+from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.schema import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
+from fabricd.store.lmdb.quarantine import Quarantine
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 T = TypeVar("T")
@@ -111,6 +111,7 @@ class LmdbEngine:
         except BaseException:
             os.close(self._lock_fd)
             raise
+        self._headroom = Headroom(self._env, self._dbs, NAMES, self._env.info()["map_size"], path)
         self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
         self._weights: list[int] = []
         self.quarantine = Quarantine(self.write, self._dbs)
@@ -229,7 +230,7 @@ class LmdbEngine:
         try:
             self._env.copyfd(fd, compact=True)
         except (lmdb.Error, OSError) as exc:
-            raise _translate(exc, self.path) from exc
+            raise translate(exc, self.path) from exc
 
     # -- the writer
 
@@ -261,7 +262,7 @@ class LmdbEngine:
                 outcomes = self._commit(batch)
             except BaseException as exc:  # never leave callers waiting
                 log.exception("writer failed")
-                outcomes = [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
+                outcomes = [WriteOutcome(fut, error=translate(exc, self.path)) for _, fut in batch]
             finally:
                 self._applied.set()
             self._loop.call_soon_threadsafe(self._committed, outcomes)
@@ -284,7 +285,7 @@ class LmdbEngine:
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
-            return [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
+            return [WriteOutcome(fut, error=translate(exc, self.path)) for _, fut in batch]
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
@@ -292,6 +293,8 @@ class LmdbEngine:
                 try:
                     result = fn(tx)
                     tx.flush()
+                    if tx.stored_messages:
+                        self._headroom.refuse(child)
                     child.commit()
                     stored_messages += tx.stored_messages
                     outcomes.append(WriteOutcome(fut, result, None, tx.woken))
@@ -299,21 +302,21 @@ class LmdbEngine:
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
                         log.exception("write failed")
-                    outcomes.append(WriteOutcome(fut, error=_translate(exc, self.path)))
+                    outcomes.append(WriteOutcome(fut, error=translate(exc, self.path)))
             self._applied.set()  # the loop may run while we fsync
             failpoint = self._failpoint if stored_messages else ""  # tests only: "" costs one test
             if failpoint:
-                _fail_at(failpoint, "before-commit")
+                fail_at(failpoint, "before-commit")
             if any(o.error is None for o in outcomes):
                 txn.commit()
                 self.messages_stored += stored_messages
             else:
                 txn.abort()
             if failpoint:
-                _fail_at(failpoint, "after-commit")
+                fail_at(failpoint, "after-commit")
         except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
             txn.abort()
-            err = _translate(exc, self.path)
+            err = translate(exc, self.path)
             log.warning("commit of %d writes failed: %s", len(batch), exc)
             outcomes = [WriteOutcome(o.future, error=err if o.error is None else o.error) for o in outcomes]
         self.commits += 1

@@ -6,10 +6,19 @@ import json
 import struct
 
 from fabricd import wire
-from fabricd.core import turns
-from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
-                                TicketSourceKind, TicketState)
-from fabricd.core import agentdir, wake
+from fabricd.core import agentdir, turns, wake
+from fabricd.core.model import (
+    Address,
+    IdRecord,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    RowState,
+    Ticket,
+    TicketOutcome,
+    TicketSourceKind,
+    TicketState,
+)
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.lmdb import sealed

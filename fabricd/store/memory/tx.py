@@ -7,17 +7,34 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.v1 import types_pb2
-from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
-from fabricd.core.agentdir import WorkRequest
-from fabricd.core.agentdir import Thread
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core import quota, wake
+from fabricd.core.agentdir import (
+    FILTER_ALL,
+    FILTER_NOTIFICATIONS,
+    FILTER_PENDING,
+    PENDING,
+    Agent,
+    DirectoryData,
+    Thread,
+    WorkRequest,
+)
 from fabricd.core.kv.mailbox import consume_each
+from fabricd.core.model import (
+    Change,
+    Envelope,
+    IdRecord,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    RowState,
+    Ticket,
+    TicketState,
+)
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.usage import counter_name, sender_of
+from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
           "requests", "repairs", "tokens", "request_keys", "wake_hooks")
@@ -111,7 +128,8 @@ class MemoryTx:
         rev = self.revision() + 1
         revisions[rev] = ("removed", agent_id)
         self._w("meta")["revision"] = rev
-        self._w("meta")["seq/seq-floor"] = max(self.seq_floor(), entry.last_seq)
+        meta = self._w("meta")
+        meta["seq/seq-floor/" + agent_id] = max(self._meta("seq/seq-floor/" + agent_id), entry.last_seq)
         self._w("entries").pop(agent_id, None)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
@@ -122,8 +140,8 @@ class MemoryTx:
     def removed_since(self, agent_id: str, revision: int) -> bool:
         return any(rev > revision and ref == ("removed", agent_id) for rev, ref in self._t("revisions").items())
 
-    def seq_floor(self) -> int:
-        return self._meta("seq/seq-floor")
+    def seq_floor(self, agent_id: str) -> int:
+        return self._meta("seq/seq-floor/" + agent_id)
 
     def mailbox_count(self) -> int:
         return sum(1 for _ in self.entries())

@@ -7,7 +7,7 @@
                    the mailbox's here, hot_rendezvous.py and hot_outbox.py the others'
     schema.py      every table, the numbered migrations, refusal of a newer schema
     statements.py  messages: append (single, batch), unread, drain, ack, forgetting old ids
-    tickets.py     rendezvous tickets: enqueue, finish, read, the FIFO, prune
+    tickets.py     rendezvous tickets: the enqueue's facts and writes, read, the FIFO, prune
     outbox.py      outbox rows, the SKIP LOCKED claim, receipts
     directory.py   mailbox directory with revisions and tombstones, counters, agent directory, tokens
     listen.py      NOTIFY after commit, and the LISTEN connection that reconnects

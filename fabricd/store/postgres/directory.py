@@ -10,21 +10,39 @@ run at the same time on other nodes.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
+from fabricd import wire
 from fabricd.core.model import Capability, Change, MailboxEntry
-from fabricd.core.tokens import Token
+from fabricd.core.model_agentdir import DirectoryData, WorkRequest
+from fabricd.core.model_tokens import Token
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
-_ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
                   "heartbeat, unread_count, last_seq, revision, change")
 
 
-def entry_of(r) -> MailboxEntry:  # noqa: ANN001 - an asyncpg Record
+def entry_of(r: Record) -> MailboxEntry:
     return MailboxEntry(
         agent_id=r["agent_id"], session_name=r["session_name"], cwd=r["cwd"],
         capabilities=tuple(Capability(**c) for c in json.loads(r["capabilities"])),
         metadata=json.loads(r["metadata"]), registered=r["registered"], busy=r["busy"],
         last_activity_ns=r["last_activity"], register_time_ns=r["register_time"], heartbeat_ns=r["heartbeat"],
         unread_count=r["unread_count"], last_seq=r["last_seq"], revision=r["revision"], change=Change(r["change"]))
+
+
+ENTRY_SQL = f"SELECT {ENTRY_COLUMNS} FROM mailboxes"
+
+
+def entry_args(e: MailboxEntry) -> tuple[object, ...]:
+    """An entry as the parameters of an INSERT INTO mailboxes with the columns in ENTRY_COLUMNS' order."""
+    caps = json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in e.capabilities])
+    return (e.agent_id, e.session_name, e.cwd, caps, json.dumps(e.metadata), e.registered, e.busy,
+            e.last_activity_ns, e.register_time_ns, e.heartbeat_ns, e.unread_count, e.last_seq, e.revision,
+            int(e.change))
 
 
 async def next_value(conn, name: str) -> int:  # noqa: ANN001
@@ -35,16 +53,16 @@ async def next_value(conn, name: str) -> int:  # noqa: ANN001
 
 
 async def get_entry(conn, agent_id: str) -> MailboxEntry | None:  # noqa: ANN001
-    r = await conn.fetchrow(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
+    r = await conn.fetchrow(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
     return entry_of(r) if r is not None else None
 
 
 async def entries(conn) -> list[MailboxEntry]:  # noqa: ANN001
-    return [entry_of(r) for r in await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
+    return [entry_of(r) for r in await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
 
 
 async def entries_named(conn, session_name: str) -> list[MailboxEntry]:  # noqa: ANN001
-    rows = await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
+    rows = await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
                             "ORDER BY agent_id", session_name)
     return [entry_of(r) for r in rows]
 
@@ -53,7 +71,7 @@ async def entries_since(conn, revision: int, limit: int) -> list[MailboxEntry]: 
     """Entries changed after `revision`, in revision order; a removed one as a bare UNREGISTERED entry."""
     rows = await conn.fetch(f"""
         SELECT * FROM (
-            SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE revision > $1
+            SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE revision > $1
             UNION ALL
             SELECT agent_id, '', '', '[]', '{{}}', false, false, 0, 0, 0, 0, 0, revision, {int(Change.UNREGISTERED)}
             FROM removals WHERE revision > $1
@@ -239,29 +257,22 @@ async def get_repair(conn, key: str) -> tuple[int, str] | None:  # noqa: ANN001
     return (r["generation"], r["request_id"]) if r is not None else None
 
 
-# -- access tokens: only the SHA-256 digest is stored
+# -- access tokens: only the SHA-256 digest is stored; and the agent directory's protobuf rows
 
-_TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns"
-
-
-def _token(r) -> tuple[bytes, Token]:  # noqa: ANN001
-    return r["digest"], Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"], r["revoke_ns"])
+TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns, session_names"
 
 
-async def put_token(conn, digest: bytes, token: Token) -> None:  # noqa: ANN001
-    await conn.execute(f"""
-        INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (digest) DO UPDATE SET label = EXCLUDED.label, revoke_ns = EXCLUDED.revoke_ns""",
-                       digest, token.token_id, token.scope, token.agent_id, token.label, token.create_ns,
-                       token.revoke_ns)
+def token_of(r: Record) -> tuple[bytes, Token]:
+    names = tuple(r["session_names"].split("\n")) if r["session_names"] else ()
+    return bytes(r["digest"]), Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"],
+                                     r["revoke_ns"], names)
 
 
-async def get_token(conn, digest: bytes = b"", token_id: str = "") -> tuple[bytes, Token] | None:  # noqa: ANN001
-    """A token by its digest, or by its public id."""
-    where, key = ("token_id", token_id) if token_id else ("digest", digest)
-    r = await conn.fetchrow(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE {where} = $1", key)
-    return _token(r) if r is not None else None
+def data_of(body: bytes | None) -> DirectoryData:
+    return wire.from_pb(ad_pb.DirectoryData.FromString(body or b""), DirectoryData)
 
 
-async def tokens(conn) -> list[tuple[bytes, Token]]:  # noqa: ANN001
-    return [_token(r) for r in await conn.fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
+def request_of(seq: int, body: bytes) -> WorkRequest:
+    request = wire.from_pb(ad_pb.Request.FromString(body), WorkRequest)
+    request.seq = seq
+    return request

@@ -34,13 +34,15 @@ from typing import Any, TypeVar
 import asyncpg
 
 from fabricd.core.errors import Unavailable
+from fabricd.core.model import PostgresInfo
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
 from fabricd.store.postgres.listen import Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
-from fabricd.store.postgres.tx import _ENTRY_SQL, PgTx
+from fabricd.store.postgres.tx import PgTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store.postgres")
@@ -132,6 +134,12 @@ class PgEngine:
             await self._pool.close()
         self._threads.shutdown(wait=False)
 
+    async def info(self) -> PostgresInfo:
+        """The server, database, schema and pool (fabricd.store.postgres.status)."""
+        from fabricd.store.postgres.status import describe
+
+        return await describe(self._check_open(), self.url)
+
     def stats(self) -> StoreStats:
         return StoreStats(location=safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,
                           messages_stored=self.messages_stored)
@@ -169,7 +177,7 @@ class PgEngine:
                         try:
                             tx = PgTx(conn, loop, write=True)
                             if lock:
-                                tx.seed(await conn.fetch(f"{_ENTRY_SQL} WHERE agent_id = ANY($1::text[]) "
+                                tx.seed(await conn.fetch(f"{d.ENTRY_SQL} WHERE agent_id = ANY($1::text[]) "
                                                          "ORDER BY agent_id FOR UPDATE", sorted(set(lock))))
                             result = await loop.run_in_executor(self._threads, fn, tx)
                             await tx.flush()

@@ -2,8 +2,10 @@
 
 One short transaction claims a page of due rows (outbox.py's SKIP LOCKED claim), appends
 their messages as one batch (statements.py), makes the missing mailboxes they go to, and
-turns the posted rows into receipts; a page with a wake row, or a mailbox to make that the
-record script must decide, is handed over whole (hot.py `_Handover`).
+turns the posted rows into receipts (fabricd.core.outbox decides each row's new state; outbox.settle
+writes them). A page's wake rows are claimed for their sender in the same transaction
+(fabricd.core.wake_claims decides, on their hooks read locked). A mailbox to make that the record
+script must decide hands the page over whole (hot.py `_Handover`).
 """
 
 from __future__ import annotations
@@ -12,16 +14,17 @@ from typing import Any
 
 from fabricd.core import outbox as outbox_rules
 from fabricd.core import wake as wake_rules
+from fabricd.core import wake_claims as claims
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox
 from fabricd.core.kv.directory import DIRECTORY
 from fabricd.core.kv.store import KvOutbox
-from fabricd.core.model import Change
+from fabricd.core.model import Change, OutboxRow, RowState
+from fabricd.core.wake import WakeHook
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.hot import _bodies, _Handover, _outcome
-from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, credit
 
 class PgOutbox(KvOutbox):
     __slots__ = ()
@@ -43,37 +46,32 @@ class PgOutbox(KvOutbox):
                 batch = rows[:limit]
                 if not batch:  # another node took them
                     return outbox_rules.DrainResult(0, 0, more=False), []
-                if any(wake_rules.is_wake_row(r.key) for r in batch):
-                    raise _Handover  # a wake row is claimed for its sender, not posted: the record script
-
-                msgs = [outbox_rules.message_of(r) for r in batch]
-                prepared = _bodies([(m, b"") for m in msgs], now, self._mint)
-                items = [item for _, _, item in prepared]
-                done = await s.append_many(conn, items, now, max_unread)
-                created = await _create_missing(conn, items, done, now, max_unread)
-                receipts: list[tuple[str, str, int]] = []
-                failed = []
-                for row, msg, (stored, body, _), d in zip(batch, msgs, prepared, done, strict=True):
-                    result = _outcome(msg, stored, body, b"", d, max_unread)
-                    if isinstance(result, FabricError):
-                        failed.append(outbox_rules.failed(row, result, now, policy, self._rng))
-                    else:
-                        receipts.append((row.key, row.sender.agent_id, result.message.seq))
-                if receipts:
-                    await conn.execute(_RECEIPTS, [k for k, _, _ in receipts], [q for _, _, q in receipts], now,
-                                       [a for _, a, _ in receipts])
-                for f in failed:
-                    await conn.execute("UPDATE outbox SET state = $2, attempts = $3, last_error = $4, "
-                                       "next_attempt_ns = $5 WHERE key = $1 AND sender_agent = $6 AND state = 1",
-                                       f.key, int(f.state), f.attempts, f.last_error, f.next_attempt_ns,
-                                       f.sender.agent_id)
+                wakes = [r for r in batch if wake_rules.is_wake_row(r.key)]
+                posts = [r for r in batch if not wake_rules.is_wake_row(r.key)]
+                claimed, held = await _claim_wakes(conn, wakes, now, int(policy.lease_s * 1e9))
+                woken: list[str] = []
+                settled = []
+                if posts:
+                    msgs = [outbox_rules.message_of(r) for r in posts]
+                    prepared = _bodies([(m, b"") for m in msgs], now, self._mint)
+                    items = [item for _, _, item in prepared]
+                    done = await s.append_many(conn, items, now, max_unread)
+                    if await _create_missing(conn, items, done, now, max_unread):
+                        woken.append(DIRECTORY)
+                    for row, msg, (stored, body, _), d in zip(posts, msgs, prepared, done, strict=True):
+                        result = _outcome(msg, stored, body, b"", d, max_unread)
+                        if isinstance(result, FabricError):
+                            settled.append(outbox_rules.failed(row, result, now, policy, self._rng))
+                        else:
+                            settled.append(outbox_rules.delivered(row, now, result.message.seq))
+                    woken += [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
+                    if any(d.woke for d in done):
+                        woken.append(wake_rules.WAKE)
+                await o.settle(conn, posts + wakes, settled + [c.row for c in claimed])
                 attempt.committing = True
-            woken: list[str] = [mailbox.key(m.recipient.agent_id) for m, d in zip(msgs, done, strict=True) if d.seq]
-            if created:
-                woken.append(DIRECTORY)
-            if any(d.woke for d in done):
-                woken.append(wake_rules.WAKE)
-            return outbox_rules.DrainResult(len(receipts), len(failed), more=len(rows) > limit), woken
+            posted = sum(r.state == RowState.DELIVERED for r in settled)
+            return outbox_rules.DrainResult(posted, len(settled) - posted, more=len(rows) > limit,
+                                            claimed=tuple(held)), woken
 
         try:
             result, woken = await self._e.op(run, rerun_safe=True)  # re-run: claimed rows are receipts by then
@@ -83,15 +81,28 @@ class PgOutbox(KvOutbox):
         return result
 
 
-_RECEIPTS = f"""
-WITH r AS (
-    UPDATE outbox o SET state = 3, seq = v.s, deliver_ns = $3, attempts = o.attempts + 1, content = '', last_error = ''
-    FROM unnest($1::text[], $4::text[], $2::bigint[]) AS v(k, a, s)
-    WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1 RETURNING o.sender_agent
-)
-{credit(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM r WHERE sender_agent <> '' GROUP BY sender_agent")}
-"""
-"""Posted rows become their receipts, giving their senders' outbox-rows usage back (wake rows never come here)."""
+async def _claim_wakes(conn: Any, wakes: list[OutboxRow], now: int,
+                       lease_ns: int) -> tuple[list[claims.WakeClaim], list[tuple[OutboxRow, WakeHook]]]:
+    """Claim a page's wake rows for their sender (fabricd.core.wake_claims decides each, in page order, on
+    its hook as the rows before left it); their hooks are read locked and written here, the rows by the
+    caller. (each row's claim, the rows taken for sending now with their hooks)."""
+    if not wakes:
+        return [], []
+    hooks = await o.lock_hooks(conn, sorted({r.recipient.agent_id for r in wakes}))
+    changed: set[str] = set()
+    out, held = [], []
+    for row in wakes:
+        agent = row.recipient.agent_id
+        decided = claims.claim(row, hooks.get(agent), now, lease_ns)
+        if decided.hook is not None:
+            hooks[agent] = decided.hook
+            changed.add(agent)
+            if decided.send:
+                held.append((decided.row, decided.hook))
+        out.append(decided)
+    await o.put_hooks(conn, [hooks[a] for a in sorted(changed)])
+    return out, held
+
 
 _NAMED = """
 SELECT 1 FROM mailboxes WHERE session_name <> '' AND session_name = ANY($1::text[]) LIMIT 1

@@ -171,7 +171,7 @@ class Listener:
             try:
                 conn = await self._connect()
                 lost = asyncio.get_running_loop().create_future()
-                conn.add_termination_listener(lambda _c: lost.done() or lost.set_result(None))
+                conn.add_termination_listener(lambda _c, lost=lost: lost.done() or lost.set_result(None))  # this conn's own
                 await conn.add_listener(self._channel, self._deliver)
                 self.pid = conn.get_server_pid()
                 if not first:
@@ -189,7 +189,7 @@ class Listener:
                         await asyncio.wait_for(conn.fetchval("SELECT 1"), self._probe_s)
             except asyncio.CancelledError:
                 raise
-            except (*CONNECTION_LOST, asyncpg.PostgresError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, *CONNECTION_LOST, asyncpg.PostgresError) as exc:
                 log.warning("wake-up connection lost: %s; reconnecting", exc)
             finally:
                 self.connected.clear()

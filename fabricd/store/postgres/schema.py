@@ -62,6 +62,12 @@ from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
 
+SEQ_FLOOR_SQL = """SELECT coalesce(
+    (SELECT value FROM counters WHERE name = 'seq-floor/' || $1),
+    (SELECT value FROM counters WHERE name = 'seq-floor' AND EXISTS (SELECT 1 FROM removals WHERE agent_id = $1)),
+    0)"""
+"""The seq a new mailbox of the id $1 starts above (RecordTx.seq_floor); migration 7's trigger computes the same."""
+
 
 @dataclass(frozen=True, slots=True)
 class Migration:
@@ -268,6 +274,26 @@ BEGIN
 END $$;
 CREATE TRIGGER mailboxes_removed_raise_the_seq_floor AFTER DELETE ON mailboxes
     FOR EACH ROW EXECUTE FUNCTION fabricd_mailbox_removed();
+"""),
+    # Migration 7 only replaces migration 6's two trigger functions and adds an index.
+    Migration(7, "a mailbox no one had numbers its first message 1; one made again, above its own old seqs", f"""
+CREATE INDEX IF NOT EXISTS removals_agent ON removals (agent_id);
+CREATE OR REPLACE FUNCTION fabricd_new_mailbox() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- The id's own floor; an id removed before ids had one (a row in removals), the store-wide floor;
+    -- an id no mailbox ever had, 0: its first message is #1.
+    IF NEW.last_seq = 0 THEN
+        NEW.last_seq := ({SEQ_FLOOR_SQL.replace("$1", "NEW.agent_id")});
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE OR REPLACE FUNCTION fabricd_mailbox_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE counters SET value = OLD.last_seq WHERE name = 'seq-floor' AND value < OLD.last_seq;
+    INSERT INTO counters (name, value) VALUES ('seq-floor/' || OLD.agent_id, OLD.last_seq)
+        ON CONFLICT (name) DO UPDATE SET value = greatest(counters.value, EXCLUDED.value);
+    RETURN NULL;
+END $$;
 """),
 )
 

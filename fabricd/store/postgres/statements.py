@@ -1,13 +1,13 @@
-"""The hot paths on PostgreSQL: messages, one statement or one short transaction each.
+"""Messages on PostgreSQL: their stored encoding, reads, acks, and the outbox delivery's batch append.
 
-The tickets' statements are in tickets.py, the outbox's in outbox.py, the directories' and tokens' in
-directory.py.
+An append's statements are in append_sql.py, the tickets' in tickets.py, the outbox's in outbox.py, the
+directories' and tokens' in directory.py.
 
 Every function takes an asyncpg connection and is safe to run again after a
 serialization failure, a deadlock or a connection lost before the commit (see
 errors.py and `run` in retry.py):
 - appends carry their message id (minted by the caller before the first try), so
-  a second run finds the id and answers the original (`Appended.prior`);
+  a second run finds the id and answers the original;
 - a ticket carries its ticket id, an outbox row its key, a receipt its row's key
   and only a PENDING row takes one; acks and finishes change only what is still
   unread or queued.
@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from fabricd import wire
+from fabricd.core import mailbox_writes as writes
 from fabricd.core.model import Envelope, IdRecord, Message
 from fabricd.store.postgres.usage_sql import UNREAD, charge, credit, freed
 from fabricd.store.postgres.wake_sql import arm
@@ -44,6 +45,11 @@ def encode(message: Message) -> bytes:
     out = wire.message_out(message)
     out.ClearField("seq")
     return out.SerializeToString()
+
+
+def envelope_size(seq: int, body_size: int) -> int:
+    """The size of `envelope(seq, body)` for a body of `body_size` bytes."""
+    return body_size + len(_SEQ_TAG) + len(_varint(seq))
 
 
 def envelope(seq: int, body: bytes) -> Envelope:
@@ -68,63 +74,6 @@ class Appended:
     unread: int | None = None
     woke: bool = False
     """The append armed its recipient's wake hook (the wake loop should look)."""
-
-
-_APPEND = ("""
-WITH prior AS (
-    SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2 AND sender = $8
-), locked AS (
-    SELECT agent_id, unread_count FROM mailboxes
-    WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
-    ORDER BY agent_id FOR UPDATE
-), used AS (
-    SELECT value FROM counters WHERE name = $9 AND $10::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
-), box AS (
-    UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
-    FROM locked l
-    WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
-      AND ($10::bigint = 0 OR coalesce((SELECT value FROM used), 0) + $11::bigint <= $10::bigint)
-    RETURNING m.last_seq
-), charged AS (
-    {charge}
-), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
-), ids AS (
-    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest) SELECT $2, $8, $1, last_seq, $4, $5 FROM box
-), active AS (
-    UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
-    WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
-), wake AS ({wake}
-)
-SELECT (SELECT last_seq FROM box) AS seq,
-       (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
-       p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest, EXISTS (SELECT 1 FROM wake) AS woke
-FROM (SELECT 1) AS one LEFT JOIN prior p ON true
-""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box"),
-            wake=arm("SELECT $1::text AS a, $2::text AS mid, $12::text AS tid, 1 AS n FROM box", "$4"))
-
-
-async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
-                 max_unread: int = 0, sender: str = "", quota_limit: int = 0, adding: int = 0,
-                 ticket_id: str = "") -> Appended:
-    """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
-
-    `body` is the Message encoded without seq (the database assigns it). The
-    sender's own mailbox, if it has one, records the send as its activity.
-    Re-run safe: the id is checked first, so a second run answers `prior`. Two
-    first runs racing on one client id: the loser fails on the id's key and is
-    re-run by `retry.run`, then finds the winner's record.
-
-    The body's length is charged to the sender's unread bytes (fabricd.core.quota). With a `quota_limit`,
-    a message that would take them past it (`adding`: its size bound) is not stored: `seq` None, `unread`
-    below max_unread; the caller has the record script name the refusal.
-    """
-    row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender or "",
-                              UNREAD + sender if sender else None, quota_limit, adding, ticket_id)
-    if row["prior_seq"] is not None:
-        return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
-    return Appended(row["seq"], None, row["unread"], row["woke"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +126,9 @@ SELECT array(SELECT agent_id FROM wake)
 
 async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
                       quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
-    """Store a batch in one short transaction (three statements); each item gets its Appended.
+    """Store a batch in one short transaction (three statements); each item gets its Appended. The outbox
+    delivery's (hot_outbox.py) until it appends through hot_append.append_in, which decides with
+    fabricd.core.mailbox_writes.append.
 
     Items whose id is already used (earlier, or earlier in this batch) come back
     with `prior`; items for a missing or full mailbox with `seq` None. The caller
@@ -254,18 +205,10 @@ def within_budget(rows: str, budget: str) -> str:
 
 
 def take(rows: Iterable[Any], max_bytes: int) -> list[Envelope]:
-    """The envelopes of `rows` (seq, body; a NULL seq skipped) within `max_bytes` (0: all; always the first)."""
-    out: list[Envelope] = []
-    size = 0
-    for row in rows:
-        if row["seq"] is None:
-            continue
-        env = envelope(row["seq"], row["body"])
-        size += len(env.encoded)
-        if max_bytes and out and size > max_bytes:
-            break
-        out.append(env)
-    return out
+    """The envelopes of `rows` (seq, body; a NULL seq skipped) a read returns within `max_bytes`
+    (fabricd.core.mailbox_writes.take: 0 is no budget; always the first)."""
+    out = [envelope(row["seq"], row["body"]) for row in rows if row["seq"] is not None]
+    return out[:writes.take([len(e.encoded) for e in out], max_bytes)]
 
 
 _UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
@@ -275,39 +218,6 @@ _UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND 
 async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
     """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
     return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
-
-
-_DRAIN = f"""
-WITH pick AS (
-    SELECT seq FROM (
-        SELECT seq, row_number() OVER w AS n, sum(octet_length(body) + 11) OVER w AS total
-        FROM messages WHERE agent_id = $1 WINDOW w AS (ORDER BY seq) ORDER BY seq LIMIT $2
-    ) AS x WHERE n = 1 OR $3 = 0 OR total <= $3
-), taken AS (
-    DELETE FROM messages m USING pick WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
-), credited AS (
-    {credit(freed("taken"))}
-), box AS (
-    UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $4
-    WHERE agent_id = $1 RETURNING unread_count
-)
-SELECT (SELECT unread_count FROM box) AS left, t.seq, t.body FROM (SELECT 1) AS one LEFT JOIN taken t ON true
-ORDER BY t.seq
-"""
-
-
-async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) -> tuple[list[Envelope], int]:  # noqa: ANN001
-    """Consume the oldest unread messages (the reader's activity); (them, unread left). One short transaction.
-
-    The mailbox is locked by a first statement so that the second one's snapshot
-    sees every message committed before it: concurrent drains take disjoint messages.
-    """
-    async with conn.transaction():
-        if await conn.fetchval("SELECT 1 FROM mailboxes WHERE agent_id = $1 FOR UPDATE", agent_id) is None:
-            return [], 0
-        rows = await conn.fetch(_DRAIN, agent_id, limit, max_bytes, now_ns)
-    left = rows[0]["left"] if rows else 0
-    return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
 
 
 OLDEST_UNREAD = """

@@ -13,7 +13,15 @@ Sends, acks and asks go on one MailboxService.SendStream per client, and `serve`
 otherwise, or with `Client(streams=False)`).
 """
 
-from fabricd.client._client import AddressLike, AmbiguousNameWarning, Client, ClientTls, SendResult, Subscription, address
+from fabricd.client._client import (
+    AddressLike,
+    AmbiguousNameWarning,
+    Client,
+    ClientTls,
+    SendResult,
+    Subscription,
+    address,
+)
 from fabricd.client._errors import (
     Aborted,
     AlreadyExists,

@@ -20,12 +20,12 @@ from fabricd.client._paging import Page, read_pages
 from fabricd.client._sender import NotOffered, SenderStream
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
+from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
+from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
-from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
-from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
@@ -190,6 +190,12 @@ class Client(WorkCalls):
         error = from_rpc_error(exc)
         if isinstance(error, Unavailable) and self._resolved.discovered:
             error.metadata.setdefault("tried", self.tried)
+        if isinstance(error, Unavailable) and error.reason == "UNAVAILABLE":  # no answer, not the daemon's refusal
+            # What `fabric` prints: gRPC's own words ("failed to connect to all addresses; ...") stay in metadata.
+            error.metadata.setdefault("grpc_message", error.message)
+            error.message = (f"cannot reach fabricd at {self.target}: is it running? tried {self.tried}; "
+                             "start it with `fabricd serve` (or pass its target)")
+            error.args = (error.message,)
         return error
 
     def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:
@@ -376,12 +382,15 @@ class Client(WorkCalls):
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
-    async def peek(self, agent_id: str, limit: int = 0) -> mbx_pb.PeekMessagesResponse:
-        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(agent_id=agent_id, limit=limit),
-                                resend=True)
+    async def peek(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.PeekMessagesResponse:
+        """Unread messages without consuming them; `max_bytes` of them at most (0: under 4 MiB, up to 16 MiB)."""
+        return await self._call(self.mailbox.PeekMessages, mbx_pb.PeekMessagesRequest(
+            agent_id=agent_id, limit=limit, max_bytes=max_bytes), resend=True)
 
-    async def drain(self, agent_id: str, limit: int = 0) -> mbx_pb.DrainMessagesResponse:
-        return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(agent_id=agent_id, limit=limit))
+    async def drain(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.DrainMessagesResponse:
+        """Consume the oldest unread messages; `max_bytes` of them at most (0: under 4 MiB, up to 16 MiB)."""
+        return await self._call(self.mailbox.DrainMessages, mbx_pb.DrainMessagesRequest(
+            agent_id=agent_id, limit=limit, max_bytes=max_bytes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         request = mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids)

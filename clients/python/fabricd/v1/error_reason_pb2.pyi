@@ -53,6 +53,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BACKUP_UNAVAILABLE: _ClassVar[ErrorReason]
     NOT_READY: _ClassVar[ErrorReason]
     INTERNAL: _ClassVar[ErrorReason]
+    CORRUPT_RECORD: _ClassVar[ErrorReason]
     BAD_TARGET: _ClassVar[ErrorReason]
     STREAM_ENDED: _ClassVar[ErrorReason]
     REQUEST_KEY_REUSED: _ClassVar[ErrorReason]
@@ -74,8 +75,9 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
     SERVE_OPEN_FIRST: _ClassVar[ErrorReason]
     FRAME_SEQ: _ClassVar[ErrorReason]
-    CORRUPT_RECORD: _ClassVar[ErrorReason]
+    WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
+    NAME_COLLISION: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -123,6 +125,7 @@ SHUTTING_DOWN: ErrorReason
 BACKUP_UNAVAILABLE: ErrorReason
 NOT_READY: ErrorReason
 INTERNAL: ErrorReason
+CORRUPT_RECORD: ErrorReason
 BAD_TARGET: ErrorReason
 STREAM_ENDED: ErrorReason
 REQUEST_KEY_REUSED: ErrorReason
@@ -144,5 +147,6 @@ QUOTA_OUTBOX_ROWS: ErrorReason
 OUTBOX_KEY_REUSED: ErrorReason
 SERVE_OPEN_FIRST: ErrorReason
 FRAME_SEQ: ErrorReason
-CORRUPT_RECORD: ErrorReason
+WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
+NAME_COLLISION: ErrorReason

@@ -52,12 +52,14 @@ class SendMessagesResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[SendMessageResult, _Mapping]]] = ...) -> None: ...
 
 class PeekMessagesRequest(_message.Message):
-    __slots__ = ("agent_id", "limit")
+    __slots__ = ("agent_id", "limit", "max_bytes")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MAX_BYTES_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     limit: int
-    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    max_bytes: int
+    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ..., max_bytes: _Optional[int] = ...) -> None: ...
 
 class PeekMessagesResponse(_message.Message):
     __slots__ = ("messages", "unread_count")
@@ -68,12 +70,14 @@ class PeekMessagesResponse(_message.Message):
     def __init__(self, messages: _Optional[_Iterable[_Union[_types_pb2.Message, _Mapping]]] = ..., unread_count: _Optional[int] = ...) -> None: ...
 
 class DrainMessagesRequest(_message.Message):
-    __slots__ = ("agent_id", "limit")
+    __slots__ = ("agent_id", "limit", "max_bytes")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     LIMIT_FIELD_NUMBER: _ClassVar[int]
+    MAX_BYTES_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     limit: int
-    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ...) -> None: ...
+    max_bytes: int
+    def __init__(self, agent_id: _Optional[str] = ..., limit: _Optional[int] = ..., max_bytes: _Optional[int] = ...) -> None: ...
 
 class DrainMessagesResponse(_message.Message):
     __slots__ = ("messages", "remaining")

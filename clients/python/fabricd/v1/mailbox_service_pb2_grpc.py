@@ -110,7 +110,11 @@ class MailboxServiceServicer:
 
     def PeekMessages(self, request, context):
         """Unread messages, oldest first, without consuming them. A response holds at
-        most 16 MiB of messages (always at least one).
+        most `max_bytes` of messages (always at least one): by default under 4 MiB,
+        what a gRPC client with default options accepts. NOT_FOUND (NAME_NOT_FOUND,
+        with the closest registered names in `suggestions`) when no mailbox has
+        this agent id; an existing mailbox with no mail is empty. The same holds
+        for DrainMessages and Subscribe.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -118,8 +122,11 @@ class MailboxServiceServicer:
 
     def DrainMessages(self, request, context):
         """Unread messages, oldest first, consumed in the same transaction: a drained
-        message is never returned again. A response holds at most 16 MiB of
-        messages (always at least one); what did not fit stays unread.
+        message is never returned again. A response holds at most `max_bytes` of
+        messages (always at least one): by default under 4 MiB, what a gRPC client
+        with default options accepts; what did not fit stays unread. A drain whose
+        caller left or whose deadline passed before the answer was sent puts its
+        messages back.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

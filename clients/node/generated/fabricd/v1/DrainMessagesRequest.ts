@@ -1,12 +1,15 @@
 // Original file: protos/fabricd/v1/mailbox_service.proto
 
+import type { Long } from '@grpc/proto-loader';
 
 export interface DrainMessagesRequest {
   'agent_id'?: (string);
   'limit'?: (number);
+  'max_bytes'?: (number | string | Long);
 }
 
 export interface DrainMessagesRequest__Output {
   'agent_id': (string);
   'limit': (number);
+  'max_bytes': (string);
 }
