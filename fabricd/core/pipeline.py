@@ -21,12 +21,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from fabricd.core.errors import FabricError
+from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Message, Sent, Ticket
 from fabricd.core.rendezvous import Rendezvous, TicketRequest
-from fabricd.core.mailbox import Mailboxes
 
 WINDOW = 128
 """Frames of one stream read and not yet answered."""
@@ -56,9 +56,9 @@ class AskOp:
     timeout_s: float | None = None
 
 
-Op = Union[SendOp, AckOp, AskOp, FabricError]
+Op = SendOp | AckOp | AskOp | FabricError
 """A frame's request; a FabricError is a frame refused before it reached the pipeline (answered as is)."""
-Result = Union[Sent, list, int, Ticket, FabricError]
+Result = Sent | list | int | Ticket | FabricError
 """SendOp single: Sent; batch: list of Sent or FabricError; AckOp: the count; AskOp: the answered Ticket."""
 
 

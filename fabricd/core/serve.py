@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Union
 
 from fabricd.core import validate
 from fabricd.core.errors import FabricError, InvalidArgument
@@ -47,7 +46,7 @@ class Shown:
 
 
 @dataclass(frozen=True, slots=True)
-class Answered:
+class Acknowledged:
     """The outcome of one answer frame: the ticket, or the error the unary call would have raised."""
 
     seq: int
@@ -56,7 +55,7 @@ class Answered:
     error: FabricError | None = field(default=None)
 
 
-ServeOp = Union[ReplyOp, CancelHeadOp, FabricError]
+ServeOp = ReplyOp | CancelHeadOp | FabricError
 """An answer frame; a FabricError is a frame refused before it reached the session (answered as is)."""
 
 
@@ -66,27 +65,27 @@ def other_agent(named: str, agent_id: str) -> InvalidArgument:
 
 
 async def serve(rv: Rendezvous, agent_id: str, window: int,
-                frames: AsyncIterator[tuple[int, ServeOp]]) -> AsyncIterator[Shown | Answered | None]:
-    """The session of the replier `agent_id` (a name is resolved once): Shown, Answered, None (keepalive)."""
+                frames: AsyncIterator[tuple[int, ServeOp]]) -> AsyncIterator[Shown | Acknowledged | None]:
+    """The session of the replier `agent_id` (a name is resolved once): Shown, Acknowledged, None (keepalive)."""
     validate.agent_id(agent_id, rv.limits)
     resolved = await rv.target(agent_id)
     names = {agent_id, resolved}
 
-    async def answers() -> AsyncIterator[Answered]:
+    async def answers() -> AsyncIterator[Acknowledged]:
         async for seq, op in frames:
             if isinstance(op, FabricError):
-                yield Answered(seq, error=op)
+                yield Acknowledged(seq, error=op)
                 continue
             if op.agent_id and op.agent_id not in names:
-                yield Answered(seq, op.ticket_id, error=other_agent(op.agent_id, resolved))
+                yield Acknowledged(seq, op.ticket_id, error=other_agent(op.agent_id, resolved))
                 continue
             try:
                 if isinstance(op, ReplyOp):
-                    yield Answered(seq, await rv.reply(resolved, op.answer, op.ticket_id))
+                    yield Acknowledged(seq, await rv.reply(resolved, op.answer, op.ticket_id))
                 else:
-                    yield Answered(seq, op.ticket_id, await rv.cancel_head(resolved, op.ticket_id))
+                    yield Acknowledged(seq, op.ticket_id, await rv.cancel_head(resolved, op.ticket_id))
             except FabricError as exc:
-                yield Answered(seq, op.ticket_id, error=exc)
+                yield Acknowledged(seq, op.ticket_id, error=exc)
 
     async def tickets() -> AsyncIterator[Shown | None]:
         async for shown in rv.serve_queue(resolved, window):

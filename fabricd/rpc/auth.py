@@ -228,6 +228,11 @@ def send_stream_frame(frame: object, identity: Identity, guard: Guard) -> str | 
 
 
 FRAME_POLICIES: dict[str, Policy] = {
+    "Serve": serve_frame, "SendStream": send_stream_frame}
+"""The check of each request frame of a bidirectional stream (a refusal fails that frame only)."""
+
+
+POLICIES: dict[str, Policy] = {
     # DirectoryService
     "Register": register_own, "Touch": own("agent_id"), "Unregister": own_name("agent_id"), "ListMailboxes": anyone,
     "ResolveName": anyone,

@@ -14,9 +14,9 @@ from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.rpc.rendezvous import ticket_request
 from fabricd.rpc.streams import InFlight, Refused, next_seq
-from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
+from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 KEEPALIVE = pb.SubscribeResponse(keepalive=True).SerializeToString()
 

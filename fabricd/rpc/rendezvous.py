@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from fabricd import wire
-from fabricd.core import validate
 from collections.abc import AsyncIterator
 
+from fabricd import wire
+from fabricd.core import validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.model import TicketOutcome, TicketState
 from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketRequest
-from fabricd.core.serve import CancelHeadOp, ReplyOp, Shown, ServeOp, serve
+from fabricd.core.serve import CancelHeadOp, ReplyOp, ServeOp, Shown, serve
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.rpc.streams import InFlight, Refused, next_seq

@@ -146,7 +146,7 @@ class _OldMailbox(mb_grpc.MailboxServiceServicer):
     def __init__(self) -> None:
         self.sent: list[str] = []
 
-    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN202, N802
         self.sent.append(request.message.text)
         return mb.SendMessageResponse(message=request.message)
 

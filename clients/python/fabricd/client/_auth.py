@@ -60,5 +60,5 @@ class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
 
 
 class _BearerBidi(_Bearer, grpc.aio.StreamStreamClientInterceptor):
-    async def intercept_stream_stream(self, continuation, details, request_iterator):  # noqa: ANN001, ANN201
+    async def intercept_stream_stream(self, continuation, details, request_iterator):  # noqa: ANN001, ANN202 - grpc.aio types none
         return await continuation(self._details(details), request_iterator)
