@@ -145,6 +145,11 @@ def field(number: int, payload: bytes) -> bytes:
     return bytes(((number << 3) | 2,)) + _varint(size) + payload
 
 
+def varint_field(number: int, value: int) -> bytes:
+    """One varint protobuf field (a seq); nothing for 0, as protobuf writes it."""
+    return bytes(((number << 3),)) + _varint(value) if value else b""
+
+
 def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
     """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
     return cls.FromString(messages_field(envelopes, number))

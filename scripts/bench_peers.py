@@ -101,6 +101,10 @@ async def bench_fabricd(target: str) -> dict[str, float]:
         out["latency_p50_ms"], out["latency_p99_ms"] = percentiles(samples)
 
         async def respond() -> None:
+            serve = getattr(client, "serve", None)  # the replier loop (Serve stream); an older arm has none
+            if serve is not None:
+                await serve("responder", lambda ticket: "pong")
+                return
             async with client.subscribe("responder") as inbox:
                 async for m in inbox:
                     if m.ticket_id:

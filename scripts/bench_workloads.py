@@ -149,7 +149,12 @@ async def latency(client: Client, count: int) -> tuple[float, float]:
 
 
 async def serve_asks(client: Client, agent_id: str, stop: asyncio.Event) -> None:
-    """A target that answers each task from its inbox by ticket id."""
+    """A target that answers each task: by the client's replier loop (its Serve stream), or in an older arm
+    without one, from its inbox by ticket id."""
+    serve = getattr(client, "serve", None)
+    if serve is not None:
+        await serve(agent_id, lambda ticket: "ok")
+        return
     async with client.subscribe(agent_id) as inbox:
         async for message in inbox:
             if message.ticket_id:

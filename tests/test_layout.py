@@ -98,6 +98,7 @@ def test_client_public_api_is_pinned() -> None:
     assert fabricd.client.__all__ == [
         "Aborted", "AddressLike", "AgentWork", "AmbiguousNameWarning", "AlreadyExists", "Client", "ClientTls", "DeadlineExceeded", "FabricError",
         "FailedPrecondition", "InternalError", "InvalidArgument", "NotFound", "Page", "PermissionDenied", "QueuedJob",
+        "Replier",
         "ResourceExhausted", "SendResult", "Subscription", "SyncClient", "SyncSubscription", "Unauthenticated", "Unavailable",
         "address",
         "agent_job", "decode_agent_job", "from_rpc_error", "from_status",

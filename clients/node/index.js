@@ -36,26 +36,31 @@ function* fields(buf) {
   }
 }
 
+/** A google.rpc.ErrorInfo's bytes as {reason, domain, metadata}. */
+function parseErrorInfo(value) {
+  const info = { reason: '', domain: '', metadata: {} };
+  for (const [n, v] of fields(value)) {
+    if (n === 1) info.reason = v.toString();
+    else if (n === 2) info.domain = v.toString();
+    else if (n === 3) {
+      let key = '', val = '';
+      for (const [m, w] of fields(v)) { if (m === 1) key = w.toString(); if (m === 2) val = w.toString(); }
+      info.metadata[key] = val;
+    }
+  }
+  return info;
+}
+
 /** The ErrorInfo of a failed call: {reason, domain, metadata}, or null. */
 function errorInfo(err) {
+  if (err.errorInfo !== undefined) return err.errorInfo;  // a stream frame's error (FabricError.fromStatus)
   const raw = err.metadata?.get('grpc-status-details-bin')?.[0];
   if (!raw) return null;
   for (const [number, any] of fields(raw)) {
     if (number !== 3) continue;  // Status.details
     let typeUrl = '', value = null;
     for (const [n, v] of fields(any)) { if (n === 1) typeUrl = v.toString(); if (n === 2) value = v; }
-    if (!typeUrl.endsWith('google.rpc.ErrorInfo') || !value) continue;
-    const info = { reason: '', domain: '', metadata: {} };
-    for (const [n, v] of fields(value)) {
-      if (n === 1) info.reason = v.toString();
-      else if (n === 2) info.domain = v.toString();
-      else if (n === 3) {
-        let key = '', val = '';
-        for (const [m, w] of fields(v)) { if (m === 1) key = w.toString(); if (m === 2) val = w.toString(); }
-        info.metadata[key] = val;
-      }
-    }
-    return info;
+    if (typeUrl.endsWith('google.rpc.ErrorInfo') && value) return parseErrorInfo(value);
   }
   return null;
 }
@@ -73,6 +78,13 @@ export class FabricError extends Error {
     const info = errorInfo(err);
     this.reason = info?.reason || this.code;
     this.metadata = info?.metadata ?? {};
+  }
+
+  /** The error of one stream frame: a google.rpc.Status (as proto-loader decodes it) with its ErrorInfo. */
+  static fromStatus(status) {
+    const any = (status.details ?? []).find((d) => d.type_url.endsWith('google.rpc.ErrorInfo'));
+    return new FabricError({ code: status.code, details: status.message,
+      errorInfo: any ? parseErrorInfo(Buffer.from(any.value)) : null });
   }
 }
 
@@ -134,6 +146,7 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 const STUBS = { directory: 'DirectoryService', mailbox: 'MailboxService', rendezvous: 'RendezvousService',
   outbox: 'OutboxService', agentDirectory: 'AgentDirectoryService', admin: 'AdminService' };
 const REPLIED_KEPT = 4096;
+const NOT_OFFERED = Symbol('no SendStream');
 
 export class Client {
   /**
@@ -142,13 +155,14 @@ export class Client {
    *   nodes (fabricd on PostgreSQL): an array, or one string with commas. Calls go to one node; on UNAVAILABLE
    *   the client moves to the next, and re-sends the call there when sending it twice cannot do it twice
    *   (reads, waits, acks, sends with an id, asks: each carries a request key).
-   * @param {{token?: string, systemSocket?: string, retryWindowMs?: number}} [options] token: sent as
+   * @param {{token?: string, systemSocket?: string, retryWindowMs?: number, streams?: boolean}} [options]
+   *   streams: false keeps every call unary (default: sends, acks and asks on SendStream); token: sent as
    *   "authorization: Bearer ..." (default $FABRICD_TOKEN); systemSocket: where the system unit's socket is
    *   (tests); retryWindowMs: how long a re-sendable call keeps trying (default 10 s with several targets, 0 with
    *   one; give one behind a load balancer)
    */
   constructor(target = process.env.FABRICD_TARGET, { token = process.env.FABRICD_TOKEN, systemSocket,
-    retryWindowMs } = {}) {
+    retryWindowMs, streams = true } = {}) {
     let targets;
     if (target && target.length) {
       targets = splitTargets(target);
@@ -162,6 +176,8 @@ export class Client {
     this.targets = targets;
     this.retryWindowMs = retryWindowMs ?? (targets.length > 1 ? 10_000 : 0);
     this.token = token;
+    /** Sends, acks and asks go on one MailboxService.SendStream while true and the daemon offers it. */
+    this.streams = streams;
     this.#nodes = new Map();
     this.#index = 0;
   }
@@ -169,6 +185,78 @@ export class Client {
   #nodes;
   #index;
   #replied = new Map();
+  #sender = null;
+
+  /**
+   * One frame of the sender stream (MailboxService.SendStream): resolves to its response's `kind` field, rejects
+   * with its FabricError, or resolves to NOT_OFFERED when the client or the daemon has no stream (use unary).
+   * Frames unanswered when the stream is cut are written again on a new one when `resend` is safe.
+   */
+  #frame(kind, build, resend) {
+    if (!this.streams || this.#sender?.offered === false) return Promise.resolve(NOT_OFFERED);
+    this.#sender ??= { offered: true, call: null, seq: 0, pending: new Map() };
+    const sender = this.#sender;
+    return new Promise((resolve, reject) => {
+      const frame = { kind, build, resend, resolve, reject, deadline: null };
+      this.#write(sender, frame);
+    });
+  }
+
+  #write(sender, frame) {
+    if (!sender.call) this.#open(sender);
+    sender.seq += 1;
+    sender.pending.set(String(sender.seq), frame);
+    sender.call.write({ seq: sender.seq, [frame.kind]: frame.build() });
+  }
+
+  #open(sender) {
+    const target = this.target;
+    const call = this.#stubs(target).mailbox.SendStream(this.metadata());
+    sender.call = call;
+    sender.seq = 0;
+    call.on('data', (response) => {
+      const frame = sender.pending.get(response.seq);
+      if (!frame) return;
+      sender.pending.delete(response.seq);
+      if (response.response !== 'error') { frame.resolve(response[frame.kind]); return; }
+      frame.deadline ??= Date.now() + this.retryWindowMs;
+      if (response.error.code === grpc.status.UNAVAILABLE && frame.resend && Date.now() < frame.deadline) {
+        this.failed(target);  // a node shutting down: sent again, as a unary call would be, to the next one
+        sleep(50).then(() => this.#write(sender, frame));
+        return;
+      }
+      frame.reject(FabricError.fromStatus(response.error));
+    });
+    let cut = false;
+    const onCut = (err) => {
+      if (cut) return;
+      cut = true;
+      if (sender.call === call) sender.call = null;
+      const pending = [...sender.pending.values()];
+      sender.pending.clear();
+      if (err?.code === grpc.status.UNIMPLEMENTED) {
+        sender.offered = false;
+        for (const frame of pending) frame.resolve(NOT_OFFERED);
+        return;
+      }
+      if (err?.code === grpc.status.UNAVAILABLE) this.failed(target);
+      const error = err ? this.error(err) : new FabricError({ code: grpc.status.UNAVAILABLE,
+        details: 'the daemon ended the send stream' });
+      const ends = [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED, grpc.status.INVALID_ARGUMENT];
+      // An unreachable daemon with no retry window fails the frames at once, as a unary call does.
+      const resendable = !ends.includes(err?.code) && !(err?.code === grpc.status.UNAVAILABLE && this.retryWindowMs <= 0);
+      const again = [];
+      for (const frame of pending) {
+        frame.tries = (frame.tries ?? 0) + 1;
+        frame.deadline ??= Date.now() + this.retryWindowMs;
+        if (frame.resend && resendable && (frame.tries === 1 || Date.now() < frame.deadline)) again.push(frame);
+        else frame.reject(error);
+      }
+      if (again.length) sleep(50).then(() => { for (const frame of again) this.#write(sender, frame); });
+    };
+    call.on('error', onCut);
+    call.on('end', () => onCut(null));
+  }
 
   /** The node calls go to now. */
   get target() { return this.targets[this.#index]; }
@@ -330,7 +418,22 @@ export class Client {
   send(to, text = '', { sender, id = '', data, headers = {}, threadId = '', replyTo = [], createMailbox = false } = {}) {
     const message = { id, recipient: address(to), sender: address(sender), text, data, headers, thread_id: threadId,
       reply_to: replyTo.map(address) };
-    return this.call('mailbox', 'SendMessage', { message, create_mailbox: createMailbox }, {}, { resend: Boolean(id) });
+    const request = { message, create_mailbox: createMailbox };
+    return this.#framed('send', request, Boolean(id), () => this.call('mailbox', 'SendMessage', request, {},
+      { resend: Boolean(id) }));
+  }
+  /** Send several messages in one call; resolves to {results}: each {message, duplicate} or {error}. */
+  sendMany(messages, { atomic = false, createMailbox = false } = {}) {
+    const request = { messages: messages.map((m) => ({ ...m, recipient: address(m.recipient), sender: address(m.sender) })),
+      atomic, create_mailbox: createMailbox };
+    const resend = messages.every((m) => m.id);
+    return this.#framed('send_many', request, resend, () => this.call('mailbox', 'SendMessages', request, {},
+      { resend }));
+  }
+  /** A request as a frame of the sender stream, or by `unary` when there is none. */
+  async #framed(kind, request, resend, unary) {
+    const answer = await this.#frame(kind, typeof request === 'function' ? request : () => request, resend);
+    return answer === NOT_OFFERED ? unary() : answer;
   }
   peek(agentId, { limit = 0 } = {}) {
     return this.call('mailbox', 'PeekMessages', { agent_id: agentId, limit }, {}, { resend: true });
@@ -338,7 +441,8 @@ export class Client {
   drain(agentId, { limit = 0 } = {}) { return this.call('mailbox', 'DrainMessages', { agent_id: agentId, limit }); }
   async ack(agentId, messageIds) {
     const request = { agent_id: agentId, message_ids: messageIds };
-    return (await this.call('mailbox', 'AckMessages', request, {}, { resend: true })).acked;
+    return (await this.#framed('ack', request, true,
+      () => this.call('mailbox', 'AckMessages', request, {}, { resend: true }))).acked;
   }
 
   /**
@@ -428,7 +532,7 @@ export class Client {
   /** Ask and wait; resolves to the whole AskResponse: ticket_id, result, outcome, data, headers. */
   askAnswer(target, task, { timeoutMs, ...options } = {}) {
     const request = Client.#waiting(this.#ticket(target, task, options), timeoutMs);
-    return this.call('rendezvous', 'Ask', request, {}, { resend: true });
+    return this.#framed('ask', request, true, () => this.call('rendezvous', 'Ask', request, {}, { resend: true }));
   }
   /** Queue a ticket without waiting; the same `requestKey` (default: a fresh uuid) returns the same ticket. */
   enqueue(target, task, options = {}) {
@@ -463,10 +567,106 @@ export class Client {
     for await (const r of this.stream('rendezvous', 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
   }
 
+  /**
+   * Answer `agentId`'s tickets one at a time on the replier stream (RendezvousService.Serve) until `signal`
+   * aborts: `handler(ticket)` (async or not) returns the result text, or {result, outcome, data, headers};
+   * one that throws answers TICKET_OUTCOME_FAILED. Tickets come at most `window` ahead; the stream is opened
+   * again after a cut (backing off to 2 s), and answers unanswered then are written again.
+   */
+  async serve(agentId, handler, { window = 16, signal } = {}) {
+    const handed = new Set();
+    const pending = new Map();  // answers written and not answered yet: written again on the next stream
+    const queue = [];
+    let wake = null;
+    let fatal = null;
+    let current = null;
+    let seq = 0;
+    let stopped;
+    const stopping = new Promise((resolve) => { stopped = resolve; });
+    signal?.addEventListener('abort', () => stopped(), { once: true });
+    const notify = () => { const w = wake; wake = null; w?.(); };
+    const write = (entry) => {
+      if (!current) { pending.set(Symbol('unsent'), entry); return; }
+      seq += 1;
+      pending.set(String(seq), entry);
+      current.write({ seq, ...entry.frame });
+    };
+    const connect = async () => {
+      let backoff = 50;
+      while (!signal?.aborted) {
+        const call = this.rendezvous.Serve(this.metadata());
+        call.on('data', (r) => {
+          if (r.frame === 'tickets') {
+            backoff = 50;
+            for (const t of r.tickets.tickets) {
+              const key = `${t.ticket_id}/${t.earlier_turns.length}`;
+              if (!handed.has(key)) { handed.add(key); queue.push(t); }
+            }
+            notify();
+          } else if (r.frame === 'answer') {
+            const entry = pending.get(r.answer.seq);
+            if (entry) { pending.delete(r.answer.seq); entry.done(r.answer); }
+          }
+        });
+        const finished = new Promise((resolve) => {
+          call.on('error', resolve);
+          call.on('end', () => resolve(null));
+        });
+        const cancel = () => call.cancel();
+        signal?.addEventListener('abort', cancel, { once: true });
+        call.write({ open: { agent_id: agentId, window } });
+        current = call;
+        seq = 0;
+        const again = [...pending.values()];
+        pending.clear();
+        for (const entry of again) write(entry);
+        const err = await finished;
+        current = null;
+        signal?.removeEventListener('abort', cancel);
+        if (signal?.aborted) break;
+        if (err && [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED, grpc.status.INVALID_ARGUMENT,
+          grpc.status.NOT_FOUND].includes(err.code)) {
+          fatal = this.error(err);
+          break;
+        }
+        if (err?.code === grpc.status.UNAVAILABLE) this.failed(this.target);
+        await sleep(backoff);
+        backoff = Math.min(backoff * 2, 2000);
+      }
+      stopped();
+    };
+    const connecting = connect();
+    const next = () => new Promise((resolve) => { wake = resolve; });
+    while (!signal?.aborted && !fatal) {
+      const ticket = queue.shift();
+      if (!ticket) { await Promise.race([next(), stopping]); continue; }
+      let out;
+      try { out = await handler(ticket); } catch (err) {
+        out = { result: `${err.name}: ${err.message}`, outcome: 'TICKET_OUTCOME_FAILED' };
+      }
+      const reply = typeof out === 'object' ? { outcome: 'TICKET_OUTCOME_COMPLETED', ...out } : { result: String(out) };
+      const answer = await Promise.race([stopping, new Promise((resolve) => {
+        write({ frame: { reply: { ticket_id: ticket.ticket_id, ...reply } }, done: resolve });
+      })]);
+      if (!answer) break;
+      handed.delete(`${ticket.ticket_id}/${ticket.earlier_turns.length}`);
+      if (answer.error && answer.error.code) {
+        const error = FabricError.fromStatus(answer.error);
+        if (error.reason !== 'NO_PENDING_REQUEST') { fatal = error; break; }  // else cancelled, or landed before a cut
+      } else {
+        this.#replied.set(answer.ticket_id, true);
+      }
+    }
+    current?.cancel();
+    await connecting;
+    if (fatal) throw fatal;
+  }
+
   // -- AdminService
   status() { return this.call('admin', 'GetStatus', {}, {}, { resend: true }); }
 
   close() {
+    this.#sender?.call?.end();
     for (const stubs of this.#nodes.values()) for (const stub of Object.values(stubs)) stub.close();
   }
 }

@@ -146,6 +146,11 @@ class Rendezvous(RendezvousWaits, Service):
         return await self._store.rendezvous.enqueue(request, self.limits.max_unread,
                                                     self.limits.quotas_for(request.agent_token))
 
+    async def target(self, name: str) -> str:
+        """The agent a queue name means: an agent id, or an unambiguous session name."""
+        validate.agent_id(name, self.limits)
+        return await self._store.rendezvous.target(name)
+
     async def ticket(self, ticket_id: str) -> Ticket | None:
         return await self._store.rendezvous.get(ticket_id)
 

@@ -39,6 +39,15 @@ def queue_key(agent_id: str) -> str:
     return "queue/" + agent_id
 
 
+SERVE_WINDOW = 16
+"""Tickets a Serve stream shows at a time when its opener names no window."""
+
+
+def shutting_down() -> Unavailable:
+    return Unavailable("the daemon is shutting down: open the stream again after the restart (or on another "
+                       "node); nothing acknowledged is lost", reason="SHUTTING_DOWN")
+
+
 def seconds(value: float) -> str:
     """A duration for people: `5 s` for a wait that ran 4.99998 s (a deadline's remaining time), `0.5 s`."""
     return f"{round(value, 1) if value < 10 else round(value):g} s"
@@ -134,6 +143,12 @@ class RendezvousWaits:
 
     async def ask_answer(self, request: TicketRequest, timeout_s: float | None) -> Ticket:
         """As `ask`, returning the answered ticket (its outcome, data and headers too)."""
+        ticket = await self.ask_queue(request, timeout_s)
+        return await self.answer_of(ticket, request, timeout_s)
+
+    async def ask_queue(self, request: TicketRequest, timeout_s: float | None) -> Ticket:
+        """The queuing half of `ask_answer`: the ticket queued (or found by its key); a caller that leaves
+        meanwhile abandons it once queued."""
         self._timeout(timeout_s)
         queuing = asyncio.ensure_future(self.enqueue(request))
         try:
@@ -143,6 +158,10 @@ class RendezvousWaits:
             # abandoned once queued (a 50 ms deadline left tickets queued for good on a loaded machine).
             self._in_background(self._abandon_when_queued(queuing, request))
             raise
+        return ticket
+
+    async def answer_of(self, ticket: Ticket, request: TicketRequest, timeout_s: float | None) -> Ticket:
+        """The waiting half of `ask_answer`, for a ticket `request` queued: a timeout or a cancel retires it."""
         try:
             return await self.await_answer(ticket.ticket_id, timeout_s)
         except DeadlineExceeded:
@@ -223,6 +242,34 @@ class RendezvousWaits:
                 return
             if not woke:
                 yield None  # then read again: a lost wake-up costs a keepalive, never the change
+
+    async def serve_queue(self, agent_id: str, window: int,
+                          ) -> AsyncIterator[tuple[list[tuple[Ticket, int]], int] | None]:
+        """A replier's tickets: those that entered the first `window` places of the FIFO since the last
+        yield (each once per turn, head first, with its position) and the FIFO's length; None is a keepalive.
+
+        Only the window is read and remembered, so a replier that never answers is shown `window`
+        tickets and no more, and the memory held is the window's. A name is resolved once.
+        """
+        validate.agent_id(agent_id, self.limits)
+        window = min(max(window, 0) or SERVE_WINDOW, paging.MAX_PAGE_SIZE)
+        rendezvous, wakeups = self._store.rendezvous, self._wakeups
+        agent_id = await rendezvous.target(agent_id)
+        key = queue_key(agent_id)
+        shown: set[tuple[str, int]] = set()
+        while True:
+            seen = wakeups.version(key)
+            tickets, total = await rendezvous.queue_head(agent_id, window, self.limits.stream_buffer_bytes)
+            now = {(t.ticket_id, len(t.earlier)) for t in tickets}
+            fresh = [(t, i) for i, t in enumerate(tickets) if (t.ticket_id, len(t.earlier)) not in shown]
+            shown = now  # a ticket that left the window is forgotten: a later turn of it comes again
+            if fresh:
+                yield fresh, total
+            woke = await wakeups.wait(key, seen, self._keepalive_s)
+            if wakeups.closed:
+                raise shutting_down()
+            if not woke:
+                yield None  # then read again: a lost wake-up costs a keepalive, never the ticket
 
     async def _either(self, key: str, seen: int, named: int | None) -> bool:
         """Wait for `key` to move from `seen`, or the directory from `named` (None: the queue alone)."""

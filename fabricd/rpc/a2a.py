@@ -268,6 +268,11 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                     if request.HasField("status_timestamp_after") else None)
         query = TicketQuery(request.context_id, _STATES.get(wanted, ()), source_agent=asked_by)
         history = _history_length(request)
+
+        def matches(view: TicketView) -> bool:
+            return ((not wanted or convert.task_state(view) == wanted)
+                    and (after_ns is None or convert.status_ns(view.ticket) > after_ns))
+
         tasks: list[a2a.Task] = []
         next_token = request.page_token
         while len(tasks) < size:  # pages of tickets (positions read once a page), filtered by the A2A state
@@ -275,19 +280,25 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             if unknown is not None and not listed.items and next_token == request.page_token == "":
                 raise unknown  # no agent and no task of one that left: a mistyped tenant, say so
             tasks += [convert.task(view, history, artifacts=request.include_artifacts) for view in listed.items
-                      if (not wanted or convert.task_state(view) == wanted)
-                      and (after_ns is None or convert.status_ns(view.ticket) > after_ns)]
+                      if matches(view)]
             next_token = listed.next_page_token
             if not next_token:
                 break
-        return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size)
+        total, token = 0, ""
+        while True:  # total_size: every task the filter matches, before paging (the spec requires it)
+            listed = await self._rv.tickets(agent_id, query, 999, token)  # (one more is read to see the end)
+            total += sum(1 for view in listed.items if matches(view))
+            token = listed.next_page_token
+            if not token:
+                break
+        return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size, total_size=total)
 
     @a2a_mapped
     async def CancelTask(self, request, context):  # noqa: ANN001, ANN201, N802
         view = await self._task(request.tenant, request.id)
-        ticket = await self._rv.cancel(view.ticket.ticket_id)
+        ticket, withdrawn = await self._rv.cancel_ticket(view.ticket.ticket_id)
         cancelled = TicketView(ticket, -1)
-        if convert.task_state(cancelled) != a2a.TASK_STATE_CANCELED:
+        if not withdrawn:  # terminal already, a CANCELED one included: the spec's TaskNotCancelableError
             raise convert.A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "TASK_NOT_CANCELABLE",
                                      f"task {ticket.ticket_id} already finished "
                                      f"({a2a.TaskState.Name(convert.task_state(cancelled))})",

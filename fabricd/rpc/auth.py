@@ -206,6 +206,33 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
         raise _deny(identity, "settle a job another agent ran")
 
 
+def per_frame(request: object, identity: Identity, guard: Guard) -> None:
+    """A bidirectional stream: opened by any identity, each frame checked by FRAME_POLICIES as it arrives."""
+
+
+def serve_frame(frame: object, identity: Identity, guard: Guard) -> str | None:
+    """A replier serves its own agent: the open frame names it, as Reply's agent_id (the answers are bound
+    to the stream's agent)."""
+    if frame.WhichOneof("frame") == "open":  # type: ignore[attr-defined]
+        return own_name("agent_id")(frame.open, identity, guard)  # type: ignore[attr-defined]
+    return None
+
+
+_SENT_FRAMES: dict[str, Policy] = {
+    "send": send_message, "send_many": send_messages, "ack": own("agent_id"), "ask": ask_as_self}
+
+
+def send_stream_frame(frame: object, identity: Identity, guard: Guard) -> str | None:
+    """Each frame as its unary call (SendMessage, SendMessages, AckMessages, Ask)."""
+    kind = frame.WhichOneof("request")  # type: ignore[attr-defined]
+    return None if kind is None else _SENT_FRAMES[kind](getattr(frame, kind), identity, guard)
+
+
+FRAME_POLICIES: dict[str, Policy] = {
+    "Serve": serve_frame, "SendStream": send_stream_frame}
+"""The check of each request frame of a bidirectional stream (a refusal fails that frame only)."""
+
+
 POLICIES: dict[str, Policy] = {
     # DirectoryService
     "Register": register_own, "Touch": own("agent_id"), "Unregister": own_name("agent_id"), "ListMailboxes": anyone,
@@ -214,10 +241,12 @@ POLICIES: dict[str, Policy] = {
     # MailboxService
     "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),
     "DrainMessages": own("agent_id"), "Subscribe": own("agent_id"), "AckMessages": own("agent_id"),
+    "SendStream": per_frame,
     # RendezvousService
     "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own_name("agent_id"),
     "CancelHead": cancel_own, "CloseQueue": own_name("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
     "GetTicket": party_to_ticket, "CancelTicket": party_to_ticket, "ListTickets": list_tickets,
+    "Serve": per_frame,
     # OutboxService
     "FanOut": fan_out_own,
     # AgentDirectoryService: reads for every caller; changes are the host's (admin)
@@ -348,15 +377,38 @@ class Guard:
         raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
                               "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
 
-    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext,
-                    identity: Identity | None = None) -> Identity:
-        """Rate-limit and authorize the call of `identity` (identified from `context` when not given)."""
-        identity = identity or self.identify(context)
+    def _limit(self, identity: Identity) -> None:
         if identity.token_id:
             wait = self.limiter.take(identity.token_id)
             if wait:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
+
+    def open_stream(self, method: str, context: grpc.aio.ServicerContext) -> Identity:
+        """Admit the opening of a bidirectional stream (identity and rate); its frames pass `check_frame`."""
+        identity = self.identify(context)
+        self._limit(identity)
+        _CALLER.set(identity)
+        if not identity.trusted:
+            if not identity.agent_id:
+                raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
+            POLICIES.get(method, admin_only)(None, identity, self)
+        return identity
+
+    async def check_frame(self, method: str, frame: object, identity: Identity) -> None:
+        """One request frame of a bidirectional stream, as its unary call would be checked (rate included)."""
+        self._limit(identity)
+        if identity.trusted:
+            return
+        name = FRAME_POLICIES[method](frame, identity, self)
+        if name is not None and self._resolve is not None:
+            await check_own_name(self._resolve, name, identity.agent_id, str(identity))
+
+    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext,
+                    identity: Identity | None = None) -> Identity:
+        """Rate-limit and authorize the call of `identity` (identified from `context` when not given)."""
+        identity = identity or self.identify(context)
+        self._limit(identity)
         _CALLER.set(identity)
         lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)
         if identity.trusted:

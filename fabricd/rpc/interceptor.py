@@ -21,7 +21,7 @@ from fabricd.core.limits import Limits
 from fabricd.rpc import errors, visibility
 from fabricd.rpc.auth import Guard, Identity, revoked
 from fabricd.rpc.intake import Intake
-from fabricd.rpc.streams import Streams
+from fabricd.rpc.streams import Refused, Streams
 
 log = logging.getLogger("fabricd.rpc")
 
@@ -176,6 +176,41 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             # Served as a client stream of one message: gRPC reads a unary request before the handler runs,
             # a streamed one when the handler asks (see admit). On the wire the two are the same call.
             return grpc.stream_unary_rpc_method_handler(unary, None, handler.response_serializer)
+        async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001
+            """Write each response of a servicer's stream under flow control; end it as the rules say."""
+            call = guard.track(identity)
+            failed = True
+            try:
+                while True:
+                    try:
+                        item = await items.__anext__()
+                    except StopAsyncIteration:
+                        break
+                    if type(item) is bytes:  # a response written already (Subscribe's batches)
+                        await streams.write(context, item, len(item))
+                        continue
+                    if view is not None and not identity.trusted:
+                        item = view(item, identity.agent_id)
+                    await streams.write(context, item, item.ByteSize())
+                failed = False
+            except FabricError as exc:  # stalled: the client stopped reading
+                await items.aclose()
+                context.set_code(errors.code_of(exc))
+                await errors.abort(context, exc)
+            except asyncio.CancelledError:
+                if call is None or not call.revoked:
+                    raise
+                await items.aclose()
+                await ended_by_revocation(context)
+            finally:
+                # A caller that leaves cancels us in streams.write, with the servicer's generator suspended
+                # at its yield: close it now, so its waits and counts end with the call (left to the
+                # garbage collector, a WatchDirectoryData stayed open for half a minute on a loaded machine).
+                await items.aclose()
+                streams.close(slot)
+                guard.untrack(identity, call)
+                finish(context, started, identity, failed)
+
         if handler.unary_stream is not None:
             inner_stream = handler.unary_stream
 
@@ -188,41 +223,45 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
-                call = guard.track(identity)
-                items = inner_stream(request, context).__aiter__()
-                failed = True
-                try:
-                    while True:
-                        try:
-                            item = await items.__anext__()
-                        except StopAsyncIteration:
-                            break
-                        if type(item) is bytes:  # a response written already (Subscribe's batches)
-                            await streams.write(context, item, len(item))
-                            continue
-                        if view is not None and not identity.trusted:
-                            item = view(item, identity.agent_id)
-                        await streams.write(context, item, item.ByteSize())
-                    failed = False
-                except FabricError as exc:  # stalled: the client stopped reading
-                    await items.aclose()
-                    context.set_code(errors.code_of(exc))
-                    await errors.abort(context, exc)
-                except asyncio.CancelledError:
-                    if call is None or not call.revoked:
-                        raise
-                    await items.aclose()
-                    await ended_by_revocation(context)
-                finally:
-                    # A caller that leaves cancels us in streams.write, with the servicer's generator suspended
-                    # at its yield: close it now, so its waits and counts end with the call (left to the
-                    # garbage collector, a WatchDirectoryData stayed open for half a minute on a loaded machine).
-                    await items.aclose()
-                    streams.close(slot)
-                    guard.untrack(identity, call)
-                    finish(context, started, identity, failed)
+                await pump(inner_stream(request, context).__aiter__(), context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
+        if handler.stream_stream is not None:
+            inner_bidi = handler.stream_stream
+
+            async def frames(first: bytes, requests, context, identity: Identity):  # noqa: ANN001, ANN202
+                """The request frames, parsed and checked: a refused one reaches the servicer as Refused."""
+                raw = first
+                while True:
+                    frame = parse(raw, context)  # malformed: the stream ends INVALID_ARGUMENT
+                    try:
+                        await guard.check_frame(method, frame, identity)
+                    except FabricError as exc:
+                        yield Refused(frame, exc)
+                    else:
+                        yield frame
+                    raw = await anext(requests, None)
+                    if raw is None:
+                        return
+
+            async def bidi(requests, context):  # noqa: ANN001, ANN202
+                started = time.perf_counter()
+                # Admitted at its first frame: a refusal sent before the client's first write lands makes
+                # gRPC's client fail that write, and the call, INTERNAL instead of with the refusal.
+                requests = requests.__aiter__()
+                first = await anext(requests, None)
+                if first is None:
+                    return
+                identity = None
+                try:
+                    identity = guard.open_stream(method, context)
+                    slot = streams.open(identity)
+                except FabricError as exc:
+                    await refuse(context, started, identity, exc)
+                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()
+                await pump(items, context, identity, slot, started)
+
+            return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))
         return handler
 
 

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 from fabricd import wire
 from fabricd.core import validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
 from fabricd.core.model import TicketOutcome, TicketState
 from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketRequest
+from fabricd.core.serve import CancelHeadOp, ReplyOp, ServeOp, Shown, serve
 from fabricd.rpc.auth import agent_token
-from fabricd.rpc.errors import mapped
+from fabricd.rpc.errors import mapped, status_of
+from fabricd.rpc.streams import InFlight, Refused, next_seq
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 
@@ -18,7 +22,7 @@ from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 _DEADLINE_MARGIN_S = 0.02
 
 
-def _request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
+def ticket_request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
     # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet;
     # the caller's part is checked under its own name, the whole key being longer than any id.
     validate.text_field(r.request_key, "request_key", limits, required=False)
@@ -36,6 +40,40 @@ def _request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
         continues=r.continue_ticket_id,
         idempotency_key=key,
     )
+
+
+def answer_in(r) -> Answer:  # noqa: ANN001 - a ReplyRequest
+    return Answer(r.result, r.outcome or TicketOutcome.COMPLETED, r.data, dict(r.headers))
+
+
+KEEPALIVE = pb.ServeResponse(keepalive=True)
+
+
+def open_first(kind: str | None) -> InvalidArgument:
+    return InvalidArgument(f"a Serve stream starts with an open frame, not {kind or 'an empty one'}: send "
+                           "ServeRequest{open: {agent_id, window}} first", reason="SERVE_OPEN_FIRST", field="open")
+
+
+async def _serve_ops(frames: AsyncIterator[object], flying: InFlight) -> AsyncIterator[tuple[int, ServeOp]]:
+    """The answer frames after the open one, in order, as the core's ops (a refused or empty one as its error)."""
+    last = 0
+    async for item in frames:
+        flying.read()
+        frame = item.frame if isinstance(item, Refused) else item
+        last = next_seq(frame.seq, last)  # type: ignore[attr-defined]
+        if isinstance(item, Refused):
+            yield last, item.error
+            continue
+        kind = frame.WhichOneof("frame")  # type: ignore[attr-defined]
+        if kind == "reply":
+            r = frame.reply  # type: ignore[attr-defined]
+            yield last, ReplyOp(answer_in(r), r.ticket_id, r.agent_id)
+        elif kind == "cancel_head":
+            r = frame.cancel_head  # type: ignore[attr-defined]
+            yield last, CancelHeadOp(r.ticket_id, r.agent_id)
+        else:
+            yield last, InvalidArgument(f"a frame after the open one is a reply or a cancel_head, not "
+                                        f"{kind or 'empty'}", reason="MISSING_FIELD", field="frame")
 
 
 def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
@@ -57,18 +95,20 @@ def _timeout(request, context) -> float | None:  # noqa: ANN001
 
 
 class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
-    def __init__(self, rendezvous: Rendezvous) -> None:
+    def __init__(self, rendezvous: Rendezvous, load: object | None = None) -> None:
         self._rv = rendezvous
+        self._load = load
+        """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
     async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
-        answered = await self._rv.ask_answer(_request(request, self._rv.limits), _timeout(request, context))
+        answered = await self._rv.ask_answer(ticket_request(request, self._rv.limits), _timeout(request, context))
         return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result, outcome=int(answered.outcome),
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
     async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
-        ticket, position = await self._rv.enqueue(_request(request, self._rv.limits))
+        ticket, position = await self._rv.enqueue(ticket_request(request, self._rv.limits))
         return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
@@ -79,9 +119,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
 
     @mapped
     async def Reply(self, request, context):  # noqa: ANN001, ANN201, N802
-        answer = Answer(request.result, request.outcome or TicketOutcome.COMPLETED, request.data,
-                        dict(request.headers))
-        ticket_id = await self._rv.reply(request.agent_id, answer, request.ticket_id)
+        ticket_id = await self._rv.reply(request.agent_id, answer_in(request), request.ticket_id)
         return pb.ReplyResponse(ticket_id=ticket_id)
 
     @mapped
@@ -123,3 +161,30 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
             else:
                 yield pb.WatchQueueResponse(tickets=wire.queue_out(head.tickets), total=head.total,
                                             truncated=head.truncated)
+
+    @mapped
+    async def Serve(self, request_iterator, context):  # noqa: ANN001, ANN201, N802
+        frames = request_iterator.__aiter__()
+        first = await anext(frames, None)
+        if first is None:
+            return
+        if isinstance(first, Refused):
+            raise first.error
+        if first.WhichOneof("frame") != "open":
+            raise open_first(first.WhichOneof("frame"))
+        flying = InFlight(self._load)
+        try:
+            async for event in serve(self._rv, first.open.agent_id, first.open.window, _serve_ops(frames, flying)):
+                if event is None:
+                    yield KEEPALIVE
+                elif isinstance(event, Shown):
+                    yield pb.ServeResponse(tickets=pb.ServeTickets(
+                        tickets=[wire.ticket_out(t, i) for t, i in event.tickets], total=event.total))
+                else:
+                    flying.answered()
+                    answer = pb.ServeAnswer(seq=event.seq, ticket_id=event.ticket_id, cancelled=event.cancelled)
+                    if event.error is not None:
+                        answer.error.CopyFrom(status_of(event.error))
+                    yield pb.ServeResponse(answer=answer)
+        finally:
+            flying.close()

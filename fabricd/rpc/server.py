@@ -140,8 +140,8 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     )
     directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory, core.wakes),
                                                                       server)
-    mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes), server)
-    rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous), server)
+    mailbox_service_pb2_grpc.add_MailboxServiceServicer_to_server(MailboxServicer(core.mailboxes, core.rendezvous, load), server)
+    rendezvous_service_pb2_grpc.add_RendezvousServiceServicer_to_server(RendezvousServicer(core.rendezvous, load), server)
     outbox_service_pb2_grpc.add_OutboxServiceServicer_to_server(OutboxServicer(core.outbox), server)
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)

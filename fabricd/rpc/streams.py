@@ -17,7 +17,10 @@ reads or disconnects (gRPC has no way to drop it), so a stalled stream keeps at
 most one batch; and a token (or mTLS identity) opens at most
 `limits.max_streams_per_token` streams (TOO_MANY_STREAMS). Local callers without
 a token are not counted: they own the machine, and the budget and the stall
-timeout still apply to them.
+timeout still apply to them. A bidirectional stream is one stream: its
+responses go through `write` as a server stream's do, and each request frame
+the guard refuses reaches its servicer as `Refused`, to be answered with the
+error (the stream goes on).
 """
 
 from __future__ import annotations
@@ -25,14 +28,58 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import grpc
 
-from fabricd.core.errors import ResourceExhausted
+from fabricd.core.errors import FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.limits import Limits
 from fabricd.rpc.auth import Identity
 
 log = logging.getLogger("fabricd.rpc")
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A request frame of a bidirectional stream that the guard refused: answered with `error`."""
+
+    frame: object
+    error: FabricError
+
+
+class InFlight:
+    """The request frames of one bidirectional stream read and not yet answered, counted as unary calls in
+    the daemon's load (its writer commits on the loop thread only while no other call is in flight)."""
+
+    __slots__ = ("_load", "held")
+
+    def __init__(self, load: object | None) -> None:
+        self._load = load
+        self.held = 0
+
+    def read(self) -> None:
+        self.held += 1
+        if self._load is not None:
+            self._load.unary_calls += 1  # type: ignore[attr-defined]
+
+    def answered(self) -> None:
+        self.held -= 1
+        if self._load is not None:
+            self._load.unary_calls -= 1  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        """The stream ended: its frames still unanswered are no longer in flight."""
+        if self._load is not None:
+            self._load.unary_calls -= self.held  # type: ignore[attr-defined]
+        self.held = 0
+
+
+def next_seq(seq: int, previous: int) -> int:
+    """A request frame's seq, which must be above the previous frame's (the stream ends otherwise)."""
+    if seq <= previous:
+        raise InvalidArgument(f"frame seq {seq} is not above the previous frame's ({previous}): number the "
+                              "frames of a stream 1, 2, 3, ...", reason="FRAME_SEQ", seq=seq, previous=previous)
+    return seq
 
 
 def stalled(timeout_s: float) -> ResourceExhausted:

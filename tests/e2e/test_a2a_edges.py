@@ -176,3 +176,28 @@ async def test_a_cancelled_question_keeps_the_agents_question_in_the_history(fab
         assert got.status.state == a2a.TASK_STATE_CANCELED
         assert [(m.role, [p.text for p in m.parts]) for m in got.history] == [
             (a2a.ROLE_USER, ["book a table"]), (a2a.ROLE_AGENT, ["for how many?"])]
+
+
+async def test_cancelling_a_terminal_task_fails_task_not_cancelable_a_second_cancel_included(fabric, stub) -> None:  # noqa: ANN001
+    first = (await stub.SendMessage(send("m-1"))).task
+    cancelled = await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=first.id))
+    assert cancelled.status.state == a2a.TASK_STATE_CANCELED
+    with pytest.raises(grpc.aio.AioRpcError) as again:  # it returned the CANCELED task as if it had cancelled it
+        await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=first.id))
+    assert again.value.code() == grpc.StatusCode.FAILED_PRECONDITION and reason(again.value) == "TASK_NOT_CANCELABLE"
+    done = (await stub.SendMessage(send("m-2"))).task
+    await fabric.reply(AGENT, "finished", ticket_id=done.id)
+    with pytest.raises(grpc.aio.AioRpcError) as completed:
+        await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=done.id))
+    assert reason(completed.value) == "TASK_NOT_CANCELABLE"
+
+
+async def test_list_tasks_sets_total_size_before_paging(fabric, stub) -> None:  # noqa: ANN001
+    ids = [(await stub.SendMessage(send(f"m-{i}"))).task.id for i in range(5)]
+    await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=ids[0]))
+    page = await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, page_size=2))
+    assert (len(page.tasks), page.total_size) == (2, 5) and page.next_page_token
+    submitted = await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, page_size=2, status=a2a.TASK_STATE_SUBMITTED))
+    canceled = await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, status=a2a.TASK_STATE_CANCELED))
+    assert (len(submitted.tasks), submitted.total_size) == (2, 3)  # queued behind the head (WORKING)
+    assert (len(canceled.tasks), canceled.total_size) == (1, 1)

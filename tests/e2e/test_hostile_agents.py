@@ -125,9 +125,13 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
         ask = asyncio.ensure_future(alice.rendezvous.Ask(rv.AskRequest(
             target=BOB, task="wait for me", source=rv.TicketSource(kind=rv.TICKET_SOURCE_KIND_AGENT, agent_id=ALICE),
             timeout={"seconds": 60})))
+        serve = alice.rendezvous.Serve()
+        await serve.write(rv.ServeRequest(open=rv.ServeOpen(agent_id=ALICE)))
+        sender = alice.mailbox.SendStream()  # an ask waiting on it
+        await sender.write(mb.SendStreamRequest(seq=1, ask=rv.AskRequest(target=BOB, task="wait for me too")))
         await subscribe.read()
         await watch.read()
-        while (await local.get_status()).open_waits < 1:
+        while (await local.get_status()).open_waits < 2:
             await asyncio.sleep(0.01)
         assert await local.revoke_token(issued.info.token_id)
 
@@ -138,8 +142,9 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
             except grpc.aio.AioRpcError as exc:
                 return exc.code()
 
-        codes = await asyncio.wait_for(asyncio.gather(ended(subscribe), ended(watch)), 1.0)
-        assert codes == [grpc.StatusCode.UNAUTHENTICATED] * 2
+        codes = await asyncio.wait_for(asyncio.gather(ended(subscribe), ended(watch), ended(serve), ended(sender)),
+                                       1.0)
+        assert codes == [grpc.StatusCode.UNAUTHENTICATED] * 4
         with pytest.raises(grpc.aio.AioRpcError) as err:
             await asyncio.wait_for(ask, 1.0)
         assert err.value.code() == grpc.StatusCode.UNAUTHENTICATED

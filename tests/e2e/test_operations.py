@@ -117,7 +117,8 @@ async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_dae
 async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:  # noqa: ANN001
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
-    async with Client(daemon.target) as client:
+    # unary calls: a client's SendStream would count among the open streams and calls
+    async with Client(daemon.target, streams=False) as client:
         await client.register("alice")
         await client.send("alice", "hi")
         await client.peek("alice")
@@ -137,7 +138,8 @@ async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) 
     import json
 
     daemon = make_daemon("--log-level", "debug", "--log-format", "json").start()
-    async with Client(daemon.target, token="") as client:
+    # unary calls: a SendStream's frames are logged as its one call
+    async with Client(daemon.target, token="", streams=False) as client:
         await client.register("alice")
         await client.send("alice", "hi")
     daemon.stop()
@@ -206,7 +208,8 @@ async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_end
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0", "--stream-stall-timeout", "2").start()
     address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     assert scrape(address)["fabricd_streams_stalled_total"] == 0
-    async with Client(daemon.target) as client:
+    # unary calls: a client's SendStream would count among the open streams and calls
+    async with Client(daemon.target, streams=False) as client:
         await client.register("slow")
         for i in range(12):
             await client.send("slow", f"{i:02d}" + "s" * 900_000)

@@ -31,7 +31,8 @@ async def test_a_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(
         make_daemon, by_ticket: bool) -> None:  # noqa: ANN001
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     metrics = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
-    async with Client(daemon.target) as asker, Client(daemon.target) as worker:
+    # the unary path (Subscribe, Reply, AckMessages): a streams client acks on its SendStream
+    async with Client(daemon.target) as asker, Client(daemon.target, streams=False) as worker:
         await worker.register("worker")
         plain: list[str] = []
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import ipaddress
 import subprocess
@@ -39,6 +40,8 @@ class Call:
     request: Callable[[dict], object]
     scope: str  # "anyone": any identity; "narrowed": any, seeing only its own; "own": alice's token only; "admin"
     stream: bool = False
+    bidi: bool = False
+    """A bidirectional stream: the request is its first frame; a frame's error counts as the call's."""
 
 
 def job() -> ob.SettledJob:
@@ -63,6 +66,8 @@ CALLS = [
     Call("mailbox", "DrainMessages", lambda s: mb.DrainMessagesRequest(agent_id=ALICE), "own"),
     Call("mailbox", "Subscribe", lambda s: mb.SubscribeRequest(agent_id=ALICE), "own", stream=True),
     Call("mailbox", "AckMessages", lambda s: mb.AckMessagesRequest(agent_id=ALICE, message_ids=["x"]), "own"),
+    Call("mailbox", "SendStream", lambda s: mb.SendStreamRequest(seq=1, send=mb.SendMessageRequest(message=pb.Message(
+        sender=pb.Address(agent_id=ALICE), recipient=pb.Address(agent_id=BOB), text="hi"))), "own", bidi=True),
     Call("rendezvous", "EnqueueTicket", lambda s: rv.EnqueueTicketRequest(target=BOB, task="t", source=AGENT_SOURCE),
          "own"),
     Call("rendezvous", "Ask", lambda s: rv.AskRequest(target=BOB, task="t", source=AGENT_SOURCE,
@@ -72,6 +77,7 @@ CALLS = [
     Call("rendezvous", "Reply", lambda s: rv.ReplyRequest(agent_id=ALICE, result="r"), "own"),
     Call("rendezvous", "CancelHead", lambda s: rv.CancelHeadRequest(agent_id=BOB, ticket_id=s["ticket"]), "own"),
     Call("rendezvous", "CloseQueue", lambda s: rv.CloseQueueRequest(agent_id=ALICE), "own"),
+    Call("rendezvous", "Serve", lambda s: rv.ServeRequest(open=rv.ServeOpen(agent_id=ALICE)), "own", bidi=True),
     Call("rendezvous", "GetQueue", lambda s: rv.GetQueueRequest(agent_id=BOB), "anyone"),
     Call("rendezvous", "WatchQueue", lambda s: rv.WatchQueueRequest(agent_id=BOB), "anyone", stream=True),
     Call("rendezvous", "GetTicket", lambda s: rv.GetTicketRequest(ticket_id=s["ticket"]), "own"),
@@ -166,7 +172,18 @@ async def code_of(client: Client, call: Call, state: dict) -> grpc.StatusCode:
     stub = a2a_grpc.A2AServiceStub(client._channel) if call.stub == "a2a" else getattr(client, call.stub)
     rpc = getattr(stub, call.method)
     try:
-        if call.stream:
+        if call.bidi:
+            stream = rpc()
+            try:
+                await stream.write(call.request(state))
+            except (asyncio.InvalidStateError, grpc.aio.AioRpcError):
+                return await stream.code()  # refused as it opened (the write may fail INTERNAL in gRPC's core)
+            response = await stream.read()
+            stream.cancel()
+            error = getattr(response, "error", None)
+            if error is not None and error.code:
+                return grpc.StatusCode([c for c in grpc.StatusCode if c.value[0] == error.code][0])
+        elif call.stream:
             stream = rpc(call.request(state))
             await stream.read()
             stream.cancel()

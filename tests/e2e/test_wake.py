@@ -139,7 +139,8 @@ async def test_new_work_after_the_quiet_period_wakes_again(daemon, receiver: Rec
 
 
 async def test_no_wake_while_subscribed_or_busy_and_one_once_the_stream_closes(daemon, receiver: Receiver) -> None:  # noqa: ANN001
-    async with Client(daemon.target) as client:
+    # unary calls: a client's SendStream would count among the open streams and calls
+    async with Client(daemon.target, streams=False) as client:
         for agent in ("sub", "busy", "idle"):
             await client.register(agent)
         await client.send("sub", "before the hook")

@@ -23,13 +23,20 @@ import type { QueuedTicket as _fabricd_v1_QueuedTicket, QueuedTicket__Output as 
 import type { RendezvousServiceClient as _fabricd_v1_RendezvousServiceClient, RendezvousServiceDefinition as _fabricd_v1_RendezvousServiceDefinition } from './fabricd/v1/RendezvousService';
 import type { ReplyRequest as _fabricd_v1_ReplyRequest, ReplyRequest__Output as _fabricd_v1_ReplyRequest__Output } from './fabricd/v1/ReplyRequest';
 import type { ReplyResponse as _fabricd_v1_ReplyResponse, ReplyResponse__Output as _fabricd_v1_ReplyResponse__Output } from './fabricd/v1/ReplyResponse';
+import type { ServeAnswer as _fabricd_v1_ServeAnswer, ServeAnswer__Output as _fabricd_v1_ServeAnswer__Output } from './fabricd/v1/ServeAnswer';
+import type { ServeOpen as _fabricd_v1_ServeOpen, ServeOpen__Output as _fabricd_v1_ServeOpen__Output } from './fabricd/v1/ServeOpen';
+import type { ServeRequest as _fabricd_v1_ServeRequest, ServeRequest__Output as _fabricd_v1_ServeRequest__Output } from './fabricd/v1/ServeRequest';
+import type { ServeResponse as _fabricd_v1_ServeResponse, ServeResponse__Output as _fabricd_v1_ServeResponse__Output } from './fabricd/v1/ServeResponse';
+import type { ServeTickets as _fabricd_v1_ServeTickets, ServeTickets__Output as _fabricd_v1_ServeTickets__Output } from './fabricd/v1/ServeTickets';
 import type { Ticket as _fabricd_v1_Ticket, Ticket__Output as _fabricd_v1_Ticket__Output } from './fabricd/v1/Ticket';
 import type { TicketSource as _fabricd_v1_TicketSource, TicketSource__Output as _fabricd_v1_TicketSource__Output } from './fabricd/v1/TicketSource';
 import type { TicketTurn as _fabricd_v1_TicketTurn, TicketTurn__Output as _fabricd_v1_TicketTurn__Output } from './fabricd/v1/TicketTurn';
 import type { WatchQueueRequest as _fabricd_v1_WatchQueueRequest, WatchQueueRequest__Output as _fabricd_v1_WatchQueueRequest__Output } from './fabricd/v1/WatchQueueRequest';
 import type { WatchQueueResponse as _fabricd_v1_WatchQueueResponse, WatchQueueResponse__Output as _fabricd_v1_WatchQueueResponse__Output } from './fabricd/v1/WatchQueueResponse';
+import type { Any as _google_protobuf_Any, Any__Output as _google_protobuf_Any__Output } from './google/protobuf/Any';
 import type { Duration as _google_protobuf_Duration, Duration__Output as _google_protobuf_Duration__Output } from './google/protobuf/Duration';
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp';
+import type { Status as _google_rpc_Status, Status__Output as _google_rpc_Status__Output } from './google/rpc/Status';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -60,6 +67,11 @@ export interface ProtoGrpcType {
       RendezvousService: SubtypeConstructor<typeof grpc.Client, _fabricd_v1_RendezvousServiceClient> & { service: _fabricd_v1_RendezvousServiceDefinition }
       ReplyRequest: MessageTypeDefinition<_fabricd_v1_ReplyRequest, _fabricd_v1_ReplyRequest__Output>
       ReplyResponse: MessageTypeDefinition<_fabricd_v1_ReplyResponse, _fabricd_v1_ReplyResponse__Output>
+      ServeAnswer: MessageTypeDefinition<_fabricd_v1_ServeAnswer, _fabricd_v1_ServeAnswer__Output>
+      ServeOpen: MessageTypeDefinition<_fabricd_v1_ServeOpen, _fabricd_v1_ServeOpen__Output>
+      ServeRequest: MessageTypeDefinition<_fabricd_v1_ServeRequest, _fabricd_v1_ServeRequest__Output>
+      ServeResponse: MessageTypeDefinition<_fabricd_v1_ServeResponse, _fabricd_v1_ServeResponse__Output>
+      ServeTickets: MessageTypeDefinition<_fabricd_v1_ServeTickets, _fabricd_v1_ServeTickets__Output>
       Ticket: MessageTypeDefinition<_fabricd_v1_Ticket, _fabricd_v1_Ticket__Output>
       TicketOutcome: EnumTypeDefinition
       TicketSource: MessageTypeDefinition<_fabricd_v1_TicketSource, _fabricd_v1_TicketSource__Output>
@@ -72,8 +84,12 @@ export interface ProtoGrpcType {
   }
   google: {
     protobuf: {
+      Any: MessageTypeDefinition<_google_protobuf_Any, _google_protobuf_Any__Output>
       Duration: MessageTypeDefinition<_google_protobuf_Duration, _google_protobuf_Duration__Output>
       Timestamp: MessageTypeDefinition<_google_protobuf_Timestamp, _google_protobuf_Timestamp__Output>
+    }
+    rpc: {
+      Status: MessageTypeDefinition<_google_rpc_Status, _google_rpc_Status__Output>
     }
   }
 }

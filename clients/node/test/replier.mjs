@@ -3,7 +3,7 @@
 import { Client } from '../index.js';
 
 const [target, how] = process.argv.slice(2);
-const client = new Client(target);
+const client = new Client(target, { streams: false });  // the unary replier path
 await client.register('node-worker');
 console.log(JSON.stringify({ step: 'ready' }));
 const plain = [];

@@ -13,8 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from fabricd.cli import show
-from fabricd.cli.app import Context, age, cli, queue_heads, text_argument
-from fabricd.client import Client
+from fabricd.cli.app import Context, age, cli, text_argument
+from fabricd.client import Client, Replier
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 OUTCOMES = {"completed": rv_pb.TICKET_OUTCOME_COMPLETED, "input-required": rv_pb.TICKET_OUTCOME_INPUT_REQUIRED,
@@ -39,12 +39,15 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path:
     result = text_argument(result, path, "RESULT")
 
     async def answer(client: Client) -> str:
-        if wait_s > 0:
+        if wait_s <= 0:
+            return await client.reply(agent_id, result, ticket_id=ticket_id, outcome=OUTCOMES[outcome])
+        # The replier stream: the request comes on it and the answer goes back on it (through restarts).
+        async with Replier(client, agent_id, window=1000 if ticket_id else 1) as replier:
             try:
-                await asyncio.wait_for(_queued(client, agent_id, ticket_id), wait_s)
+                ticket = await asyncio.wait_for(_queued(replier, ticket_id), wait_s)
             except TimeoutError:
                 raise click.ClickException(f"no request for {agent_id} arrived within {wait_s:g}s") from None
-        return await client.reply(agent_id, result, ticket_id=ticket_id, outcome=OUTCOMES[outcome])
+            return await replier.reply(ticket.ticket_id, result, outcome=OUTCOMES[outcome])
 
     answered = ctx.run(answer)
     if ctx.json:
@@ -53,11 +56,12 @@ def reply(ctx: Context, agent_id: str, result: str | None, ticket_id: str, path:
         ctx.out.print(f"answered ticket {answered}")
 
 
-async def _queued(client: Client, agent_id: str, ticket_id: str) -> None:
-    """Return once `agent_id`'s queue holds a request (`ticket_id`, when given)."""
-    async for tickets in queue_heads(client, agent_id, max_tickets=1000):  # through daemon restarts
-        if any(not ticket_id or t.ticket_id == ticket_id for t in tickets):
-            return
+async def _queued(replier: Replier, ticket_id: str) -> rv_pb.Ticket:
+    """The first request the replier is shown (`ticket_id`, when given)."""
+    async for ticket in replier:
+        if not ticket_id or ticket.ticket_id == ticket_id:
+            return ticket
+    raise click.ClickException(f"the request queue of {replier.agent_id} could not be served")
 
 
 @cli.command()

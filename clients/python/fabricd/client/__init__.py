@@ -6,6 +6,11 @@
         async with client.subscribe("alice") as inbox:
             async for message in inbox:
                 ...
+        await client.serve("alice", lambda ticket: f"done: {ticket.task}")   # answer asks
+
+Sends, acks and asks go on one MailboxService.SendStream per client, and `serve` (or a
+`Replier`) on a RendezvousService.Serve stream, when the daemon offers them (unary calls
+otherwise, or with `Client(streams=False)`).
 """
 
 from fabricd.client._client import (
@@ -35,6 +40,7 @@ from fabricd.client._errors import (
 )
 from fabricd.client._jobs import AgentWork, QueuedJob, agent_job, decode_agent_job
 from fabricd.client._paging import Page
+from fabricd.client._replier import Replier
 from fabricd.client._sync import SyncClient, SyncSubscription
 
 __all__ = [
@@ -54,6 +60,7 @@ __all__ = [
     "Page",
     "PermissionDenied",
     "QueuedJob",
+    "Replier",
     "ResourceExhausted",
     "SendResult",
     "Subscription",

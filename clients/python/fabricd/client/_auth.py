@@ -57,3 +57,8 @@ class _BearerUnary(_Bearer, grpc.aio.UnaryUnaryClientInterceptor):
 class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
     async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN202 - grpc.aio types none
         return await continuation(self._details(details), request)
+
+
+class _BearerBidi(_Bearer, grpc.aio.StreamStreamClientInterceptor):
+    async def intercept_stream_stream(self, continuation, details, request_iterator):  # noqa: ANN001, ANN202 - grpc.aio types none
+        return await continuation(self._details(details), request_iterator)

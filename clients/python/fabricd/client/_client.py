@@ -13,10 +13,11 @@ from typing import Any
 import grpc
 
 from fabricd.client import _nodes, _target
-from fabricd.client._auth import ClientTls, _BearerStream, _BearerUnary
+from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerUnary
 from fabricd.client._batch import Coalescer
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
+from fabricd.client._sender import NotOffered, SenderStream
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
@@ -75,11 +76,14 @@ class Client(WorkCalls):
     """
 
     def __init__(self, target: str | Sequence[str] | None = None, *, token: str | None = None,
-                 tls: ClientTls | None = None, max_batch: int = 500, retry_window: float | None = None) -> None:
+                 tls: ClientTls | None = None, max_batch: int = 500, retry_window: float | None = None,
+                 streams: bool = True) -> None:
         self._resolved = _target.resolve(target)
+        self.streams = streams
+        """Whether sends, acks and asks may use the daemon's SendStream (unary calls when False or absent)."""
         token = token if token is not None else os.environ.get("FABRICD_TOKEN", "")
         self._tls = tls if tls is not None else ClientTls.from_env()
-        self._interceptors = [_BearerUnary(token), _BearerStream(token)] if token else None
+        self._interceptors = [_BearerUnary(token), _BearerStream(token), _BearerBidi(token)] if token else None
         self._nodes = _nodes.Nodes(self._resolved.targets, self._open)
         self.retry_window = (retry_window if retry_window is not None else
                              _nodes.RETRY_WINDOW_S if len(self._resolved.targets) > 1 else 0.0)
@@ -92,6 +96,23 @@ class Client(WorkCalls):
         # Task messages this client's replies consumed, so subscriptions do not ack them again
         # (an AckMessages on the next ask's critical path). Bounded: a miss only costs that ack.
         self._replied: dict[str, None] = {}
+        self._sender = SenderStream(self)
+        self._background: set[asyncio.Future[Any]] = set()
+
+    def _in_background(self, work: Any) -> None:
+        """Run `work` after its caller left; kept until done, so it is not collected half way."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _streamed(self, kind: str, build: Callable[[], Any], *, resend: bool) -> Any:
+        """A send, batch, ack or ask as a frame of the sender stream; None when the client or daemon has none."""
+        if not (self.streams and self._sender.offered):
+            return None
+        try:
+            return await self._sender.request(kind, build, resend=resend)
+        except NotOffered:
+            return None
 
     @property
     def target(self) -> str:
@@ -196,6 +217,7 @@ class Client(WorkCalls):
             await asyncio.wait_for(asyncio.gather(self._sends.drain(), self._acks.drain()), timeout)
         except TimeoutError:
             log.warning("closing with calls still in flight after %gs: they fail as cancelled", timeout)
+        await self._sender.close()
         await self._nodes.close()
 
     async def wait_ready(self, timeout: float = 10.0) -> None:
@@ -320,6 +342,20 @@ class Client(WorkCalls):
 
     async def _send_batch(self, create_mailbox: object, messages: Sequence[pb.Message]) -> list[SendResult | FabricError]:
         create = bool(create_mailbox)
+        if len(messages) == 1:
+            request = mbx_pb.SendMessageRequest(message=messages[0], create_mailbox=create)
+            try:
+                r = await self._streamed("send", lambda: request, resend=bool(messages[0].id))
+            except FabricError as exc:
+                return [exc]
+            if r is not None:
+                return [SendResult(r.message, r.duplicate)]
+        else:
+            batch = mbx_pb.SendMessagesRequest(messages=messages, create_mailbox=create)
+            streamed = await self._streamed("send_many", lambda: batch, resend=all(m.id for m in messages))
+            if streamed is not None:
+                return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
+                        for r in streamed.results]
         if len(messages) == 1:  # one caller: the plain RPC, errors and all
             try:
                 r = await self._call(self.mailbox.SendMessage,
@@ -336,11 +372,13 @@ class Client(WorkCalls):
 
     async def send_many(self, messages: Sequence[pb.Message], *, atomic: bool = False,
                         create_mailbox: bool = False) -> list[SendResult | FabricError]:
-        """One SendMessages RPC; each message gets its result or its exception (not raised)."""
-        response = await self._call(self.mailbox.SendMessages,
-                                    mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic,
-                                                               create_mailbox=create_mailbox),
-                                    resend=all(m.id for m in messages))
+        """One SendMessages call (a frame of the send stream); each message gets its result or its exception
+        (not raised)."""
+        request = mbx_pb.SendMessagesRequest(messages=messages, atomic=atomic, create_mailbox=create_mailbox)
+        resend = all(m.id for m in messages)
+        response = await self._streamed("send_many", lambda: request, resend=resend)
+        if response is None:
+            response = await self._call(self.mailbox.SendMessages, request, resend=resend)
         return [from_status(r.error) if r.HasField("error") else SendResult(r.message, r.duplicate)
                 for r in response.results]
 
@@ -355,8 +393,10 @@ class Client(WorkCalls):
             agent_id=agent_id, limit=limit, max_bytes=max_bytes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        response = await self._call(self.mailbox.AckMessages,
-                                    mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids), resend=True)
+        request = mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids)
+        response = await self._streamed("ack", lambda: request, resend=True)
+        if response is None:
+            response = await self._call(self.mailbox.AckMessages, request, resend=True)
         return response.acked
 
     async def ack_one(self, agent_id: str, message_id: str) -> bool:

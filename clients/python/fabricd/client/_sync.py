@@ -234,6 +234,15 @@ class SyncClient:
     def get_queue(self, agent_id: str, *, page_size: int = 0, page_token: str = "") -> Page[rv_pb.QueuedTicket]:
         return self._run(self._client.get_queue(agent_id, page_size=page_size, page_token=page_token))
 
+    def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16,
+              limit: int = 0) -> None:
+        """As Client.serve; `handler` is a plain function, run in a worker thread."""
+
+        async def in_thread(ticket: rv_pb.Ticket) -> Any:
+            return await asyncio.to_thread(handler, ticket)
+
+        return self._run(self._client.serve(agent_id, in_thread, window=window, limit=limit))
+
     def watch_queue(self, agent_id: str, *, max_tickets: int = 0) -> Iterator[list[rv_pb.QueuedTicket]]:
         return self._iterate(self._client.watch_queue(agent_id, max_tickets=max_tickets))
 

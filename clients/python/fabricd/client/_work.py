@@ -5,6 +5,7 @@ A mixin of Client: it uses the stubs and `_call` that Client sets up.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import time
 import uuid
@@ -16,6 +17,7 @@ import grpc
 
 from fabricd.client._errors import FabricError
 from fabricd.client._paging import Page, read_pages
+from fabricd.client._replier import Replier, answer_each
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
@@ -59,6 +61,12 @@ class WorkCalls:
     admin: Any
 
     async def _call(self, rpc: Any, request: Any, timeout: float | None = None, *, resend: bool = False) -> Any:
+        raise NotImplementedError
+
+    async def _streamed(self, kind: str, build: Callable[[], Any], *, resend: bool) -> Any:
+        raise NotImplementedError
+
+    def _in_background(self, work: Coroutine[Any, Any, Any]) -> None:
         raise NotImplementedError
 
     def _consumed(self, message_id: str) -> None:
@@ -107,7 +115,28 @@ class WorkCalls:
         request = rv_pb.AskRequest(target=target, task=task, requester=requester, source=self._source(source_agent),
                                    conversation_id=conversation_id, data=data, headers=headers or {},
                                    continue_ticket_id=continue_ticket_id, request_key=request_key or str(uuid.uuid4()))
-        return await self._call(self.rendezvous.Ask, _waiting(request, timeout), resend=True)
+        waiting = _waiting(request, timeout)
+        try:
+            answer = await self._streamed("ask", waiting if callable(waiting) else lambda: waiting, resend=True)
+        except asyncio.CancelledError:
+            # The unary Ask's ticket is retired when its caller leaves; a frame's is not (the stream stays):
+            # retire it here, found by its request key (queued then, if the frame had not arrived yet).
+            self._in_background(self._withdraw(request))
+            raise
+        if answer is not None:
+            return answer
+        return await self._call(self.rendezvous.Ask, waiting, resend=True)
+
+    async def _withdraw(self, request: rv_pb.AskRequest) -> None:
+        """Retire the ticket an abandoned ask frame queued (or would queue: the key makes them one)."""
+        try:
+            queued = await self._call(self.rendezvous.EnqueueTicket, rv_pb.EnqueueTicketRequest(
+                target=request.target, task=request.task, requester=request.requester, source=request.source,
+                conversation_id=request.conversation_id, data=request.data, headers=request.headers,
+                continue_ticket_id=request.continue_ticket_id, request_key=request.request_key))
+            await self._call(self.rendezvous.CancelTicket, rv_pb.CancelTicketRequest(ticket_id=queued.ticket_id))
+        except FabricError:
+            pass  # refused or gone: nothing queued to retire
 
     async def enqueue(self, target: str, task: str, *, source_agent: str | None = None, requester: str = "",
                       conversation_id: str = "", data: bytes = b"", headers: Mapping[str, str] | None = None,
@@ -144,6 +173,18 @@ class WorkCalls:
         answered = (await self._call(self.rendezvous.Reply, request)).ticket_id
         self._consumed(answered)  # the Reply read its task message (id = ticket id): no ack needed
         return answered
+
+    async def serve(self, agent_id: str, handler: Callable[[rv_pb.Ticket], Any], *, window: int = 16,
+                    limit: int = 0) -> None:
+        """Answer `agent_id`'s tickets one at a time, in the order they come, until cancelled (or, given a
+        `limit`, until that many are answered).
+
+        `handler(ticket)` (or a coroutine function) returns the result text, or a rv_pb.ReplyRequest for
+        an outcome, data or headers; one that raises answers FAILED with the error. Tickets come on the
+        replier stream (RendezvousService.Serve), at most `window` ahead, and each answer goes back on
+        it: no unary call per ask. The stream is opened again after a cut or a daemon restart.
+        """
+        await answer_each(Replier(self, agent_id, window=window), handler, limit)
 
     async def cancel_head(self, agent_id: str, ticket_id: str) -> bool:
         request = rv_pb.CancelHeadRequest(agent_id=agent_id, ticket_id=ticket_id)

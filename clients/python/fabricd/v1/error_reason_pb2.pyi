@@ -73,6 +73,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     QUOTA_OUTBOX_ROWS: _ClassVar[ErrorReason]
     OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
+    SERVE_OPEN_FIRST: _ClassVar[ErrorReason]
+    FRAME_SEQ: _ClassVar[ErrorReason]
     WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
@@ -144,6 +146,8 @@ QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 QUOTA_OUTBOX_ROWS: ErrorReason
 OUTBOX_KEY_REUSED: ErrorReason
+SERVE_OPEN_FIRST: ErrorReason
+FRAME_SEQ: ErrorReason
 WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
 NAME_COLLISION: ErrorReason

@@ -22,11 +22,12 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
+from fabricd.v1 import rendezvous_service_pb2 as fabricd_dot_v1_dot_rendezvous__service__pb2
 from fabricd.v1 import types_pb2 as fabricd_dot_v1_dot_types__pb2
 from google.rpc import status_pb2 as google_dot_rpc_dot_status__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n fabricd/v1/mailbox_service.proto\x12\nfabricd.v1\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x17google/rpc/status.proto\"R\n\x12SendMessageRequest\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x16\n\x0e\x63reate_mailbox\x18\x02 \x01(\x08\"N\n\x13SendMessageResponse\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\"d\n\x13SendMessagesRequest\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x0e\n\x06\x61tomic\x18\x02 \x01(\x08\x12\x16\n\x0e\x63reate_mailbox\x18\x03 \x01(\x08\"o\n\x11SendMessageResult\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"F\n\x14SendMessagesResponse\x12.\n\x07results\x18\x01 \x03(\x0b\x32\x1d.fabricd.v1.SendMessageResult\"I\n\x13PeekMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"S\n\x14PeekMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x14\n\x0cunread_count\x18\x02 \x01(\x04\"J\n\x14\x44rainMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"Q\n\x15\x44rainMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tremaining\x18\x02 \x01(\x04\"$\n\x10SubscribeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"M\n\x11SubscribeResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tkeepalive\x18\x02 \x01(\x08\";\n\x12\x41\x63kMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"$\n\x13\x41\x63kMessagesResponse\x12\r\n\x05\x61\x63ked\x18\x01 \x01(\r2\xf8\x03\n\x0eMailboxService\x12N\n\x0bSendMessage\x12\x1e.fabricd.v1.SendMessageRequest\x1a\x1f.fabricd.v1.SendMessageResponse\x12Q\n\x0cSendMessages\x12\x1f.fabricd.v1.SendMessagesRequest\x1a .fabricd.v1.SendMessagesResponse\x12Q\n\x0cPeekMessages\x12\x1f.fabricd.v1.PeekMessagesRequest\x1a .fabricd.v1.PeekMessagesResponse\x12T\n\rDrainMessages\x12 .fabricd.v1.DrainMessagesRequest\x1a!.fabricd.v1.DrainMessagesResponse\x12J\n\tSubscribe\x12\x1c.fabricd.v1.SubscribeRequest\x1a\x1d.fabricd.v1.SubscribeResponse0\x01\x12N\n\x0b\x41\x63kMessages\x12\x1e.fabricd.v1.AckMessagesRequest\x1a\x1f.fabricd.v1.AckMessagesResponseB\x80\x01\n\x0e\x64\x65v.fabricd.v1B\x13MailboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n fabricd/v1/mailbox_service.proto\x12\nfabricd.v1\x1a#fabricd/v1/rendezvous_service.proto\x1a\x16\x66\x61\x62ricd/v1/types.proto\x1a\x17google/rpc/status.proto\"R\n\x12SendMessageRequest\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x16\n\x0e\x63reate_mailbox\x18\x02 \x01(\x08\"N\n\x13SendMessageResponse\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\"d\n\x13SendMessagesRequest\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x0e\n\x06\x61tomic\x18\x02 \x01(\x08\x12\x16\n\x0e\x63reate_mailbox\x18\x03 \x01(\x08\"o\n\x11SendMessageResult\x12$\n\x07message\x18\x01 \x01(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12!\n\x05\x65rror\x18\x03 \x01(\x0b\x32\x12.google.rpc.Status\"F\n\x14SendMessagesResponse\x12.\n\x07results\x18\x01 \x03(\x0b\x32\x1d.fabricd.v1.SendMessageResult\"I\n\x13PeekMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"S\n\x14PeekMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x14\n\x0cunread_count\x18\x02 \x01(\x04\"J\n\x14\x44rainMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\r\n\x05limit\x18\x02 \x01(\r\x12\x11\n\tmax_bytes\x18\x03 \x01(\x04\"Q\n\x15\x44rainMessagesResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tremaining\x18\x02 \x01(\x04\"$\n\x10SubscribeRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\"M\n\x11SubscribeResponse\x12%\n\x08messages\x18\x01 \x03(\x0b\x32\x13.fabricd.v1.Message\x12\x11\n\tkeepalive\x18\x02 \x01(\x08\";\n\x12\x41\x63kMessagesRequest\x12\x10\n\x08\x61gent_id\x18\x01 \x01(\t\x12\x13\n\x0bmessage_ids\x18\x02 \x03(\t\"$\n\x13\x41\x63kMessagesResponse\x12\r\n\x05\x61\x63ked\x18\x01 \x01(\r\"\xe7\x01\n\x11SendStreamRequest\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12.\n\x04send\x18\x02 \x01(\x0b\x32\x1e.fabricd.v1.SendMessageRequestH\x00\x12\x34\n\tsend_many\x18\x03 \x01(\x0b\x32\x1f.fabricd.v1.SendMessagesRequestH\x00\x12-\n\x03\x61\x63k\x18\x04 \x01(\x0b\x32\x1e.fabricd.v1.AckMessagesRequestH\x00\x12%\n\x03\x61sk\x18\x05 \x01(\x0b\x32\x16.fabricd.v1.AskRequestH\x00\x42\t\n\x07request\"\x92\x02\n\x12SendStreamResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12/\n\x04send\x18\x02 \x01(\x0b\x32\x1f.fabricd.v1.SendMessageResponseH\x00\x12\x35\n\tsend_many\x18\x03 \x01(\x0b\x32 .fabricd.v1.SendMessagesResponseH\x00\x12.\n\x03\x61\x63k\x18\x04 \x01(\x0b\x32\x1f.fabricd.v1.AckMessagesResponseH\x00\x12&\n\x03\x61sk\x18\x05 \x01(\x0b\x32\x17.fabricd.v1.AskResponseH\x00\x12#\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x12.google.rpc.StatusH\x00\x42\n\n\x08response2\xc9\x04\n\x0eMailboxService\x12N\n\x0bSendMessage\x12\x1e.fabricd.v1.SendMessageRequest\x1a\x1f.fabricd.v1.SendMessageResponse\x12Q\n\x0cSendMessages\x12\x1f.fabricd.v1.SendMessagesRequest\x1a .fabricd.v1.SendMessagesResponse\x12Q\n\x0cPeekMessages\x12\x1f.fabricd.v1.PeekMessagesRequest\x1a .fabricd.v1.PeekMessagesResponse\x12T\n\rDrainMessages\x12 .fabricd.v1.DrainMessagesRequest\x1a!.fabricd.v1.DrainMessagesResponse\x12J\n\tSubscribe\x12\x1c.fabricd.v1.SubscribeRequest\x1a\x1d.fabricd.v1.SubscribeResponse0\x01\x12N\n\x0b\x41\x63kMessages\x12\x1e.fabricd.v1.AckMessagesRequest\x1a\x1f.fabricd.v1.AckMessagesResponse\x12O\n\nSendStream\x12\x1d.fabricd.v1.SendStreamRequest\x1a\x1e.fabricd.v1.SendStreamResponse(\x01\x30\x01\x42\x80\x01\n\x0e\x64\x65v.fabricd.v1B\x13MailboxServiceProtoP\x01Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\xa2\x02\x03\x46XX\xaa\x02\nFabricd.V1\xca\x02\nFabricd\\V1\xea\x02\x0b\x46\x61\x62ricd::V1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,32 +35,36 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'fabricd.v1.mailbox_service_
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016dev.fabricd.v1B\023MailboxServiceProtoP\001Z)fabricd.dev/genproto/fabricd/v1;fabricdv1\242\002\003FXX\252\002\nFabricd.V1\312\002\nFabricd\\V1\352\002\013Fabricd::V1'
-  _globals['_SENDMESSAGEREQUEST']._serialized_start=97
-  _globals['_SENDMESSAGEREQUEST']._serialized_end=179
-  _globals['_SENDMESSAGERESPONSE']._serialized_start=181
-  _globals['_SENDMESSAGERESPONSE']._serialized_end=259
-  _globals['_SENDMESSAGESREQUEST']._serialized_start=261
-  _globals['_SENDMESSAGESREQUEST']._serialized_end=361
-  _globals['_SENDMESSAGERESULT']._serialized_start=363
-  _globals['_SENDMESSAGERESULT']._serialized_end=474
-  _globals['_SENDMESSAGESRESPONSE']._serialized_start=476
-  _globals['_SENDMESSAGESRESPONSE']._serialized_end=546
-  _globals['_PEEKMESSAGESREQUEST']._serialized_start=548
-  _globals['_PEEKMESSAGESREQUEST']._serialized_end=621
-  _globals['_PEEKMESSAGESRESPONSE']._serialized_start=623
-  _globals['_PEEKMESSAGESRESPONSE']._serialized_end=706
-  _globals['_DRAINMESSAGESREQUEST']._serialized_start=708
-  _globals['_DRAINMESSAGESREQUEST']._serialized_end=782
-  _globals['_DRAINMESSAGESRESPONSE']._serialized_start=784
-  _globals['_DRAINMESSAGESRESPONSE']._serialized_end=865
-  _globals['_SUBSCRIBEREQUEST']._serialized_start=867
-  _globals['_SUBSCRIBEREQUEST']._serialized_end=903
-  _globals['_SUBSCRIBERESPONSE']._serialized_start=905
-  _globals['_SUBSCRIBERESPONSE']._serialized_end=982
-  _globals['_ACKMESSAGESREQUEST']._serialized_start=984
-  _globals['_ACKMESSAGESREQUEST']._serialized_end=1043
-  _globals['_ACKMESSAGESRESPONSE']._serialized_start=1045
-  _globals['_ACKMESSAGESRESPONSE']._serialized_end=1081
-  _globals['_MAILBOXSERVICE']._serialized_start=1084
-  _globals['_MAILBOXSERVICE']._serialized_end=1588
+  _globals['_SENDMESSAGEREQUEST']._serialized_start=134
+  _globals['_SENDMESSAGEREQUEST']._serialized_end=216
+  _globals['_SENDMESSAGERESPONSE']._serialized_start=218
+  _globals['_SENDMESSAGERESPONSE']._serialized_end=296
+  _globals['_SENDMESSAGESREQUEST']._serialized_start=298
+  _globals['_SENDMESSAGESREQUEST']._serialized_end=398
+  _globals['_SENDMESSAGERESULT']._serialized_start=400
+  _globals['_SENDMESSAGERESULT']._serialized_end=511
+  _globals['_SENDMESSAGESRESPONSE']._serialized_start=513
+  _globals['_SENDMESSAGESRESPONSE']._serialized_end=583
+  _globals['_PEEKMESSAGESREQUEST']._serialized_start=585
+  _globals['_PEEKMESSAGESREQUEST']._serialized_end=658
+  _globals['_PEEKMESSAGESRESPONSE']._serialized_start=660
+  _globals['_PEEKMESSAGESRESPONSE']._serialized_end=743
+  _globals['_DRAINMESSAGESREQUEST']._serialized_start=745
+  _globals['_DRAINMESSAGESREQUEST']._serialized_end=819
+  _globals['_DRAINMESSAGESRESPONSE']._serialized_start=821
+  _globals['_DRAINMESSAGESRESPONSE']._serialized_end=902
+  _globals['_SUBSCRIBEREQUEST']._serialized_start=904
+  _globals['_SUBSCRIBEREQUEST']._serialized_end=940
+  _globals['_SUBSCRIBERESPONSE']._serialized_start=942
+  _globals['_SUBSCRIBERESPONSE']._serialized_end=1019
+  _globals['_ACKMESSAGESREQUEST']._serialized_start=1021
+  _globals['_ACKMESSAGESREQUEST']._serialized_end=1080
+  _globals['_ACKMESSAGESRESPONSE']._serialized_start=1082
+  _globals['_ACKMESSAGESRESPONSE']._serialized_end=1118
+  _globals['_SENDSTREAMREQUEST']._serialized_start=1121
+  _globals['_SENDSTREAMREQUEST']._serialized_end=1352
+  _globals['_SENDSTREAMRESPONSE']._serialized_start=1355
+  _globals['_SENDSTREAMRESPONSE']._serialized_end=1629
+  _globals['_MAILBOXSERVICE']._serialized_start=1632
+  _globals['_MAILBOXSERVICE']._serialized_end=2217
 # @@protoc_insertion_point(module_scope)

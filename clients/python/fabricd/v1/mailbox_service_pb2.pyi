@@ -1,3 +1,4 @@
+from fabricd.v1 import rendezvous_service_pb2 as _rendezvous_service_pb2
 from fabricd.v1 import types_pb2 as _types_pb2
 from google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
@@ -113,3 +114,33 @@ class AckMessagesResponse(_message.Message):
     ACKED_FIELD_NUMBER: _ClassVar[int]
     acked: int
     def __init__(self, acked: _Optional[int] = ...) -> None: ...
+
+class SendStreamRequest(_message.Message):
+    __slots__ = ("seq", "send", "send_many", "ack", "ask")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEND_FIELD_NUMBER: _ClassVar[int]
+    SEND_MANY_FIELD_NUMBER: _ClassVar[int]
+    ACK_FIELD_NUMBER: _ClassVar[int]
+    ASK_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    send: SendMessageRequest
+    send_many: SendMessagesRequest
+    ack: AckMessagesRequest
+    ask: _rendezvous_service_pb2.AskRequest
+    def __init__(self, seq: _Optional[int] = ..., send: _Optional[_Union[SendMessageRequest, _Mapping]] = ..., send_many: _Optional[_Union[SendMessagesRequest, _Mapping]] = ..., ack: _Optional[_Union[AckMessagesRequest, _Mapping]] = ..., ask: _Optional[_Union[_rendezvous_service_pb2.AskRequest, _Mapping]] = ...) -> None: ...
+
+class SendStreamResponse(_message.Message):
+    __slots__ = ("seq", "send", "send_many", "ack", "ask", "error")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEND_FIELD_NUMBER: _ClassVar[int]
+    SEND_MANY_FIELD_NUMBER: _ClassVar[int]
+    ACK_FIELD_NUMBER: _ClassVar[int]
+    ASK_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    send: SendMessageResponse
+    send_many: SendMessagesResponse
+    ack: AckMessagesResponse
+    ask: _rendezvous_service_pb2.AskResponse
+    error: _status_pb2.Status
+    def __init__(self, seq: _Optional[int] = ..., send: _Optional[_Union[SendMessageResponse, _Mapping]] = ..., send_many: _Optional[_Union[SendMessagesResponse, _Mapping]] = ..., ack: _Optional[_Union[AckMessagesResponse, _Mapping]] = ..., ask: _Optional[_Union[_rendezvous_service_pb2.AskResponse, _Mapping]] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...

@@ -68,6 +68,11 @@ class MailboxServiceStub:
                 request_serializer=fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesResponse.FromString,
                 _registered_method=True)
+        self.SendStream = channel.stream_stream(
+                '/fabricd.v1.MailboxService/SendStream',
+                request_serializer=fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamResponse.FromString,
+                _registered_method=True)
 
 
 class MailboxServiceServicer:
@@ -147,6 +152,48 @@ class MailboxServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SendStream(self, request_iterator, context):
+        """A sender's stream: sends, batches, acks and asks pipelined on one
+        stream, with no unary call each (the unary RPCs stay for callers that
+        ignore it).
+
+        Frame order. Each request frame carries a `seq` the client chose (> 0,
+        increasing on one stream; anything else ends the stream INVALID_ARGUMENT,
+        FRAME_SEQ) and one request: `send` (as SendMessage), `send_many` (as
+        SendMessages), `ack` (as AckMessages) or `ask` (as Ask). The daemon takes
+        the frames in order: a mailbox's order is the order of the frames (and of
+        the messages within one), and an ask is queued in its place among them.
+        Each frame gets one response frame naming its seq, sent only after its
+        commit (an ask's, after its answer): the unary call's response, or
+        `error`, a google.rpc.Status with the code and ErrorInfo reason the unary
+        call would have failed with (the stream goes on). Sends, batches and acks
+        are answered in order; an ask is answered when its ticket is, so later
+        frames may be answered first. A frame with no request fails
+        INVALID_ARGUMENT (MISSING_FIELD).
+
+        Flow control. The daemon reads at most 128 frames ahead of their
+        responses (an unanswered ask holds its place): a client sending faster
+        than commits land waits (HTTP/2 flow control). Consecutive sends and
+        non-atomic batches with the same create_mailbox are committed together.
+
+        Errors that end the stream: a token revoked while it is open
+        (UNAUTHENTICATED, TOKEN_REVOKED); too many streams for the token
+        (RESOURCE_EXHAUSTED, TOO_MANY_STREAMS); a client that stops reading
+        (RESOURCE_EXHAUSTED, STREAM_STALLED). An agent token sends as itself, acks
+        its own mailbox and asks as itself, as in the unary calls (a frame out of
+        scope fails PERMISSION_DENIED, OUT_OF_SCOPE; the stream goes on).
+
+        Resume. After a cut (a crash, a deadline, a dropped connection), send
+        the frames that got no response again on a new stream (any node): a
+        message with its client-chosen id is stored once (a resend answers
+        `duplicate`), an ack acks once, and an ask with its request_key waits on
+        the ticket the first one queued. A send without an id cannot be told
+        from a new one: a client resends it only if it accepts a second copy.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MailboxServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -179,6 +226,11 @@ def add_MailboxServiceServicer_to_server(servicer, server):
                     servicer.AckMessages,
                     request_deserializer=fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesResponse.SerializeToString,
+            ),
+            'SendStream': grpc.stream_stream_rpc_method_handler(
+                    servicer.SendStream,
+                    request_deserializer=fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -347,6 +399,33 @@ class MailboxService:
             '/fabricd.v1.MailboxService/AckMessages',
             fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesRequest.SerializeToString,
             fabricd_dot_v1_dot_mailbox__service__pb2.AckMessagesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SendStream(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/fabricd.v1.MailboxService/SendStream',
+            fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamRequest.SerializeToString,
+            fabricd_dot_v1_dot_mailbox__service__pb2.SendStreamResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.rpc import status_pb2 as _status_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -416,3 +417,53 @@ class WatchQueueResponse(_message.Message):
     total: int
     truncated: bool
     def __init__(self, tickets: _Optional[_Iterable[_Union[QueuedTicket, _Mapping]]] = ..., keepalive: _Optional[bool] = ..., total: _Optional[int] = ..., truncated: _Optional[bool] = ...) -> None: ...
+
+class ServeRequest(_message.Message):
+    __slots__ = ("seq", "open", "reply", "cancel_head")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
+    REPLY_FIELD_NUMBER: _ClassVar[int]
+    CANCEL_HEAD_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    open: ServeOpen
+    reply: ReplyRequest
+    cancel_head: CancelHeadRequest
+    def __init__(self, seq: _Optional[int] = ..., open: _Optional[_Union[ServeOpen, _Mapping]] = ..., reply: _Optional[_Union[ReplyRequest, _Mapping]] = ..., cancel_head: _Optional[_Union[CancelHeadRequest, _Mapping]] = ...) -> None: ...
+
+class ServeOpen(_message.Message):
+    __slots__ = ("agent_id", "window")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    WINDOW_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    window: int
+    def __init__(self, agent_id: _Optional[str] = ..., window: _Optional[int] = ...) -> None: ...
+
+class ServeResponse(_message.Message):
+    __slots__ = ("tickets", "answer", "keepalive")
+    TICKETS_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    KEEPALIVE_FIELD_NUMBER: _ClassVar[int]
+    tickets: ServeTickets
+    answer: ServeAnswer
+    keepalive: bool
+    def __init__(self, tickets: _Optional[_Union[ServeTickets, _Mapping]] = ..., answer: _Optional[_Union[ServeAnswer, _Mapping]] = ..., keepalive: _Optional[bool] = ...) -> None: ...
+
+class ServeTickets(_message.Message):
+    __slots__ = ("tickets", "total")
+    TICKETS_FIELD_NUMBER: _ClassVar[int]
+    TOTAL_FIELD_NUMBER: _ClassVar[int]
+    tickets: _containers.RepeatedCompositeFieldContainer[Ticket]
+    total: int
+    def __init__(self, tickets: _Optional[_Iterable[_Union[Ticket, _Mapping]]] = ..., total: _Optional[int] = ...) -> None: ...
+
+class ServeAnswer(_message.Message):
+    __slots__ = ("seq", "ticket_id", "cancelled", "error")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TICKET_ID_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    ticket_id: str
+    cancelled: bool
+    error: _status_pb2.Status
+    def __init__(self, seq: _Optional[int] = ..., ticket_id: _Optional[str] = ..., cancelled: _Optional[bool] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ...) -> None: ...

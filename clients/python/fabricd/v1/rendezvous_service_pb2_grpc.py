@@ -105,6 +105,11 @@ class RendezvousServiceStub:
                 request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.SerializeToString,
                 response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.FromString,
                 _registered_method=True)
+        self.Serve = channel.stream_stream(
+                '/fabricd.v1.RendezvousService/Serve',
+                request_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ServeRequest.SerializeToString,
+                response_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ServeResponse.FromString,
+                _registered_method=True)
 
 
 class RendezvousServiceServicer:
@@ -244,6 +249,47 @@ class RendezvousServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Serve(self, request_iterator, context):
+        """A replier's stream: the agent named in the first frame answers its
+        tickets on it, with no unary call per answer (Reply, CancelHead and the
+        WatchQueue and AckMessages around them stay for callers that ignore it).
+
+        Frame order. The client's first frame is `open` (agent_id, window); any
+        other first frame ends the stream INVALID_ARGUMENT (SERVE_OPEN_FIRST).
+        Then the daemon sends `tickets` as tickets reach the first `window`
+        places of the FIFO, head first: each ticket once per turn, whole (task,
+        data, headers: its task message's content; a reply consumes the task
+        message, so no ack is needed). The client sends `reply` and `cancel_head`
+        frames, each with its own `seq` (increasing, > 0); their `agent_id` is
+        empty or the stream's. The daemon handles them in order and answers each
+        with an `answer` naming its seq, sent only after the answer's commit: the
+        ticket id answered (and `cancelled` for cancel_head), or `error`, a
+        google.rpc.Status with the code and ErrorInfo reason the unary Reply or
+        CancelHead would have failed with (the stream goes on). A `keepalive`
+        frame carries nothing.
+
+        Flow control. The stream shows at most `window` tickets at a time (0
+        means 16; at most 1000): a replier that never answers gets no more. The
+        daemon reads the next frame once the one before is answered; a client
+        sending faster waits (HTTP/2 flow control).
+
+        Errors that end the stream: the open frame's (NOT_FOUND, INVALID_ARGUMENT,
+        PERMISSION_DENIED: an agent token serves its own agent only); a token
+        revoked while it is open (UNAUTHENTICATED, TOKEN_REVOKED); too many
+        streams for the token (RESOURCE_EXHAUSTED, TOO_MANY_STREAMS); a client that
+        stops reading (RESOURCE_EXHAUSTED, STREAM_STALLED); the daemon shutting down
+        (UNAVAILABLE, SHUTTING_DOWN).
+
+        Resume. Open the stream again (on any node): the tickets still queued in
+        the window come again, answered ones do not. A reply frame whose answer
+        never arrived may be sent again: if its commit landed, the ticket is no
+        longer queued and the frame fails FAILED_PRECONDITION (NO_PENDING_REQUEST);
+        GetTicket then shows the answer that was stored. Nothing is answered twice.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_RendezvousServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -301,6 +347,11 @@ def add_RendezvousServiceServicer_to_server(servicer, server):
                     servicer.ListTickets,
                     request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.FromString,
                     response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.SerializeToString,
+            ),
+            'Serve': grpc.stream_stream_rpc_method_handler(
+                    servicer.Serve,
+                    request_deserializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ServeRequest.FromString,
+                    response_serializer=fabricd_dot_v1_dot_rendezvous__service__pb2.ServeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -616,6 +667,33 @@ class RendezvousService:
             '/fabricd.v1.RendezvousService/ListTickets',
             fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsRequest.SerializeToString,
             fabricd_dot_v1_dot_rendezvous__service__pb2.ListTicketsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Serve(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/fabricd.v1.RendezvousService/Serve',
+            fabricd_dot_v1_dot_rendezvous__service__pb2.ServeRequest.SerializeToString,
+            fabricd_dot_v1_dot_rendezvous__service__pb2.ServeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -12,6 +12,8 @@ import type { SendMessageRequest as _fabricd_v1_SendMessageRequest, SendMessageR
 import type { SendMessageResponse as _fabricd_v1_SendMessageResponse, SendMessageResponse__Output as _fabricd_v1_SendMessageResponse__Output } from '../../fabricd/v1/SendMessageResponse';
 import type { SendMessagesRequest as _fabricd_v1_SendMessagesRequest, SendMessagesRequest__Output as _fabricd_v1_SendMessagesRequest__Output } from '../../fabricd/v1/SendMessagesRequest';
 import type { SendMessagesResponse as _fabricd_v1_SendMessagesResponse, SendMessagesResponse__Output as _fabricd_v1_SendMessagesResponse__Output } from '../../fabricd/v1/SendMessagesResponse';
+import type { SendStreamRequest as _fabricd_v1_SendStreamRequest, SendStreamRequest__Output as _fabricd_v1_SendStreamRequest__Output } from '../../fabricd/v1/SendStreamRequest';
+import type { SendStreamResponse as _fabricd_v1_SendStreamResponse, SendStreamResponse__Output as _fabricd_v1_SendStreamResponse__Output } from '../../fabricd/v1/SendStreamResponse';
 import type { SubscribeRequest as _fabricd_v1_SubscribeRequest, SubscribeRequest__Output as _fabricd_v1_SubscribeRequest__Output } from '../../fabricd/v1/SubscribeRequest';
 import type { SubscribeResponse as _fabricd_v1_SubscribeResponse, SubscribeResponse__Output as _fabricd_v1_SubscribeResponse__Output } from '../../fabricd/v1/SubscribeResponse';
 
@@ -61,6 +63,11 @@ export interface MailboxServiceClient extends grpc.Client {
   sendMessages(argument: _fabricd_v1_SendMessagesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_SendMessagesResponse__Output>): grpc.ClientUnaryCall;
   sendMessages(argument: _fabricd_v1_SendMessagesRequest, callback: grpc.requestCallback<_fabricd_v1_SendMessagesResponse__Output>): grpc.ClientUnaryCall;
   
+  SendStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_SendStreamRequest, _fabricd_v1_SendStreamResponse__Output>;
+  SendStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_SendStreamRequest, _fabricd_v1_SendStreamResponse__Output>;
+  sendStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_SendStreamRequest, _fabricd_v1_SendStreamResponse__Output>;
+  sendStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_SendStreamRequest, _fabricd_v1_SendStreamResponse__Output>;
+  
   Subscribe(argument: _fabricd_v1_SubscribeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_SubscribeResponse__Output>;
   Subscribe(argument: _fabricd_v1_SubscribeRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_SubscribeResponse__Output>;
   subscribe(argument: _fabricd_v1_SubscribeRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_SubscribeResponse__Output>;
@@ -79,6 +86,8 @@ export interface MailboxServiceHandlers extends grpc.UntypedServiceImplementatio
   
   SendMessages: grpc.handleUnaryCall<_fabricd_v1_SendMessagesRequest__Output, _fabricd_v1_SendMessagesResponse>;
   
+  SendStream: grpc.handleBidiStreamingCall<_fabricd_v1_SendStreamRequest__Output, _fabricd_v1_SendStreamResponse>;
+  
   Subscribe: grpc.handleServerStreamingCall<_fabricd_v1_SubscribeRequest__Output, _fabricd_v1_SubscribeResponse>;
   
 }
@@ -89,5 +98,6 @@ export interface MailboxServiceDefinition extends grpc.ServiceDefinition {
   PeekMessages: MethodDefinition<_fabricd_v1_PeekMessagesRequest, _fabricd_v1_PeekMessagesResponse, _fabricd_v1_PeekMessagesRequest__Output, _fabricd_v1_PeekMessagesResponse__Output>
   SendMessage: MethodDefinition<_fabricd_v1_SendMessageRequest, _fabricd_v1_SendMessageResponse, _fabricd_v1_SendMessageRequest__Output, _fabricd_v1_SendMessageResponse__Output>
   SendMessages: MethodDefinition<_fabricd_v1_SendMessagesRequest, _fabricd_v1_SendMessagesResponse, _fabricd_v1_SendMessagesRequest__Output, _fabricd_v1_SendMessagesResponse__Output>
+  SendStream: MethodDefinition<_fabricd_v1_SendStreamRequest, _fabricd_v1_SendStreamResponse, _fabricd_v1_SendStreamRequest__Output, _fabricd_v1_SendStreamResponse__Output>
   Subscribe: MethodDefinition<_fabricd_v1_SubscribeRequest, _fabricd_v1_SubscribeResponse, _fabricd_v1_SubscribeRequest__Output, _fabricd_v1_SubscribeResponse__Output>
 }

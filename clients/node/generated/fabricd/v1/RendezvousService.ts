@@ -22,6 +22,8 @@ import type { ListTicketsRequest as _fabricd_v1_ListTicketsRequest, ListTicketsR
 import type { ListTicketsResponse as _fabricd_v1_ListTicketsResponse, ListTicketsResponse__Output as _fabricd_v1_ListTicketsResponse__Output } from '../../fabricd/v1/ListTicketsResponse';
 import type { ReplyRequest as _fabricd_v1_ReplyRequest, ReplyRequest__Output as _fabricd_v1_ReplyRequest__Output } from '../../fabricd/v1/ReplyRequest';
 import type { ReplyResponse as _fabricd_v1_ReplyResponse, ReplyResponse__Output as _fabricd_v1_ReplyResponse__Output } from '../../fabricd/v1/ReplyResponse';
+import type { ServeRequest as _fabricd_v1_ServeRequest, ServeRequest__Output as _fabricd_v1_ServeRequest__Output } from '../../fabricd/v1/ServeRequest';
+import type { ServeResponse as _fabricd_v1_ServeResponse, ServeResponse__Output as _fabricd_v1_ServeResponse__Output } from '../../fabricd/v1/ServeResponse';
 import type { WatchQueueRequest as _fabricd_v1_WatchQueueRequest, WatchQueueRequest__Output as _fabricd_v1_WatchQueueRequest__Output } from '../../fabricd/v1/WatchQueueRequest';
 import type { WatchQueueResponse as _fabricd_v1_WatchQueueResponse, WatchQueueResponse__Output as _fabricd_v1_WatchQueueResponse__Output } from '../../fabricd/v1/WatchQueueResponse';
 
@@ -116,6 +118,11 @@ export interface RendezvousServiceClient extends grpc.Client {
   reply(argument: _fabricd_v1_ReplyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_fabricd_v1_ReplyResponse__Output>): grpc.ClientUnaryCall;
   reply(argument: _fabricd_v1_ReplyRequest, callback: grpc.requestCallback<_fabricd_v1_ReplyResponse__Output>): grpc.ClientUnaryCall;
   
+  Serve(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_ServeRequest, _fabricd_v1_ServeResponse__Output>;
+  Serve(options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_ServeRequest, _fabricd_v1_ServeResponse__Output>;
+  serve(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_ServeRequest, _fabricd_v1_ServeResponse__Output>;
+  serve(options?: grpc.CallOptions): grpc.ClientDuplexStream<_fabricd_v1_ServeRequest, _fabricd_v1_ServeResponse__Output>;
+  
   WatchQueue(argument: _fabricd_v1_WatchQueueRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchQueueResponse__Output>;
   WatchQueue(argument: _fabricd_v1_WatchQueueRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchQueueResponse__Output>;
   watchQueue(argument: _fabricd_v1_WatchQueueRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_fabricd_v1_WatchQueueResponse__Output>;
@@ -144,6 +151,8 @@ export interface RendezvousServiceHandlers extends grpc.UntypedServiceImplementa
   
   Reply: grpc.handleUnaryCall<_fabricd_v1_ReplyRequest__Output, _fabricd_v1_ReplyResponse>;
   
+  Serve: grpc.handleBidiStreamingCall<_fabricd_v1_ServeRequest__Output, _fabricd_v1_ServeResponse>;
+  
   WatchQueue: grpc.handleServerStreamingCall<_fabricd_v1_WatchQueueRequest__Output, _fabricd_v1_WatchQueueResponse>;
   
 }
@@ -159,5 +168,6 @@ export interface RendezvousServiceDefinition extends grpc.ServiceDefinition {
   GetTicket: MethodDefinition<_fabricd_v1_GetTicketRequest, _fabricd_v1_GetTicketResponse, _fabricd_v1_GetTicketRequest__Output, _fabricd_v1_GetTicketResponse__Output>
   ListTickets: MethodDefinition<_fabricd_v1_ListTicketsRequest, _fabricd_v1_ListTicketsResponse, _fabricd_v1_ListTicketsRequest__Output, _fabricd_v1_ListTicketsResponse__Output>
   Reply: MethodDefinition<_fabricd_v1_ReplyRequest, _fabricd_v1_ReplyResponse, _fabricd_v1_ReplyRequest__Output, _fabricd_v1_ReplyResponse__Output>
+  Serve: MethodDefinition<_fabricd_v1_ServeRequest, _fabricd_v1_ServeResponse, _fabricd_v1_ServeRequest__Output, _fabricd_v1_ServeResponse__Output>
   WatchQueue: MethodDefinition<_fabricd_v1_WatchQueueRequest, _fabricd_v1_WatchQueueResponse, _fabricd_v1_WatchQueueRequest__Output, _fabricd_v1_WatchQueueResponse__Output>
 }
