@@ -58,7 +58,7 @@ class AskOp:
 
 Op = SendOp | AckOp | AskOp | FabricError
 """A frame's request; a FabricError is a frame refused before it reached the pipeline (answered as is)."""
-Result = Sent | list | int | Ticket | FabricError
+Result = Sent | list[Sent | FabricError] | int | Ticket | FabricError
 """SendOp single: Sent; batch: list of Sent or FabricError; AckOp: the count; AskOp: the answered Ticket."""
 
 

@@ -62,7 +62,8 @@ def _response(seq: int, result: Result) -> bytes | pb.SendStreamResponse:
         return pb.SendStreamResponse(seq=seq, error=status_of(result))
     if isinstance(result, Ticket):
         return pb.SendStreamResponse(seq=seq, ask=rv_pb.AskResponse(
-            ticket_id=result.ticket_id, result=result.result, outcome=int(result.outcome), data=result.result_data,
+            ticket_id=result.ticket_id, result=result.result, outcome=int(result.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
+            data=result.result_data,
             headers=result.result_headers))
     return pb.SendStreamResponse(seq=seq, ack=pb.AckMessagesResponse(acked=result))
 
@@ -123,7 +124,7 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
             last = 0
             async for item in request_iterator:
                 flying.read()
-                frame = item.frame if isinstance(item, Refused) else item
+                frame: pb.SendStreamRequest = item.frame if isinstance(item, Refused) else item  # type: ignore[assignment]  # Refused keeps the frame it refused
                 last = next_seq(frame.seq, last)
                 yield last, item.error if isinstance(item, Refused) else _op(frame, limits)
 
