@@ -14,13 +14,18 @@ const client = new Client();  // $FABRICD_TARGET, else the daemon's default sock
 await client.register(me, { sessionName: 'example-node', capabilities: ['arithmetic'] });
 console.log(`${me}: registered, answering ${count} asks`);
 let answered = 0;
-for await (const message of client.subscribe(me)) {
-  if (!message.ticket_id) continue;  // plain mail: nothing to answer
-  const question = message.text.split('\n').pop();
-  const numbers = question.match(/-?\d+/g)?.map(Number) ?? [];
-  const result = `the sum of ${question.trim()} is ${numbers.reduce((a, b) => a + b, 0)}`;
-  await client.reply(me, result, { ticketId: message.ticket_id });
-  console.log(`${me}: answered ${message.ticket_id}`);
-  if (++answered === count) break;
+try {
+  for await (const message of client.subscribe(me)) {
+    if (!message.ticket_id) continue;  // plain mail: nothing to answer
+    const question = message.text.split('\n').pop();
+    const numbers = question.match(/-?\d+/g)?.map(Number) ?? [];
+    const result = `the sum of ${question.trim()} is ${numbers.reduce((a, b) => a + b, 0)}`;
+    await client.reply(me, result, { ticketId: message.ticket_id });
+    console.log(`${me}: answered ${message.ticket_id}`);
+    if (++answered === count) break;
+  }
+} finally {
+  await client.unregister(me);  // leave the fabric as we found it, as the Python examples do
+  console.log(`${me}: unregistered`);
+  client.close();
 }
-client.close();

@@ -10,13 +10,42 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from google.protobuf.duration_pb2 import Duration
+from google.protobuf.message import Message as ProtoMessage
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from fabricd.core.errors import InvalidArgument
-from fabricd.core.model import NO_ADDRESS, Address, Capability, JobOutcome, Mail, Change, Envelope, MailboxEntry, Message, MessageKind, OutboxRow, Presence, RowState, Sent, SettledJob, Ticket, TicketSourceKind
+from fabricd.core.model import (
+    NO_ADDRESS,
+    Address,
+    Capability,
+    Change,
+    Envelope,
+    JobOutcome,
+    Mail,
+    MailboxEntry,
+    Message,
+    MessageKind,
+    OutboxRow,
+    Presence,
+    RowState,
+    Sent,
+    SettledJob,
+    Ticket,
+    TicketSourceKind,
+)
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+M = TypeVar("M", bound=ProtoMessage)
+D = TypeVar("D", bound="DataclassInstance")
 
 _NS = 1_000_000_000
 _KINDS = {int(k): k for k in MessageKind}
@@ -151,11 +180,11 @@ def capability_in(p: pb.Capability) -> Capability:
 _MIN_SECONDS, _MAX_SECONDS = -62135596800, 253402300799  # 0001-01-01 .. 9999-12-31, as google.protobuf says
 
 
-def _ns(t) -> int:  # noqa: ANN001 - a Timestamp
+def _ns(t: Timestamp) -> int:
     return t.seconds * _NS + t.nanos
 
 
-def timestamp_in(t, field: str) -> int:  # noqa: ANN001 - a Timestamp from a request
+def timestamp_in(t: Timestamp, field: str) -> int:
     """A request's Timestamp in ns; INVALID_ARGUMENT when it is not a valid Timestamp."""
     if not (_MIN_SECONDS <= t.seconds <= _MAX_SECONDS and 0 <= t.nanos < _NS):
         raise InvalidArgument(f"{field} is not a valid timestamp (seconds {t.seconds}, nanos {t.nanos})",
@@ -163,7 +192,7 @@ def timestamp_in(t, field: str) -> int:  # noqa: ANN001 - a Timestamp from a req
     return _ns(t)
 
 
-def _set_time(t, ns: int) -> None:  # noqa: ANN001 - a Timestamp
+def _set_time(t: Timestamp, ns: int) -> None:
     if ns:
         t.seconds, t.nanos = divmod(ns, _NS)
 
@@ -206,7 +235,7 @@ def entry_in(p: pb.MailboxEntry, last_seq: int = 0, change: int = 0) -> MailboxE
     )
 
 
-def duration_in(d, field: str = "timeout") -> float:  # noqa: ANN001 - a Duration
+def duration_in(d: Duration, field: str = "timeout") -> float:
     if not (-_NS < d.nanos < _NS) or (d.seconds > 0 > d.nanos) or (d.seconds < 0 < d.nanos):
         raise InvalidArgument(f"{field} is not a valid duration", reason="INVALID_FIELD", field=field)
     return d.seconds + d.nanos / 1e9
@@ -284,7 +313,7 @@ def row_out(r: OutboxRow) -> ob_pb.OutboxRow:
     return out
 
 
-def to_pb(obj: object, cls: type):  # noqa: ANN201
+def to_pb(obj: object, cls: type[M]) -> M:
     """A domain dataclass as the protobuf message of the same field names.
 
     `x_ns` fields become `x_time` Timestamps; None leaves an optional field
@@ -293,6 +322,7 @@ def to_pb(obj: object, cls: type):  # noqa: ANN201
     """
     out = cls()
     names = cls.DESCRIPTOR.fields_by_name
+    assert dataclasses.is_dataclass(obj)
     for f in dataclasses.fields(obj):
         value = getattr(obj, f.name)
         name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
@@ -309,18 +339,19 @@ def to_pb(obj: object, cls: type):  # noqa: ANN201
     return out
 
 
-def from_pb(msg, cls: type):  # noqa: ANN001, ANN201
+def from_pb(msg: ProtoMessage, cls: type[D]) -> D:
     """A protobuf message as the domain dataclass of the same field names (the inverse of to_pb)."""
     hints = typing.get_type_hints(cls)
     descriptor = msg.DESCRIPTOR.fields_by_name
-    kwargs = {}
+    kwargs: dict[str, object] = {}
     for f in dataclasses.fields(cls):
         name = f.name[:-3] + "_time" if f.name.endswith("_ns") else f.name
         field = descriptor.get(name)
         if field is None:
             continue
         hint = hints[f.name]
-        nested = next((t for t in typing.get_args(hint) or (hint,) if dataclasses.is_dataclass(t)), None)
+        nested = next((t for t in typing.get_args(hint) or (hint,) if isinstance(t, type) and dataclasses.is_dataclass(t)),
+                      None)
         if f.name.endswith("_ns"):
             kwargs[f.name] = _ns(getattr(msg, name))
         elif nested is not None:

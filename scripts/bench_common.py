@@ -11,7 +11,7 @@ import runpy
 import sys
 
 WORKLOADS = ("send_1", "send_64", "batch_100", "client_64", "subscribe", "latency", "ask_1x1", "ask_16x4",
-             "a2a_1x1", "a2a_16x4", "outbox_wide", "outbox_many", "send_64_nosync")
+             "a2a_1x1", "a2a_16x4", "outbox_wide", "outbox_many", "send_64_nosync", "flood")
 """The workloads of bench_workloads.WORKLOADS, in the order a full run takes them."""
 LOWER_IS_BETTER = ("_ms", "_per_1k")
 """Figures ending so are times or costs (CPU seconds per 1,000 messages); every other figure is a rate or a
@@ -30,8 +30,7 @@ def derive(figures: dict[str, float]) -> dict[str, float]:
 
 def precise(name: str) -> bool:
     """Times and ratios keep three decimals; rates are whole numbers."""
-    return (name.endswith(LOWER_IS_BETTER) or name.endswith("nosync") or name.startswith("durable")
-            or name.startswith("a2a_vs_"))
+    return name.endswith((*LOWER_IS_BETTER, "nosync")) or name.startswith(("durable", "a2a_vs_"))
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:
@@ -61,3 +60,24 @@ def daemon_main() -> None:
 
 if __name__ == "__main__":
     daemon_main()
+
+
+class Spread:
+    """Several nodes' clients as one: each attribute read takes the next node's, so producers spread."""
+
+    def __init__(self, clients: list) -> None:  # noqa: ANN001 - fabricd.client.Client of the tree measured
+        self._clients = clients
+        self._next = 0
+
+    def __getattr__(self, name: str) -> object:
+        client = self._clients[self._next % len(self._clients)]
+        self._next += 1
+        return getattr(client, name)
+
+    async def wait_ready(self) -> None:
+        for client in self._clients:
+            await client.wait_ready()
+
+    async def close(self) -> None:
+        for client in self._clients:
+            await client.close()

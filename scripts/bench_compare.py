@@ -94,8 +94,9 @@ def table(rows: dict[str, dict[str, object]], before: str, after: str = "this wo
              f"{'figure':24}{'before':>12}{'after':>12}{'ratio':>8}  {'spread':16}  verdict"]
     for name, r in rows.items():
         spec = ",.3f" if precise(name) else ",.0f"
+        spread = f"[{r['min']:.3f}, {r['max']:.3f}]"
         lines.append(f"{name:24}{r['before']:>12{spec}}{r['after']:>12{spec}}{r['ratio']:>8.3f}  "
-                     f"{'[%.3f, %.3f]' % (r['min'], r['max']):16}  {r['verdict']}")
+                     f"{spread:16}  {r['verdict']}")
     lines.append("*_ms figures are times: lower is better; all others: higher is better")
     return "\n".join(lines)
 

@@ -40,27 +40,6 @@ VERSUS_WORKLOADS = ("send_1", "send_64", "batch_100")
 """What --versus runs by default: the workloads behind the targets."""
 
 
-class Spread:
-    """Several nodes' clients as one: each attribute read takes the next node's, so producers spread."""
-
-    def __init__(self, clients: list) -> None:  # noqa: ANN001 - fabricd.client.Client of the tree measured
-        self._clients = clients
-        self._next = 0
-
-    def __getattr__(self, name: str) -> object:
-        client = self._clients[self._next % len(self._clients)]
-        self._next += 1
-        return getattr(client, name)
-
-    async def wait_ready(self) -> None:
-        for client in self._clients:
-            await client.wait_ready()
-
-    async def close(self) -> None:
-        for client in self._clients:
-            await client.close()
-
-
 # -- CPU accounting
 
 def _stat(pid: int) -> list[str] | None:

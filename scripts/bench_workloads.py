@@ -17,12 +17,17 @@ from collections.abc import Awaitable, Callable
 
 import bench_common
 from bench_common import derive, rounded
-from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads
+
+# isort: off
+from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
+from bench_fairness import flood
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
+# isort: on
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import types_pb2 as pb
+
 
 class Daemon:
     """`fabricd serve` of the tree `root`, on a temporary folder, reached over a unix socket."""
@@ -60,7 +65,7 @@ async def send_rate(client: Client, callers: int, total: int, samples: list[floa
     per = total // callers
 
     async def caller(c: int) -> None:
-        stub = client.mailbox  # per caller: with several nodes (bench_pg.Spread) callers spread across them
+        stub = client.mailbox  # per caller: with several nodes (bench_common.Spread) callers spread across them
         for i in range(per):
             t0 = time.perf_counter()
             await stub.SendMessage(mbx_pb.SendMessageRequest(message=msg(f"r{c % 8}", i)))
@@ -251,13 +256,15 @@ class Tree:
     def n(self, count: int) -> int:
         return max(64, int(count * self.scale))
 
+    def target(self) -> str:
+        """The durable daemon's address (its first node's), for clients with their own tokens."""
+        return self._daemons[False][0][0].target
+
     async def client(self, nosync: bool = False) -> Client:
         if nosync not in self._daemons:
             if self.store:
-                import bench_pg
-
                 daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
-                client: Client = bench_pg.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
+                client: Client = bench_common.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
             else:
                 daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
                 client = Client(daemons[0].target)
@@ -343,7 +350,7 @@ WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
     "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
-    "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync,
+    "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync, "flood": flood,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 

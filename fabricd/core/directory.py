@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from fabricd.core import paging, validate
-from fabricd.core.errors import FailedPrecondition, NotFound, PermissionDenied
+from fabricd.core.errors import AlreadyExists, FabricError, FailedPrecondition, NotFound, PermissionDenied
 from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service
@@ -64,8 +64,53 @@ def name_held(name: str, holders: list[str]) -> PermissionDenied:
         reason="NAME_HELD", name=name, held_by=",".join(holders))
 
 
-def name_not_found(name: str) -> NotFound:
-    return NotFound(f"no mailbox or session is named {name!r}", reason="NAME_NOT_FOUND", name=name)
+def id_collides(agent_id: str, holders: list[str]) -> AlreadyExists:
+    """The refusal of a new agent id (Register, Touch, a token) that already reaches other agents as a name."""
+    return AlreadyExists(
+        f"agent id {agent_id!r} is already an address of agent {', '.join(holders)} (its session name, or "
+        f"'session/segment' form): mail and calls to {agent_id!r} reach that agent, so a new agent may not take "
+        "the id; choose another agent id", reason="NAME_COLLISION", name=agent_id, held_by=",".join(holders))
+
+
+def name_is_an_id(name: str) -> AlreadyExists:
+    """The refusal of a session name that is another agent's id (a registered agent's, or a live token's)."""
+    return AlreadyExists(
+        f"session name {name!r} is the agent id of another agent (a registered agent or an agent token): a "
+        "name and an id that are the same would be one address for two agents; register under another name",
+        reason="NAME_COLLISION", name=name, held_by=name)
+
+
+def names_another_agent(agent_id: str, holders: list[str], identity: str) -> PermissionDenied:
+    return PermissionDenied(
+        f"{identity} may not act as agent {agent_id!r}: that name reaches agent {', '.join(holders)} (its session "
+        "name or 'session/segment' form), not an agent of its own; an admin issues a token under an agent id "
+        "that is no other agent's name", reason="OUT_OF_SCOPE", identity=identity, name=agent_id,
+        held_by=",".join(holders))
+
+
+async def check_own_name(resolve: Callable[[str], Awaitable[MailboxEntry | None]], name: str, agent_id: str,
+                         identity: str) -> None:
+    """The access rule of a call whose `name` the core resolves (an agent id, a session name, `session/segment`):
+    the agent it resolves to must be `agent_id`, the caller's own, or none (its own mailbox, not made yet).
+
+    The guard calls this after the string check, so a token's id that is another agent's name never acts
+    on that agent (PermissionDenied OUT_OF_SCOPE); an ambiguous name names others, and is refused too.
+    """
+    try:
+        entry = await resolve(name)
+    except FabricError as exc:
+        if exc.reason != "AMBIGUOUS_NAME":
+            raise
+        raise names_another_agent(name, exc.metadata.get("candidates", "").split(","), identity) from None
+    if entry is not None and entry.agent_id != agent_id:
+        raise names_another_agent(name, [entry.agent_id], identity)
+
+
+def name_not_found(name: str, close: Sequence[str] = ()) -> NotFound:
+    """The refusal of a name that is neither an agent id, a mailbox nor a session name, with the closest names."""
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return NotFound(f"no mailbox or session is named {name!r}{hint}", reason="NAME_NOT_FOUND", name=name,
+                    suggestions=",".join(close))
 
 
 def mailbox_not_empty(entry: MailboxEntry, queued: int) -> FailedPrecondition:
@@ -152,7 +197,7 @@ class Directory(Service):
         validate.text_field(name, "name", self.limits, required=True)
         entry = await self._store.directory.resolve(name)
         if entry is None:
-            raise name_not_found(name)
+            raise name_not_found(name, await self._store.directory.similar(name))
         return entry
 
     async def watch(self, page: int = 256) -> AsyncIterator[WatchBatch]:

@@ -6,8 +6,6 @@ import hashlib
 import os
 import threading
 
-
-
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # base32hex: in ASCII order, so text order is number order
 _PAIRS = [a + b for a in _ALPHABET for b in _ALPHABET]  # 10 bits -> 2 characters
 

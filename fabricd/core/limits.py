@@ -36,15 +36,14 @@ class Limits:
     max_limit: int = 1000
     """The largest `limit` peek and drain accept."""
     max_capabilities: int = 64
-    max_headers: int = 64
-    """Headers on one message: each is stored and copied on every read, so their number is bounded, not
-    only their bytes (60,000 tiny headers fit in 1 MiB and held the writer for seconds)."""
     max_metadata_bytes: int = 64 << 10
     """Keys and values of a mailbox's metadata, in bytes."""
     max_entry_bytes: int = 64 << 10
     """A whole directory entry as Register stores it (capabilities, metadata, cwd), in bytes."""
     max_headers: int = 100
-    """Headers of one message (their bytes count toward max_message_bytes)."""
+    """Headers of one message (their bytes count toward max_message_bytes): each is stored and copied on every
+    read, so their number is bounded, not only their bytes (60,000 tiny headers fit in 1 MiB and held the writer
+    for seconds)."""
     max_unread: int = setting(0, "unread messages per mailbox before sends get RESOURCE_EXHAUSTED; 0 is no quota",
                               at_least=0, reloadable=True)
     live_window_s: float = setting(15 * 60.0, "seconds after its last activity an agent counts as live",
@@ -68,6 +67,8 @@ class Limits:
     quota_unread_bytes: int = setting(1 << 30, "bytes of an agent token's messages (mail and asked tasks) still "
                                       "unread, wherever they wait; 0 is no quota", kind="size", at_least=0,
                                       reloadable=True)
+    quota_unread_messages: int = setting(100_000, "messages of an agent token (mail and asked tasks) still "
+                                         "unread, wherever they wait; 0 is no quota", at_least=0, reloadable=True)
     quota_queued_tickets: int = setting(10_000, "tickets an agent token asked that are still queued; 0 is no "
                                         "quota", at_least=0, reloadable=True)
     quota_outbox_rows: int = setting(10_000, "reply rows of an agent token's FanOut calls not yet delivered "
@@ -80,4 +81,4 @@ class Limits:
         if not (agent_token or self.quota_all_callers):
             return None
         return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets,
-                      self.quota_outbox_rows)
+                      self.quota_outbox_rows, self.quota_unread_messages)

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from fabricd.core import validate
 from fabricd.core.errors import AlreadyExists, DeadlineExceeded, FabricError, InvalidArgument, ResourceExhausted
 from fabricd.core.ids import message_digest
+from fabricd.core.limits import Limits
 from fabricd.core.model import Address, Envelope, IdRecord, Message, Sent
-from fabricd.core.ports import Service
-
+from fabricd.core.ports import Service, Store
 
 DELIVERY_MARGIN_S = 0.05
 """A drain consumes only with at least this long left before its caller's deadline, to deliver the answer."""
@@ -117,8 +117,8 @@ def at_index(exc: FabricError, i: int) -> FabricError:
 class Mailboxes(Service):
     """The mailbox contract over a Store."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], keepalive_s: float = 15.0) -> None:
+        super().__init__(store, limits, clock, keepalive_s)
         self._background: set[asyncio.Task[None]] = set()
         """Put-backs of drains whose callers left, kept until they are durable."""
         self._streams: dict[str, int] = {}
@@ -161,8 +161,8 @@ class Mailboxes(Service):
                 if atomic:  # nothing is stored; the error keeps its class and names the message
                     raise at_index(exc, i) from exc
                 out.append(exc)
-        if not items:
-            return out  # type: ignore[return-value]
+        if not items:  # every message was refused
+            return [result for result in out if result is not None]
         stored = iter(await self._store.mailboxes.append(items, create=create_mailbox, atomic=atomic,
                                                           max_unread=self.limits.max_unread,
                                                           quota=self.limits.quotas_for(agent_token)))
@@ -173,7 +173,8 @@ class Mailboxes(Service):
     async def peek(self, agent_id: str, limit: int, max_bytes: int = 0) -> tuple[list[Envelope], int]:
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
-        return await self._store.mailboxes.peek(agent_id, limit, validate.response_bytes(max_bytes, self.limits))
+        budget = validate.response_bytes(max_bytes, self.limits)
+        return await self._store.mailboxes.peek(agent_id, limit, budget)
 
     async def drain(self, agent_id: str, limit: int, time_remaining: float | None = None,
                     max_bytes: int = 0) -> tuple[list[Envelope], int]:

@@ -262,3 +262,21 @@ class OutboxRow:
     deliver_ns: int = 0
     seq: int = 0
     """The delivered message's place in the recipient's mailbox."""
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresInfo:
+    """What GetStatus and `fabric doctor` say of a PostgreSQL store (fabricd.v1.PostgresStatus)."""
+
+    url: str
+    """Without its password."""
+    server_version: str
+    database: str
+    schema_version: int
+    pool_size: int
+    pool_max_size: int
+    pool_idle: int
+    in_recovery: bool
+    """A standby: it refuses writes."""
+    replicas: int
+    database_bytes: int

@@ -18,7 +18,10 @@ transaction, so several nodes deliver each row once.
 
 Wake rows (`wake:...`, fabricd.core.wake) are the exception: their delivery is
 an HTTP POST or a command, which no transaction can hold. They are claimed with
-a lease in the page's transaction, sent, then settled in a second one.
+a lease in the page's transaction, sent, then settled in a second one. Their
+sends run in lanes of their own, one per hook: the delivery loop hands a
+claimed wake to its hook's lane and goes on, so no hook, however slow, holds
+up replies or another hook's wakes.
 """
 
 from __future__ import annotations
@@ -27,16 +30,17 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from fabricd.core import paging, validate
 from fabricd.core.errors import AlreadyExists, FabricError, InvalidArgument, Unavailable
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Message, MessageKind, OutboxRow, RowState, SettledJob
+from fabricd.core.model_outbox import DrainResult as DrainResult
+from fabricd.core.model_outbox import RetryPolicy as RetryPolicy
+from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Listed, Page
 from fabricd.core.ports import Service, Store
-from fabricd.core.schema import setting
-from fabricd.core.wake import WakeHook
 
 log = logging.getLogger("fabricd.outbox")
 
@@ -65,36 +69,6 @@ def reply_content(outcome: JobOutcome, agent: Address, content: str) -> str:
     """The reply text: a small header naming the outcome and the agent, then the result."""
     word = "completed" if outcome == JobOutcome.COMPLETED else "interrupted"
     return f"---\noutcome: {word}\nagentId: {agent.agent_id}\nsessionId: {agent.session_id}\n---\n\n{content}"
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How the delivery loop retries a failed post. The settings are the daemon's `[outbox]` keys."""
-
-    base_s: float = setting(1.0, "seconds before the first retry of a failed post; doubles each time",
-                            key="backoff", at_least=0.001, at_most=86400)
-    cap_s: float = setting(300.0, "the longest wait in seconds between retries (at least outbox.backoff)",
-                           key="backoff_cap", at_least=0.001, at_most=7 * 86400)
-    jitter: float = 0.2
-    """Each wait is scaled by a random factor in [1 - jitter, 1 + jitter]."""
-    lease_s: float = 75.0
-    """How long a claimed wake row is held for its sender (the daemon: wake.timeout + 5 s); a sender that died
-    with it (a crash) leaves it to the next claim once the lease ends."""
-    max_attempts: int = setting(0, "failed posts before a row is dead-lettered; 0 retries forever with the capped "
-                                   "back-off", at_least=0)
-
-    def delay_s(self, attempts: int, rng: random.Random) -> float:
-        delay = min(self.cap_s, self.base_s * (2 ** max(0, attempts - 1)))
-        return delay * rng.uniform(1 - self.jitter, 1 + self.jitter)
-
-
-@dataclass(frozen=True, slots=True)
-class DrainResult:
-    posted: int
-    failed: int
-    more: bool
-    claimed: tuple[tuple[OutboxRow, WakeHook], ...] = ()
-    """Wake rows taken for sending (with their hooks): the caller sends each and settles it."""
 
 
 def new_row(now: int, key: str, recipient: Address, sender: Address, job_id: str, content: str) -> OutboxRow:
@@ -150,6 +124,8 @@ class Outbox(Service):
         self.send_wake: Callable[[OutboxRow, WakeHook], Awaitable[None]] | None = None
         """Sends a claimed wake row (POST or command), raising a FabricError when it failed (the daemon's:
         fabricd.daemon.wakesend)."""
+        self._lanes: dict[str, asyncio.Task[None]] = {}
+        """Each hook's send under way on this node (by agent id): at most one per hook."""
 
     # -- fan-out
 
@@ -201,12 +177,36 @@ class Outbox(Service):
 
     # -- delivery
 
-    async def drain_once(self) -> DrainResult:
-        """Post every due row of one page (up to 64); send the wake rows among them and settle each."""
+    async def drain_once(self, wait_wakes: bool = True) -> DrainResult:
+        """Post every due row of one page (up to 64) and hand the wake rows among them to their hooks' lanes;
+        with `wait_wakes` (an operator's DrainOutbox), return once those sends are settled."""
         result = await self._store.outbox.deliver_due(PAGE, self._policy, self.limits.max_unread)
-        if result.claimed:
-            await asyncio.gather(*(self._send_wake(row, hook) for row, hook in result.claimed))
+        started = [task for row, hook in result.claimed if (task := self._lane(row, hook)) is not None]
+        if wait_wakes and started:
+            await asyncio.wait(started)
         return result
+
+    def _lane(self, row: OutboxRow, hook: WakeHook) -> asyncio.Task[None] | None:
+        """Send `row` in its hook's lane; None when the hook is sending already (its lease ended early, say):
+        the row is held by its lease and claimed again when it ends."""
+        agent = row.recipient.agent_id
+        if agent in self._lanes:
+            return None
+        task = asyncio.create_task(self._send_wake(row, hook), name=f"wake {row.key}")
+        self._lanes[agent] = task
+        task.add_done_callback(lambda done: self._lanes.pop(agent, None) if self._lanes.get(agent) is done else None)
+        return task
+
+    def sending(self) -> int:
+        """Wake sends under way on this node."""
+        return len(self._lanes)
+
+    async def stop_sending(self) -> None:
+        """End the wake sends under way (at shutdown): their rows stay leased and are sent again after."""
+        tasks = list(self._lanes.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _send_wake(self, row: OutboxRow, hook: WakeHook) -> None:
         error: FabricError | None = None
@@ -219,7 +219,10 @@ class Outbox(Service):
         except Exception as exc:  # noqa: BLE001 - a sender's bug is this row's failure, retried, never the loop's
             log.exception("wake sender failed on %s", row.key)
             error = FabricError(f"{type(exc).__name__}: {exc}", reason="WAKE_DELIVERY_FAILED")
-        await self._store.outbox.settle_wake(row.key, error, self._policy)  # wake rows: one sender, one key
+        try:
+            await self._store.outbox.settle_wake(row.key, error, self._policy)  # wake rows: one sender, one key
+        except FabricError as exc:  # the store is full or closing: the row's lease brings it back
+            log.warning("wake %s not settled: %s", row.key, exc.message)
 
     async def run(self, idle_s: float = 60.0) -> None:
         """The delivery loop: post due pages, then sleep until the next row is due or new rows arrive."""
@@ -227,7 +230,7 @@ class Outbox(Service):
         while not wakeups.closed:
             seen = wakeups.version(OUTBOX)
             try:
-                result = await self.drain_once()
+                result = await self.drain_once(wait_wakes=False)
                 due = None if result.more else await self._store.outbox.next_due()
             except FabricError as exc:  # the store is full or closing: try again later
                 log.warning("outbox delivery paused: %s", exc.message)

@@ -193,7 +193,7 @@ def batches(items: Iterable[T], limit: int, max_bytes: int) -> Iterator[list[T]]
         yield batch
 
 
-def approx_size(value: Any) -> int:
+def approx_size(value: object) -> int:
     """An upper bound of a value's protobuf size (strings in UTF-8 bytes, generous per-field overheads)."""
     if isinstance(value, str):
         return 6 + (len(value) if value.isascii() else len(value.encode("utf-8", "surrogatepass")))

@@ -37,21 +37,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from fabricd.core.errors import FabricError
 from fabricd.core.limits import Limits
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (
+    Capability,
+    Envelope,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    PostgresInfo,
+    RowState,
+    Sent,
+    Ticket,
+)
+from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
+from fabricd.core.model_outbox import DrainResult, RetryPolicy
+from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
+from fabricd.core.model_tokens import Token
+from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas, Usage
-
-if TYPE_CHECKING:
-    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.agentdir import WorkRequest
-    from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
-    from fabricd.core.tokens import Token
-    from fabricd.core.wake import WakeHook
 
 WakeKey = str
 """A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""
@@ -87,6 +94,9 @@ class DirectoryPort(Protocol):
 
     async def resolve(self, name: str) -> MailboxEntry | None:
         """An agent id, a session name, or `session/segment` (fabricd.core.kv.directory.resolve_name rules)."""
+
+    async def similar(self, name: str) -> list[str]:
+        """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
 
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
@@ -340,16 +350,28 @@ class StoreStats:
 class Store(Protocol):
     """A backend: the seven ports, and its lifecycle."""
 
-    directory: DirectoryPort
-    mailboxes: MailboxPort
-    rendezvous: RendezvousPort
-    outbox: OutboxPort
-    agent_directory: AgentDirectoryPort
-    tokens: TokenPort
-    wake: WakePort
-    wakeups: Wakeups
-    node_id: int
-    """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
+    # Read-only (properties): a backend's own port classes satisfy them; a plain attribute would require
+    # exactly the port type (attributes of a protocol are invariant).
+    @property
+    def directory(self) -> DirectoryPort: ...
+    @property
+    def mailboxes(self) -> MailboxPort: ...
+    @property
+    def rendezvous(self) -> RendezvousPort: ...
+    @property
+    def outbox(self) -> OutboxPort: ...
+    @property
+    def agent_directory(self) -> AgentDirectoryPort: ...
+    @property
+    def tokens(self) -> TokenPort: ...
+    @property
+    def wake(self) -> WakePort: ...
+    @property
+    def wakeups(self) -> Wakeups: ...
+    @property
+    def node_id(self) -> int:
+        """Tells this node's minted ids apart from other nodes' (0 for a store one process owns)."""
+        ...
     on_commit: Callable[[int, float], None] | None
     """Called with (writes in the batch, seconds) after each commit (for metrics)."""
     quiet: Callable[[], bool] | None
@@ -369,6 +391,9 @@ class Store(Protocol):
 
     async def counts(self) -> tuple[int, int]:
         """(mailboxes, queued tickets), for GetStatus."""
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        """The PostgreSQL server and pool behind the store; None for a store that is no database."""
 
     # Synchronous reads for the access guard, which checks calls without awaiting today. A backend
     # without quick synchronous reads answers None; the guard must become async before such a backend

@@ -8,6 +8,8 @@ database (never an in-memory tally of one process):
                    registered yet; registering or removing such a mailbox gives it back
     unread_bytes   stored bytes of the agent's messages (sent mail and the tasks of its asks)
                    that are still unread, wherever they wait; reading them gives them back
+    unread_messages  the number of those messages: many tiny messages cost the store per record,
+                   whatever their bytes, so the count is held beside the bytes
     queued         tickets the agent asked that are still queued
     outbox_rows    reply rows of the agent's FanOut not yet delivered (pending or dead-lettered);
                    a delivery (the row becomes its receipt) gives one back. Wake rows are the
@@ -36,6 +38,7 @@ CREATED_BY = "fabricd-created-by"
 """Metadata of a mailbox created by mail: the agent charged for it until the mailbox is registered or removed."""
 
 MAILBOXES, UNREAD_BYTES, QUEUED, OUTBOX_ROWS = "mailboxes", "unread_bytes", "queued_tickets", "outbox_rows"
+UNREAD_MESSAGES = "unread_messages"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,7 @@ class Quotas:
     unread_bytes: int = 0
     queued_tickets: int = 0
     outbox_rows: int = 0
+    unread_messages: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,19 +60,23 @@ class Usage:
     unread_bytes: int = 0
     queued_tickets: int = 0
     outbox_rows: int = 0
+    unread_messages: int = 0
 
 
 _REASONS = {MAILBOXES: dict(reason="QUOTA_MAILBOXES"), UNREAD_BYTES: dict(reason="QUOTA_UNREAD_BYTES"),
-            QUEUED: dict(reason="QUOTA_QUEUED_TICKETS"), OUTBOX_ROWS: dict(reason="QUOTA_OUTBOX_ROWS")}
+            QUEUED: dict(reason="QUOTA_QUEUED_TICKETS"), OUTBOX_ROWS: dict(reason="QUOTA_OUTBOX_ROWS"),
+            UNREAD_MESSAGES: dict(reason="QUOTA_UNREAD_MESSAGES")}
 _WHAT = {MAILBOXES: "mailboxes created by its mail and not yet registered",
          UNREAD_BYTES: "bytes of its messages still unread", QUEUED: "tickets it asked that are still queued",
-         OUTBOX_ROWS: "reply rows of its FanOut not yet delivered"}
+         OUTBOX_ROWS: "reply rows of its FanOut not yet delivered", UNREAD_MESSAGES: "its messages still unread"}
 _NEXT = {MAILBOXES: "register or remove some of them (fabric unregister), or send only to existing mailboxes",
          UNREAD_BYTES: "retry once recipients have read some of its mail",
          QUEUED: "wait for answers or cancel some of its tickets",
-         OUTBOX_ROWS: "retry once the outbox delivered some (fabric outbox ls shows them and their errors)"}
+         OUTBOX_ROWS: "retry once the outbox delivered some (fabric outbox ls shows them and their errors)",
+         UNREAD_MESSAGES: "retry once recipients have read some of its mail; send fewer, larger messages"}
 _KEYS = {MAILBOXES: "limits.quota_mailboxes", UNREAD_BYTES: "limits.quota_unread_bytes",
-         QUEUED: "limits.quota_queued_tickets", OUTBOX_ROWS: "limits.quota_outbox_rows"}
+         QUEUED: "limits.quota_queued_tickets", OUTBOX_ROWS: "limits.quota_outbox_rows",
+         UNREAD_MESSAGES: "limits.quota_unread_messages"}
 
 
 def exceeded(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> ResourceExhausted:
@@ -83,6 +91,25 @@ def check(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> Non
     """Refuse when `usage + adding` would pass `limit` (0: no quota)."""
     if limit and usage + adding > limit:
         raise exceeded(quota, agent_id, limit, usage, adding)
+
+
+def unread_refusal(agent_id: str, quota: Quotas, usage: Usage, size: int,
+                   count: int = 1) -> ResourceExhausted | None:
+    """The rule of new unread mail from `agent_id` (`count` messages of `size` bytes at most): its unread
+    bytes, then its unread messages, within their quotas; the refusal (QUOTA_UNREAD_BYTES,
+    QUOTA_UNREAD_MESSAGES) or None."""
+    if quota.unread_bytes and usage.unread_bytes + size > quota.unread_bytes:
+        return exceeded(UNREAD_BYTES, agent_id, quota.unread_bytes, usage.unread_bytes, size)
+    if quota.unread_messages and usage.unread_messages + count > quota.unread_messages:
+        return exceeded(UNREAD_MESSAGES, agent_id, quota.unread_messages, usage.unread_messages, count)
+    return None
+
+
+def check_unread(agent_id: str, quota: Quotas, usage: Usage, size: int, count: int = 1) -> None:
+    """unread_refusal, raised."""
+    refused = unread_refusal(agent_id, quota, usage, size, count)
+    if refused is not None:
+        raise refused
 
 
 def outbox_holder(key: str, state: int, sender: str) -> str:

@@ -15,76 +15,25 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 
 from fabricd.core import paging, validate
+from fabricd.core.directory import name_not_found
 from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketOutcome, TicketSourceKind, TicketState
+from fabricd.core.model_rendezvous import Answer as Answer
+from fabricd.core.model_rendezvous import TicketQuery as TicketQuery
+from fabricd.core.model_rendezvous import TicketRequest as TicketRequest
+from fabricd.core.model_rendezvous import TicketView as TicketView
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Service, Store
 from fabricd.core.rendezvous_wait import RendezvousWaits
-
 
 MAX_REASON_BYTES = 4096
 """Why a queue was closed: stored with each ticket it aborts and shown to each waiter."""
 KEY_CHARS_PER_ID = 3
 """An idempotency key is "<kind> <asker kind>:<asker id> <caller's key>": two ids and a few characters."""
-
-
-@dataclass(frozen=True, slots=True)
-class TicketRequest:
-    """What an asker sends: the fields of Ask and EnqueueTicket."""
-
-    target: str
-    task: str
-    requester: str = ""
-    source_kind: int = TicketSourceKind.HUMAN
-    """A TicketSourceKind; an int here, so an unknown value from the wire can be refused."""
-    source_agent: str = ""
-    conversation_id: str = ""
-    idempotency_key: str = ""
-    """When set, the same key to the same target names the same ticket: a resend returns it, enqueues nothing."""
-    agent_token: bool = False
-    """The caller is an agent token: the asking agent is held to its quotas (fabricd.core.quota)."""
-    data: bytes = b""
-    headers: dict[str, str] = field(default_factory=dict)
-    """Delivered with the task message; keys starting with fabricd- are the daemon's and refused."""
-    continues: str = ""
-    """A ticket answered INPUT_REQUIRED that this task answers: the ticket is queued again (same id and
-    conversation) with this as its next turn, instead of a new ticket. The idempotency key then names the
-    follow-up: a resend continues nothing twice."""
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What a replier sends: the result, how the task ended (COMPLETED unless said), and optional bytes."""
-
-    result: str
-    outcome: TicketOutcome = TicketOutcome.COMPLETED
-    data: bytes = b""
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TicketView:
-    """A ticket and where it stands in its target's FIFO (0: the head; -1 once finished)."""
-
-    ticket: Ticket
-    position: int
-
-
-@dataclass(frozen=True, slots=True)
-class TicketQuery:
-    """Which of a target's tickets to list: newest first, before `before_seq` (0: from the newest)."""
-
-    conversation_id: str = ""
-    states: tuple[TicketState, ...] = ()
-    before_seq: int = 0
-    limit: int = 100
-    source_agent: str = ""
-    """Only tickets this agent asked (an agent listing another's tickets sees only its own)."""
 
 
 CANCELLED = "cancelled by the asker"
@@ -99,11 +48,13 @@ def task_text(ticket: Ticket) -> str:
     return f"Request from {who}, ticket {ticket.ticket_id}:\n\n{ticket.task}"
 
 
-def unknown_target(target: str) -> NotFound:
+def unknown_target(target: str, close: Sequence[str] = ()) -> NotFound:
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return NotFound(
-        f"no agent or session is named {target!r}; it must register (or have mail) before it can be asked",
+        f"no agent or session is named {target!r}; {hint}it must register (or have mail) before it can be asked",
         reason="UNKNOWN_TARGET",
         target=target,
+        suggestions=",".join(close),
     )
 
 
@@ -232,6 +183,8 @@ class Rendezvous(RendezvousWaits, Service):
         validate.agent_id(agent_id, self.limits)
         asked = paging.request("queue", agent_id, page_size, page_token)
         _, page = await self._store.rendezvous.queue_page(agent_id, asked.cursor, asked.size, paging.budget())
+        if not page.items and not asked.cursor and await self._store.directory.resolve(agent_id) is None:
+            raise name_not_found(agent_id, await self._store.directory.similar(agent_id))
         return Listed(page.items, paging.next_token("queue", agent_id, asked, page), asked.offset)
 
     async def view(self, ticket_id: str) -> TicketView:

@@ -18,16 +18,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TypeVar
 
 from fabricd.core import paging, validate
 from fabricd.core.directory import DIRECTORY
 from fabricd.core.errors import Aborted, DeadlineExceeded, FabricError, NotFound, Unavailable
+from fabricd.core.limits import Limits
 from fabricd.core.model import Ticket, TicketState
-
-if TYPE_CHECKING:
-    from fabricd.core.rendezvous import TicketRequest, TicketView
-
+from fabricd.core.model_rendezvous import TicketRequest, TicketView
+from fabricd.core.ports import Store, Wakeups
 
 T = TypeVar("T")
 
@@ -38,6 +37,11 @@ def ticket_key(ticket_id: str) -> str:
 
 def queue_key(agent_id: str) -> str:
     return "queue/" + agent_id
+
+
+def seconds(value: float) -> str:
+    """A duration for people: `5 s` for a wait that ran 4.99998 s (a deadline's remaining time), `0.5 s`."""
+    return f"{round(value, 1) if value < 10 else round(value):g} s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +59,10 @@ class QueueHead:
 class RendezvousWaits:
     """The waiting half of fabricd.core.rendezvous.Rendezvous (a mixin: it sets up the state used here)."""
 
-    _store: Any
-    _wakeups: Any
+    _store: Store
+    _wakeups: Wakeups
     _keepalive_s: float
-    limits: Any
+    limits: Limits
     _reattach_grace_s: float
     open_waits: int
     """AwaitReply and Ask calls waiting now."""
@@ -108,7 +112,7 @@ class RendezvousWaits:
                     )
                 remaining = None if deadline is None else deadline - loop.time()
                 if remaining is not None and remaining <= 0:
-                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {timeout_s:g}s",
+                    raise DeadlineExceeded(f"no reply to ticket {ticket_id} within {seconds(timeout_s or 0)}",
                                            reason="REPLY_TIMEOUT", ticket_id=ticket_id)
                 # At most a keepalive between reads: a lost wake-up (another node died between its commit and
                 # its NOTIFY) delays the answer by that much, not to the deadline or for good.

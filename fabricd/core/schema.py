@@ -4,8 +4,8 @@ A setting is an ordinary dataclass field whose default is defined once, here,
 with its help text, its bounds and whether SIGHUP may change it in the
 metadata. The daemon (fabricd.daemon.settings) walks the configuration
 dataclasses and derives everything else from these fields: the TOML key, the
-environment variable, the command-line flag, `fabricd config` and README's
-table. Core dataclasses (Limits, RetryPolicy) carry their own settings this
+environment variable, the command-line flag, `fabricd config` and the
+table in docs/configuration.md. Core dataclasses (Limits, RetryPolicy) carry their own settings this
 way, so the core never imports the daemon and no default is written twice.
 
     max_unread: int = setting(0, "unread messages per mailbox; 0 is no quota", reloadable=True)
@@ -67,8 +67,9 @@ class Section:
     """Prefix of the derived environment variables after FABRICD_; empty: the table's name in capitals."""
 
 
-def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002 - the word users read
-            factory: Callable[[], Any] | None = None, **spec: Any) -> Any:
+# Any below: a setting is a dataclass field, typed by the field's own annotation as dataclasses.field is.
+def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002, ANN401
+            factory: Callable[[], Any] | None = None, **spec: Any) -> Any:  # noqa: ANN401
     """A dataclass field that is a configuration setting (see the module docstring)."""
     metadata = {SPEC: Spec(help, **spec)}
     if factory is not None:
@@ -76,6 +77,6 @@ def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002
     return dataclasses.field(default=default, metadata=metadata)
 
 
-def section(cls: type, **options: Any) -> Any:
+def section(cls: type, **options: Any) -> Any:  # noqa: ANN401 - a dataclass field, as above
     """A dataclass field holding a dataclass of settings, defaulting to that dataclass's defaults."""
     return dataclasses.field(default_factory=cls, metadata={SECTION: Section(**options)})

@@ -10,29 +10,16 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from fabricd.core import paging, validate
 from fabricd.core.errors import InvalidArgument
 from fabricd.core.limits import Limits
+from fabricd.core.model_tokens import Token as Token
 from fabricd.core.paging import Listed
 from fabricd.core.ports import Store
 
 ADMIN, AGENT = "admin", "agent"
 PREFIX = "fdt_"
-
-
-@dataclass(slots=True, eq=False)
-class Token:
-    token_id: str
-    """A public handle: the first 16 hex digits of the hash. Safe to log and show."""
-    scope: str
-    agent_id: str = ""
-    label: str = ""
-    create_ns: int = 0
-    revoke_ns: int = 0
-    session_names: tuple[str, ...] = ()
-    """Session names an agent token may register under, bound when it was issued (none: no session name)."""
 
 
 TOKENS = "tokens"

@@ -102,9 +102,7 @@ def limit(value: int, limits: Limits) -> int:
 
 def response_bytes(value: int, limits: Limits) -> int:
     """The bytes of messages a peek or drain answer may hold: 0 is the default, more than the most is the most."""
-    if value == 0:
-        return limits.default_response_bytes
-    return min(value, limits.max_response_bytes)
+    return min(value or limits.default_response_bytes, limits.max_response_bytes)
 
 
 def string_map(values: Mapping[str, str], field: str, max_bytes: int) -> int:

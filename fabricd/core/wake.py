@@ -23,6 +23,14 @@ run. The rules, every backend's (fabricd.core.kv.wake holds the scripts):
   daemon killed after the POST but before the receipt sends that same wake
   again when the lease ends (at least once, like any webhook): the
   `Fabricd-Wake-Id` header (the row key) lets a receiver drop the repeat.
+- Per hook, not per row: one send at a time (the hook names the row it is
+  sending, leased, and no other row of it is claimed meanwhile); a failure
+  backs the HOOK off (its `retry_ns` grows with its failures in a row, its
+  rows wait for it); `disable_after` failures in a row disable it, settle
+  its rows as receipts and tell its owner with a message in its mailbox; a
+  disabled hook fires no more until it is set again. A hook has at most one
+  row waiting besides the one being sent: a fire while one waits rewrites
+  that row's body (fresher counts) instead of adding a row.
 
 Several nodes (PostgreSQL): arming, firing and claiming are row-locked
 transactions, so each wake is made and sent once whichever nodes run the
@@ -37,13 +45,15 @@ import hmac
 import json
 import logging
 import secrets
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import asdict, replace
 from urllib.parse import urlsplit
 
-from fabricd.core import quota, validate
+from fabricd.core import quota, validate, wakehosts
 from fabricd.core.errors import FabricError, FailedPrecondition, InvalidArgument
 from fabricd.core.limits import Limits
+from fabricd.core.model_wake import DEFAULT_QUIET_NS as DEFAULT_QUIET_NS
+from fabricd.core.model_wake import WakeHook as WakeHook
 from fabricd.core.ports import Service, Store
 
 log = logging.getLogger("fabricd.wake")
@@ -51,42 +61,10 @@ log = logging.getLogger("fabricd.wake")
 WAKE = "wake"
 """Wake-up key: a hook was armed or changed (the wake loop looks again)."""
 ROW_PREFIX = quota.WAKE_ROW_PREFIX
-DEFAULT_QUIET_NS = 30 * 10**9
 MAX_QUIET_NS = 86400 * 10**9
 MAX_URL_BYTES = 2048
 MAX_ARGS = 64
 MAX_COMMAND_BYTES = 8192
-
-
-@dataclass(slots=True)
-class WakeHook:
-    """One agent's hook (what to do) and its firing state (when it last fired, whether work waits)."""
-
-    agent_id: str
-    url: str = ""
-    command: tuple[str, ...] = ()
-    quiet_ns: int = DEFAULT_QUIET_NS
-    only_when_idle: bool = True
-    secret: str = ""
-    """Hex; the HMAC key of URL hooks' signatures (its ASCII text is the key)."""
-    armed_ns: int = 0
-    """When work arrived that no wake has announced yet; 0 when none waits."""
-    reason: str = ""
-    """"mail" or "ticket": what armed the hook (a ticket wins over mail)."""
-    first_message_id: str = ""
-    ticket_id: str = ""
-    last_fire_ns: int = 0
-    fires: int = 0
-    extra: dict[str, object] = field(default_factory=dict)
-    """Fields a newer fabricd stored that this one does not know (kept as they are)."""
-
-    @property
-    def armed(self) -> bool:
-        return self.armed_ns > 0
-
-    def due_ns(self) -> int:
-        """When an armed hook may fire: at arming, or a quiet period after the last fire."""
-        return max(self.armed_ns, self.last_fire_ns + self.quiet_ns if self.last_fire_ns else 0)
 
 
 def encode(hook: WakeHook) -> bytes:
@@ -104,6 +82,30 @@ def decode(raw: bytes | str) -> WakeHook:
     hook.command = tuple(hook.command)
     hook.extra.update(extra)
     return hook
+
+
+def arming(hook: WakeHook, now: int, message_id: str, ticket_id: str) -> WakeHook | None:
+    """The hook once mail `message_id` (a ticket's task: `ticket_id` set) arrived for its agent, or None when
+    it has nothing new to say: armed already, and no ticket to name or one named already (a burst of mail
+    writes the hook once). The first arrival arms it; a ticket names itself on a hook armed without one.
+    Every backend's arming decision (a batch folds its arrivals in order); `hook` is left alone."""
+    if hook.armed and (hook.ticket_id or not ticket_id):
+        return None
+    armed = hook if hook.armed else replace(hook, armed_ns=now, reason="mail", first_message_id=message_id)
+    return replace(armed, reason="ticket", ticket_id=ticket_id) if ticket_id else armed
+
+
+def arm_all(hooks: Mapping[str, WakeHook], arrivals: Iterable[tuple[str, str, str]],
+            now: int) -> dict[str, WakeHook]:
+    """`arming` folded over a group's arrivals, in order: (agent id, message id, ticket id) each, for agents
+    whose hooks are `hooks`. The hooks the group changes, each as its last arrival leaves it."""
+    out: dict[str, WakeHook] = {}
+    for agent_id, message_id, ticket_id in arrivals:
+        hook = out.get(agent_id) or hooks.get(agent_id)
+        armed = arming(hook, now, message_id, ticket_id) if hook is not None else None
+        if armed is not None:
+            out[agent_id] = armed
+    return out
 
 
 def new_secret() -> str:
@@ -179,8 +181,9 @@ def check_command(command: tuple[str, ...]) -> None:
                        reason="WAKE_COMMAND_INVALID")
 
 
-def check(url: str, command: tuple[str, ...], quiet_ns: int) -> None:
-    """Refuse a hook that is not exactly one of a URL and a command, or has a quiet period out of range."""
+def check(url: str, command: tuple[str, ...], quiet_ns: int, min_quiet_ns: int = 0) -> None:
+    """Refuse a hook that is not exactly one of a URL and a command, or has a quiet period out of range
+    (below `min_quiet_ns`, the daemon's wake.min_quiet_period, or above a day)."""
     if url and command:
         raise _bad("a hook is either a URL or a command, not both: set one of hook.url and hook.command",
                    reason="WAKE_HOOK_AMBIGUOUS")
@@ -188,9 +191,10 @@ def check(url: str, command: tuple[str, ...], quiet_ns: int) -> None:
         check_url(url)
     if command:
         check_command(command)
-    if not 0 <= quiet_ns <= MAX_QUIET_NS:
-        raise _bad(f"hook.quiet_period is {quiet_ns / 1e9:g} s; it must be between 0 and 86400 s (a day)",
-                   reason="WAKE_QUIET_PERIOD_OUT_OF_RANGE", limit=86400)
+    if not max(0, min_quiet_ns) <= quiet_ns <= MAX_QUIET_NS:
+        raise _bad(f"hook.quiet_period is {quiet_ns / 1e9:g} s; it must be between {max(0, min_quiet_ns) / 1e9:g} s "
+                   "(wake.min_quiet_period) and 86400 s (a day)", reason="WAKE_QUIET_PERIOD_OUT_OF_RANGE",
+                   limit=86400, minimum=f"{max(0, min_quiet_ns) / 1e9:g}")
 
 
 # -- the contract
@@ -207,10 +211,17 @@ class Wakes(Service):
     """Wake hooks over a Store, and the loop that fires them (see the module docstring)."""
 
     def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], *,
-                 streaming: Callable[[str], bool] = lambda agent_id: False, allow_commands: bool = True) -> None:
+                 streaming: Callable[[str], bool] = lambda agent_id: False, allow_commands: bool = True,
+                 min_quiet_ns: int = 0, hosts: wakehosts.HostPolicy = wakehosts.HostPolicy(),
+                 resolve: Callable[[str], Awaitable[list[str]]] | None = None) -> None:
         super().__init__(store, limits, clock)
         self._streaming = streaming
         self.allow_commands = allow_commands
+        self.min_quiet_ns = min_quiet_ns
+        self.hosts = hosts
+        self._resolve = resolve
+        """The addresses a host name stands for now ([] when it resolves to none); None: names are not resolved
+        here (the sender checks them before each POST)."""
 
     async def set(self, agent_id: str, url: str = "", command: tuple[str, ...] = (),
                   quiet_ns: int = DEFAULT_QUIET_NS, only_when_idle: bool = True) -> WakeHook | None:
@@ -219,15 +230,35 @@ class Wakes(Service):
         if not url and not command:
             await self._store.wake.delete(agent_id)
             return None
-        check(url, command, quiet_ns)
+        check(url, command, quiet_ns, self.min_quiet_ns)
         if command and not self.allow_commands:
             raise commands_disabled()
+        if url:
+            await self._check_host(url)
         hook = WakeHook(agent_id, url, tuple(command), quiet_ns, only_when_idle, new_secret() if url else "")
         return await self._store.wake.set(hook)
+
+    async def _check_host(self, url: str) -> None:
+        """Refuse a URL whose host is, or resolves to, an address hooks may not reach (fabricd.core.wakehosts).
+        A name that resolves to nothing yet is taken: the sender checks it again before each POST."""
+        host = urlsplit(url).hostname or ""
+        if wakehosts.literal(host) is not None:
+            addresses = [host]
+        elif self._resolve is not None:
+            addresses = await self._resolve(host)
+        else:
+            return
+        wakehosts.check(self.hosts, url, host, addresses)
 
     async def get(self, agent_id: str) -> WakeHook | None:
         validate.agent_id(agent_id, self.limits)
         return await self._store.wake.get(agent_id)
+
+    def state(self, hook: WakeHook) -> str:
+        """ACTIVE, BACKING_OFF (its last send failed; none before `retry_ns`) or DISABLED."""
+        if hook.disabled:
+            return "DISABLED"
+        return "BACKING_OFF" if hook.failures and hook.retry_ns > self._clock() else "ACTIVE"
 
     async def fire_due(self) -> int | None:
         """Fire (or disarm) each due hook, one transaction each; when the next armed hook is due (None: none)."""

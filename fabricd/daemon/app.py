@@ -15,11 +15,11 @@ from dataclasses import replace
 from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
+from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
 from fabricd.core.rendezvous import Rendezvous
-from fabricd.core.errors import FabricError
 from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.core.wake import WAKE, Wakes
 from fabricd.daemon import logs, settings, systemd
@@ -28,10 +28,10 @@ from fabricd.daemon.wakesend import WakeSender
 from fabricd.rpc.admin import Status
 from fabricd.rpc.auth import Guard, RateLimiter
 from fabricd.rpc.errors import Gauges
-from fabricd.rpc.metrics import Metrics, Snapshot
 from fabricd.rpc.interceptor import Load
-from fabricd.rpc.streams import Streams
+from fabricd.rpc.metrics import Metrics, Snapshot
 from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_serving
+from fabricd.rpc.streams import Streams
 from fabricd.store import open_store
 
 log = logging.getLogger("fabricd")
@@ -61,17 +61,19 @@ class App:
         self.rendezvous = Rendezvous(self.store, c.limits, clock, retention_s=c.ticket_retention,
                                      keepalive_s=c.keepalive, reattach_grace_s=c.reattach_grace)
         self.directory = Directory(self.store, c.limits, clock, c.keepalive)
-        self.outbox = Outbox(self.store, c.limits, clock, replace(c.outbox.retry, lease_s=c.wake.timeout + 5))
-        allow_commands = c.wake.commands_allowed(c.listen)
+        self.outbox = Outbox(self.store, c.limits, clock, replace(c.outbox.retry, lease_s=c.wake.timeout + 5,
+                                                                  disable_after=c.wake.disable_after))
+        allow_commands, hosts = c.wake.commands_allowed(c.listen), c.wake.host_policy()
+        self.outbox.send_wake = self.wake_sender = WakeSender(c.wake.timeout, allow_commands, hosts)
         self.wakes = Wakes(self.store, c.limits, clock, streaming=self.mailboxes.streaming,
-                           allow_commands=allow_commands)
-        self.outbox.send_wake = self.wake_sender = WakeSender(c.wake.timeout, allow_commands)
+                           allow_commands=allow_commands, min_quiet_ns=int(c.wake.min_quiet_period * 1e9),
+                           hosts=hosts, resolve=self.wake_sender.resolve)
         self.agent_directory = AgentDirectory(self.store, c.limits, clock, max_causal_depth=c.max_causal_depth,
                                               keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
-                           ticket=self.store.rendezvous.get)
+                           ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.load = Load()
@@ -105,7 +107,7 @@ class App:
             commits=stats.commits, writes=stats.writes, mailboxes=mailbox_count, queued_tickets=queued,
             open_streams=Gauges.open_streams, waiters=self.notifier.waiter_count(excluding=_OWN_LOOPS),
             open_waits=self.rendezvous.open_waits, outbox_pending=pending, outbox_rows=rows,
-            auth_tokens=self.config.auth.tokens)
+            auth_tokens=self.config.auth.tokens, postgres=await self.store.postgres_info())
 
     async def _snapshot_now(self) -> Snapshot:
         stats = self.store.stats()
@@ -172,6 +174,7 @@ class App:
         await set_serving(self.health, False)
         for task in background:
             task.cancel()
+        await self.outbox.stop_sending()
         self.notifier.close()  # ends Subscribe and Watch streams, wakes waiters
         await self.server.stop(c.grace)
         stats = self.store.stats()

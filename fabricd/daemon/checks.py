@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from fabricd.core import wakehosts
 from fabricd.core.schema import Spec
 from fabricd.rpc.server import LOOPBACK
 
@@ -81,6 +82,13 @@ def read_list(value: Any, spec: Spec) -> tuple[str, ...]:
     if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
         return tuple(value)
     raise ValueError(f"{value!r} is not a list of strings")
+
+
+def read_networks(value: Any, spec: Spec) -> tuple[str, ...]:
+    """CIDR networks (a bare address is its own network), as a list or comma-separated."""
+    texts = read_list(value, spec)
+    wakehosts.networks(texts)  # ValueError naming the bad one
+    return texts
 
 
 def read_choice(value: Any, spec: Spec) -> str:
@@ -186,6 +194,7 @@ READERS: dict[str, Callable[[Any, Spec], Any]] = {
     "int": read_int, "float": read_float, "size": read_size, "bool": read_bool, "str": read_str,
     "list": read_list, "choice": read_choice, "level": read_level, "mode": read_mode, "path": read_path,
     "file": read_file, "group": read_group, "address": read_address, "listen": read_listen,
+    "networks": read_networks,
 }
 
 
@@ -201,7 +210,7 @@ def bounds(value: Any, spec: Spec, show: Callable[[Any], str]) -> None:
 
 def combinations(v: Mapping[str, Any], at: Callable[[str], str]) -> list[tuple[tuple[str, ...], str]]:
     """The rules between keys: (the keys involved, the problem). `at(key)` is "key = value (source)"."""
-    problems = []
+    problems: list[tuple[tuple[str, ...], str]] = []
     tls = bool(v["tls.cert"] and v["tls.key"])
     if bool(v["tls.cert"]) != bool(v["tls.key"]):
         have, lack = ("tls.cert", "tls.key") if v["tls.cert"] else ("tls.key", "tls.cert")
@@ -223,6 +232,11 @@ def combinations(v: Mapping[str, Any], at: Callable[[str], str]) -> list[tuple[t
             problems.append((("listen", "tls.cert"), f"{at('listen')}: {address} is a TCP listener beyond the "
                              "loopback without TLS, which would expose every mailbox to the network; set "
                              "tls.cert and tls.key, or listen on 127.0.0.1"))
+    if tcp and v["auth.tokens"] == "off" and v["wake.allow_commands"] == "on":
+        problems.append((("wake.allow_commands", "auth.tokens", "listen"), f"{at('wake.allow_commands')} with "
+                         f"{at('auth.tokens')} and {at('listen')}: any process that reaches {tcp[0]} could run "
+                         "programs as the daemon's user through a command wake hook; require tokens (auth.tokens "
+                         "= auto or on), listen on unix sockets only, or leave wake.allow_commands off"))
     if v["outbox.backoff_cap"] < v["outbox.backoff"]:
         problems.append((("outbox.backoff_cap", "outbox.backoff"), f"{at('outbox.backoff_cap')} is below "
                          f"{at('outbox.backoff')}: the longest wait cannot be shorter than the first"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fabricd import paths
+from fabricd.core import wakehosts
 from fabricd.core.limits import Limits
 from fabricd.core.outbox import RetryPolicy
 from fabricd.core.schema import section, setting
@@ -39,6 +40,19 @@ class WakeConfig:
                                   choices=("auto", "on", "off"))
     timeout: float = setting(10.0, "seconds a wake's POST or command may take before it counts as failed and "
                              "is retried", at_least=0.1, at_most=60)
+    min_quiet_period: float = setting(1.0, "the shortest quiet_period SetWakeHook accepts, in seconds: a hook "
+                                      "fires at most once per quiet period", at_least=0, at_most=86400)
+    disable_after: int = setting(10, "failed sends in a row that disable a wake hook (its owner gets a message; "
+                                 "setting the hook again enables it); 0 never disables", at_least=0)
+    allow_networks: tuple[str, ...] = setting((), "networks URL hooks may reach (CIDR, like 10.0.0.0/8); empty "
+                                              "allows any address wake.deny_networks does not refuse",
+                                              kind="networks", shown_default="any")
+    deny_networks: tuple[str, ...] = setting(wakehosts.DEFAULT_DENY, "networks URL hooks may never reach, "
+                                             "checked at SetWakeHook and before each POST; the default refuses "
+                                             "link-local and cloud metadata addresses", kind="networks")
+
+    def host_policy(self) -> wakehosts.HostPolicy:
+        return wakehosts.HostPolicy(wakehosts.networks(self.allow_networks), wakehosts.networks(self.deny_networks))
 
     def commands_allowed(self, listen: tuple[str, ...]) -> bool:
         if self.allow_commands != "auto":

@@ -10,13 +10,13 @@ import subprocess
 import sys
 
 from fabricd import __version__
+from fabricd.core.errors import FabricError
 from fabricd.daemon import copying, logs, settings, units
 from fabricd.daemon.app import App
-from fabricd.core.errors import FabricError
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
+from fabricd.store.errors import StoreError, require_postgres_driver
 from fabricd.store.lmdb import maintenance
-from fabricd.store.lmdb.engine import StoreError
 
 
 def parser() -> argparse.ArgumentParser:
@@ -41,8 +41,6 @@ def parser() -> argparse.ArgumentParser:
     check = _store_command(sub, "check", "verify every record's checksum; exit 1 when some are corrupt (the "
                            "daemon may run, except with --repair)")
     check.add_argument("--repair", action="store_true", help="move corrupt records aside (stop the daemon first)")
-    check.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None,
-                       metavar="URL", help="check a PostgreSQL database instead: decode every row [store]")
     migrate = sub.add_parser("migrate", help="create or upgrade the fabricd schema of a PostgreSQL database "
                              "(`serve` also does it at start; a database a newer fabricd migrated is refused)")
     migrate.add_argument("--config", metavar="PATH", help="TOML configuration file (default $FABRICD_CONFIG)")
@@ -67,6 +65,9 @@ def _store_command(sub: argparse._SubParsersAction, name: str, text: str) -> arg
         s = settings.BY_KEY[key]
         cmd.add_argument(s.flag, dest=settings.flag_dest(key), default=None, metavar="VALUE",
                          help=f"{s.spec.help} [{key}]".replace("%", "%%"))
+    cmd.add_argument(settings.BY_KEY["store"].flag, dest=settings.flag_dest("store"), default=None, metavar="URL",
+                     help="act on this PostgreSQL database (postgresql://USER@HOST:PORT/DB) instead of the data "
+                          "folder [store]")
     return cmd
 
 
@@ -75,6 +76,12 @@ def store_command(args: argparse.Namespace, config: Config) -> int:
     path = config.data_dir
     if args.command == "copy":
         return copying.run(args, config)
+    if config.store:
+        require_postgres_driver()
+    if config.store and args.command in ("backup", "restore", "compact"):
+        raise StoreError(f"the store is the PostgreSQL database {_safe(config.store)}, and {args.command} is for LMDB "
+                         "data folders: use PostgreSQL's tools (pg_dump, base backups), or copy the fabric into a "
+                         "data folder with `fabricd copy --from URL --to FOLDER`")
     if args.command == "migrate":
         from fabricd.store.postgres.migrate import migrate_url
 
@@ -110,15 +117,30 @@ def store_command(args: argparse.Namespace, config: Config) -> int:
         if args.admin == bool(args.agent):
             print("fabricd token issue: pass exactly one of --admin and --agent NAME", file=sys.stderr)
             return 2
-        issued = maintenance.issue_token(path, "admin" if args.admin else "agent", args.agent, args.label,
-                                         map_size=config.map_size, group=config.socket.group,
-                                         session_names=tuple(args.name))
+        scope = "admin" if args.admin else "agent"
+        if config.store:
+            from fabricd.store.postgres.offline import issue_token
+
+            token, secret = asyncio.run(issue_token(config.store, scope, args.agent, args.label, tuple(args.name)))
+            print(secret)
+            print(f"token id {token.token_id}: keep the token secret, it is not shown again; every fabricd node "
+                  f"serving {_safe(config.store)} accepts it now", file=sys.stderr)
+            return 0
+        issued = maintenance.issue_token(path, scope, args.agent, args.label, map_size=config.map_size,
+                                         group=config.socket.group, session_names=tuple(args.name))
         print(issued.secret)
-        where = (f"the running daemon (pid {issued.daemon_pid}) accepts it now" if issued.daemon_pid
-                 else "the daemon accepts it once started")
+        where = (f"the daemon serving {path} (pid {issued.daemon_pid}) accepts it now" if issued.daemon_pid
+                 else f"a daemon serving {path} accepts it once started")
         print(f"token id {issued.token.token_id}: keep the token secret, it is not shown again; {where}",
               file=sys.stderr)
     return 0
+
+
+def _safe(url: str) -> str:
+    """A database URL without its password, for messages."""
+    from fabricd.store.postgres.migrate import safe
+
+    return safe(url)
 
 
 def load(args: argparse.Namespace) -> Config:
@@ -162,9 +184,15 @@ def main(argv: list[str] | None = None) -> int:
 def install_unit(user: bool, install: bool) -> int:
     executable = shutil.which("fabricd") or os.path.join(os.path.dirname(sys.executable), "fabricd")
     text = units.render(executable, user=user)
+    hidden = [] if user else units.hidden([executable, sys.executable, sys.base_prefix, os.path.dirname(__file__)])
     if not install:
         print(text, end="")
+        if hidden:
+            print(f"fabricd systemd-unit: warning: {units.advice(hidden)}", file=sys.stderr)
         return 0
+    if hidden:
+        print(f"fabricd systemd-unit: not installed: {units.advice(hidden)}", file=sys.stderr)
+        return 2
     folder = os.path.expanduser("~/.config/systemd/user") if user else "/etc/systemd/system"
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "fabricd.service")

@@ -17,6 +17,7 @@ import dataclasses
 import difflib
 import functools
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
         if k.kind == "bool":
             parser.add_argument(k.flag, dest=flag_dest(k.key), action=argparse.BooleanOptionalAction, default=None,
                                 help=text)
-        elif k.kind in ("list", "listen"):
+        elif k.kind in ("list", "listen", "networks"):
             parser.add_argument(k.flag, dest=flag_dest(k.key), action="append", default=None, metavar="VALUE",
                                 help=text + " (repeatable)")
         else:
@@ -182,6 +183,25 @@ class Resolved:
         return build(self.values)
 
 
+_LEADING_ZERO = re.compile(r"^\s*([A-Za-z0-9_.\"'-]+)\s*=\s*([+-]?0[0-9_]+)\s*(#.*)?$")
+
+
+def _leading_zero_hint(path: str) -> str:
+    """What to write instead of a number with a leading zero (`mode = 0660`), which TOML refuses outright."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    for n, line in enumerate(lines, 1):
+        found = _LEADING_ZERO.match(line)
+        if found:
+            key, number = found.group(1), found.group(2)
+            return (f"; line {n}: {line.strip()!r}: TOML has no numbers with a leading zero; write a file mode as "
+                    f'octal digits in quotes: {key} = "{number}"')
+    return ""
+
+
 def resolve(args: argparse.Namespace | None, environ: Mapping[str, str] = os.environ) -> Resolved:
     """Defaults, then the file, then the environment, then flags; raises ConfigError naming every problem."""
     problems: list[str] = []
@@ -194,7 +214,7 @@ def resolve(args: argparse.Namespace | None, environ: Mapping[str, str] = os.env
         except OSError as exc:
             raise ConfigError([f"cannot read the configuration file {path}: {exc.strerror}"]) from None
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError([f"{path} is not valid TOML: {exc}"]) from None
+            raise ConfigError([f"{path} is not valid TOML: {exc}{_leading_zero_hint(path)}"]) from None
         for key, value in _flatten(table).items():
             if key in BY_KEY:
                 raw.append((key, value, f"file {path}"))
@@ -298,7 +318,7 @@ def describe(resolved: Resolved) -> str:
 
 
 def markdown_table() -> str:
-    """README's configuration table, one row per key."""
+    """The configuration table of docs/configuration.md, one row per key."""
     rows = ["| key | flag | environment | default | SIGHUP | meaning |", "| --- | --- | --- | --- | --- | --- |"]
     for k in KEYS:
         flag = k.flag if k.kind != "bool" else f"{k.flag}, --no-{k.flag[2:]}"

@@ -31,7 +31,7 @@ from fabricd.core.model import Ticket, TicketSourceKind, TicketState
 from fabricd.core.rendezvous import Rendezvous, TicketQuery, TicketRequest, TicketView
 from fabricd.rpc import a2a_convert as convert
 from fabricd.rpc.auth import LOCAL, Identity, caller
-from fabricd.rpc.errors import _internal
+from fabricd.rpc.errors import internal_error
 
 _DEADLINE_MARGIN_S = 0.05
 _PAGE_SIZE = 50
@@ -56,7 +56,7 @@ def a2a_mapped(method: Callable) -> Callable:
     name = method.__name__
 
     async def fail(context: grpc.aio.ServicerContext, request: object, exc: BaseException) -> None:
-        err = exc if isinstance(exc, errors.FabricError) else _internal(name, context, request)
+        err = exc if isinstance(exc, errors.FabricError) else internal_error(name, context, request)
         code, status = convert.status_of(err)
         await context.abort(code, err.message,
                             trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),))

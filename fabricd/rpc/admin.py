@@ -6,10 +6,13 @@ import asyncio
 import hashlib
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 
+import grpc
+
 from fabricd.core.errors import FailedPrecondition
+from fabricd.core.model import PostgresInfo
 from fabricd.core.tokens import ADMIN, AGENT, Token, Tokens
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import admin_service_pb2 as pb
@@ -35,6 +38,7 @@ class Status:
     outbox_rows: int
     map_free_bytes: int = 0
     auth_tokens: str = ""
+    postgres: PostgresInfo | None = None
 
 
 CHUNK = 1 << 20
@@ -59,7 +63,8 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
         self._backup_dir = backup_dir
 
     @mapped
-    async def BackupStore(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def BackupStore(self, request: pb.BackupStoreRequest,
+                          context: grpc.aio.ServicerContext) -> AsyncIterator[pb.BackupStoreResponse]:
         if self._backup is None:
             # Not a retryable outage: this daemon's store is a database, which backs up with its own tools.
             raise FailedPrecondition("this daemon keeps its store in PostgreSQL and streams no backups: use "
@@ -84,22 +89,25 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
                     return
 
     @mapped
-    async def IssueToken(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def IssueToken(self, request: pb.IssueTokenRequest,
+                         context: grpc.aio.ServicerContext) -> pb.IssueTokenResponse:
         token, secret = await self._tokens.issue(_SCOPES.get(request.scope, ""), request.agent_id, request.label,
                                                  tuple(request.session_names))
         return pb.IssueTokenResponse(info=token_out(token), token=secret)
 
     @mapped
-    async def RevokeToken(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def RevokeToken(self, request: pb.RevokeTokenRequest,
+                          context: grpc.aio.ServicerContext) -> pb.RevokeTokenResponse:
         return pb.RevokeTokenResponse(revoked=await self._tokens.revoke(request.token_id))
 
     @mapped
-    async def ListTokens(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def ListTokens(self, request: pb.ListTokensRequest,
+                         context: grpc.aio.ServicerContext) -> pb.ListTokensResponse:
         listed = await self._tokens.list(request.page_size, request.page_token)
         return pb.ListTokensResponse(tokens=[token_out(t) for t in listed.items], next_page_token=listed.next_page_token)
 
     @mapped
-    async def GetStatus(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetStatus(self, request: pb.GetStatusRequest, context: grpc.aio.ServicerContext) -> pb.GetStatusResponse:
         s = await self._status()
         out = pb.GetStatusResponse(
             version=s.version,
@@ -118,7 +126,14 @@ class AdminServicer(pb_grpc.AdminServiceServicer):
             outbox_rows=s.outbox_rows,
             map_free_bytes=s.map_free_bytes,
             auth_tokens=s.auth_tokens,
+            store_kind="postgresql" if s.postgres is not None else "lmdb",
         )
+        if s.postgres is not None:
+            p = s.postgres
+            out.postgres.CopyFrom(pb.PostgresStatus(
+                url=p.url, server_version=p.server_version, database=p.database, schema_version=p.schema_version,
+                pool_size=p.pool_size, pool_max_size=p.pool_max_size, pool_idle=p.pool_idle,
+                in_recovery=p.in_recovery, replicas=p.replicas, database_bytes=p.database_bytes))
         out.start_time.FromNanoseconds(s.start_time_ns)
         out.current_time.GetCurrentTime()
         return out

@@ -7,7 +7,10 @@ Every fabricd.v1 call passes the guard before its servicer runs:
   2. rate-limit the token;
   3. check the call against POLICIES: an agent identity may act only as its
      own agent, and register only under session names bound to its token;
-     admin and trusted local callers may do everything;
+     admin and trusted local callers may do everything. Where the core reads
+     the request's agent as a name (an id, a session name or `session/segment`),
+     access is decided on the agent the name resolves to
+     (fabricd.core.directory.check_own_name), not on the string;
   4. publish the identity for the call (`caller()`), so a servicer can pass
      what the core must know of it (an agent token's name claim is exclusive;
      what it may read of others' queues, see fabricd.rpc.visibility).
@@ -30,7 +33,10 @@ from dataclasses import dataclass
 
 import grpc
 
+from fabricd.core import lanes
+from fabricd.core.directory import check_own_name
 from fabricd.core.errors import PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.core.model import MailboxEntry
 from fabricd.core.tokens import Tokens
 
 
@@ -74,18 +80,36 @@ def _deny(identity: Identity, what: str) -> PermissionDenied:
     return PermissionDenied(f"{identity} may not {what}", reason="OUT_OF_SCOPE", identity=str(identity))
 
 
-def own(field: str) -> Callable[[object, Identity, Guard], None]:
-    """The request's `field` must name the caller's own agent."""
+Policy = Callable[[object, "Identity", "Guard"], "str | None"]
+"""A call's access rule: raises PermissionDenied, or returns the name the core will resolve as the caller's own
+agent (the guard then checks what it resolves to), or None."""
 
-    def check(request: object, identity: Identity, guard: Guard) -> None:
+
+def own(field: str) -> Policy:
+    """The request's `field` must be the caller's own agent id (the core reads it as an id, never a name)."""
+
+    def check(request: object, identity: Identity, guard: Guard) -> str | None:
         if not identity.agent_id or getattr(request, field) != identity.agent_id:
             raise _deny(identity, f"act on agent {getattr(request, field)!r} ({field})")
+        return None
+
+    return check
+
+
+def own_name(field: str) -> Policy:
+    """As `own`, for a field the core resolves as a name: it must also resolve to the caller's agent, or none."""
+    exact = own(field)
+
+    def check(request: object, identity: Identity, guard: Guard) -> str | None:
+        exact(request, identity, guard)
+        return identity.agent_id
 
     return check
 
 
 def register_own(request: object, identity: Identity, guard: Guard) -> None:
-    """Register as its own agent, under no session name or one bound to its token (see fabricd token issue)."""
+    """Register as its own agent, under no session name or one bound to its token (see fabricd token issue).
+    An id that is another agent's name is refused by the core's rule (NAME_COLLISION), for every caller."""
     own("agent_id")(request, identity, guard)
     name = request.session_name  # type: ignore[attr-defined]
     if name and name != identity.agent_id and name not in identity.session_names:
@@ -156,21 +180,25 @@ def party_to_ticket(request: object, identity: Identity, guard: Guard) -> None:
                 "target")
 
 
-def list_tickets(request: object, identity: Identity, guard: Guard) -> None:
-    """Its own tickets whole; another agent's only those it asked (source_agent_id is set to it)."""
+def list_tickets(request: object, identity: Identity, guard: Guard) -> str | None:
+    """Its own tickets whole (the name resolved to its agent); another agent's only those it asked
+    (source_agent_id is set to it)."""
     if request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
-        return
+        return identity.agent_id
     if request.source_agent_id not in ("", identity.agent_id):  # type: ignore[attr-defined]
         raise _deny(identity, f"list tickets asked by {request.source_agent_id!r}")  # type: ignore[attr-defined]
     request.source_agent_id = identity.agent_id  # type: ignore[attr-defined]
+    return None
 
 
-def cancel_own(request: object, identity: Identity, guard: Guard) -> None:
+def cancel_own(request: object, identity: Identity, guard: Guard) -> str | None:
+    """The head of its own queue (the name resolved to its agent), or a ticket it asked at another's head."""
     if identity.agent_id and request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
-        return
+        return identity.agent_id
     ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
     if ticket is None or not identity.agent_id or ticket.source_agent != identity.agent_id:
         raise _deny(identity, "cancel a ticket it did not ask")
+    return None
 
 
 def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
@@ -178,17 +206,17 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
         raise _deny(identity, "settle a job another agent ran")
 
 
-POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
+POLICIES: dict[str, Policy] = {
     # DirectoryService
-    "Register": register_own, "Touch": own("agent_id"), "Unregister": own("agent_id"), "ListMailboxes": anyone,
+    "Register": register_own, "Touch": own("agent_id"), "Unregister": own_name("agent_id"), "ListMailboxes": anyone,
     "ResolveName": anyone,
     "WatchMailboxes": anyone, "SetWakeHook": set_wake_hook, "GetWakeHook": own("agent_id"),
     # MailboxService
     "SendMessage": send_message, "SendMessages": send_messages, "PeekMessages": own("agent_id"),
     "DrainMessages": own("agent_id"), "Subscribe": own("agent_id"), "AckMessages": own("agent_id"),
     # RendezvousService
-    "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own("agent_id"),
-    "CancelHead": cancel_own, "CloseQueue": own("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
+    "Ask": ask_as_self, "EnqueueTicket": ask_as_self, "AwaitReply": own_ticket, "Reply": own_name("agent_id"),
+    "CancelHead": cancel_own, "CloseQueue": own_name("agent_id"), "GetQueue": anyone, "WatchQueue": anyone,
     "GetTicket": party_to_ticket, "CancelTicket": party_to_ticket, "ListTickets": list_tickets,
     # OutboxService
     "FanOut": fan_out_own,
@@ -204,7 +232,12 @@ POLICIES: dict[str, Callable[[object, Identity, Guard], None]] = {
         "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs",
         "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard")},
 }
-"""Calls an agent identity may make, and on what condition. Anything else is admin only."""
+"""Calls an agent identity may make, and on what condition. Anything else is admin only.
+
+`own` fields are read by the core as agent ids only (mailboxes, wake hooks, senders, a FanOut's agent), so the
+string is the agent; `own_name` fields (and the own-queue forms of ListTickets and CancelHead) are resolved as
+names, so the guard resolves them too and decides on the agent they reach. Register and Touch make an entry
+under the id, which the core refuses when the id is already another agent's name."""
 
 
 class RateLimiter:
@@ -249,12 +282,14 @@ class Guard:
 
     def __init__(self, tokens: Tokens, *, mode: str = "auto", admin_names: tuple[str, ...] = (),
                  limiter: RateLimiter | None = None,
-                 ticket: Callable[[str], Awaitable[object]] | None = None) -> None:
+                 ticket: Callable[[str], Awaitable[object]] | None = None,
+                 resolve: Callable[[str], Awaitable[MailboxEntry | None]] | None = None) -> None:
         self.tokens = tokens
         self.mode = mode
         self.admin_names = admin_names
         self.limiter = limiter or RateLimiter(0, 1)
         self._ticket = ticket
+        self._resolve = resolve
         self._calls: dict[str, set[OpenCall]] = {}
         """Open calls by token_id, ended when the token is revoked."""
         tokens.on_revoke.append(self.end_calls)
@@ -323,6 +358,7 @@ class Guard:
                 raise ResourceExhausted(f"rate limit of {self.limiter.rate:g} calls/s for this token; retry in "
                                         f"{wait:.2f}s", reason="RATE_LIMITED", retry_after_s=f"{wait:.3f}")
         _CALLER.set(identity)
+        lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)
         if identity.trusted:
             return identity
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
@@ -331,5 +367,7 @@ class Guard:
         ticket_id = getattr(request, "ticket_id", "") if policy in (own_ticket, cancel_own, party_to_ticket) else ""
         if ticket_id and self._ticket is not None:  # read through the async port: any backend, any node
             _TICKET.set((ticket_id, await self._ticket(ticket_id)))
-        policy(request, identity, self)
+        name = policy(request, identity, self)
+        if name is not None and self._resolve is not None:  # read through the async port, as the ticket is
+            await check_own_name(self._resolve, name, identity.agent_id, str(identity))
         return identity

@@ -46,7 +46,7 @@ CODES: dict[type[errors.FabricError], grpc.StatusCode] = {
 
 def code_of(exc: errors.FabricError) -> grpc.StatusCode:
     for cls in type(exc).__mro__:
-        code = CODES.get(cls)  # type: ignore[arg-type]
+        code = CODES.get(cls)
         if code is not None:
             return code
     return grpc.StatusCode.UNKNOWN
@@ -73,7 +73,7 @@ async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> N
     )
 
 
-def _internal(method: str, context: grpc.aio.ServicerContext, request: object) -> errors.FabricError:
+def internal_error(method: str, context: grpc.aio.ServicerContext, request: object) -> errors.FabricError:
     """Log an unexpected error with the stack under a fresh incident id, and the error the caller gets."""
     # `request_name`, not `name`: a LogRecord's own attributes cannot be given as extra fields.
     fields = {f"request_{f.name}" if f.name == "name" else f.name: v for f, v in request.ListFields()
@@ -111,7 +111,7 @@ def mapped(method: Callable) -> Callable:
             except grpc.aio.AbortError:
                 raise
             except Exception:  # noqa: BLE001 - reported as INTERNAL, logged with the stack
-                err, internal = _internal(name, context, request), True
+                err, internal = internal_error(name, context, request), True
             finally:
                 Gauges.open_streams -= 1
             await (_abort_internal(context, err) if internal else abort(context, err))
@@ -127,7 +127,7 @@ def mapped(method: Callable) -> Callable:
         except grpc.aio.AbortError:
             raise
         except Exception:  # noqa: BLE001
-            err, internal = _internal(name, context, request), True
+            err, internal = internal_error(name, context, request), True
         await (_abort_internal(context, err) if internal else abort(context, err))
 
     return unary

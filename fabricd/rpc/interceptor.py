@@ -17,8 +17,8 @@ from collections.abc import Callable
 import grpc
 
 from fabricd.core.errors import FabricError, InvalidArgument
-from fabricd.rpc import delivery, errors, visibility
 from fabricd.core.limits import Limits
+from fabricd.rpc import delivery, errors, visibility
 from fabricd.rpc.auth import Guard, Identity, revoked
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.streams import Streams

@@ -11,7 +11,6 @@ from fabricd.rpc.errors import mapped, status_of
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 
-
 KEEPALIVE = pb.SubscribeResponse(keepalive=True).SerializeToString()
 
 

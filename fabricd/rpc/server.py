@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
@@ -17,19 +18,18 @@ from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import Tokens
 from fabricd.core.wake import Wakes
-from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.rpc import reflection
 from fabricd.rpc.a2a import A2AServicer, Endpoint
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
+from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.interceptor import GuardInterceptor, Load
-from fabricd.rpc.streams import Streams
-from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
 from fabricd.rpc.rendezvous import RendezvousServicer
+from fabricd.rpc.streams import Streams
 from fabricd.v1 import (
     admin_service_pb2,
     admin_service_pb2_grpc,

@@ -103,7 +103,7 @@ class Streams:
         self._in_flight += size
         try:
             await asyncio.wait_for(context.write(response), limits.stream_stall_timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.stalled += 1
             log.info("stream stalled", extra={"peer": context.peer(), "bytes": size})
             raise stalled(limits.stream_stall_timeout_s) from None

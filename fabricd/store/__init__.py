@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from fabricd.core.kv.store import KvStore
 from fabricd.core.ports import Store, Wakeups
+from fabricd.store.errors import require_postgres_driver
 
 
 def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map_size: int = 1 << 30,
@@ -27,6 +28,7 @@ def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map
 
         return KvStore(MemoryEngine(wakeups), wakeups, clock)
     if location.startswith(("postgresql://", "postgres://")):
+        require_postgres_driver()
         from fabricd.store.postgres.store import PgStore
 
         return PgStore(location, wakeups, clock, poll_interval=poll_interval, failpoint=failpoint)

@@ -6,7 +6,7 @@ Each backend dumps every record of a fabric from one consistent snapshot (an
 LMDB read transaction; a PostgreSQL REPEATABLE READ transaction) and loads
 records in one transaction into a store that holds no fabric
 (fabricd.store.lmdb.dump, fabricd.store.postgres.dump). They meet in the kinds
-below, one per thing a fabric keeps; indexes (LMDB's `names`, `queues`, `due`,
+of fabricd.store.records, one per thing a fabric keeps; indexes (LMDB's `names`, `queues`, `due`,
 ... ; PostgreSQL's partial indexes) are not records: each load rebuilds them.
 
 Complete by construction: each dump module declares, for every LMDB
@@ -21,67 +21,15 @@ another schema) is a StoreError raised before anything is written.
 
 from __future__ import annotations
 
-import enum
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
 
-from fabricd.store.errors import StoreError
-
-BATCH = 1000
-"""Records handed to a load at a time: bounded memory whatever the size of the fabric."""
-
-
-class Kind(str, enum.Enum):
-    """A kind of record, and what its payload is."""
-
-    COUNTER = "counter"  # (name, value): named counters, 'revision' (mailbox directory) included
-    MAILBOX = "mailbox"  # MailboxEntry: presence, session name, capabilities, revision, seq counter, unread count
-    REMOVAL = "removal"  # (revision, agent_id): an unregistered mailbox, for watchers resuming before it
-    MESSAGE = "message"  # Message (unread, seq set)
-    MESSAGE_ID = "message_id"  # (message id, sender, minted, IdRecord): every id still remembered (unread or in the
-    # dedupe window), its sender's idempotency key ("" for a consumed id from before schema 4 / migration 5);
-    # `minted`: the store minted it (LMDB keys those alone, in time order)
-    TICKET = "ticket"  # Ticket: queued (FIFO by seq), answered or aborted (until pruned)
-    OUTBOX = "outbox"  # OutboxRow: pending (with its due time), dead letter, or receipt
-    DIRECTORY = "directory"  # agentdir.DirectoryData: the agent directory's data and sequence
-    HISTORY = "history"  # agentdir.DirectoryData: the data as of a recent sequence
-    AGENT = "agent"  # agentdir.Agent
-    THREAD = "thread"  # (ordinal, agentdir.Thread): ordinal = its place in its agent's list
-    REQUEST = "request"  # agentdir.WorkRequest (seq = admission order)
-    REPAIR = "repair"  # (key, generation, request_id)
-    REQUEST_KEY = "request_key"  # (scope, key, digest, created_id): idempotency keys of Admit and CreateThread
-    TOKEN = "token"  # (SHA-256 digest, Token): the token itself is never stored
-    WAKE_HOOK = "wake_hook"  # core.wake.WakeHook: an agent's hook (URL or command, secret) and its firing state
-
-
-Record = tuple[Kind, Any]
-
-
-class Source(Protocol):
-    """One consistent snapshot of a fabric."""
-
-    skipped: Counter[str]
-    """Records the dump could not carry, by what they were (say why in the key)."""
-
-    def records(self) -> AsyncIterator[list[Record]]:
-        """Every record of the fabric, in batches of at most BATCH."""
-
-    async def close(self) -> None: ...
-
-
-class Target(Protocol):
-    """A store being filled: nothing is visible until `commit`."""
-
-    async def begin(self) -> None:
-        """Open the load; StoreError (nothing written) when the store already holds a fabric."""
-
-    async def load(self, batch: list[Record]) -> None: ...
-
-    async def commit(self) -> None: ...
-
-    async def abort(self) -> None: ...
+from fabricd.store.errors import StoreError, require_postgres_driver
+from fabricd.store.records import BATCH as BATCH
+from fabricd.store.records import Kind as Kind
+from fabricd.store.records import Record as Record
+from fabricd.store.records import Source, Target
 
 
 def is_postgres(location: str) -> bool:
@@ -90,6 +38,7 @@ def is_postgres(location: str) -> bool:
 
 def open_source(location: str) -> Source:
     if is_postgres(location):
+        require_postgres_driver()
         from fabricd.store.postgres.dump import PgSource
 
         return PgSource(location)
@@ -100,6 +49,7 @@ def open_source(location: str) -> Source:
 
 def open_target(location: str, *, map_size: int, group: str = "") -> Target:
     if is_postgres(location):
+        require_postgres_driver()
         from fabricd.store.postgres.dump import PgTarget
 
         return PgTarget(location)
@@ -123,7 +73,7 @@ async def copy(source: Source, target: Target, progress: Callable[[str], None] =
                every_s: float = 2.0) -> Counter[str]:
     """Copy every record of `source` into `target` in one load; the records copied, by kind."""
     counts: Counter[str] = Counter()
-    batches = aiter(source.records())
+    batches = source.records()
     try:
         first = await anext(batches, None)  # the source is opened and checked before the target is touched
         await target.begin()

@@ -11,6 +11,10 @@ from fabricd.core.model import Address, Message
 from fabricd.core.rendezvous import TicketRequest
 from tests.core.conftest import Fabric
 
+EMBEDDED_ONLY = {
+    "test_enqueue_reads_the_same_records_at_5000_queued_tickets_as_at_none":
+        "counts the records a record script reads (RecordTx); PostgreSQL's enqueue is one statement, not a script",
+}
 
 class CountingTx:
     """A RecordTx that counts the records a script reads in bulk (tickets of a FIFO, directory entries)."""

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from fabricd.core.errors import DeadlineExceeded
-from fabricd.core.mailbox import DELIVERY_MARGIN_S
+from fabricd.core.limits import Limits
+from fabricd.core.mailbox import DELIVERY_MARGIN_S, Mailboxes
 from tests.core.conftest import Fabric, mail, texts
 
 
@@ -29,13 +30,33 @@ async def test_a_drain_without_time_to_answer_consumes_nothing(fabric: Fabric) -
 
 async def test_a_drain_whose_caller_leaves_before_its_write_runs_consumes_nothing(fabric: Fabric) -> None:
     await _mailbox_of_three(fabric)
-    engine = fabric.store.engine  # type: ignore[attr-defined]
-    async with engine._lock:  # the writer is busy with someone else's work
-        drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 10))
-        await asyncio.sleep(0)
-        drain.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await drain
+    port = fabric.store.mailboxes
+    busy, started = asyncio.Event(), asyncio.Event()
+    taken: list[int] = []
+
+    class BusyWriter:
+        """The port, with a drain that waits for the writer (busy with someone else's work) before it runs."""
+
+        def __getattr__(self, name: str):  # noqa: ANN204
+            return getattr(port, name)
+
+        async def drain(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+            started.set()
+            await busy.wait()
+            out = await port.drain(*args, **kwargs)
+            taken.append(len(out[0]))
+            return out
+
+    fabric.store.mailboxes = BusyWriter()  # type: ignore[assignment]
+    drain = asyncio.ensure_future(fabric.mailboxes.drain("bob", 10))
+    await started.wait()
+    drain.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await drain
+    busy.set()  # the write runs now, its caller gone
+    await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the write (and any put-back) has run
+    fabric.store.mailboxes = port
+    assert taken == [0]  # the write asked whether its caller could still receive: no, so it took nothing
     assert (await fabric.mailboxes.peek("bob", 10))[1] == 3
     assert texts((await fabric.mailboxes.drain("bob", 10))[0]) == ["m0", "m1", "m2"]
 
@@ -93,3 +114,19 @@ async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_
     await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the put-back has run
     unread, count = await fabric.mailboxes.peek("bob", 10)
     assert (texts(unread), count) == (["new"], 1)  # m0 and m1 were the removed mailbox's
+
+
+async def test_a_drains_byte_budget_holds_exactly_the_messages_it_returns(fabric: Fabric) -> None:
+    """The budget counts each message as it is returned (its stored encoding), the same on every store: a
+    budget of exactly two messages takes two, one byte less takes one (never none)."""
+    for i, fits in enumerate((0, -1, None)):
+        name = f"b{i}"
+        await fabric.directory.register(name)
+        for text in ("m0", "m1", "m2"):
+            await fabric.mailboxes.send(mail(name, text))
+        first, second = (await fabric.mailboxes.peek(name, 2))[0]
+        budget = 1 if fits is None else len(first.encoded) + len(second.encoded) + fits
+        reader = Mailboxes(fabric.store, Limits(max_response_bytes=budget), fabric.clock)
+        drained, remaining = await reader.drain(name, 10)
+        taken = ["m0", "m1"] if fits == 0 else ["m0"]
+        assert (texts(drained), remaining) == (taken, 3 - len(taken)), budget

@@ -1,4 +1,4 @@
-"""Issue 17 #4 on the in-memory backend: message ids are each sender's idempotency keys, outbox mail keys
+"""On every store: message ids are each sender's idempotency keys, outbox mail keys
 each settling agent's; an ack by id takes the oldest unread message carrying it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from fabricd.core.errors import AlreadyExists
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob
 from fabricd.core.outbox import RetryPolicy
-from tests.core.conftest import Fabric, build, decoded, mail
+from tests.core.conftest import Fabric, MakeFabric, decoded, mail
 
 
 def senders_and_texts(fabric_peek: tuple) -> list[tuple[str, str]]:  # noqa: ANN001 - (envelopes, unread)
@@ -107,23 +107,18 @@ async def test_two_settling_agents_rows_with_one_mail_key_are_both_kept_and_deli
         assert (await fabric.outbox.fan_out(job(agent, "req-7", "carol"), "again"))[1] == 0
 
 
-async def test_retry_dead_letters_by_key_retries_every_agents_row_with_that_key() -> None:
-    fabric = build(Limits(max_unread=1), RetryPolicy(jitter=0, max_attempts=1))
-    await fabric.store.start()
-    try:
-        await fabric.directory.register("carol")
-        await fabric.mailboxes.send(mail("carol", "fills the mailbox"))
-        for agent, key in (("alice", "req-7"), ("bob", "req-7"), ("bob", "req-8")):
-            await fabric.outbox.fan_out(job(agent, key, "carol"), f"{agent} {key}")
-        assert (await fabric.outbox.drain_once()).failed == 3
-        assert len((await fabric.outbox.list(10, "", RowState.DEAD_LETTER)).items) == 3
-        await fabric.mailboxes.drain("carol", 10)
-        assert await fabric.outbox.retry_dead_letters(["outbox:req-7:reply:0"]) == 2
-        pending = (await fabric.outbox.list(10, "", RowState.PENDING)).items
-        assert sorted((r.key, r.sender.agent_id) for r in pending) == [("outbox:req-7:reply:0", "alice"),
-                                                                       ("outbox:req-7:reply:0", "bob")]
-        (left,) = (await fabric.outbox.list(10, "", RowState.DEAD_LETTER)).items
-        assert (left.key, left.sender.agent_id) == ("outbox:req-8:reply:0", "bob")
-    finally:
-        fabric.wakeups.close()
-        await fabric.store.close()
+async def test_retry_dead_letters_by_key_retries_every_agents_row_with_that_key(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(Limits(max_unread=1), RetryPolicy(jitter=0, max_attempts=1))
+    await fabric.directory.register("carol")
+    await fabric.mailboxes.send(mail("carol", "fills the mailbox"))
+    for agent, key in (("alice", "req-7"), ("bob", "req-7"), ("bob", "req-8")):
+        await fabric.outbox.fan_out(job(agent, key, "carol"), f"{agent} {key}")
+    assert (await fabric.outbox.drain_once()).failed == 3
+    assert len((await fabric.outbox.list(10, "", RowState.DEAD_LETTER)).items) == 3
+    await fabric.mailboxes.drain("carol", 10)
+    assert await fabric.outbox.retry_dead_letters(["outbox:req-7:reply:0"]) == 2
+    pending = (await fabric.outbox.list(10, "", RowState.PENDING)).items
+    assert sorted((r.key, r.sender.agent_id) for r in pending) == [("outbox:req-7:reply:0", "alice"),
+                                                                   ("outbox:req-7:reply:0", "bob")]
+    (left,) = (await fabric.outbox.list(10, "", RowState.DEAD_LETTER)).items
+    assert (left.key, left.sender.agent_id) == ("outbox:req-8:reply:0", "bob")

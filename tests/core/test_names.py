@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fabricd.core.errors import PermissionDenied
+from fabricd.core.limits import Limits
 from fabricd.core.model import Presence
 from fabricd.core.tokens import mint
-from fabricd.core.limits import Limits
 from tests.core.conftest import Fabric
 
 

@@ -1,4 +1,4 @@
-"""The outbox, agent-directory and token contracts, and node ids, on the in-memory backend."""
+"""The outbox, agent-directory and token contracts, and node ids, on every store."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fabricd.core.ids import IdMint
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob
 from fabricd.core.outbox import RetryPolicy
-from tests.core.conftest import Fabric, build, decoded, mail, texts
+from tests.core.conftest import Fabric, MakeFabric, decoded, mail, texts
 
 
 def job(key: str, *reply_to: str) -> SettledJob:
@@ -33,8 +33,8 @@ async def test_a_reply_is_delivered_exactly_once_with_its_receipt(fabric: Fabric
     assert [(r.key, r.seq, r.content) for r in rows] == [(keys[0], 1, ""), (keys[1], 1, "")]
 
 
-async def test_a_refused_post_is_retried_then_dead_lettered_at_max_attempts() -> None:
-    fabric = build(Limits(max_unread=1), RetryPolicy(base_s=1, cap_s=1, jitter=0, max_attempts=2))
+async def test_a_refused_post_is_retried_then_dead_lettered_at_max_attempts(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(Limits(max_unread=1), RetryPolicy(base_s=1, cap_s=1, jitter=0, max_attempts=2))
     await fabric.directory.register("alice")
     await fabric.mailboxes.send(mail("alice"))
     await fabric.outbox.fan_out(job("mail-1", "alice"), "result")
@@ -156,13 +156,13 @@ async def test_listing_the_outbox_after_a_key_with_control_characters_is_refused
     assert caught.value.reason == "INVALID_CHARACTERS"
 
 
-async def test_a_reply_is_held_to_the_message_limit_with_its_header_and_headers() -> None:
+async def test_a_reply_is_held_to_the_message_limit_with_its_header_and_headers(make_fabric: MakeFabric) -> None:
     """The reply is its header (agent and session ids), the content, and its headers (key and job id): FanOut
     measures all of it, as a send would, so long ids never carry a reply past max_message_bytes."""
     from fabricd.core.errors import ResourceExhausted
     from fabricd.core.validate import utf8_size
 
-    fabric = build(Limits(max_message_bytes=4000))
+    fabric = await make_fabric(Limits(max_message_bytes=4000))
     long_id = "\U0001f980" * 250  # 1,000 bytes in UTF-8
     settled = SettledJob(long_id, int(JobOutcome.COMPLETED), Address(long_id, long_id),
                          Mail("k" * 250, reply_to=(Address("alice", "s"),)))

@@ -1,4 +1,4 @@
-"""Every list pages the same way (AIP-158), through cursor reads of the store port, on the in-memory backend."""
+"""Every list pages the same way (AIP-158), through cursor reads of the store port, on every store."""
 
 from __future__ import annotations
 

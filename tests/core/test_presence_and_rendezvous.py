@@ -1,4 +1,4 @@
-"""The directory (presence, unregister) and rendezvous contracts on the in-memory backend."""
+"""The directory (presence, unregister) and rendezvous contracts on every store."""
 
 from __future__ import annotations
 
@@ -10,6 +10,12 @@ from fabricd.core.errors import Aborted, DeadlineExceeded, FailedPrecondition, N
 from fabricd.core.model import Change, Presence, TicketState
 from fabricd.core.rendezvous import TicketRequest
 from tests.core.conftest import Fabric, mail
+
+EMBEDDED_ONLY = {
+    "test_the_woken_asker_has_its_answer_before_the_reply_returns":
+        "a loop-turn ordering: the embedded stores hand the woken asker its ticket synchronously (ticket_now); on "
+        "PostgreSQL the asker reads it from the database after the wake-up (its answer is tested above)",
+}
 
 
 async def test_presence_is_live_after_register_and_offline_after_goodbye(fabric: Fabric) -> None:
@@ -190,3 +196,17 @@ async def test_a_ticket_change_whose_wake_up_was_lost_reaches_its_watch_by_its_k
     await fabric.rendezvous.reply("alice", "done")
     view = await asyncio.wait_for(next_change(watch), 5)
     assert view.ticket.state == TicketState.ANSWERED
+
+
+async def test_an_ask_by_session_name_queues_for_its_agent_and_an_ambiguous_name_is_refused(fabric: Fabric) -> None:
+    await fabric.directory.register("sess1/main", session_name="builder")
+    ticket, position = await fabric.rendezvous.enqueue(TicketRequest("builder", "build it"))
+    assert (ticket.target, position) == ("sess1/main", 0)
+    again, _ = await fabric.rendezvous.enqueue(TicketRequest("builder/main", "and test it"))
+    assert again.target == "sess1/main"
+    assert [t.ticket_id for t in (await fabric.rendezvous.queue("sess1/main")).items] == [ticket.ticket_id, again.ticket_id]
+    await fabric.directory.register("sess2/main", session_name="builder")
+    with pytest.raises(FailedPrecondition) as ambiguous:
+        await fabric.rendezvous.enqueue(TicketRequest("builder", "which one?"))
+    assert ambiguous.value.reason == "AMBIGUOUS_NAME"
+    assert len((await fabric.rendezvous.queue("sess1/main")).items) == 2  # nothing queued by the refused ask

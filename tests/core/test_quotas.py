@@ -8,16 +8,13 @@ from fabricd.core.errors import ResourceExhausted
 from fabricd.core.limits import Limits
 from fabricd.core.model import Address, JobOutcome, Mail, RowState, SettledJob, TicketSourceKind
 from fabricd.core.rendezvous import TicketRequest
-from tests.core.conftest import build, mail
+from tests.core.conftest import Fabric, MakeFabric, mail
 
 
 @pytest.fixture
-async def tight():
-    f = build(Limits(quota_mailboxes=2, quota_unread_bytes=4000, quota_queued_tickets=2, quota_outbox_rows=3))
-    await f.store.start()
-    yield f
-    f.wakeups.close()
-    await f.store.close()
+async def tight(make_fabric: MakeFabric) -> Fabric:
+    return await make_fabric(Limits(quota_mailboxes=2, quota_unread_bytes=4000, quota_queued_tickets=2,
+                                    quota_outbox_rows=3))
 
 
 async def test_mailboxes_created_by_mail_are_counted_and_refused_past_the_quota(tight) -> None:
@@ -66,16 +63,11 @@ async def test_admin_and_local_callers_are_counted_but_not_refused(tight) -> Non
     assert usage.mailboxes == 4 and usage.unread_bytes > 4000
 
 
-async def test_quota_all_callers_holds_trusted_callers_too() -> None:
-    f = build(Limits(quota_mailboxes=1, quota_all_callers=True))
-    await f.store.start()
-    try:
-        await f.mailboxes.send(mail("n1", sender="root"), create_mailbox=True)
-        with pytest.raises(ResourceExhausted):
-            await f.mailboxes.send(mail("n2", sender="root"), create_mailbox=True)
-    finally:
-        f.wakeups.close()
-        await f.store.close()
+async def test_quota_all_callers_holds_trusted_callers_too(make_fabric: MakeFabric) -> None:
+    f = await make_fabric(Limits(quota_mailboxes=1, quota_all_callers=True))
+    await f.mailboxes.send(mail("n1", sender="root"), create_mailbox=True)
+    with pytest.raises(ResourceExhausted):
+        await f.mailboxes.send(mail("n2", sender="root"), create_mailbox=True)
 
 
 def ask(target: str, by: str = "mallory") -> TicketRequest:

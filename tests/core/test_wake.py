@@ -1,4 +1,4 @@
-"""Wake hooks' rules on the in-memory backend: arming, the quiet period, idleness, and delivery as outbox rows."""
+"""Wake hooks' rules on every store: arming, the quiet period, idleness, and delivery as outbox rows."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from fabricd.core.model import OutboxRow, RowState
 from fabricd.core.outbox import RetryPolicy
 from fabricd.core.rendezvous import TicketRequest
 from fabricd.core.wake import WakeHook, Wakes
-from tests.core.conftest import Fabric, build, mail
+from tests.core.conftest import Fabric, MakeFabric, mail
 
 URL = "http://127.0.0.1:9/wake"
 
@@ -97,9 +97,9 @@ async def test_a_ticket_wakes_with_its_id(fabric: Fabric) -> None:
     assert (body["reason"], body["ticket_id"], body["queued_tickets"]) == ("ticket", ticket.ticket_id, 1)
 
 
-async def test_a_failed_wake_is_retried_with_back_off_then_delivered_once_with_a_receipt() -> None:
-    fabric = build(policy=RetryPolicy(base_s=5, jitter=0))
-    await fabric.store.start()
+async def test_a_failed_wake_is_retried_with_back_off_then_delivered_once_with_a_receipt(
+        make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(policy=RetryPolicy(base_s=5, jitter=0))
     wakes, sender = wakes_of(fabric)
     await fabric.directory.register("alice")
     await wakes.set("alice", url=URL)
@@ -117,7 +117,6 @@ async def test_a_failed_wake_is_retried_with_back_off_then_delivered_once_with_a
     await fabric.outbox.drain_once()
     (receipt,) = await fabric.store.outbox.rows("", 10, RowState.UNSPECIFIED)
     assert (receipt.state, receipt.attempts, len(sender.sent)) == (RowState.DELIVERED, 2, 1)
-    await fabric.store.close()
 
 
 async def test_a_claimed_wake_is_not_claimed_again_until_its_lease_ends(fabric: Fabric) -> None:

@@ -1,4 +1,4 @@
-"""The configuration schema: one definition per key, from which names, defaults, reloads and README derive."""
+"""The configuration schema: one definition per key, from which names, defaults, reloads and docs/configuration.md derive."""
 
 from __future__ import annotations
 
@@ -80,12 +80,12 @@ def test_strings_are_written_as_toml_that_reads_back_unchanged(text) -> None:  #
     assert tomllib.loads(f"x = {settings.toml_string(text)}")["x"] == text
 
 
-def test_the_readme_table_is_generated_from_the_schema() -> None:
+def test_the_configuration_table_is_generated_from_the_schema() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "settings-table"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    readme = (ROOT / "README.md").read_text()
-    rows = re.findall(r"^\| `([a-z_.]+)` \| `(--[a-z-]+)", readme, re.MULTILINE)
+    page = (ROOT / "docs" / "configuration.md").read_text()
+    rows = re.findall(r"^\| `([a-z_.]+)` \| `(--[a-z-]+)", page, re.MULTILINE)
     assert [key for key, _ in rows] == [k.key for k in settings.KEYS]
 
 
@@ -113,6 +113,7 @@ PROBES = {
                          ("limits.max_streams_per_token", "max_streams_per_token"),
                          ("limits.quota_mailboxes", "quota_mailboxes"),
                          ("limits.quota_unread_bytes", "quota_unread_bytes"),
+                         ("limits.quota_unread_messages", "quota_unread_messages"),
                          ("limits.quota_queued_tickets", "quota_queued_tickets"),
                          ("limits.quota_outbox_rows", "quota_outbox_rows"),
                          ("limits.quota_all_callers", "quota_all_callers")]},
@@ -123,6 +124,7 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.dedupe_window": 2.0, "limits.stream_buffer_bytes": 1 << 16,
            "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
            "limits.max_streams_per_token": 8, "limits.quota_mailboxes": 7, "limits.quota_unread_bytes": 1 << 20,
+           "limits.quota_unread_messages": 11,
            "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True}
 
 

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from fabricd.client import SyncClient
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
@@ -56,10 +58,12 @@ def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
         agent.kill()
     assert agent.returncode == 0, node_err
     assert "asked '40 2': the sum of 40 2 is 42" in out
-    assert node_out.count("answered ") == 3
+    assert node_out.count("answered ") == 3 and "example-node: unregistered" in node_out
+    with SyncClient(daemon.target) as client:  # the example leaves nothing registered behind
+        assert "example-node" not in {e.agent_id for e in client.list_mailboxes()}
 
 
 def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:  # noqa: ANN001
     out = run(daemon, sys.executable, "examples/mcp/try_config.py")
-    assert "tools: ask_agent, list_peers, read_inbox, reply_to_task, send_message, show_queue" in out
+    assert "tools: ask_agent, list_peers, read_inbox, reply_to_task, send_message, show_queue, wait_for_reply" in out
     assert "ask_agent: use a context manager" in out

@@ -1,4 +1,4 @@
-"""README.md runs as written: every code block a user would copy is run, in order, against a throwaway daemon.
+"""README.md and docs/*.md run as written: every code block a user would copy is run, in order, against a throwaway daemon.
 
 A block is run unless the line before its opening fence is `<!-- fragment -->`
 (optionally `<!-- fragment: why -->`): code to adapt rather than to paste, or a
@@ -7,8 +7,10 @@ blocks with the checkout's Python, `js` blocks with node from the checkout
 root, `json` and `toml` blocks must parse. Any other language must be marked.
 
 The blocks run with HOME set to a fresh folder where a daemon was started with
-its defaults, so the README's default paths (the socket under
+its defaults, so the documented default paths (the socket under
 ~/.local/state/fabricd) are the ones tested, and no FABRICD_TARGET is set.
+README.md's blocks run first, then each page of docs/ in name order, each
+from the checkout root.
 """
 
 from __future__ import annotations
@@ -31,24 +33,27 @@ from tests.conftest import Daemon
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 RUNNERS = {"sh", "bash", "python", "js", "json", "toml"}
 FENCE = re.compile(r"^```(\w*)\s*$")
 
 
 @dataclass(frozen=True)
 class Block:
+    page: str
     line: int
     language: str
     code: str
     fragment: bool
 
     def __str__(self) -> str:
-        return f"README.md:{self.line} ({self.language})"
+        return f"{self.page}:{self.line} ({self.language})"
 
 
-def blocks(text: str) -> list[Block]:
+def blocks(page: pathlib.Path) -> list[Block]:
     out: list[Block] = []
-    lines = text.splitlines()
+    name = page.relative_to(ROOT).as_posix()
+    lines = page.read_text().splitlines()
     i = 0
     while i < len(lines):
         match = FENCE.match(lines[i])
@@ -60,13 +65,13 @@ def blocks(text: str) -> list[Block]:
         while not lines[j].startswith("```"):
             j += 1
         fragment = start > 0 and lines[start - 1].strip().startswith("<!-- fragment")
-        out.append(Block(start + 1, language, "\n".join(lines[start + 1 : j]) + "\n", fragment))
+        out.append(Block(name, start + 1, language, "\n".join(lines[start + 1 : j]) + "\n", fragment))
         i = j + 1
     return out
 
 
 def test_every_block_is_runnable_or_marked_a_fragment() -> None:
-    unmarked = [str(b) for b in blocks(README.read_text()) if not b.fragment and b.language not in RUNNERS]
+    unmarked = [str(b) for page in PAGES for b in blocks(page) if not b.fragment and b.language not in RUNNERS]
     assert not unmarked, f"mark these `<!-- fragment -->` or make them runnable: {unmarked}"
 
 
@@ -86,11 +91,11 @@ def home() -> Iterator[pathlib.Path]:
 
 
 def runnable() -> list[Block]:
-    return [b for b in blocks(README.read_text()) if not b.fragment and b.language in RUNNERS]
+    return [b for page in PAGES for b in blocks(page) if not b.fragment and b.language in RUNNERS]
 
 
 @pytest.mark.parametrize("block", runnable(), ids=str)
-def test_readme_block_runs_as_written(block: Block, home: pathlib.Path) -> None:
+def test_documented_block_runs_as_written(block: Block, home: pathlib.Path) -> None:
     if block.language == "json":
         json.loads(block.code)
         return
@@ -103,8 +108,8 @@ def test_readme_block_runs_as_written(block: Block, home: pathlib.Path) -> None:
         command = ["bash", "-euo", "pipefail", "-c", block.code]
     elif block.language == "python":
         command = [sys.executable, "-c", block.code]
-    else:  # js: an ES module in the checkout root, so its relative imports resolve as the README says
-        script = ROOT / f".readme-block-{block.line}.mjs"
+    else:  # js: an ES module in the checkout root, so its relative imports resolve as the page says
+        script = ROOT / f".docs-block-{pathlib.Path(block.page).stem}-{block.line}.mjs"
         script.write_text(block.code)
         command = ["node", str(script)]
     try:

@@ -25,7 +25,6 @@ from a2a.types import (
 from a2a.utils.errors import InvalidParamsError, TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError
 
 from fabricd.client import Client
-
 from tests.e2e.a2a_helpers import AGENT, collect, factory, queued, resolve, text_message
 
 BACKENDS = ["lmdb", "postgres"]
@@ -185,8 +184,8 @@ async def test_unknown_tenant_task_and_version_give_the_sdks_typed_errors(daemon
     with pytest.raises(InvalidParamsError):
         await resolve(daemon.target, "nobody")
     async with grpc.aio.insecure_channel(daemon.target) as channel:
-        from a2a.client.transports.grpc import GrpcTransport
         from a2a.client.client import ClientCallContext
+        from a2a.client.transports.grpc import GrpcTransport
         transport = GrpcTransport(channel, await resolve(daemon.target, AGENT))
         with pytest.raises(VersionNotSupportedError):
             await transport.get_task(GetTaskRequest(tenant=AGENT, id="x"),

@@ -5,8 +5,16 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from a2a.types import (CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Part, Role, SendMessageRequest,
-                       TaskState)
+from a2a.types import (
+    CancelTaskRequest,
+    GetTaskRequest,
+    ListTasksRequest,
+    Message,
+    Part,
+    Role,
+    SendMessageRequest,
+    TaskState,
+)
 from a2a.utils.errors import UnsupportedOperationError
 from google.protobuf import struct_pb2
 

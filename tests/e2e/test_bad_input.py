@@ -71,8 +71,8 @@ async def test_bad_mailbox_request_is_invalid_argument(client: Client, name, met
 async def test_errors_carry_error_info_with_a_stable_reason(client: Client) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await client.mailbox.SendMessage(mbx_pb.SendMessageRequest(message=msg(id="i" * 257)))
-    from grpc_status import rpc_status
     from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
 
     status = rpc_status.from_call(err.value)
     info = error_details_pb2.ErrorInfo()

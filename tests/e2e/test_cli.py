@@ -70,9 +70,9 @@ def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
 
 
 def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
+    from fabricd.client import SyncClient
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
-    from fabricd.client import SyncClient
 
     daemon = make_daemon("--no-outbox-loop").start()
     with SyncClient(daemon.target) as client:
@@ -90,9 +90,9 @@ def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
 def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon) -> None:  # noqa: ANN001
     import shlex
 
+    from fabricd.client import SyncClient
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
-    from fabricd.client import SyncClient
 
     daemon = make_daemon("--no-outbox-loop").start()
     with SyncClient(daemon.target) as client:
@@ -210,3 +210,30 @@ def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:  # noqa:
         waiting.kill()
     assert waiting.returncode == 0, err
     assert json.loads(out) == {"agent_id": "idle-agent", "unread": 1, "queued_tickets": []}
+
+
+def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None:  # noqa: ANN001
+    assert fabric(daemon, "register", "alice", "--name", "reviewer", "-c", "review").returncode == 0
+    assert fabric(daemon, "register", "bob").returncode == 0
+    fabric(daemon, "send", "alice", "plain", "--from", "bob")
+    fabric(daemon, "send", "alice", "threaded", "--from", "bob", "--thread", "t1", "-H", "k=v", "--reply-to", "bob")
+    rows = [json.loads(line) for line in fabric(daemon, "--json", "ls").stdout.splitlines()]
+    assert len({tuple(r) for r in rows}) == 1, [list(r) for r in rows]
+    messages = [json.loads(line) for line in fabric(daemon, "--json", "peek", "alice").stdout.splitlines()]
+    assert list(messages[0]) == list(messages[1])
+
+
+def test_send_data_from_a_file_carries_its_bytes(daemon, tmp_path) -> None:  # noqa: ANN001
+    blob = bytes(range(256)) * 3
+    (tmp_path / "blob.bin").write_bytes(blob)
+    sent = fabric(daemon, "send", "keeper", "--create", "--from", "me", "--data", f"@{tmp_path}/blob.bin",
+                  "-H", "content-type=application/octet-stream")
+    assert sent.returncode == 0, sent.stderr
+    assert fabric(daemon, "send", "keeper", "see data", "--from", "me", "--data", "inline é").returncode == 0
+    missing = fabric(daemon, "send", "keeper", "--from", "me", "--data", f"@{tmp_path}/none")
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    with SyncClient(daemon.target) as client:
+        first, second = client.peek("keeper").messages
+    assert first.data == blob and first.text == "" and first.headers["content-type"] == "application/octet-stream"
+    assert second.data == "inline é".encode() and second.text == "see data"
+    assert "(768 bytes of data)" in fabric(daemon, "peek", "keeper").stdout

@@ -56,13 +56,15 @@ def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(soc
 
 
 def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) -> None:  # noqa: ANN001
-    daemon = make_daemon()
+    daemon = make_daemon().start()
+    with SyncClient(daemon.target) as client:
+        client.register("alice")  # tailing a mailbox no one has is NOT_FOUND, so alice exists before the tail
+    daemon.stop()
     tail = Running("--target", daemon.target, "tail", "alice", "-n", "1", "--wait", "0")
     assert tail.next_line() == f"fabric: waiting for fabricd at {daemon.target}"  # --wait 0: no giving up
     daemon.start()
     assert tail.next_line() == f"fabric: connected to fabricd at {daemon.target}"
     with SyncClient(daemon.target) as client:
-        client.register("alice")
         client.send("alice", "you were waited for", sender="bob")
     code, out = tail.finish()
     assert code == 0 and "you were waited for" in out
@@ -87,6 +89,20 @@ def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:  # 
         os.close(follower)
     assert result.returncode == 2
     assert "no TEXT: give it as an argument, with --file PATH, or pipe it in" in result.stderr
+
+
+def test_empty_standard_input_sends_nothing_unless_an_empty_text_is_given(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("keeper")
+    for command in (("send", "keeper", "--from", "me"), ("ask", "keeper", "--timeout", "5"),
+                    ("reply", "keeper")):
+        result = fabric(daemon, *command, stdin="")
+        assert result.returncode == 2, result.stderr
+        assert "standard input was empty" in result.stderr and "nothing was sent" in result.stderr
+    with SyncClient(daemon.target) as client:
+        assert client.peek("keeper").unread_count == 0 and not client.get_queue("keeper")
+    sent = fabric(daemon, "send", "keeper", "", "--from", "me")
+    assert sent.returncode == 0 and "to keeper #1" in sent.stdout
 
 
 def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -> None:  # noqa: ANN001
@@ -194,7 +210,7 @@ def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:  # n
     try:
         assert proc.stderr is not None
         line = proc.stderr.readline()
-        assert line.startswith("fabric: fabric mcp speaks the Model Context Protocol on standard input and output")
+        assert line.startswith("fabric: this command speaks the Model Context Protocol on standard input and output")
     finally:
         proc.kill()
         proc.wait(30)
@@ -215,7 +231,7 @@ def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> No
 
     from tests.conftest import ROOT
 
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "docs", "cli.md"), encoding="utf-8") as f:
         documented = re.findall(r"_FABRIC_COMPLETE=(\w+_source) fabric", f.read())
     assert sorted(documented) == ["bash_source", "fish_source", "zsh_source"]
     for mode in documented:
@@ -226,3 +242,37 @@ def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> No
                                env={**os.environ, "_FABRIC_COMPLETE": "bash_complete", "COMP_WORDS": "fabric do",
                                     "COMP_CWORD": "1"})
     assert completed.stdout.split() == ["plain,doctor"]
+
+
+def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("keeper")
+    usage = fabric(daemon, "send", "keeper", "text", "--file", "x")
+    assert usage.returncode == 2
+    assert usage.stderr.splitlines()[-1] == "fabric: give TEXT or --file, not both (see 'fabric send --help')"
+    missing = fabric(daemon, "peek")
+    assert missing.stderr.splitlines()[-1] == "fabric: Missing argument 'AGENT_ID' (see 'fabric peek --help')"
+    failed = fabric(daemon, "reply", "keeper", "done", "--wait", "0.2")  # a command's own refusal
+    assert failed.returncode == 1 and failed.stderr == "fabric: no request for keeper arrived within 0.2s\n"
+    for result in (usage, missing, failed):
+        assert "Error:" not in result.stderr and "fabric: fabric" not in result.stderr
+
+
+def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("slow")
+    asked = fabric(daemon, "ask", "slow", "anything?", "--timeout", "1.5")
+    assert asked.returncode == 1
+    assert asked.stderr.splitlines()[-1].endswith(" within 1.5 s [REPLY_TIMEOUT]"), asked.stderr
+
+
+def test_help_groups_every_command_by_task_starting_with_start_here() -> None:
+    from fabricd.cli.app import SECTIONS
+    from fabricd.cli.main import cli
+
+    shown = subprocess.run([*FABRIC, "--help"], capture_output=True, text=True, timeout=60).stdout
+    titles = [line[:-1] for line in shown.splitlines() if line.endswith(":") and not line.startswith(" ")]
+    assert titles == ["Options", *[title for title, _ in SECTIONS]]  # no "Other": every command has its task
+    listed = [name for _, names in SECTIONS for name in names]
+    assert sorted(listed) == sorted(cli.commands) and len(set(listed)) == len(listed)  # each once, none left out
+    assert shown.index("Start here:") < shown.index("  send ") < shown.index("Operators:")

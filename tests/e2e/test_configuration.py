@@ -115,6 +115,7 @@ def test_client_variables_are_not_reported_and_do_not_configure_the_daemon(tmp_p
     ("this is not toml", (), {}, ["is not valid TOML"]),
     # the socket mode: octal digits in quotes
     ("[socket]\nmode = 511\n", (), {}, ["socket.mode = 511 (file ", 'like "0660"', "which is octal 777"]),
+    ("[socket]\nmode = 0660\n", (), {}, ["is not valid TOML", "line 2: 'mode = 0660'", 'mode = "0660"']),
     ('[socket]\nmode = "0666"\n', (), {}, ["socket.mode = '0666' (file ", "world-writable"]),
     ("", ("--socket-mode", "0060"), {}, ["socket.mode = '0060' (flag --socket-mode)", "the owner needs read"]),
     ("", (), {"FABRICD_SOCKET_MODE": "rw-rw----"}, ["(env FABRICD_SOCKET_MODE)", "not an octal file mode"]),

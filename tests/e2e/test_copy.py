@@ -24,10 +24,10 @@ import pytest
 
 from fabricd.client import AlreadyExists, Client
 from fabricd.store import transfer
-from fabricd.store.transfer import Kind
 from fabricd.store.lmdb import dump as lmdb_dump
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES
 from fabricd.store.postgres import dump as pg_dump
+from fabricd.store.transfer import Kind
 from fabricd.v1 import agent_directory_service_pb2 as ad
 from tests.conftest import ROOT, Daemon
 from tests.e2e.test_outbox import DEAD, DELIVERED, PENDING, job, rows

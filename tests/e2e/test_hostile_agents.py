@@ -11,7 +11,15 @@ import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 
-from fabricd.client import AlreadyExists, Client, ClientTls, InvalidArgument, NotFound, PermissionDenied, Unauthenticated
+from fabricd.client import (
+    AlreadyExists,
+    Client,
+    ClientTls,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    Unauthenticated,
+)
 from fabricd.v1 import agent_directory_service_pb2 as ad
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import rendezvous_service_pb2 as rv
@@ -62,7 +70,7 @@ def nameless_pki(tmp_path):  # noqa: ANN001, ANN201
     ca_key, server_key, client_key = _key(), _key(), _key()
     ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
     server = _cert("server", server_key, "fabricd test CA", ca_key, server=True)
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     client = (x509.CertificateBuilder().subject_name(x509.Name([])).issuer_name(ca.subject)
               .public_key(client_key.public_key()).serial_number(x509.random_serial_number())
               .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))

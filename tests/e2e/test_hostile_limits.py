@@ -268,7 +268,7 @@ def write_pem(path, item) -> str:  # noqa: ANN001
 
 def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (-1, 1)) -> tuple:  # noqa: ANN001
     """A client certificate for `name` signed by `issuer_key`, valid from days[0] to days[1] from now."""
-    key, now = _key(), datetime.datetime.now(datetime.timezone.utc)
+    key, now = _key(), datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
             .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer)]))
             .public_key(key.public_key()).serial_number(x509.random_serial_number())

@@ -81,7 +81,7 @@ async def test_a_wake_pending_when_its_mailbox_is_removed_never_reaches_the_hook
     try:
         async with Client(daemon.target) as client:
             await client.register("alice")
-            await client.set_wake_hook("alice", url=old_hook.url, quiet_period=0)
+            await client.set_wake_hook("alice", url=old_hook.url, quiet_period=1)
             await client.send("alice", "before")
             await old_hook.next()
             (pending,) = await wake_rows(client)

@@ -509,3 +509,17 @@ async def test_a_subscription_follows_a_mailbox_removed_and_made_again(client: C
     await asyncio.wait_for(renewed.wait(), 30)  # the stream's cursor (seq 5) is below the new mailbox's mail
     await consumer
     assert texts == [f"old {i}" for i in range(5)] + ["new"]
+
+async def test_a_mailbox_no_one_had_numbers_its_first_message_1_after_others_were_removed(client: Client) -> None:
+    for i in range(65):
+        await client.send("busy", f"m{i}", create_mailbox=True)
+    await client.unregister("busy", purge=True)  # a removed mailbox that used seqs up to 65
+    first = (await client.send("newbie", "hello", create_mailbox=True)).message
+    await client.register("registered-first")
+    touched = await client.touch("touched-first")
+    assert touched.created
+    assert first.seq == 1
+    assert (await client.send("registered-first", "hi")).message.seq == 1
+    assert (await client.send("touched-first", "hi")).message.seq == 1
+    again = (await client.send("busy", "back", create_mailbox=True)).message
+    assert again.seq == 66  # made again: above its own old seqs

@@ -26,7 +26,9 @@ def text(result) -> str:  # noqa: ANN001
 async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) -> None:  # noqa: ANN001
     async with McpClient(bridge(daemon, "alpha")) as mcp:
         tools = {t.name: t for t in (await mcp.list_tools()).tools}
-        assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "reply_to_task", "show_queue"}
+        assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "wait_for_reply",
+                              "reply_to_task", "show_queue"}
+        assert tools["ask_agent"].input_schema["properties"]["timeout_seconds"]["default"] <= 55
         assert all(len(t.description or "") > 60 for t in tools.values())
         peers = json.loads(text(await mcp.call_tool("list_peers", {})))
         assert [(p["agent_id"], p.get("you")) for p in peers] == [("alpha", True)]
@@ -84,3 +86,32 @@ async def test_a_typo_in_send_message_is_a_tool_error_naming_the_closest_peer_an
         assert {e.agent_id for e in await client.list_mailboxes()} == {"agent-7f3a", "alpha"}  # no typo mailbox
         (entry,) = [e for e in await client.list_mailboxes() if e.agent_id == "alpha"]
         assert entry.presence == pb.PRESENCE_OFFLINE  # the bridge said goodbye when its session ended
+
+
+async def test_an_ask_slower_than_the_tool_call_returns_its_ticket_and_wait_for_reply_gets_the_answer(
+        daemon) -> None:  # noqa: ANN001
+    async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
+        await client.register("slow")
+        await client.enqueue("slow", "an earlier request")
+        waiting = json.loads(text(await alpha.call_tool("ask_agent", {"agent": "slow", "task": "t",
+                                                                       "timeout_seconds": 1})))
+        assert waiting["status"] == "waiting" and waiting["position"] == 1 and "wait_for_reply" in waiting["note"]
+        ticket_id = waiting["ticket_id"]
+        assert [t.ticket_id for t in await client.get_queue("slow")][1] == ticket_id  # it stays queued
+        still = json.loads(text(await alpha.call_tool("wait_for_reply", {"ticket_id": ticket_id,
+                                                                          "timeout_seconds": 1})))
+        assert still == {**waiting, "note": still["note"]}
+        await client.reply("slow", "first")
+        await client.reply("slow", "the answer", ticket_id=ticket_id)
+        assert text(await alpha.call_tool("wait_for_reply", {"ticket_id": ticket_id})) == "the answer"
+
+
+async def test_send_message_to_an_unknown_agent_names_only_what_the_tool_offers(daemon) -> None:  # noqa: ANN001
+    async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
+        await client.register("reviewer")
+        failed = await alpha.call_tool("send_message", {"to": "revewer", "text": "hi"})
+        message = failed.content[0].text
+        assert failed.is_error and "did you mean 'reviewer'?" in message and "create_mailbox=true" in message
+        assert "fabric send" not in message and "--create" not in message
+        sent = text(await alpha.call_tool("send_message", {"to": "newcomer", "text": "hi", "create_mailbox": True}))
+        assert sent.startswith("sent ") and (await client.peek("newcomer")).messages[0].text == "hi"

@@ -19,10 +19,10 @@ import pytest
 
 from fabricd.client import Client, Unavailable
 from fabricd.store.postgres import schema
+from fabricd.v1 import outbox_service_pb2 as ob
 from tests import pg
 from tests.conftest import Daemon
 from tests.e2e.test_outbox import job, rows, until
-from fabricd.v1 import outbox_service_pb2 as ob
 
 
 @pytest.fixture

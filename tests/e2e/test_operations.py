@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from fabricd.client import Client, ResourceExhausted
+from fabricd.client import Client, FabricError, ResourceExhausted
 
 FABRICD = [sys.executable, "-m", "fabricd.daemon.main"]
 
@@ -186,7 +186,7 @@ async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, so
                 await asyncio.sleep(0)
             assert quiet_since is not None and time.monotonic() - quiet_since > 1.0, "the watchdog kept pinging"
             daemon.kill()  # systemd would restart it now; the stuck send fails instead of hanging
-            with pytest.raises(Exception):
+            with pytest.raises(FabricError):
                 await stuck
     finally:
         daemon.kill()
@@ -227,3 +227,26 @@ async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_end
         while metrics["fabricd_flow_streams"]:
             await asyncio.sleep(0.05)
             metrics = scrape(address)
+
+
+def test_the_system_unit_of_a_fabricd_under_a_home_folder_says_it_cannot_start(tmp_path, monkeypatch,
+                                                                                  capsys) -> None:  # noqa: ANN001
+    from fabricd.daemon import main as daemon_main
+    from fabricd.daemon import units
+
+    assert units.hidden(["/home/ann/src/fabricd/.venv/bin/fabricd", "/usr/local/bin/fabricd", "/homestead/x",
+                         "/root/.pyenv/versions/3.11.7", "/run/user/1000/x"]) == [
+        "/home/ann/src/fabricd/.venv/bin/fabricd", "/root/.pyenv/versions/3.11.7", "/run/user/1000/x"]
+    link = tmp_path / "fabricd"
+    link.symlink_to("/home/ann/.venv/bin/fabricd")  # a link elsewhere into a home folder is hidden all the same
+    assert units.hidden([str(link)]) == ["/home/ann/.venv/bin/fabricd"]
+    assert units.hidden(["/opt/fabricd/bin/fabricd", "/usr/lib/python3.11"]) == []
+
+    monkeypatch.setattr(daemon_main.shutil, "which", lambda name: "/home/ann/src/fabricd/.venv/bin/fabricd")
+    assert daemon_main.main(["systemd-unit"]) == 0
+    out, err = capsys.readouterr()
+    assert "ExecStart=/home/ann/src/fabricd/.venv/bin/fabricd serve" in out
+    assert "warning: this fabricd lives under a home folder (/home/ann/src/fabricd/.venv/bin/fabricd" in err
+    assert "ProtectHome=yes" in err and "/opt/fabricd" in err and "--user --install" in err
+    assert daemon_main.main(["systemd-unit", "--user"]) == 0
+    assert "warning" not in capsys.readouterr().err  # the user unit runs as the user: its home is there

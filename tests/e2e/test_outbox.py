@@ -224,11 +224,10 @@ async def test_sigkill_mid_fan_out_then_restart_delivers_every_reply_exactly_onc
 
     daemon.args.remove("--no-outbox-loop")
     daemon.start()  # the loop starts delivering by itself
-    async with Client(daemon.target) as client:
-        async with client.subscribe("agent-49", auto_ack=False) as inbox:
-            async for _ in inbox:  # the first reply landed: kill the daemon mid-delivery
-                daemon.stop(signal.SIGKILL)
-                break
+    async with Client(daemon.target) as client, client.subscribe("agent-49", auto_ack=False) as inbox:
+        async for _ in inbox:  # the first reply landed: kill the daemon mid-delivery
+            daemon.stop(signal.SIGKILL)
+            break
 
     daemon.args.append("--no-outbox-loop")  # look at what the crash left before delivery resumes
     daemon.start()

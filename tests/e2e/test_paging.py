@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import grpc
 import pytest
+from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
 from fabricd.client import Client, InvalidArgument, Page
@@ -12,7 +13,6 @@ from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
-from google.rpc import error_details_pb2
 
 STOCK_LIMIT = 4 << 20
 """gRPC's default receive limit in most languages' stubs: a channel opened with no options."""

@@ -9,10 +9,9 @@ or a keyed one nobody comes back for, is retired as before.
 from __future__ import annotations
 
 import asyncio
-import uuid
-
 import shutil
 import tempfile
+import uuid
 
 import grpc
 import pytest

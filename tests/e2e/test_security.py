@@ -129,8 +129,14 @@ CALLS = [
 
 def test_every_fabricd_rpc_is_in_the_matrix() -> None:
     from fabricd.rpc.server import SERVICE_NAMES
-    from fabricd.v1 import (admin_service_pb2, agent_directory_service_pb2, directory_service_pb2,
-                            mailbox_service_pb2, outbox_service_pb2, rendezvous_service_pb2)
+    from fabricd.v1 import (
+        admin_service_pb2,
+        agent_directory_service_pb2,
+        directory_service_pb2,
+        mailbox_service_pb2,
+        outbox_service_pb2,
+        rendezvous_service_pb2,
+    )
 
     modules = (admin_service_pb2, agent_directory_service_pb2, directory_service_pb2, mailbox_service_pb2,
                outbox_service_pb2, rendezvous_service_pb2)
@@ -296,7 +302,7 @@ def _pem(key: ec.EllipticCurvePrivateKey) -> bytes:
 
 
 def _cert(name: str, key, issuer_name: str, issuer_key, *, ca: bool = False, server: bool = False) -> x509.Certificate:  # noqa: ANN001
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     builder = (x509.CertificateBuilder()
                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
                .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer_name)]))

@@ -623,3 +623,28 @@ async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make
     assert broken.returncode == 1, broken.stdout + broken.stderr
     assert f"undecodable row: table messages, key {AGENT}/2" in broken.stdout
     assert fabricd("check", "--repair", "--store", pg_url).returncode == 2
+
+
+async def test_token_issue_refuses_an_agent_id_that_is_another_agents_session_name(daemon) -> None:  # noqa: ANN001
+    async with Client(daemon.target) as local:
+        await local.register("carol", session_name="reviewer")
+    for running in (True, False):  # through the running daemon's store, and with the store closed
+        if not running:
+            daemon.stop()
+        result = await asyncio.to_thread(fabricd, "token", "issue", "--data-dir", daemon.data_dir, "--agent",
+                                         "reviewer")
+        assert result.returncode == 2 and not result.stdout, result
+        assert "'reviewer' is already an address of agent carol" in result.stderr
+    daemon.start()
+    async with Client(daemon.target) as local:
+        assert [t.agent_id for t in await local.list_tokens()] == []
+
+
+def test_a_backup_written_in_the_checkout_is_not_shown_by_git_and_a_failed_one_leaves_nothing(
+        tmp_path) -> None:  # noqa: ANN001
+    ignored = subprocess.run(["git", "check-ignore", "fabricd.mdb", "fabricd.mdb.partial"], cwd=ROOT,
+                             capture_output=True, text=True)
+    assert ignored.stdout.split() == ["fabricd.mdb", "fabricd.mdb.partial"]  # README's `fabric backup --to fabricd.mdb`
+    failed = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", f"unix:{tmp_path}/none.sock",
+                             "backup", "--to", str(tmp_path / "b.mdb")], capture_output=True, text=True, timeout=60)
+    assert failed.returncode == 1 and sorted(os.listdir(tmp_path)) == []  # no b.mdb.partial left behind

@@ -147,7 +147,7 @@ async def test_no_wake_while_subscribed_or_busy_and_one_once_the_stream_closes(d
         assert [m.text for m in (await stream.read()).messages] == ["before the hook"]  # the stream is open
         await client.touch("busy", busy=True)
         for agent in ("sub", "busy", "idle"):
-            await client.set_wake_hook(agent, url=receiver.url, quiet_period=0)
+            await client.set_wake_hook(agent, url=receiver.url, quiet_period=1)
             await client.send(agent, "work")
         hit = await receiver.next()
         assert json.loads(hit.body)["agent_id"] == "idle"

@@ -25,9 +25,14 @@ def test_watch_once_shows_mailboxes_presence_unread_and_queue_positions(daemon) 
     assert rows["worker"][1:5] == ["builder", "live", "2", "2"]
     queue = [line.split() for line in queues.split("recent activity")[0].splitlines()[1:] if line.strip()]
     assert [(q[1], q[2], q[3]) for q in queue] == [("0", first, "planner"), ("1", second, "alice")]
+    recent = [line.split(" ", 1)[1] for line in shown.stdout.split("recent activity\n")[1].splitlines() if " " in line]
+    assert f"ticket {first} queued for worker by planner" in recent and "alice active (1 unread)" in recent
+    assert recent.index(f"ticket {first} queued for worker by planner") < recent.index(
+        f"ticket {second} queued for worker by alice")
     snapshot = json.loads(fabric(daemon, "watch", "--once", "--json").stdout)
     assert [t["position"] for t in snapshot["queues"]["worker"]] == [0, 1]
     assert {m["agent_id"]: m["unread_count"] for m in snapshot["mailboxes"]} == {"alice": 1, "worker": 2}
+    assert f"ticket {second} queued for worker by alice" in [r["event"] for r in snapshot["recent"]]
 
 
 def test_watch_lists_deliveries_tickets_and_registrations_as_they_happen(daemon) -> None:  # noqa: ANN001

@@ -18,14 +18,20 @@ import tempfile
 import grpc
 import pytest
 from google.protobuf.descriptor import FieldDescriptor
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from fabricd.v1 import (admin_service_pb2_grpc, agent_directory_service_pb2_grpc, directory_service_pb2_grpc,
-                        mailbox_service_pb2_grpc, outbox_service_pb2_grpc, rendezvous_service_pb2_grpc)
 from fabricd.a2a import a2a_pb2_grpc
 from fabricd.v1 import admin_service_pb2 as adm
+from fabricd.v1 import (
+    admin_service_pb2_grpc,
+    agent_directory_service_pb2_grpc,
+    directory_service_pb2_grpc,
+    mailbox_service_pb2_grpc,
+    outbox_service_pb2_grpc,
+    rendezvous_service_pb2_grpc,
+)
 from tests import pgfixtures
 from tests.e2e.test_security import CALLS
 

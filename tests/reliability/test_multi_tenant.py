@@ -83,7 +83,7 @@ async def test_a_flooding_agent_hits_its_quotas_while_other_tenants_stay_served_
         queued = [t for t in await local.get_queue("victim") if t.source.agent_id == "mallory"]
 
     print(f"\nbaseline (alone): alice p50 {quantile(baseline, 0.5):.2f} ms, p99 {quantile(baseline, 0.99):.2f} ms")
-    for name, samples in zip(TENANTS, results):
+    for name, samples in zip(TENANTS, results, strict=True):
         print(f"under the flood: {name} p50 {quantile(samples, 0.5):.2f} ms, p99 {quantile(samples, 0.99):.2f} ms, "
               f"max {max(samples) * 1000:.1f} ms")
     print(f"flood over {elapsed:.1f} s: {tally}; held: {len(mailboxes)} junk mailboxes, {len(queued)} queued "

@@ -58,7 +58,7 @@ def rss_anon_kib(pid: int) -> int:
 
 async def p99_send_ms(client: Client, mailbox: str, count: int) -> float:
     samples = []
-    for i in range(count):
+    for _ in range(count):
         start = time.perf_counter()
         await client.send(mailbox, "x" * 200, create_mailbox=True)
         samples.append(time.perf_counter() - start)

@@ -18,3 +18,17 @@ async def pg_pool(pg_url: str) -> AsyncIterator[object]:
         yield pool
     finally:
         await pool.close()
+
+
+async def append(conn, agent_id: str, message_id: str, text: str = "") -> int:  # noqa: ANN001
+    """Store one message with its own id through the append's decider on a bare connection (no node), in
+    its own transaction (a savepoint inside the caller's); its seq (the earlier one's for a resend)."""
+    from fabricd.core.model import Address, Message, Sent
+    from fabricd.store.postgres import hot_append
+
+    group = hot_append.prepare([(Message(id=message_id, recipient=Address(agent_id), text=text), b"")], str, 1,
+                               create=False, atomic=False, max_unread=0, quota=None)
+    async with conn.transaction():
+        (sent,) = (await hot_append.append_in(conn, group)).results
+    assert isinstance(sent, Sent), sent
+    return sent.message.seq

@@ -11,6 +11,7 @@ from fabricd.core.model import Address, Message
 from fabricd.store.lmdb import records, sealed
 from fabricd.store.lmdb.engine import LmdbEngine
 
+
 def test_every_single_flipped_bit_of_a_sealed_value_is_caught() -> None:
     body = records.encode_message(Message(id="m", sender=Address("a"), recipient=Address("b"), text="hello " * 40))
     raw = sealed.seal(body)

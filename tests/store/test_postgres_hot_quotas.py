@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-import time
-
 from fabricd.core.errors import ResourceExhausted
 from fabricd.core.kv.store import KvMailboxes
 from fabricd.core.model import Address, Message
+from fabricd.core.notify import LocalWakeups
 from fabricd.core.paging import approx_size
 from fabricd.core.quota import Quotas, Usage
 from fabricd.core.rendezvous import Answer, TicketRequest
 from fabricd.store.postgres.store import PgStore
 from fabricd.v1 import types_pb2 as pb
-from tests.store.test_postgres_hot import start
+
+
+def clock() -> int:
+    """One moment: a stored message's size does not depend on when it was sent (its timestamp's varints)."""
+    return 1_700_000_000_123_456_789
+
+
+async def start(url: str) -> PgStore:
+    store = PgStore(url, LocalWakeups(), clock, pool_size=2)
+    await store.start()
+    return store
 
 
 def mail(sender: str, text: str) -> Message:
@@ -24,7 +33,7 @@ async def test_a_hot_send_charges_the_sender_what_the_record_script_charges_and_
     store: PgStore = await start(pg_url)
     try:
         await store.directory.register("bob", "", (), "", {})
-        record = KvMailboxes(store.engine, time.time_ns, store._mint_id)  # noqa: SLF001
+        record = KvMailboxes(store.engine, clock, store._mint_id)  # noqa: SLF001
         await store.mailboxes.append([(mail("alice", "hot!"), b"")], create=False, atomic=False, max_unread=0)
         one = (await store.mailboxes.usage("alice")).unread_bytes
         assert one > 0

@@ -8,8 +8,9 @@ from collections.abc import Hashable
 
 import asyncpg
 
-from fabricd.store.postgres import directory, listen, locks, schema, statements
+from fabricd.store.postgres import directory, listen, locks, schema
 from tests import pg
+from tests.store.conftest import append
 
 
 class Collector:
@@ -49,7 +50,7 @@ async def test_a_notify_after_commit_reaches_the_listening_node_once_per_key(pg_
         async with pg_pool.acquire() as conn:
             await directory.create_mailbox(conn, "bob")
             for i in range(3):
-                await statements.append(conn, "bob", f"m{i}", b"", 1)
+                await append(conn, "bob", f"m{i}")
             # the batch's keys: one wake-up for bob however many messages, tuples survive the trip
             assert await listen.publish(conn, ["bob", "bob", "bob", ("ticket", "t1"), ("outbox",)]) == 1
         assert await collector.next_keys() == ["bob", ("ticket", "t1"), ("outbox",)]
@@ -125,7 +126,7 @@ async def test_concurrent_commits_share_notify_transactions_and_every_wake_up_ar
 
         async def send(name: str) -> None:
             async with pg_pool.acquire() as conn:
-                await statements.append(conn, name, f"to-{name}", b"", 1)
+                await append(conn, name, f"to-{name}")
             publisher.add([name])  # after the commit, as a node does
 
         await asyncio.gather(*(send(n) for n in names))
@@ -170,12 +171,12 @@ async def test_a_promoted_synchronous_standby_keeps_every_acknowledged_message()
         await schema.migrate(primary)
         await directory.create_mailbox(primary, "bob")
         for i in range(50):
-            assert (await statements.append(primary, "bob", f"m{i}", b"", 1)).seq == i + 1
+            assert await append(primary, "bob", f"m{i}") == i + 1
         await primary.close()
         pair.promote()
         promoted = await asyncpg.connect(pair.standby.url())
         try:
             assert await promoted.fetchval("SELECT count(*) FROM messages") == 50
-            assert (await statements.append(promoted, "bob", "after", b"", 2)).seq == 51  # takes writes now
+            assert await append(promoted, "bob", "after") == 51  # takes writes now
         finally:
             await promoted.close()

@@ -44,7 +44,7 @@ async def test_migration_6_numbers_a_mailbox_made_again_above_its_removed_self(p
     try:
         await schema.migrate(conn, 5)
         await conn.execute("INSERT INTO mailboxes (agent_id, last_seq) VALUES ('kept', 9), ('gone', 4)")
-        assert await schema.migrate(conn) == [6]
+        assert await schema.migrate(conn, 6) == [6]
         assert await conn.fetchval("SELECT last_seq FROM mailboxes WHERE agent_id = 'kept'") == 9  # left as it was
         await conn.execute("DELETE FROM mailboxes WHERE agent_id IN ('kept', 'gone')")
         await conn.execute("INSERT INTO mailboxes (agent_id) VALUES ('kept')")  # as every path that makes one
@@ -53,6 +53,25 @@ async def test_migration_6_numbers_a_mailbox_made_again_above_its_removed_self(p
         assert seqs == {"kept": 9, "copied": 3}
         await conn.execute("DELETE FROM mailboxes WHERE agent_id = 'copied'")  # a lower seq leaves the floor alone
         assert await conn.fetchval("SELECT value FROM counters WHERE name = 'seq-floor'") == 9
+    finally:
+        await conn.close()
+
+
+async def test_migration_7_starts_a_mailbox_no_one_had_at_1_and_keeps_older_removals_above_the_floor(
+        pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, 6)
+        await conn.execute("INSERT INTO mailboxes (agent_id, last_seq) VALUES ('old', 7)")
+        await conn.execute("INSERT INTO removals (revision, agent_id) VALUES (1, 'old')")  # as Unregister does
+        await conn.execute("DELETE FROM mailboxes WHERE agent_id = 'old'")  # the floor is 7, store-wide
+        assert await schema.migrate(conn, 7) == [7]
+        await conn.execute("INSERT INTO mailboxes (agent_id) VALUES ('never'), ('old')")
+        await conn.execute("INSERT INTO mailboxes (agent_id, last_seq) VALUES ('gone', 4)")
+        await conn.execute("DELETE FROM mailboxes WHERE agent_id = 'gone'")
+        await conn.execute("INSERT INTO mailboxes (agent_id) VALUES ('gone')")
+        seqs = dict(await conn.fetch("SELECT agent_id, last_seq FROM mailboxes"))
+        assert seqs == {"never": 0, "old": 7, "gone": 4}  # no one's: 1 next; removed before 7: the floor; its own
     finally:
         await conn.close()
 

@@ -6,59 +6,83 @@ import asyncio
 import time
 
 import asyncpg
+import pytest
 
-from fabricd.core.model import Address, Change, MailboxEntry, OutboxRow, RowState, Ticket, TicketState
-from fabricd.store.postgres import directory, outbox, retry, statements, tickets
+from fabricd.core.errors import FailedPrecondition, NotFound, ResourceExhausted
+from fabricd.core.model import Address, Change, MailboxEntry, Message, OutboxRow, RowState, TicketState
+from fabricd.core.notify import LocalWakeups
+from fabricd.core.outbox import RetryPolicy
+from fabricd.core.quota import Quotas
+from fabricd.core.rendezvous import Answer, TicketRequest
+from fabricd.store.postgres import directory, tickets
+from fabricd.store.postgres.store import PgStore
+from tests.store.conftest import append
 
 
-def ticket(ticket_id: str, target: str = "bob") -> Ticket:
-    return Ticket(ticket_id=ticket_id, target=target, task="do it", requester="human", enqueue_ns=time.time_ns())
+def ask(task: str) -> TicketRequest:
+    return TicketRequest(target="bob", task=task)
 
 
 async def test_enqueued_tickets_from_three_nodes_get_exact_fifo_positions(pg_url: str) -> None:
-    nodes = [await asyncpg.create_pool(pg_url, min_size=2, max_size=8) for _ in range(3)]
+    nodes = [PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=4) for _ in range(3)]
     try:
-        async with nodes[0].acquire() as conn:
-            await directory.create_mailbox(conn, "bob")
-        done = await asyncio.gather(*(retry.run(nodes[i % 3], tickets.enqueue_ticket, ticket(f"t{i}"), b"")
-                                      for i in range(30)))
-        assert sorted(position for _seq, position in done) == list(range(30))
-        by_seq = sorted(done)
-        assert [position for _seq, position in by_seq] == list(range(30))  # FIFO order is seq order
-        async with nodes[1].acquire() as conn:
-            fifo = await tickets.queue(conn, "bob", 100)
-        assert [t.seq for t in fifo] == [seq for seq, _ in by_seq]
-        assert await nodes[2].fetchval("SELECT unread_count FROM mailboxes") == 30
+        for node in nodes:
+            await node.start()
+        await nodes[0].directory.register("bob", "", (), "", {})
+        done = await asyncio.gather(*(nodes[i % 3].rendezvous.enqueue(ask(f"t{i}"), 0) for i in range(30)))
+        assert sorted(position for _ticket, position in done) == list(range(30))
+        by_seq = sorted(done, key=lambda d: d[0].seq)
+        assert [position for _ticket, position in by_seq] == list(range(30))  # FIFO order is seq order
+        fifo = await nodes[1].rendezvous.queue("bob")
+        assert [t.seq for t in fifo] == [t.seq for t, _ in by_seq]
+        conn = await asyncpg.connect(pg_url)
+        assert await conn.fetchval("SELECT unread_count FROM mailboxes WHERE agent_id = 'bob'") == 30
+        await conn.close()
     finally:
         for node in nodes:
             await node.close()
 
 
-async def test_an_enqueue_rerun_answers_the_same_place_and_queues_once(pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await directory.create_mailbox(conn, "bob")
-        assert await tickets.enqueue_ticket(conn, ticket("t0"), b"") == (1, 0)
-        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await tickets.enqueue_ticket(conn, ticket("t1"), b"") == (2, 1)
-        assert await tickets.enqueue_ticket(conn, ticket("t2", "nobody"), b"") is None
-        assert await tickets.enqueue_ticket(conn, ticket("t3"), b"", max_unread=2) == 2
-    assert await pg_pool.fetchval("SELECT count(*) FROM tickets") == 2
+async def test_an_enqueue_under_a_request_key_again_answers_the_same_place_and_queues_once(pg_url: str) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        first, at = await store.rendezvous.enqueue(ask("t0"), 0)
+        keyed = TicketRequest(target="bob", task="t1", idempotency_key="k")
+        second, then = await store.rendezvous.enqueue(keyed, 0)
+        again, still = await store.rendezvous.enqueue(keyed, 0)
+        assert (at, then, still) == (0, 1, 1)
+        assert (again.ticket_id, again.seq, again.reattached) == (second.ticket_id, second.seq, 1)
+        with pytest.raises(NotFound):
+            await store.rendezvous.enqueue(TicketRequest(target="nobody", task="t2"), 0)
+        with pytest.raises(ResourceExhausted):
+            await store.rendezvous.enqueue(ask("t3"), 2)
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [first.ticket_id, second.ticket_id]
+    finally:
+        await store.close()
 
 
-async def test_answering_a_ticket_retires_it_and_consumes_its_message_once(pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await directory.create_mailbox(conn, "bob")
-        for i in range(3):
-            await tickets.enqueue_ticket(conn, ticket(f"t{i}"), b"")
-        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "42", "", 5) == "bob"
-        assert await tickets.finish_ticket(conn, "t0", TicketState.ANSWERED, "43", "", 6) is None
-        answered = await tickets.get_ticket(conn, "t0")
-        assert (answered.state, answered.result, answered.finish_ns) == (TicketState.ANSWERED, "42", 5)
-        assert [t.ticket_id for t in await tickets.queue(conn, "bob", 10)] == ["t1", "t2"]
-        assert [e.seq for e in await statements.unread(conn, "bob", 0, 10)] == [2, 3]
-        assert await tickets.prune_tickets(conn, 6, 10) == 1
-        assert await tickets.get_ticket(conn, "t0") is None
-    assert await pg_pool.fetchval("SELECT unread_count FROM mailboxes") == 2
+async def test_answering_a_ticket_retires_it_and_consumes_its_message_once(pg_url: str) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        asked = [(await store.rendezvous.enqueue(ask(f"t{i}"), 0))[0] for i in range(3)]
+        assert await store.rendezvous.answer("bob", Answer("42"), asked[0].ticket_id) == asked[0].ticket_id
+        with pytest.raises(FailedPrecondition):
+            await store.rendezvous.answer("bob", Answer("43"), asked[0].ticket_id)
+        answered = await store.rendezvous.get(asked[0].ticket_id)
+        assert (answered.state, answered.result) == (TicketState.ANSWERED, "42")
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [t.ticket_id for t in asked[1:]]
+        assert [e.seq for e in await store.mailboxes.unread("bob", 0, 10, 0)] == [t.seq for t in asked[1:]]
+        conn = await asyncpg.connect(pg_url)
+        assert await tickets.prune_tickets(conn, answered.finish_ns + 1, 10) == 1
+        assert await tickets.get_ticket(conn, asked[0].ticket_id) is None
+        assert await conn.fetchval("SELECT unread_count FROM mailboxes WHERE agent_id = 'bob'") == 2
+        await conn.close()
+    finally:
+        await store.close()
 
 
 def row(key: str, recipient: str = "bob") -> OutboxRow:
@@ -66,64 +90,62 @@ def row(key: str, recipient: str = "bob") -> OutboxRow:
                      job_id="job", content=f"reply {key}", next_attempt_ns=0, create_ns=1)
 
 
-async def post(conn: asyncpg.Connection, claimed: OutboxRow, now: int) -> None:
-    """The delivery rule: post the row's message under its key, and its receipt, in the caller's transaction."""
-    done = await statements.append(conn, claimed.recipient.agent_id, claimed.key, claimed.content.encode(), now)
-    seq = done.seq if done.seq is not None else done.prior.seq
-    assert await outbox.record_receipt(conn, "worker", claimed.key, seq, now)
-
-
 async def test_three_nodes_claiming_with_skip_locked_deliver_each_row_once(pg_url: str) -> None:
-    nodes = [await asyncpg.create_pool(pg_url, min_size=2, max_size=4) for _ in range(3)]
+    nodes = [PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=4) for _ in range(3)]
     try:
-        async with nodes[0].acquire() as conn:
-            await directory.create_mailbox(conn, "bob")
-            keys = await outbox.enqueue_rows(conn, [row(f"outbox:m{i}:reply:0") for i in range(300)])
-            assert len(keys) == 300
-            assert await outbox.enqueue_rows(conn, [row("outbox:m0:reply:0")]) == []  # a replay queues nothing
-        claims: list[list[str]] = []
-        claimers: set[int] = set()
+        for node in nodes:
+            await node.start()
+        await nodes[0].directory.register("bob", "", (), "", {})
+        assert await nodes[0].outbox.add([row(f"outbox:m{i}:reply:0") for i in range(300)]) == 300
+        assert await nodes[1].outbox.add([row("outbox:m0:reply:0")]) == 0  # a replay queues nothing
+        posted = [0, 0, 0]
 
-        async def loop(node: int, pool: asyncpg.Pool) -> None:
+        async def loop(node: int) -> None:
             while True:
-                async with pool.acquire() as conn, conn.transaction():
-                    rows = await outbox.claim_due(conn, time.time_ns(), 16)
-                    for claimed in rows:
-                        await post(conn, claimed, time.time_ns())
-                if not rows:
+                result = await nodes[node].outbox.deliver_due(16, RetryPolicy(), 0)
+                posted[node] += result.posted
+                if not result.posted and not result.more:
                     return
-                claims.append([r.key for r in rows])
-                claimers.add(node)
 
-        await asyncio.gather(*(loop(i, n) for i, n in enumerate(nodes) for _ in range(2)))
-        claimed = [k for batch in claims for k in batch]
-        assert sorted(claimed) == sorted(keys)  # every row once, none twice
-        assert len(claimers) > 1  # the nodes shared the work
-        assert await nodes[0].fetchval("SELECT count(*) FROM messages WHERE agent_id = 'bob'") == 300
-        assert await nodes[0].fetchval("SELECT count(*) FROM outbox WHERE state = 3 AND seq > 0") == 300
-        async with nodes[1].acquire() as conn:
-            assert await outbox.next_due(conn) is None
-            assert await outbox.prune_receipts(conn, time.time_ns() + 1, 1000) == 300
+        await asyncio.gather(*(loop(i) for i in range(3) for _ in range(2)))
+        assert sum(posted) == 300  # every row once, none twice
+        assert sorted(posted)[1] > 0  # the nodes shared the work
+        assert len(await nodes[2].mailboxes.unread("bob", 0, 1000, 0)) == 300
+        receipts = await nodes[2].outbox.rows("", 1000, RowState.DELIVERED)
+        assert len(receipts) == 300 and all(r.seq > 0 and not r.content for r in receipts)
+        assert await nodes[1].outbox.next_due() is None
+        assert await nodes[1].outbox.prune_receipts(time.time_ns() + 1) == 300
     finally:
         for node in nodes:
             await node.close()
 
 
-async def test_a_failed_post_is_retried_later_then_dead_lettered_and_retried_by_an_operator(
-        pg_pool: asyncpg.Pool) -> None:
-    async with pg_pool.acquire() as conn:
-        await outbox.enqueue_rows(conn, [row("k1", recipient="nobody")])
-        async with conn.transaction():
-            (claimed,) = await outbox.claim_due(conn, 10, 16)
-            assert await outbox.record_failure(conn, "worker", claimed.key, "UNKNOWN_RECIPIENT", 500, dead=False)
-        assert await outbox.claim_due(conn, 499, 16) == []
-        assert await outbox.next_due(conn) == 500
-        assert await outbox.record_failure(conn, "worker", "k1", "UNKNOWN_RECIPIENT", 900, dead=True)
-        dead = await outbox.get_row(conn, "worker", "k1")
-        assert (dead.state, dead.attempts, dead.last_error) == (RowState.DEAD_LETTER, 2, "UNKNOWN_RECIPIENT")
-        assert [r.key for r in await outbox.rows(conn, "", 10, RowState.DEAD_LETTER)] == ["k1"]
-        assert await outbox.retry_dead_letters(conn, [], 1000) == 1
-        assert [r.key for r in await outbox.claim_due(conn, 1000, 16)] == ["k1"]
+async def test_a_failed_post_is_retried_later_then_dead_lettered_and_retried_by_an_operator(pg_url: str) -> None:
+    now = [10**18]
+    store = PgStore(pg_url, LocalWakeups(), lambda: now[0], pool_size=2)
+    await store.start()
+    policy = RetryPolicy(base_s=1.0, jitter=0.0, max_attempts=2)
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        await store.mailboxes.append([(Message(sender=Address("alice"), recipient=Address("bob"), text="x"), b"")],
+                                     create=False, atomic=True, max_unread=0)
+        await store.outbox.add([row("k1")])
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 1  # bob's mailbox is full
+        (retry,) = await store.outbox.rows("", 10, RowState.PENDING)
+        assert (retry.attempts, retry.next_attempt_ns) == (1, now[0] + 10**9)
+        assert retry.last_error.startswith("MAILBOX_FULL")
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 0  # not due yet
+        assert await store.outbox.next_due() == now[0] + 10**9
+        now[0] += 10**9
+        assert (await store.outbox.deliver_due(16, policy, 1)).failed == 1
+        (dead,) = await store.outbox.rows("", 10, RowState.DEAD_LETTER)
+        assert (dead.key, dead.attempts) == ("k1", 2)
+        assert await store.outbox.retry_dead_letters([]) == 1
+        assert (await store.outbox.deliver_due(16, policy, 0)).posted == 1
+        (receipt,) = await store.outbox.rows("", 10, RowState.DELIVERED)
+        assert (receipt.key, receipt.attempts) == ("k1", 1)
+    finally:
+        await store.close()
 
 
 async def test_directory_changes_take_revisions_in_order_and_removals_leave_tombstones(pg_pool: asyncpg.Pool) -> None:
@@ -136,7 +158,7 @@ async def test_directory_changes_take_revisions_in_order_and_removals_leave_tomb
         assert await directory.put_entry(conn, bob, None) == 2  # no change: the revision stays
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=1) is None  # moved on
         assert await directory.put_entry(conn, bob, Change.BUSY_CHANGED, expect_revision=2) == 3
-        await statements.append(conn, "ann", "m1", b"", 1)
+        await append(conn, "ann", "m1")
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=False) is None  # holds mail
         assert await directory.remove_mailbox(conn, "ann", "gone", 9, purge=True) == (1, 0)
         changed = await directory.entries_since(conn, 0, 10)
@@ -155,7 +177,67 @@ async def test_listing_a_targets_or_an_askers_tickets_reads_an_index_not_the_tab
         FROM generate_series(1, 20000) AS n""")
     await pg_pool.execute("ANALYZE tickets")
     for column, value in (("target", "agent-7"), ("source_agent", "asker-7")):
-        sql = (f"EXPLAIN SELECT {tickets._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
+        sql = (f"EXPLAIN SELECT {tickets.TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 "
                "AND target = $3 ORDER BY queue_seq DESC LIMIT $4")
         plan = "\n".join(r[0] for r in await pg_pool.fetch(sql, 2**62, value, "agent-7", 200))
         assert "tickets_by_" in plan and "Seq Scan" not in plan, plan  # either index narrows it: the planner picks
+
+
+async def test_an_enqueue_whose_commit_answer_was_lost_runs_again_and_queues_one_ticket(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    try:
+        await store.directory.register("bob", "", (), "", {})
+        commit = asyncpg.transaction.Transaction.__aexit__
+        lost = [1]
+
+        async def commit_then_lose_the_answer(self, *exc_info):  # noqa: ANN001, ANN002, ANN202 - a monkeypatched asyncpg method
+            await commit(self, *exc_info)
+            if exc_info[0] is None and lost:
+                lost.pop()
+                raise asyncpg.ConnectionDoesNotExistError("connection lost after the commit")
+
+        monkeypatch.setattr(asyncpg.transaction.Transaction, "__aexit__", commit_then_lose_the_answer)
+        ticket, position = await store.rendezvous.enqueue(ask("once"), 0)
+        monkeypatch.undo()
+        assert not lost and position == 0
+        assert [t.ticket_id for t in await store.rendezvous.queue("bob")] == [ticket.ticket_id]
+        assert len(await store.mailboxes.unread("bob", 0, 10, 0)) == 1
+    finally:
+        await store.close()
+
+
+async def test_an_asker_charged_elsewhere_between_an_enqueues_facts_and_its_write_is_decided_again(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The asker's usage is not pinned by a row lock: a change committed after the enqueue read it makes the
+    write a no-op, and the enqueue decides again on what is now stored (here: the asker is at its quota)."""
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    other = await asyncpg.connect(pg_url)
+    try:
+        for agent in ("bob", "carol"):
+            await store.directory.register(agent, "", (), "", {})
+        await store.rendezvous.enqueue(TicketRequest(target="bob", task="first", source_agent="carol",
+                                                     source_kind=2), 0)
+        fetchrow = asyncpg.Connection.fetchrow
+        moved = [1]
+
+        async def facts_then_another_node_queues(self, query, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202 - a monkeypatched asyncpg method
+            row = await fetchrow(self, query, *args, **kwargs)
+            if query == tickets.ENQUEUE_FACTS and moved:
+                moved.pop()
+                await other.execute("UPDATE counters SET value = value + 1 WHERE name = $1",
+                                    tickets.usage_names("carol")[1])
+            return row
+
+        monkeypatch.setattr(asyncpg.Connection, "fetchrow", facts_then_another_node_queues)
+        with pytest.raises(ResourceExhausted) as refused:
+            await store.rendezvous.enqueue(TicketRequest(target="bob", task="second", source_agent="carol",
+                                                         source_kind=2), 0, Quotas(queued_tickets=2))
+        monkeypatch.undo()
+        assert not moved and refused.value.reason == "QUOTA_QUEUED_TICKETS"
+        assert len(await store.rendezvous.queue("bob")) == 1
+    finally:
+        await other.close()
+        await store.close()

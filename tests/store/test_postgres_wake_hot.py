@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
+import asyncpg
+import pytest
+
+from fabricd.core import wake
 from fabricd.core.errors import FabricError
+from fabricd.core.kv.store import KvMailboxes, KvOutbox, KvRendezvous
 from fabricd.core.model import Address, Message, OutboxRow, RowState, Sent
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import RetryPolicy
@@ -156,4 +160,39 @@ async def test_arming_a_hook_costs_no_round_trip(pg_url: str) -> None:
             assert hook is not None and hook.armed, name
         assert calls == {name: EXPECTED_HOT[name] for name in calls}
     finally:
+        await store.close()
+
+
+async def test_a_hook_armed_elsewhere_between_a_sends_facts_and_its_write_keeps_that_arming(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone send reads the hook without a lock: when another node arms it before the send writes, the
+    send's write holds nothing (its guard), the send decides again on the hook as now stored, and the other
+    node's arming stays (an armed hook is armed once per burst)."""
+    store = PgStore(pg_url, LocalWakeups(), Clock(), pool_size=2)
+    await store.start()
+    other = await asyncpg.connect(pg_url)
+    try:
+        for agent in ("alice", "bob"):
+            await store.directory.register(agent, "", (), "", {})
+        await store.wake.set(WakeHook("bob", url="https://example.test/wake"))
+        armed_elsewhere = wake.encode(WakeHook("bob", url="https://example.test/wake", armed_ns=7, reason="mail",
+                                               first_message_id="elsewhere"))
+        fetch = asyncpg.Connection.fetch
+        moved = [1]
+
+        async def facts_then_another_node_arms(self, query: str, *args: object, **kwargs: object) -> object:  # noqa: ANN001
+            rows = await fetch(self, query, *args, **kwargs)
+            if "FROM wake_hooks" in query and "UNION ALL" in query and moved:
+                moved.pop()
+                await other.execute("UPDATE wake_hooks SET body = $1 WHERE agent_id = 'bob'", armed_elsewhere)
+            return rows
+
+        monkeypatch.setattr(asyncpg.Connection, "fetch", facts_then_another_node_arms)
+        (sent,) = await store.mailboxes.append([mail("bob", "hi")], create=False, atomic=True, max_unread=0)
+        monkeypatch.undo()
+        assert not moved and isinstance(sent, Sent) and sent.message.seq
+        hook = await store.wake.get("bob")
+        assert (hook.armed_ns, hook.first_message_id) == (7, "elsewhere")
+    finally:
+        await other.close()
         await store.close()

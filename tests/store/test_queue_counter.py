@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from fabricd.core.directory import Directory
 from fabricd.core.limits import Limits
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.rendezvous import Rendezvous, TicketRequest
-from fabricd.core.directory import Directory
 from fabricd.store import open_store
 from fabricd.store.lmdb import keys
 

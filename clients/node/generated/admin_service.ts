@@ -10,6 +10,7 @@ import type { IssueTokenRequest as _fabricd_v1_IssueTokenRequest, IssueTokenRequ
 import type { IssueTokenResponse as _fabricd_v1_IssueTokenResponse, IssueTokenResponse__Output as _fabricd_v1_IssueTokenResponse__Output } from './fabricd/v1/IssueTokenResponse';
 import type { ListTokensRequest as _fabricd_v1_ListTokensRequest, ListTokensRequest__Output as _fabricd_v1_ListTokensRequest__Output } from './fabricd/v1/ListTokensRequest';
 import type { ListTokensResponse as _fabricd_v1_ListTokensResponse, ListTokensResponse__Output as _fabricd_v1_ListTokensResponse__Output } from './fabricd/v1/ListTokensResponse';
+import type { PostgresStatus as _fabricd_v1_PostgresStatus, PostgresStatus__Output as _fabricd_v1_PostgresStatus__Output } from './fabricd/v1/PostgresStatus';
 import type { RevokeTokenRequest as _fabricd_v1_RevokeTokenRequest, RevokeTokenRequest__Output as _fabricd_v1_RevokeTokenRequest__Output } from './fabricd/v1/RevokeTokenRequest';
 import type { RevokeTokenResponse as _fabricd_v1_RevokeTokenResponse, RevokeTokenResponse__Output as _fabricd_v1_RevokeTokenResponse__Output } from './fabricd/v1/RevokeTokenResponse';
 import type { TokenInfo as _fabricd_v1_TokenInfo, TokenInfo__Output as _fabricd_v1_TokenInfo__Output } from './fabricd/v1/TokenInfo';
@@ -31,6 +32,7 @@ export interface ProtoGrpcType {
       IssueTokenResponse: MessageTypeDefinition<_fabricd_v1_IssueTokenResponse, _fabricd_v1_IssueTokenResponse__Output>
       ListTokensRequest: MessageTypeDefinition<_fabricd_v1_ListTokensRequest, _fabricd_v1_ListTokensRequest__Output>
       ListTokensResponse: MessageTypeDefinition<_fabricd_v1_ListTokensResponse, _fabricd_v1_ListTokensResponse__Output>
+      PostgresStatus: MessageTypeDefinition<_fabricd_v1_PostgresStatus, _fabricd_v1_PostgresStatus__Output>
       RevokeTokenRequest: MessageTypeDefinition<_fabricd_v1_RevokeTokenRequest, _fabricd_v1_RevokeTokenRequest__Output>
       RevokeTokenResponse: MessageTypeDefinition<_fabricd_v1_RevokeTokenResponse, _fabricd_v1_RevokeTokenResponse__Output>
       TokenInfo: MessageTypeDefinition<_fabricd_v1_TokenInfo, _fabricd_v1_TokenInfo__Output>

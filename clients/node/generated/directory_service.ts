@@ -60,6 +60,7 @@ export interface ProtoGrpcType {
       UnregisterRequest: MessageTypeDefinition<_fabricd_v1_UnregisterRequest, _fabricd_v1_UnregisterRequest__Output>
       UnregisterResponse: MessageTypeDefinition<_fabricd_v1_UnregisterResponse, _fabricd_v1_UnregisterResponse__Output>
       WakeHook: MessageTypeDefinition<_fabricd_v1_WakeHook, _fabricd_v1_WakeHook__Output>
+      WakeHookState: EnumTypeDefinition
       WatchMailboxesRequest: MessageTypeDefinition<_fabricd_v1_WatchMailboxesRequest, _fabricd_v1_WatchMailboxesRequest__Output>
       WatchMailboxesResponse: MessageTypeDefinition<_fabricd_v1_WatchMailboxesResponse, _fabricd_v1_WatchMailboxesResponse__Output>
     }

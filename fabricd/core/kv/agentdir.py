@@ -7,9 +7,17 @@ from dataclasses import replace
 
 from fabricd.core import agentdir as rules
 from fabricd.core.agentdir import (
-    NOTIFICATION, PENDING, SETTLED, Admission, Agent, DirectoryData, RepairInfo, Submission, Thread,
+    NOTIFICATION,
+    PENDING,
+    SETTLED,
+    Admission,
+    Agent,
+    DirectoryData,
+    RepairInfo,
+    Submission,
+    Thread,
+    WorkRequest,
 )
-from fabricd.core.agentdir import WorkRequest
 from fabricd.core.kv import outbox
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Address

@@ -1,12 +1,12 @@
-"""Transaction scripts of the directory: resolve names, register, touch, unregister."""
+"""Transaction scripts of the directory: resolve names, check and take them, touch. The mailbox, rendezvous and
+wake scripts resolve names here; registering and unregistering, which reach into them, are fabricd.core.kv.lifecycle."""
 
 from __future__ import annotations
 
-import difflib
-
 from fabricd.core import directory as rules
+from fabricd.core import mailbox_writes as writes
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Capability, Change, MailboxEntry, Presence, presence
+from fabricd.core.model import Change, MailboxEntry, Presence, presence
 
 DIRECTORY = "directory"
 
@@ -17,40 +17,56 @@ def mark_changed(tx: RecordTx, entry: MailboxEntry, change: Change) -> None:
 
 
 def resolve_name(tx: RecordTx, name: str) -> MailboxEntry | None:
-    """An agent id, a session name, or `session_name/segment`; None when nothing matches.
-
-    `goal_builder/main` is the agent of session `goal_builder` whose id's last
-    '/'-separated segment is `main` (so `sess1/main` and `sess1/domain` are told
-    apart); failing that, the one whose id ends with `main`. Raises
-    FailedPrecondition, with forms that do resolve, when the name is ambiguous.
-    """
+    """An agent id, a session name, or `session_name/segment`; None when nothing matches (the rule:
+    fabricd.core.mailbox_writes.resolve). Raises FailedPrecondition, with forms that do resolve, when the
+    name is ambiguous."""
     entry = tx.get_entry(name)
     if entry is not None:
         return entry
+    return writes.resolve(name, _candidates(tx, name))
+
+
+def _candidates(tx: RecordTx, name: str) -> list[MailboxEntry]:
+    """The entries `name` may reach as a name: its session's, or for `session/segment` the session's."""
     candidates = tx.entries_named(name)
-    session = name
     if not candidates and "/" in name:
-        session, suffix = name.rsplit("/", 1)
-        if session and suffix:
-            named = tx.entries_named(session)
-            candidates = [e for e in named if rules.last_segment(e.agent_id) == suffix]
-            if not candidates:
-                candidates = [e for e in named if e.agent_id.endswith(suffix)]
-    if len(candidates) > 1:
-        raise rules.ambiguous_name(name, session, candidates)
-    return candidates[0] if candidates else None
+        candidates = [e for session in writes.sessions_of(name)[1:] for e in tx.entries_named(session)]
+    return candidates
+
+
+def check_new_id(tx: RecordTx, agent_id: str) -> None:
+    """Refuse an agent id no mailbox has yet that reaches other agents as a name (NAME_COLLISION).
+
+    Made, the id would win over the name (an id resolves first), taking the other agent's mail and tickets
+    addressed by its name; a token under it would act on that agent wherever the name is resolved.
+    """
+    if tx.get_entry(agent_id) is None:
+        _, holders = writes.named_by(agent_id, _candidates(tx, agent_id))
+        if holders:
+            raise rules.id_collides(agent_id, sorted(e.agent_id for e in holders))
+
+
+def check_name(tx: RecordTx, agent_id: str, session_name: str) -> None:
+    """Refuse a session name that is another agent's id: a registered agent's or a live agent token's."""
+    if not session_name or session_name == agent_id:
+        return
+    holder = tx.get_entry(session_name)
+    if (holder is not None and holder.registered) or any(
+            t.agent_id == session_name and not t.revoke_ns for _, t in tx.tokens()):
+        raise rules.name_is_an_id(session_name)
+
+
+def check_token(tx: RecordTx, agent_id: str, session_names: tuple[str, ...]) -> None:
+    """An agent token's id and bound names collide with no other agent's names and ids (NAME_COLLISION)."""
+    if agent_id:
+        check_new_id(tx, agent_id)
+        for name in session_names:
+            check_name(tx, agent_id, name)
 
 
 def similar_names(tx: RecordTx, name: str, limit: int = 3) -> list[str]:
     """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
-    known: set[str] = set()
-    for entry in tx.entries():
-        if entry.registered:
-            known.add(entry.agent_id)
-            if entry.session_name:
-                known.add(entry.session_name)
-    known.discard(name)
-    return difflib.get_close_matches(name, sorted(known), n=limit, cutoff=0.6)
+    return list(writes.close_names(name, list(tx.entries()), limit))
 
 
 def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_window_ns: int) -> None:
@@ -65,41 +81,12 @@ def take_name(tx: RecordTx, now: int, agent_id: str, session_name: str, live_win
         mark_changed(tx, holder, Change.REGISTERED)
 
 
-def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
-             cwd: str, metadata: dict[str, str], exclusive: bool = False,
-             live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
-    if exclusive and session_name:
-        take_name(tx, now, agent_id, session_name, live_window_ns)
-    entry = tx.get_entry(agent_id)
-    if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
-    else:
-        from fabricd.core.kv.mailbox import release_creator
-
-        release_creator(tx, entry)
-    change = Change.REGISTERED
-    if entry.registered and entry.capabilities != capabilities:
-        change = Change.CAPABILITIES_CHANGED
-    if session_name:
-        entry.session_name = session_name
-    entry.capabilities = capabilities
-    entry.cwd = cwd
-    entry.metadata = dict(metadata)
-    entry.registered = True
-    entry.register_time_ns = now
-    entry.last_activity_ns = max(entry.last_activity_ns, now)
-    mark_changed(tx, entry, change)
-    same = []
-    if entry.session_name:
-        same = [e for e in tx.entries_named(entry.session_name) if e.agent_id != agent_id]
-    return entry, same
-
-
 def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> tuple[MailboxEntry, bool, list[str]]:
     entry = tx.get_entry(agent_id)
     created = entry is None
     if entry is None:
-        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor())
+        check_new_id(tx, agent_id)
+        entry = MailboxEntry(agent_id=agent_id, last_seq=tx.seq_floor(agent_id))
     new_busy = busy and not offline
     change = Change.BUSY_CHANGED if entry.busy != new_busy else Change.TOUCHED
     entry.busy = new_busy
@@ -108,23 +95,3 @@ def touch(tx: RecordTx, now: int, agent_id: str, busy: bool, offline: bool) -> t
     entry.last_activity_ns = 0 if offline else max(entry.last_activity_ns, now)
     mark_changed(tx, entry, change)
     return entry, created, similar_names(tx, agent_id) if created else []
-
-
-def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int]:
-    from fabricd.core.kv import mailbox, rendezvous, wake  # they resolve names through this module
-
-    entry = resolve_name(tx, name)
-    if entry is None:
-        raise rules.name_not_found(name)
-    queued = tx.queue_length(entry.agent_id)
-    if not purge and (entry.unread_count or queued):
-        raise rules.mailbox_not_empty(entry, queued)
-    aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
-    purged = mailbox.purge(tx, entry.agent_id)
-    mailbox.release_creator(tx, entry)
-    tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own,
-    wake.drop_rows(tx, now, entry.agent_id)  # and is never fired with the old mailbox's wakes
-    tx.delete_entry(entry.agent_id)
-    tx.wake(DIRECTORY)
-    tx.wake(mailbox.key(entry.agent_id))
-    return purged, aborted

@@ -3,89 +3,94 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from fabricd.core import directory as directory_rules
 from fabricd.core import mailbox as rules
+from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
-from fabricd.core.paging import approx_size
 from fabricd.core.errors import FabricError
 from fabricd.core.kv import wake
 from fabricd.core.kv.directory import mark_changed, resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import Address, Change, Envelope, MailboxEntry, Message, Sent
-
+from fabricd.core.model import Change, Envelope, MailboxEntry, Message, Sent
 
 key = rules.mailbox_key
 
 
-def _same_recipient(tx: RecordTx, name: str, agent_id: str) -> bool:
-    if name == agent_id:
-        return True
+def _box(tx: RecordTx, name: str) -> MailboxEntry | FabricError | None:
     try:
-        entry = resolve_name(tx, name)
-    except FabricError:
-        return False
-    return entry is not None and entry.agent_id == agent_id
+        return resolve_name(tx, name)
+    except FabricError as exc:
+        return exc
+
+
+def _facts(tx: RecordTx, msg: Message, more: writes.More, facts: writes.AppendFacts) -> writes.AppendFacts:
+    """The facts the decider asked for (`more`), read in the write transaction."""
+    name, sender = msg.recipient.agent_id, msg.sender.agent_id
+    box, resolved = facts.box, facts.resolved
+    if more.names:
+        box, resolved = _box(tx, name), True
+    return replace(facts, box=box, resolved=resolved, usage=tx.usage(sender) if more.usage else facts.usage,
+                   seq_floor=tx.seq_floor(name) if more.seq_floor else facts.seq_floor,
+                   similar=tuple(similar_names(tx, name)) if more.similar else facts.similar)
 
 
 def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, digest: bytes, create: bool,
           max_unread: int, quota: quotas.Quotas | None = None, renew: bool = False) -> Sent:
-    """Store one validated message; `msg` is left alone (the stored one is a new object).
+    """Store one validated message as fabricd.core.mailbox_writes.append decides (it raises the refusal,
+    before anything is written); `msg` is left alone (the stored one is a new object).
 
-    A recipient that is neither an agent nor a mailbox gets a new mailbox only
-    with `create` (system deliveries: tasks, outbox replies); otherwise the send
-    is refused as UNKNOWN_RECIPIENT, so a typo never makes a mailbox nobody reads.
-    Every refusal is raised before anything is written. With a `quota`, the
-    sender is held to it (fabricd.core.quota): the mailbox it would create and
-    the message's bytes count against the sender's usage. With `renew`, the id names a new message
-    whatever it named before (a ticket's task): the record of a consumed one is forgotten first.
+    With `renew`, the id names a new message whatever it named before (a ticket's task): the record of a
+    consumed one is forgotten first.
     """
-    name = msg.recipient.agent_id
-    if msg.id:  # its idempotency key is (sender, id), so no one else can take it (a minted id counts too)
-        record = tx.get_id(msg.sender.agent_id, msg.id)
-        if record is not None and renew and tx.forget_id(msg.sender.agent_id, msg.id):
-            record = None
-        if record is not None:
-            if record.digest != digest or not _same_recipient(tx, name, record.recipient):
-                raise rules.message_id_reused(msg.id)
-            return Sent(rules.as_stored(msg, record), duplicate=True)
-    entry = resolve_name(tx, name)
-    change: Change | None = None
-    if entry is None:
-        if not create:
-            raise directory_rules.unknown_recipient(name, similar_names(tx, name))
-        entry = MailboxEntry(agent_id=name, last_seq=tx.seq_floor())
-        change = Change.CREATED
-    if max_unread and entry.unread_count >= max_unread:
-        raise rules.mailbox_full(entry.agent_id, entry.unread_count, max_unread)
     sender = msg.sender.agent_id
-    if quota is not None and sender:
-        usage = tx.usage(sender)
-        if change is not None:
-            quotas.check(quotas.MAILBOXES, sender, quota.mailboxes, usage.mailboxes, 1)
-        # approx_size bounds the stored size from above: the check never lets a message pass that the
-        # backend will then count over the limit
-        quotas.check(quotas.UNREAD_BYTES, sender, quota.unread_bytes, usage.unread_bytes, approx_size(msg))
-    if change is not None and sender and sender != name:
-        entry.metadata = {quotas.CREATED_BY: sender}  # charged to the sender until registered or removed
-        tx.count_usage(sender, quotas.MAILBOXES, 1)
-    entry.last_seq += 1
-    entry.unread_count += 1  # mail arriving is not the recipient's activity: presence stays as it was
-    recipient = msg.recipient if entry.agent_id == name else Address(entry.agent_id, msg.recipient.session_id)
-    stored = Message(msg.id or mint(now), msg.sender, recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,
-                     msg.headers, msg.kind, msg.hops, now, entry.last_seq, msg.ticket_id)
-    if change is not None:
-        mark_changed(tx, entry, change)
+    prior = None
+    if msg.id:  # its idempotency key is (sender, id), so no one else can take it (a minted id counts too)
+        prior = tx.get_id(sender, msg.id)
+        if prior is not None and renew and tx.forget_id(sender, msg.id):
+            prior = None
+    # without a prior, the name is resolved at once (one record read when it is an agent id)
+    facts = writes.AppendFacts(prior) if prior is not None else writes.AppendFacts(
+        None, _box(tx, msg.recipient.agent_id), resolved=True)
+    message_id = msg.id or mint(now)
+    while True:
+        decided = writes.append(msg, digest, message_id, now, facts, create=create, max_unread=max_unread,
+                                quota=quota)
+        if not isinstance(decided, writes.More):
+            break
+        facts = _facts(tx, msg, decided, facts)
+    if isinstance(decided, FabricError):
+        raise decided
+    if isinstance(decided, Sent):
+        return decided
+    return _apply(tx, now, decided, digest, bool(msg.id))
+
+
+def _apply(tx: RecordTx, now: int, write: writes.Append, digest: bytes, chosen: bool) -> Sent:
+    stored = write.message
+    agent_id = stored.recipient.agent_id
+    if write.created:
+        entry = MailboxEntry(agent_id=agent_id)
+        if write.creator:
+            entry.metadata = {quotas.CREATED_BY: write.creator}  # charged to it until registered or removed
+            tx.count_usage(write.creator, quotas.MAILBOXES, 1)
+    else:
+        found = tx.get_entry(agent_id)
+        assert found is not None
+        entry = found
+    entry.last_seq, entry.unread_count = stored.seq, write.unread  # mail arriving is not the recipient's activity
+    if write.created:
+        mark_changed(tx, entry, Change.CREATED)
     else:
         tx.put_entry(entry, None)
-    encoded = tx.put_message(stored, digest, bool(msg.id))
-    wake.note(tx, now, entry.agent_id, stored.id, stored.ticket_id)
-    if sender and sender != entry.agent_id:
-        sender_entry = tx.get_entry(sender)
+    encoded = tx.put_message(stored, digest, chosen)
+    wake.note(tx, now, agent_id, stored.id, stored.ticket_id)
+    if write.active:
+        sender_entry = tx.get_entry(write.active)
         if sender_entry is not None:
             sender_entry.last_activity_ns = now
             tx.put_entry(sender_entry, None)
-    tx.wake(key(entry.agent_id))
+    tx.wake(key(agent_id))
     return Sent(stored, encoded=encoded)
 
 
@@ -149,11 +154,12 @@ def peek(tx: RecordTx, agent_id: str, limit: int, max_bytes: int) -> tuple[list[
 def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
           deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
     entry = tx.get_entry(agent_id)
-    if entry is None or entry.unread_count == 0:
+    if entry is None or not entry.unread_count:
         return [], 0, 0
-    if deliverable is not None and not deliverable():  # the caller is gone or out of time: take nothing
+    if not writes.drains(entry.unread_count, deliverable is None or deliverable()):
         return [], entry.unread_count, entry.revision
-    messages = tx.unread(agent_id, 0, limit, max_bytes)
+    messages = tx.unread(agent_id, 0, limit, max_bytes)  # reads no more than the budget holds
+    messages = messages[:writes.take([len(m.encoded) for m in messages], max_bytes)]
     for m in messages:
         tx.delete_message(agent_id, m.seq, m.encoded)
     entry.unread_count -= len(messages)
@@ -163,11 +169,14 @@ def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
 
 
 def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
-    """Make drained messages unread again at their seq (their id records were kept by the drain), unless
-    their mailbox was removed since the drain (`revision`, the drain's): a mailbox made again under that id
-    numbers its mail above them, so they would sit below its first seq, behind its subscribers' cursors."""
+    """Make drained messages unread again at their seq (their id records were kept by the drain), as
+    fabricd.core.mailbox_writes.put_back decides."""
     entry = tx.get_entry(agent_id)
-    if entry is None or (entry.revision != revision and tx.removed_since(agent_id, revision)):
+    now = entry.revision if entry is not None else None
+    decided = writes.put_back(now, revision, None)
+    if isinstance(decided, writes.More):
+        decided = writes.put_back(now, revision, tx.removed_since(agent_id, revision))
+    if not decided or entry is None:
         return 0
     restored = sum(tx.restore_message(agent_id, e.seq, e.encoded) for e in envelopes)
     if restored:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Sequence
 
@@ -12,6 +13,8 @@ from fabricd.core.errors import FabricError
 from fabricd.core.kv import mailbox, wake
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import OutboxRow, RowState
+
+log = logging.getLogger("fabricd.outbox")
 
 OUTBOX = rules.OUTBOX
 
@@ -73,6 +76,19 @@ def deliver_due(tx: RecordTx, now: int, mint: Callable[[int], str], limit: int, 
         else:
             failed += 1
     return rules.DrainResult(posted, failed, more=len(rows) > limit, claimed=tuple(claimed))
+
+
+def settle_wake(tx: RecordTx, now: int, mint: Callable[[int], str], key: str, error: FabricError | None,
+                policy: rules.RetryPolicy, rng: random.Random) -> bool:
+    """A wake row's send answered (fabricd.core.kv.wake.settle); a hook it disabled tells its owner by mail."""
+    delivered, notice = wake.settle(tx, now, key, error, policy, rng)
+    if notice is not None:
+        try:
+            mailbox.store(tx, now, mint, notice, b"", False, 0)
+        except FabricError as exc:  # the mailbox is gone: GetWakeHook still shows the hook disabled
+            log.warning("the owner of %s's disabled wake hook was not told: %s", notice.recipient.agent_id,
+                        exc.message)
+    return delivered
 
 
 def _all(tx: RecordTx, state: RowState) -> list[OutboxRow]:

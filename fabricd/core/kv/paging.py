@@ -8,7 +8,6 @@ a SQL backend does the same with `WHERE key > $cursor ORDER BY key LIMIT n`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import closing
 from typing import TYPE_CHECKING, TypeVar
 
 from fabricd.core.kv.directory import resolve_name
@@ -36,12 +35,15 @@ def _seq(cursor: str) -> int:
 
 def _page(source: Iterator[tuple[object, T]], limit: int, max_bytes: int, scan: int = 0,
           keep: Callable[[T], bool] | None = None) -> Page[T]:
-    with closing(source):  # closed here, inside the read, however far it was read
-        rows = source if keep is None else ((c, item if keep(item) else None) for c, item in source)
-        try:
-            items, last = take(rows, limit, max_bytes, scan=scan)
-        except ValueError:  # the backend could not read the cursor
-            raise bad_token("is not one this daemon handed out") from None
+    rows = source if keep is None else ((c, item if keep(item) else None) for c, item in source)
+    try:
+        items, last = take(rows, limit, max_bytes, scan=scan)
+    except ValueError:  # the backend could not read the cursor
+        raise bad_token("is not one this daemon handed out") from None
+    finally:  # closed here, inside the read, however far it was read (a backend's reads are generators)
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
     return Page(items, "" if last is None else str(last))
 
 

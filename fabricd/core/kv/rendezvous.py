@@ -7,15 +7,14 @@ from collections.abc import Callable
 
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rules
-from fabricd.core.rendezvous_wait import queue_key, ticket_key
+from fabricd.core import tickets
 from fabricd.core.kv import mailbox
-from fabricd.core.kv.directory import resolve_name
+from fabricd.core.kv.directory import resolve_name, similar_names
 from fabricd.core.kv.tx import RecordTx
-from fabricd.core.model import (Address, MailboxEntry, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind,
-                                TicketState, Turn)
+from fabricd.core.model import Ticket, TicketState
+from fabricd.core.rendezvous_wait import queue_key, ticket_key
 
 MAX_QUEUE_SCAN = 100_000
-IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
 
 
 def position_in(queue: list[Ticket], ticket_id: str) -> int:
@@ -23,11 +22,8 @@ def position_in(queue: list[Ticket], ticket_id: str) -> int:
     return next((i for i, t in enumerate(queue) if t.ticket_id == ticket_id), -1)
 
 
-def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result: str = "", reason: str = "") -> None:
-    ticket.state = state
-    ticket.result = result
-    ticket.reason = reason
-    ticket.finish_ns = now
+def leave(tx: RecordTx, ticket: Ticket) -> None:
+    """Store a ticket that left its FIFO (tickets.finished): its task is no longer unread; its waiters wake."""
     tx.put_ticket(ticket)
     mailbox.consume(tx, ticket.target, ticket.message_id)  # answered or withdrawn: no longer unread
     tx.wake(ticket_key(ticket.ticket_id))
@@ -36,99 +32,34 @@ def finish(tx: RecordTx, now: int, ticket: Ticket, state: TicketState, *, result
 
 def enqueue(tx: RecordTx, now: int, mint: Callable[[int], str], request: rules.TicketRequest,
             max_unread: int, quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
-    """Queue a ticket and deliver its task; with a `quota`, the asking agent is held to its quotas."""
+    """Queue a ticket and deliver its task (fabricd.core.tickets.enqueue decides); with a `quota`, the asking
+    agent is held to its quotas."""
     entry = resolve_name(tx, request.target)
     if entry is None:
-        raise rules.unknown_target(request.target)
-    if request.continues:
-        return _continue(tx, now, mint, entry, request, max_unread, quota)
-    kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
-    requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
-    ticket_id = str(uuid.uuid4())
-    if request.idempotency_key:
-        # The same key to the same target names the same ticket: a resend returns it, queued or finished.
-        ticket_id = str(uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{entry.agent_id}\n{request.idempotency_key}"))
-        existing = tx.get_ticket(ticket_id)
-        if existing is not None:  # a resend, rare: finding its place may read the queue
-            if existing.state == TicketState.QUEUED:  # its caller waits on it now: a dropped Ask's retire skips it
-                existing.reattached += 1
-                tx.put_ticket(existing)
-            return existing, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id)
-    _check_queued(tx, request, quota)
+        raise rules.unknown_target(request.target, similar_names(tx, request.target))
+    ticket_id = tickets.ticket_id(entry.agent_id, request, str(uuid.uuid4()))
+    prior = tx.get_ticket(ticket_id) if request.continues or request.idempotency_key else None
+    held = quota is not None and request.source_agent
+    facts = tickets.EnqueueFacts(target=entry.agent_id, unread=entry.unread_count, prior=prior,
+                                 usage=tx.usage(request.source_agent) if held else quotas.Usage())
+    decided = tickets.enqueue(request, facts, ticket_id, now, max_unread, quota)
+    if isinstance(decided, tickets.Resent):  # rare: finding its place may read the queue
+        if decided.reattached:
+            tx.put_ticket(decided.ticket)
+        queued = decided.ticket.state == TicketState.QUEUED
+        return decided.ticket, position_in(tx.queue(entry.agent_id, MAX_QUEUE_SCAN), ticket_id) if queued else -1
+    ticket = decided.ticket
     position = tx.queue_length(entry.agent_id)  # one counter, not the queue: enqueue costs the same at any length
-    ticket = Ticket(
-        ticket_id=ticket_id,
-        target=entry.agent_id,
-        task=request.task,
-        source_kind=kind,
-        source_agent=request.source_agent,
-        requester=requester,
-        conversation_id=request.conversation_id,
-        seq=tx.next_sequence("ticket"),
-        enqueue_ns=now,
-        data=request.data,
-        headers=dict(request.headers),
-    )
-    _deliver(tx, now, mint, ticket, max_unread, quota)
-    return ticket, position
-
-
-def _check_queued(tx: RecordTx, request: rules.TicketRequest, quota: quotas.Quotas | None) -> None:
-    """Refuse, before anything is written, a ticket that takes its asking agent over its queued quota."""
-    if quota is not None and request.source_agent:
-        usage = tx.usage(request.source_agent).queued_tickets
-        quotas.check(quotas.QUEUED, request.source_agent, quota.queued_tickets, usage, 1)
-
-
-def _deliver(tx: RecordTx, now: int, mint: Callable[[int], str], ticket: Ticket, max_unread: int,
-             quota: quotas.Quotas | None) -> None:
-    """Store the ticket and put its current turn's task in the target's mailbox."""
-    headers = {**ticket.headers, "fabricd-ticket-id": ticket.ticket_id, "fabricd-requester": ticket.requester}
-    if ticket.earlier:
-        headers["fabricd-ticket-turn"] = str(len(ticket.earlier) + 1)
-    message = Message(
-        id=ticket.message_id,
-        sender=Address(ticket.source_agent) if ticket.source_agent else Address(),
-        recipient=Address(ticket.target),
-        thread_id=ticket.conversation_id,
-        text=rules.task_text(ticket),
-        data=ticket.data,
-        headers=headers,
-        kind=MessageKind.USER if ticket.source_kind == TicketSourceKind.HUMAN else MessageKind.AGENT,
-        ticket_id=ticket.ticket_id,
-    )
-    # A ticket asked again by its request key once the first was pruned has the same id, and so its task
-    # message the id of a consumed one whose record is kept for the dedupe window: that id is renewed.
-    mailbox.store(tx, now, mint, message, b"", True, max_unread, quota, renew=True)
+    if decided.follow_up:
+        tx.delete_ticket(ticket.ticket_id)  # its finished record and index slots move with its new seq
+    ticket.seq = tx.next_sequence("ticket")
+    # Refusals were decided above. A ticket asked again by its request key once the first was pruned has the
+    # same id, and so its task message the id of a consumed one whose record is kept for the dedupe window:
+    # that id is renewed.
+    mailbox.store(tx, now, mint, decided.message, b"", True, 0, None, renew=True)
     tx.put_ticket(ticket)
     tx.wake(queue_key(ticket.target))
     tx.wake(ticket_key(ticket.ticket_id))
-
-
-def _continue(tx: RecordTx, now: int, mint: Callable[[int], str], entry: MailboxEntry, request: rules.TicketRequest,
-              max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int]:
-    """Queue an INPUT_REQUIRED ticket again with the follow-up as its next turn (same id and conversation)."""
-    ticket = tx.get_ticket(request.continues)
-    asker_differs = (request.source_kind == TicketSourceKind.AGENT and ticket is not None
-                     and ticket.source_agent != request.source_agent)
-    if ticket is None or ticket.target != entry.agent_id or asker_differs:
-        raise rules.ticket_not_found(request.continues)  # another asker's ticket is not revealed
-    key = request.idempotency_key
-    if key and any(turn.followup_key == key for turn in ticket.earlier):  # a resend of an accepted follow-up
-        queued = ticket.state == TicketState.QUEUED
-        return ticket, position_in(tx.queue(ticket.target, MAX_QUEUE_SCAN), ticket.ticket_id) if queued else -1
-    if ticket.state != TicketState.ANSWERED or ticket.outcome != TicketOutcome.INPUT_REQUIRED:
-        raise rules.not_continuable(ticket)
-    _check_queued(tx, request, quota)  # queued again: held to the asker's quota like a new ticket
-    position = tx.queue_length(ticket.target)
-    tx.delete_ticket(ticket.ticket_id)  # its finished record and index slots move with its new seq
-    ticket.earlier.append(Turn(ticket.task, ticket.data, ticket.headers, ticket.result, ticket.result_data,
-                               ticket.result_headers, followup_key=key))
-    ticket.task, ticket.data, ticket.headers = request.task, request.data, dict(request.headers)
-    ticket.state, ticket.outcome, ticket.finish_ns = TicketState.QUEUED, TicketOutcome.UNSPECIFIED, 0
-    ticket.result, ticket.result_data, ticket.result_headers, ticket.reason = "", b"", {}, ""
-    ticket.seq, ticket.enqueue_ns = tx.next_sequence("ticket"), now
-    _deliver(tx, now, mint, ticket, max_unread, quota)
     return ticket, position
 
 
@@ -144,10 +75,10 @@ def queued(tx: RecordTx, agent_id: str) -> list[Ticket]:
 
 def abort_queue(tx: RecordTx, now: int, agent_id: str, reason: str) -> int:
     """Retire every queued ticket of `agent_id`; their waiters get ABORTED."""
-    tickets = tx.queue(agent_id, MAX_QUEUE_SCAN)
-    for ticket in tickets:
-        finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
-    return len(tickets)
+    queue = tx.queue(agent_id, MAX_QUEUE_SCAN)
+    for ticket in queue:
+        leave(tx, tickets.finished(ticket, TicketState.ABORTED, now, reason=reason))
+    return len(queue)
 
 
 def retire(tx: RecordTx, now: int, ticket_id: str, reason: str, reattached: int | None = None) -> bool:
@@ -157,7 +88,7 @@ def retire(tx: RecordTx, now: int, ticket_id: str, reason: str, reattached: int 
         return False
     if reattached is not None and ticket.reattached != reattached:
         return False
-    finish(tx, now, ticket, TicketState.ABORTED, reason=reason)
+    leave(tx, tickets.finished(ticket, TicketState.ABORTED, now, reason=reason))
     return True
 
 
@@ -176,14 +107,13 @@ def cancel(tx: RecordTx, now: int, ticket_id: str, reason: str) -> tuple[Ticket,
     ticket = tx.get_ticket(ticket_id)
     if ticket is None:
         return None
-    waiting = ticket.state == TicketState.ANSWERED and ticket.outcome == TicketOutcome.INPUT_REQUIRED
-    if waiting:  # a question nobody will answer: withdrawn too; its finished record moves to the new time
+    withdrawn = tickets.withdraw(ticket, now, reason)
+    if withdrawn is None:
+        return ticket, False
+    if ticket.state != TicketState.QUEUED:  # an INPUT_REQUIRED question: its finished record moves to the new time
         tx.delete_ticket(ticket_id)
-        ticket.outcome = TicketOutcome.UNSPECIFIED
-    withdrawn = waiting or ticket.state == TicketState.QUEUED
-    if withdrawn:  # a withdrawn question keeps its text beside its data: the task's history still shows it
-        finish(tx, now, ticket, TicketState.ABORTED, result=ticket.result if waiting else "", reason=reason)
-    return ticket, withdrawn
+    leave(tx, withdrawn)
+    return withdrawn, True
 
 
 def listed(tx: RecordTx, name: str, query: rules.TicketQuery) -> list[Ticket]:
@@ -206,27 +136,23 @@ def answer(tx: RecordTx, now: int, agent_id: str, reply: rules.Answer, ticket_id
     ticket: Ticket | None
     if ticket_id:
         ticket = tx.get_ticket(ticket_id)
-        if ticket is None or ticket.state != TicketState.QUEUED or ticket.target != who:
-            ticket = None
     else:
         head = tx.queue(who, 1)
         ticket = head[0] if head else None
-    if ticket is None:
-        raise rules.no_pending_request(agent_id, ticket_id)
-    ticket.outcome, ticket.result_data, ticket.result_headers = reply.outcome, reply.data, dict(reply.headers)
-    finish(tx, now, ticket, TicketState.ANSWERED, result=reply.result)
+    answered = tickets.answer(ticket, who, reply, now, name=agent_id, ticket_id=ticket_id)
+    leave(tx, answered)
     entry = tx.get_entry(who)
     if entry is not None:  # answering is the agent's activity
         entry.last_activity_ns = now
         tx.put_entry(entry, None)
-    return ticket.ticket_id
+    return answered.ticket_id
 
 
 def cancel_head(tx: RecordTx, now: int, agent_id: str, ticket_id: str) -> bool:
     head = tx.queue(target(tx, agent_id), 1)
     if not head or head[0].ticket_id != ticket_id:
         return False
-    finish(tx, now, head[0], TicketState.ABORTED, reason="cancelled at the head of the queue")
+    leave(tx, tickets.finished(head[0], TicketState.ABORTED, now, reason="cancelled at the head of the queue"))
     return True
 
 

@@ -13,21 +13,31 @@ from typing import TYPE_CHECKING
 
 from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
-from fabricd.core.kv import directory, mailbox, outbox, paging, rendezvous, wake
+from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.tx import Engine
-from fabricd.core.model import Capability, Envelope, MailboxEntry, Message, OutboxRow, RowState, Sent, Ticket
+from fabricd.core.model import (
+    Capability,
+    Envelope,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    PostgresInfo,
+    RowState,
+    Sent,
+    Ticket,
+)
 from fabricd.core.paging import Page
-from fabricd.core.quota import Quotas, Usage
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.core.quota import Quotas, Usage
 
 if TYPE_CHECKING:
-    from fabricd.core.agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread
-    from fabricd.core.agentdir import WorkRequest
-    from fabricd.core.outbox import DrainResult, RetryPolicy
-    from fabricd.core.rendezvous import Answer, TicketQuery, TicketRequest, TicketView
-    from fabricd.core.tokens import Token
-    from fabricd.core.wake import WakeHook
+    from fabricd.core.kv.tx import RecordTx
+    from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
+    from fabricd.core.model_outbox import DrainResult, RetryPolicy
+    from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
+    from fabricd.core.model_tokens import Token
+    from fabricd.core.model_wake import WakeHook
 
 
 class _Part:
@@ -48,6 +58,9 @@ class KvDirectory(_Part):
     async def resolve(self, name: str) -> MailboxEntry | None:
         return await self._e.read(lambda tx: directory.resolve_name(tx, name))
 
+    async def similar(self, name: str) -> list[str]:
+        return await self._e.read(lambda tx: directory.similar_names(tx, name))
+
     async def entries(self) -> list[MailboxEntry]:
         return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
 
@@ -63,7 +76,7 @@ class KvDirectory(_Part):
     async def register(self, agent_id: str, session_name: str, capabilities: tuple[Capability, ...], cwd: str,
                        metadata: dict[str, str], exclusive: bool = False,
                        live_window_ns: int = 0) -> tuple[MailboxEntry, list[MailboxEntry]]:
-        return await self._e.write(lambda tx: directory.register(tx, self._clock(), agent_id, session_name,
+        return await self._e.write(lambda tx: lifecycle.register(tx, self._clock(), agent_id, session_name,
                                                                  capabilities, cwd, metadata, exclusive,
                                                                  live_window_ns))
 
@@ -71,7 +84,7 @@ class KvDirectory(_Part):
         return await self._e.write(lambda tx: directory.touch(tx, self._clock(), agent_id, busy, offline))
 
     async def unregister(self, name: str, purge: bool) -> tuple[int, int]:
-        return await self._e.write(lambda tx: directory.unregister(tx, self._clock(), name, purge))
+        return await self._e.write(lambda tx: lifecycle.unregister(tx, self._clock(), name, purge))
 
 
 class KvMailboxes(_Part):
@@ -128,7 +141,7 @@ class KvRendezvous(_Part):
         return await self._e.read(lambda tx: rendezvous.queued(tx, agent_id))
 
     async def queue_head(self, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Ticket], int]:
-        def read(tx):  # noqa: ANN001, ANN202
+        def read(tx: RecordTx) -> tuple[list[Ticket], int]:
             return paging.queue(tx, agent_id, "", limit, max_bytes)[1].items, tx.queue_length(agent_id)
 
         return await self._e.read(read)
@@ -204,7 +217,8 @@ class KvOutbox(_Part):
         return await self._e.read(outbox.counts)
 
     async def settle_wake(self, key: str, error: FabricError | None, policy: RetryPolicy) -> bool:
-        return await self._e.write(lambda tx: wake.settle(tx, self._clock(), key, error, policy, self._rng))
+        return await self._e.write(lambda tx: outbox.settle_wake(tx, self._clock(), self._mint, key, error, policy,
+                                                                 self._rng))
 
 
 class KvWake(_Part):
@@ -293,13 +307,17 @@ class KvTokens(_Part):
     __slots__ = ()
 
     async def add(self, key: bytes, token: Token) -> None:
-        await self._e.write(lambda tx: tx.put_token(key, token))
+        def apply(tx: RecordTx) -> None:
+            directory.check_token(tx, token.agent_id, token.session_names)
+            tx.put_token(key, token)
+
+        await self._e.write(apply)
 
     async def get(self, key: bytes) -> Token | None:
         return await self._e.read(lambda tx: tx.get_token(key))
 
     async def revoke(self, token_id: str, now_ns: int) -> tuple[bytes, Token] | None:
-        def apply(tx):  # noqa: ANN001, ANN202
+        def apply(tx: RecordTx) -> tuple[bytes, Token] | None:
             found = tx.token_by_id(token_id)
             if found is None or found[1].revoke_ns:
                 return None
@@ -367,6 +385,9 @@ class KvStore:
 
     def stats(self) -> StoreStats:
         return self.engine.stats()
+
+    async def postgres_info(self) -> PostgresInfo | None:
+        return None
 
     def making_progress(self, stall_s: float) -> bool:
         return self.engine.making_progress(stall_s)

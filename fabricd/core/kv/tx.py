@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 from fabricd.core.ports import StoreStats
 from fabricd.core.quota import Usage
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
 
 if TYPE_CHECKING:
-    from fabricd.core.agentdir import Agent, DirectoryData, Thread
-    from fabricd.core.agentdir import WorkRequest
+    from fabricd.core.agentdir import Agent, DirectoryData, Thread, WorkRequest
     from fabricd.core.tokens import Token
     from fabricd.core.wake import WakeHook
 
@@ -50,16 +49,18 @@ class RecordTx(Protocol):
 
     def delete_entry(self, agent_id: str) -> None:
         """Remove an entry (its messages must be gone) and record its removal as the next revision; raise
-        `seq_floor` to its last seq."""
+        the id's `seq_floor` (and the store-wide floor older stores kept) to its last seq."""
 
     def removed_since(self, agent_id: str, revision: int) -> bool:
         """Whether a mailbox of `agent_id` was removed at a directory revision above `revision` (a rare
         question: it may read every revision since)."""
 
-    def seq_floor(self) -> int:
-        """No removed mailbox used a seq above this: a new mailbox starts here (its first message gets the
-        next seq), so a mailbox removed and made again never numbers two messages alike, and every cursor,
-        id record and ack naming (mailbox, seq) stays true."""
+    def seq_floor(self, agent_id: str) -> int:
+        """No removed mailbox of `agent_id` used a seq above this: a new mailbox of that id starts here (its
+        first message gets the next seq), so a mailbox removed and made again never numbers two messages
+        alike, and every cursor, id record and ack naming (mailbox, seq) stays true. 0 for an id no mailbox
+        ever had (its first message is #1). Each removal records its id's floor; an id removed before
+        stores kept one per id (its tombstone, no floor of its own) starts above the store-wide floor."""
 
     def revision(self) -> int: ...
 

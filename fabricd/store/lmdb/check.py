@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import lmdb
 
+from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, quarantine, sealed
-from fabricd.store.lmdb.schema import MAX_DBS, SCHEMA_VERSION, SEALED, check_schema, open_databases
-from fabricd.store.lmdb.folder import StoreError
+from fabricd.store.lmdb.schema import MAX_DBS, SEALED, check_schema, open_databases
 
 
 @dataclass
@@ -35,6 +35,7 @@ def check(path: str, *, repair: bool) -> CheckReport:
     """Verify every sealed record of the store in `path`; with `repair`, quarantine the corrupt ones."""
     if not os.path.isfile(os.path.join(path, "data.mdb")):
         raise StoreError(f"{path} holds no store (no data.mdb); check --data-dir")
+    folder.check_owner(path)  # even a read-only open writes lock.mdb
     lock_fd = folder.lock(path) if repair else None  # a repair writes: no daemon may serve the folder
     try:
         env = lmdb.open(path, map_size=0, max_dbs=MAX_DBS, readonly=not repair, create=False, max_readers=1024)

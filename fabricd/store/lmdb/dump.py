@@ -26,7 +26,7 @@ import dataclasses
 import heapq
 import os
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 
 import lmdb
 
@@ -38,7 +38,7 @@ from fabricd.store.lmdb import folder, keys, records, recount, sealed
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
-from fabricd.store.transfer import BATCH, Kind, Record
+from fabricd.store.records import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 INDEX = ()
@@ -88,13 +88,15 @@ def _decode(raw: bytes, cls: type) -> object:
 
 
 class LmdbSource:
-    """Implements fabricd.store.transfer.Source on a data folder (the daemon may be serving it)."""
+    """Implements fabricd.store.records.Source on a data folder (the daemon may be serving it)."""
 
     def __init__(self, path: str) -> None:
         backup = os.path.isfile(path)  # a file `fabricd backup` or `fabric backup` wrote: no other process has it
         if not backup and not os.path.isfile(os.path.join(path, "data.mdb")):
             raise StoreError(f"{path} holds no fabricd store (no data.mdb); pass a data folder, a backup file or "
                              "a postgresql:// URL")
+        if not backup:
+            folder.check_owner(path)  # even a read-only open writes lock.mdb
         self.path = path
         self.skipped: Counter[str] = Counter()
         try:
@@ -106,7 +108,7 @@ class LmdbSource:
     async def close(self) -> None:
         self._env.close()
 
-    async def records(self) -> AsyncIterator[list[Record]]:
+    async def records(self) -> AsyncGenerator[list[Record]]:
         with self._env.begin(buffers=False) as txn:
             dbs = open_databases(self._env, txn, create=False)
             if check_schema(self.path, txn, dbs, create=False) >= 3:  # schema 2 wrote no checksums
@@ -219,7 +221,7 @@ class LmdbSource:
 
 
 class LmdbTarget:
-    """Implements fabricd.store.transfer.Target on a data folder no daemon serves, holding no fabric."""
+    """Implements fabricd.store.records.Target on a data folder no daemon serves, holding no fabric."""
 
     def __init__(self, path: str, *, map_size: int, group: str = "") -> None:
         self.path = path
@@ -273,6 +275,7 @@ class LmdbTarget:
             encoded = records.encode_message(value)
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
             tx.count_usage(*recount.message_charge(encoded))  # as LmdbTx.put_message
+            tx.count_usage(*recount.message_count_charge(encoded))
         elif kind is Kind.MESSAGE_ID:
             message_id, sender, minted, r = value
             if minted:

@@ -7,7 +7,10 @@ writer is idle it takes every function waiting, runs each in its own nested
 transaction (one caller's error aborts only its own work), commits them
 together with one fsync, and only then resolves each caller's future. While
 one batch is being fsync'd, the next one gathers: under load, one fsync
-serves every caller that arrived during the previous one.
+serves every caller that arrived during the previous one. Waiting writes queue
+per lane (each token's, fabricd.core.lanes) and a batch takes one of each lane
+in turn, so one token's flood of heavy batches delays another's write by one
+commit, not by the whole flood.
 
 The event loop thread waits while the writer applies a batch, and runs again
 during the commit. py-lmdb releases the GIL around every get and put; were
@@ -48,14 +51,15 @@ from typing import Any, TypeVar
 
 import lmdb
 
+from fabricd.core import lanes
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.fair import FairQueue
 from fabricd.store.lmdb import folder, sealed, ticket_index, upgrade
-from fabricd.store.lmdb.faults import Headroom, _fail_at, _translate
-from fabricd.store.lmdb.quarantine import Quarantine
+from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.folder import StoreError
-from fabricd.store.lmdb.schema import (MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes,
-                                       open_databases)
+from fabricd.store.lmdb.quarantine import Quarantine
+from fabricd.store.lmdb.schema import MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 T = TypeVar("T")
@@ -66,6 +70,11 @@ MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
 that queues heavy writes delays others by one bounded batch, not by all of its work."""
 _STOP = object()
+LANE_SHARE_WORK = 256
+"""Work units one lane (token) may put in a commit while other lanes wrote in the last SHARED_WINDOW_S: a
+commit, which the loop waits for while it is applied, then stays short, so another token's write waits for
+about two short commits rather than two of the flood's full ones. A lane alone gets whole batches."""
+SHARED_WINDOW_S = 1.0
 ALONE_BEFORE_HERE = 3
 """Commits in a row of one write each before a write may commit on the loop thread: a daemon just out
 of a burst (64 callers between two batches, say) goes on gathering writes on the writer thread."""
@@ -113,8 +122,10 @@ class LmdbEngine:
             os.close(self._lock_fd)
             raise
         self._headroom = Headroom(self._env, self._dbs, NAMES, self._env.info()["map_size"], path)
-        self._pending: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = []
-        self._weights: list[int] = []
+        self._pending: FairQueue[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]] = FairQueue()
+        """Writes waiting for the writer, one FIFO per lane (token), taken in turn (fabricd.store.fair)."""
+        self._lanes_seen: dict[str, float] = {}
+        """When each lane last queued a write (those of the last SHARED_WINDOW_S share the batches)."""
         self.quarantine = Quarantine(self.write, self._dbs)
         """Corrupt records met by reads, moved aside (fabricd.store.lmdb.quarantine)."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -160,7 +171,7 @@ class LmdbEngine:
         self._closed = True
         self.quarantine.closed = True
         if self._thread is not None:
-            while self._pending or self._busy:
+            while len(self._pending) or self._busy:
                 self._flush()
                 await self._idle.wait()
             self._handoff.put(_STOP)
@@ -173,12 +184,13 @@ class LmdbEngine:
     async def write(self, fn: Callable[[LmdbTx], T], weight: int = 1) -> T:
         if self._closed:
             raise Unavailable("the daemon is shutting down", reason="SHUTTING_DOWN")
-        if (self._alone >= ALONE_BEFORE_HERE and not self._busy and not self._pending and self.quiet is not None
+        if (self._alone >= ALONE_BEFORE_HERE and not self._busy and not len(self._pending) and self.quiet is not None
                 and self.quiet()):
             return self._commit_here(fn)
         fut = self._loop.create_future()
-        self._pending.append((fn, fut))
-        self._weights.append(max(1, weight))
+        lane = lanes.current()
+        self._pending.put(lane, (fn, fut), weight)
+        self._lanes_seen[lane] = time.monotonic()
         if not self._scheduled and not self._busy:
             self._scheduled = True
             self._loop.call_soon(self._flush)
@@ -231,22 +243,20 @@ class LmdbEngine:
         try:
             self._env.copyfd(fd, compact=True)
         except (lmdb.Error, OSError) as exc:
-            raise _translate(exc, self.path) from exc
+            raise translate(exc, self.path) from exc
 
     # -- the writer
 
     def _flush(self) -> None:
         """On the loop: hand the waiting writes to the writer thread and wait until they are applied."""
         self._scheduled = False
-        if self._busy or not self._pending:
+        if self._busy or not len(self._pending):
             return
-        take, work = 0, 0
-        for weight in self._weights[:MAX_BATCH]:
-            if take and work + weight > MAX_BATCH_WORK:
-                break
-            take, work = take + 1, work + weight
-        batch, self._pending = self._pending[:take], self._pending[take:]
-        del self._weights[:take]
+        now = time.monotonic()
+        seen = self._lanes_seen
+        for lane in [lane for lane, at in seen.items() if now - at > SHARED_WINDOW_S]:
+            del seen[lane]
+        batch = self._pending.take(MAX_BATCH, MAX_BATCH_WORK, LANE_SHARE_WORK if len(seen) > 1 else 0)
         self._busy = True
         self._batch_started = time.monotonic()
         self._idle.clear()
@@ -263,7 +273,7 @@ class LmdbEngine:
                 outcomes = self._commit(batch)
             except BaseException as exc:  # never leave callers waiting
                 log.exception("writer failed")
-                outcomes = [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
+                outcomes = [WriteOutcome(fut, error=translate(exc, self.path)) for _, fut in batch]
             finally:
                 self._applied.set()
             self._loop.call_soon_threadsafe(self._committed, outcomes)
@@ -272,7 +282,7 @@ class LmdbEngine:
         """On the loop: answer the callers of a durable batch, then start the next one."""
         self._busy = False
         self._resolve(outcomes)
-        if self._pending:
+        if len(self._pending):
             self._flush()
         else:
             self._idle.set()
@@ -286,7 +296,7 @@ class LmdbEngine:
         try:
             txn = env.begin(write=True)
         except lmdb.Error as exc:
-            return [WriteOutcome(fut, error=_translate(exc, self.path)) for _, fut in batch]
+            return [WriteOutcome(fut, error=translate(exc, self.path)) for _, fut in batch]
         try:
             for fn, fut in batch:
                 child = env.begin(write=True, parent=txn)
@@ -303,21 +313,21 @@ class LmdbEngine:
                     child.abort()
                     if not isinstance(exc, (FabricError, lmdb.Error)):
                         log.exception("write failed")
-                    outcomes.append(WriteOutcome(fut, error=_translate(exc, self.path)))
+                    outcomes.append(WriteOutcome(fut, error=translate(exc, self.path)))
             self._applied.set()  # the loop may run while we fsync
             failpoint = self._failpoint if stored_messages else ""  # tests only: "" costs one test
             if failpoint:
-                _fail_at(failpoint, "before-commit")
+                fail_at(failpoint, "before-commit")
             if any(o.error is None for o in outcomes):
                 txn.commit()
                 self.messages_stored += stored_messages
             else:
                 txn.abort()
             if failpoint:
-                _fail_at(failpoint, "after-commit")
+                fail_at(failpoint, "after-commit")
         except BaseException as exc:  # the commit itself failed: nothing in the batch is durable
             txn.abort()
-            err = _translate(exc, self.path)
+            err = translate(exc, self.path)
             log.warning("commit of %d writes failed: %s", len(batch), exc)
             outcomes = [WriteOutcome(o.future, error=err if o.error is None else o.error) for o in outcomes]
         self.commits += 1

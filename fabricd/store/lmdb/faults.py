@@ -1,8 +1,8 @@
 """How the LMDB writer fails: LMDB and OS errors as the core's errors, and the tests' failpoints.
 
-_translate turns a failed write or commit into what its caller hears (STORE_FULL, DISK_FULL,
+translate turns a failed write or commit into what its caller hears (STORE_FULL, DISK_FULL,
 STORE_IO_ERROR); Headroom keeps the last part of the map for writes that consume mail, so a full
-store can still be drained and acked; _fail_at is the crash or hang the reliability tests ask for at
+store can still be drained and acked; fail_at is the crash or hang the reliability tests ask for at
 a commit. All are used by the engine (fabricd.store.lmdb.engine).
 """
 
@@ -81,7 +81,7 @@ class Headroom:
             raise store_full()
 
 
-def _translate(exc: BaseException, path: str = ".") -> BaseException:
+def translate(exc: BaseException, path: str = ".") -> BaseException:
     """LMDB and OS errors as the core's errors; everything else unchanged.
 
     LMDB reports a write cut short by a full disk as EIO, so an I/O error is
@@ -102,7 +102,7 @@ def _translate(exc: BaseException, path: str = ".") -> BaseException:
     return exc
 
 
-def _fail_at(failpoint: str, point: str) -> None:
+def fail_at(failpoint: str, point: str) -> None:
     """Tests only ($FABRICD_TEST_FAILPOINT, checked in daemon/settings.py): at the named point of a commit
     that stores messages, crash the process ("before-commit", "after-commit") or hang as a dead disk would
     ("stall"). Off, the commit path pays one test of an empty string."""

@@ -9,6 +9,12 @@ local user can read it.
 One process serves a folder: the daemon holds an exclusive flock on
 `fabricd.lock` for its life. Offline tools (restore, compact) take the same
 lock, so they refuse while a daemon runs and a daemon refuses while they work.
+
+A folder is used only by the user that owns it, as PostgreSQL requires of its
+data directory: its owner could plant symlinks in it (lock.mdb pointing at a
+file of the daemon's user), so a folder owned by another user, one any user
+may write to, or a store file that is a symlink or another user's, is refused
+before anything in it is opened (`check_owner`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import getpass
 import grp
 import logging
 import os
+import pwd
+import stat
 from dataclasses import dataclass
 
 from fabricd.store.errors import StoreError  # noqa: F401 - raised here, re-exported for callers
@@ -26,8 +34,8 @@ from fabricd.store.errors import StoreError  # noqa: F401 - raised here, re-expo
 log = logging.getLogger("fabricd.store")
 
 LOCK_FILE = "fabricd.lock"
-
-
+STORE_FILES = ("data.mdb", "lock.mdb", LOCK_FILE)
+"""The files a daemon opens (and may create) in its folder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +62,49 @@ class Modes:
             os.chown(path, -1, self.gid)
 
 
+def _owner(uid: int) -> str:
+    try:
+        return f"{pwd.getpwuid(uid).pw_name} (uid {uid})"
+    except KeyError:
+        return f"uid {uid}"
+
+
+def check_owner(path: str) -> None:
+    """Refuse a folder this process's user does not own, one every user may write to, and store files in it
+    that are symlinks or another user's (see the module docstring); StoreError saying what to do."""
+    me = os.geteuid()
+    st = os.stat(path)
+    if st.st_uid != me:
+        raise StoreError(f"{path} is owned by {_owner(st.st_uid)}, not by the user running fabricd "
+                         f"({_owner(me)}): its owner could point the store's files anywhere. Run fabricd as "
+                         f"{_owner(st.st_uid)}, or choose a folder of your own with --data-dir")
+    if st.st_mode & 0o002:
+        raise StoreError(f"{path} may be written by every local user (mode {st.st_mode & 0o7777:03o}), who could "
+                         f"plant symlinks in it: chmod o-w {path}, or choose another --data-dir")
+    for name in STORE_FILES:
+        target = os.path.join(path, name)
+        try:
+            lst = os.lstat(target)
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(lst.st_mode) or not stat.S_ISREG(lst.st_mode):
+            raise StoreError(f"{target} is {'a symlink' if stat.S_ISLNK(lst.st_mode) else 'not a regular file'}; "
+                             f"fabricd opens only files of its own in {path}: remove it, or choose another "
+                             "--data-dir")
+        if lst.st_uid != me:
+            raise StoreError(f"{target} is owned by {_owner(lst.st_uid)}, not by the user running fabricd "
+                             f"({_owner(me)}): chown it, or choose another --data-dir")
+
+
 def prepare(path: str, modes: Modes) -> None:
-    """Create the data folder private (see the module docstring), or warn about an existing world-readable one."""
+    """Create the data folder private (see the module docstring), or check an existing one's owner
+    (`check_owner`) and warn when every local user can read it."""
     try:
         os.makedirs(path, mode=modes.folder)
     except FileExistsError:
         if not os.path.isdir(path):
             raise StoreError(f"{path} exists and is not a folder; choose another --data-dir") from None
+        check_owner(path)
         for name in ("", "data.mdb"):
             target = os.path.join(path, name) if name else path
             try:
@@ -78,10 +122,14 @@ def prepare(path: str, modes: Modes) -> None:
 
 def lock(path: str, modes: Modes | None = None) -> int:
     """Hold the folder's exclusive lock; StoreError naming the holder's pid when another process has it."""
+    try:
+        check_owner(path)
+    except OSError as exc:
+        raise StoreError(explain(path, exc)) from None
     lock_path = os.path.join(path, LOCK_FILE)
     existed = os.path.exists(lock_path)
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
     except OSError as exc:
         raise StoreError(explain(path, exc)) from None
     try:

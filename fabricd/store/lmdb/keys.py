@@ -30,6 +30,7 @@ big-endian so that byte order is numeric order.
     meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
                                                      for stores written before it)
     meta       b"seq/" name                          u64 counter (next_sequence)
+    meta       b"seq/seq-floor/" agent_id UTF-8      u64 highest seq a removed mailbox of that id used (seq_floor_of)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
                                                      before it: counted from `queues` at the first change)
     meta       b"usage/" quota b"/" H(agent_id)      u64 an agent's usage of a quota (fabricd.core.quota)
@@ -97,7 +98,7 @@ def message(agent_key: bytes, seq: int) -> bytes:
 
 
 def message_seq(key: bytes) -> int:
-    return U64.unpack_from(key, DIGEST)[0]
+    return int(U64.unpack_from(key, DIGEST)[0])
 
 
 looks_minted = ids.looks_minted
@@ -127,8 +128,8 @@ def u64(value: int) -> bytes:
     return U64.pack(value)
 
 
-def read_u64(raw: bytes, offset: int = 0) -> int:
-    return U64.unpack_from(raw, offset)[0]
+def read_u64(raw: bytes | memoryview, offset: int = 0) -> int:
+    return int(U64.unpack_from(raw, offset)[0])
 
 
 def ticket(ticket_id: str) -> bytes:
@@ -178,8 +179,14 @@ def sequence(name: str) -> bytes:
 
 
 SEQ_FLOOR = sequence("seq-floor")
-"""The highest seq a removed mailbox used (RecordTx.seq_floor): a new mailbox numbers its mail above it.
-A counter like the others, so copies and dumps carry it."""
+"""The highest seq a removed mailbox used, store-wide: a mailbox made again whose id has no floor of its own
+(removed before ids got one) numbers its mail above it. A counter like the others, so copies carry it."""
+
+
+def seq_floor_of(agent_id: str) -> bytes:
+    """The highest seq a removed mailbox of `agent_id` used (RecordTx.seq_floor): a mailbox made again under
+    that id numbers its mail above it; an id with none starts at 1. A counter, so copies carry it."""
+    return b"seq/seq-floor/" + agent_id.encode("utf-8", "surrogatepass")
 
 
 def outbox_row(agent_id: str, key: str) -> bytes:

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 import lmdb
 
+from fabricd.core.kv import directory as kv_directory
 from fabricd.core.limits import Limits
 from fabricd.core.tokens import Token, mint
+from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder
-from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
@@ -142,7 +143,7 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
         store = LmdbEngine(path, map_size=map_size, group=group)
         try:
             with store._env.begin(write=True) as txn:  # noqa: SLF001 - the writer thread is not running
-                LmdbTx(txn, store._dbs).put_token(key, token)  # noqa: SLF001
+                _add_token(LmdbTx(txn, store._dbs), key, token)  # noqa: SLF001
         finally:
             asyncio.run(store.close())
         return Issued(token, secret, None)
@@ -153,7 +154,7 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
             with env.begin(write=True) as txn:
                 dbs = open_databases(env, txn, create=False)
                 check_schema(path, txn, dbs, create=False)
-                LmdbTx(txn, dbs).put_token(key, token)
+                _add_token(LmdbTx(txn, dbs), key, token)
         finally:
             env.close()
     except lmdb.Error as exc:
@@ -164,9 +165,16 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
 # -- helpers
 
 
+def _add_token(tx: LmdbTx, key: bytes, token: Token) -> None:
+    """Store a token as the daemon would: its agent id and names collide with no other agent's."""
+    kv_directory.check_token(tx, token.agent_id, token.session_names)
+    tx.put_token(key, token)
+
+
 def _require_store(path: str) -> None:
     if not os.path.isfile(os.path.join(path, DATA)):
         raise StoreError(f"{path} holds no store (no {DATA}); check --data-dir")
+    folder.check_owner(path)  # even a read-only open writes lock.mdb
 
 
 def _replace_data(path: str, source: str, modes: folder.Modes, *, copy: bool) -> None:

@@ -68,7 +68,7 @@ class Quarantine:
             while self._found and not self.closed:
                 with self._lock:
                     found = list(self._found)
-                moved = await self._write(lambda tx: [f for f in found if move(tx._txn, self._dbs, *f)])  # noqa: SLF001
+                moved = await self._write(lambda tx, found=found: [f for f in found if move(tx._txn, self._dbs, *f)])  # noqa: SLF001
                 self.moved += len(moved)
                 for name, key in moved:
                     log.error("quarantined a corrupt record: database %s, key %s (moved to the quarantine "

@@ -6,10 +6,19 @@ import json
 import struct
 
 from fabricd import wire
-from fabricd.core import turns
-from fabricd.core.model import (Address, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketOutcome,
-                                TicketSourceKind, TicketState)
-from fabricd.core import agentdir, wake
+from fabricd.core import agentdir, turns, wake
+from fabricd.core.model import (
+    Address,
+    IdRecord,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    RowState,
+    Ticket,
+    TicketOutcome,
+    TicketSourceKind,
+    TicketState,
+)
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.lmdb import sealed
@@ -67,7 +76,7 @@ def unread_seq(raw: bytes, recipient: bytes) -> int:
     end = _ID_HEAD.size + len(recipient)
     if raw[_ID_HEAD.size:end] != recipient or (len(raw) > end and raw[end] != 0):
         return 0
-    return _SEQ.unpack_from(raw)[0]
+    return int(_SEQ.unpack_from(raw)[0])
 
 
 def hashed_id(raw: bytes) -> str | None:
@@ -210,11 +219,11 @@ def decode_row(raw: bytes) -> OutboxRow:
                      seq=seq)
 
 
-def encode_request(request) -> bytes:  # noqa: ANN001 - an agentdir.WorkRequest
+def encode_request(request: agentdir.WorkRequest) -> bytes:
     return request.seq.to_bytes(8, "big") + wire.to_pb(request, ad_pb.Request).SerializeToString()
 
 
-def decode_request(raw: bytes):  # noqa: ANN201
+def decode_request(raw: bytes) -> agentdir.WorkRequest:
     request = wire.from_pb(ad_pb.Request.FromString(raw[8:]), agentdir.WorkRequest)
     request.seq = int.from_bytes(raw[:8], "big")
     return request

@@ -34,6 +34,11 @@ def message_charge(encoded: bytes) -> tuple[str, str, int]:
     return sender_of(encoded), quotas.UNREAD_BYTES, len(encoded)
 
 
+def message_count_charge(encoded: bytes) -> tuple[str, str, int]:
+    """(agent, quota, amount) an unread message charges to its sender's unread messages: one."""
+    return sender_of(encoded), quotas.UNREAD_MESSAGES, 1
+
+
 def recount(txn: lmdb.Transaction, dbs: Any) -> int:
     """Replace every usage counter of the store with one counted from its records; the counters written.
 
@@ -50,6 +55,7 @@ def recount(txn: lmdb.Transaction, dbs: Any) -> int:
         charge(*mailbox_charge(records.decode_entry(raw)))
     for raw in _values(txn, dbs.messages):
         charge(*message_charge(raw))
+        charge(*message_count_charge(raw))
     for raw in _values(txn, dbs.tickets):
         ticket = records.decode_ticket(raw)
         if ticket.state == TicketState.QUEUED:

@@ -11,8 +11,8 @@ from typing import Any
 
 import lmdb
 
+from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import keys, sealed, upgrade
-from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.tx import Databases
 
 SCHEMA_VERSION = 4  # 2: server-minted message ids are keyed in time order; 3: values carry checksums;

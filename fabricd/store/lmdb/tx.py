@@ -185,8 +185,11 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
         self._revision = rev
         txn.put(keys.revision(rev), keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass"), db=dbs.revisions)
         txn.delete(keys.entry(agent_id), db=dbs.entries)
-        if entry.last_seq > self.seq_floor():
+        if entry.last_seq > self._store_floor():
             txn.put(keys.SEQ_FLOOR, keys.u64(entry.last_seq), db=dbs.meta)
+        own = txn.get(keys.seq_floor_of(agent_id), db=dbs.meta)
+        if own is None or entry.last_seq > keys.read_u64(own):
+            txn.put(keys.seq_floor_of(agent_id), keys.u64(entry.last_seq), db=dbs.meta)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
         self._names[agent_id] = ""
@@ -198,9 +201,23 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
                 return any(value == tombstone for value in cur.iternext(keys=False))
         return False
 
-    def seq_floor(self) -> int:
+    def seq_floor(self, agent_id: str) -> int:
+        own = self._txn.get(keys.seq_floor_of(agent_id), db=self._dbs.meta)
+        if own is not None:
+            return keys.read_u64(own)
+        floor = self._store_floor()
+        return floor if floor and self._tombstoned(agent_id) else 0
+
+    def _store_floor(self) -> int:
         raw = self._txn.get(keys.SEQ_FLOOR, db=self._dbs.meta)
         return keys.read_u64(raw) if raw else 0
+
+    def _tombstoned(self, agent_id: str) -> bool:
+        """Whether a mailbox of `agent_id` was ever removed (reads every revision: only when a mailbox is made
+        in a store that removed some before ids got floors of their own)."""
+        tombstone = keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass")
+        with self._txn.cursor(db=self._dbs.revisions) as cur:
+            return any(value == tombstone for value in cur.iternext(keys=False))
 
     def revision(self) -> int:
         if self._revision is None:
@@ -223,7 +240,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
             return max(0, self._stored_usage(key) + self._usage.get(key, 0))
 
         return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED),
-                           value(quota.OUTBOX_ROWS))
+                           value(quota.OUTBOX_ROWS), value(quota.UNREAD_MESSAGES))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if not agent_id or not delta:
@@ -236,7 +253,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
         return keys.read_u64(raw) if raw is not None else 0
 
     def mailbox_count(self) -> int:
-        return self._txn.stat(self._dbs.entries)["entries"]
+        return int(self._txn.stat(self._dbs.entries)["entries"])
 
     # -- effects
 

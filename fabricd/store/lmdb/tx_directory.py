@@ -147,7 +147,7 @@ class DirectoryRecords:
         txn.put(keys.h(request.request_id), records.encode_request(request), db=self._dbs.ad_requests)
 
     def requests(self, which: int, after_seq: int, limit: int) -> list[agentdir.WorkRequest]:
-        out = []
+        out: list[agentdir.WorkRequest] = []
         prefix = bytes((which,))
         with self._txn.cursor(db=self._dbs.ad_lists) as cur:
             if cur.set_range(prefix + keys.u64(after_seq + 1)):

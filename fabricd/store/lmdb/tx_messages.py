@@ -53,6 +53,7 @@ class MessageRecords:
         get, delete, ids, messages = self._raw.get, self._raw.delete, self._dbs.ids, self._dbs.messages
         unread_seq, looks_minted, pack = records.unread_seq, keys.looks_minted, keys.U64.pack
         credits: dict[str, int] = {}
+        counts: dict[str, int] = {}
         consumed = 0
         for mid in message_ids:
             if looks_minted(mid):
@@ -70,6 +71,7 @@ class MessageRecords:
                             sender = sender_of(encoded)
                             if sender:
                                 credits[sender] = credits.get(sender, 0) + len(encoded)
+                                counts[sender] = counts.get(sender, 0) + 1
                             consumed += 1
                             continue
             if self._consume_chosen(agent_id, mid):
@@ -78,6 +80,9 @@ class MessageRecords:
         for sender, size in credits.items():
             counter = keys.usage(quota.UNREAD_BYTES, sender)
             usage[counter] = usage.get(counter, 0) - size
+        for sender, count in counts.items():
+            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
+            usage[counter] = usage.get(counter, 0) - count
         return consumed
 
     def _carrying(self, key: bytes, minted: str) -> bytes | None:
@@ -109,6 +114,7 @@ class MessageRecords:
         encoded = records.encode_message(message)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
         put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         if chosen:
@@ -188,6 +194,8 @@ class MessageRecords:
             usage = self._usage
             counter = keys.usage(quota.UNREAD_BYTES, sender)
             usage[counter] = usage.get(counter, 0) - len(encoded)
+            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
+            usage[counter] = usage.get(counter, 0) - 1
         mid = id_of(encoded)
         if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
             self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
@@ -198,6 +206,7 @@ class MessageRecords:
                              overwrite=False):
             return False
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
         mid = id_of(encoded)
         if not keys.looks_minted(mid):
             self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
@@ -215,6 +224,7 @@ class MessageRecords:
                     message = records.decode_message(raw)
                     doomed.append((bytes(key), message, keys.message_seq(key)))
                     self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
+                    self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, -1)
         for key, message, seq in doomed:
             txn.delete(key, db=dbs.messages)
             for id_key in (keys.minted_id(message.id), keys.chosen_id(message.sender.agent_id, message.id)):

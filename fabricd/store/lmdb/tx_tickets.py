@@ -115,4 +115,4 @@ class TicketRecords:
         return ticket_index.newest_first(self._txn, self._dbs, target, source_agent, before_seq)
 
     def queued_tickets(self) -> int:
-        return self._txn.stat(self._dbs.queues)["entries"]
+        return int(self._txn.stat(self._dbs.queues)["entries"])

@@ -25,6 +25,7 @@ from typing import Any
 
 import lmdb
 
+from fabricd.core.model import RowState
 from fabricd.store.lmdb import keys, records, recount, sealed
 
 log = logging.getLogger("fabricd.store")
@@ -136,7 +137,7 @@ def _scope_outbox(txn: Any, dbs: Any) -> int:
                 continue
             row = records.decode_row(raw)
             txn.put(keys.outbox_row(row.sender.agent_id, row.key), raw, db=dbs.outbox)
-            if row.state == records.RowState.PENDING:
+            if row.state == RowState.PENDING:
                 txn.put(keys.due(row.next_attempt_ns, row.sender.agent_id, row.key), b"", db=dbs.due)
             moved += 1
         if len(chunk) < _CHUNK:

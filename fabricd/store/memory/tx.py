@@ -7,17 +7,34 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.v1 import types_pb2
-from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, FILTER_PENDING, PENDING, Agent, DirectoryData
-from fabricd.core.agentdir import WorkRequest
-from fabricd.core.agentdir import Thread
-from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket, TicketState
 from fabricd.core import quota, wake
+from fabricd.core.agentdir import (
+    FILTER_ALL,
+    FILTER_NOTIFICATIONS,
+    FILTER_PENDING,
+    PENDING,
+    Agent,
+    DirectoryData,
+    Thread,
+    WorkRequest,
+)
 from fabricd.core.kv.mailbox import consume_each
+from fabricd.core.model import (
+    Change,
+    Envelope,
+    IdRecord,
+    MailboxEntry,
+    Message,
+    OutboxRow,
+    RowState,
+    Ticket,
+    TicketState,
+)
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
 from fabricd.store.usage import counter_name, sender_of
+from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
           "requests", "repairs", "tokens", "request_keys", "wake_hooks")
@@ -49,8 +66,8 @@ class MemoryTx:
             self._copied.add(name)
         return self.tables[name]
 
-    def _meta(self, key: str, default: Any = 0) -> Any:
-        return self._t("meta").get(key, default)
+    def _meta(self, key: str, default: int = 0) -> int:
+        return int(self._t("meta").get(key, default))
 
     # -- directory
 
@@ -111,7 +128,8 @@ class MemoryTx:
         rev = self.revision() + 1
         revisions[rev] = ("removed", agent_id)
         self._w("meta")["revision"] = rev
-        self._w("meta")["seq/seq-floor"] = max(self.seq_floor(), entry.last_seq)
+        meta = self._w("meta")
+        meta["seq/seq-floor/" + agent_id] = max(self._meta("seq/seq-floor/" + agent_id), entry.last_seq)
         self._w("entries").pop(agent_id, None)
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
@@ -122,8 +140,8 @@ class MemoryTx:
     def removed_since(self, agent_id: str, revision: int) -> bool:
         return any(rev > revision and ref == ("removed", agent_id) for rev, ref in self._t("revisions").items())
 
-    def seq_floor(self) -> int:
-        return self._meta("seq/seq-floor")
+    def seq_floor(self, agent_id: str) -> int:
+        return self._meta("seq/seq-floor/" + agent_id)
 
     def mailbox_count(self) -> int:
         return sum(1 for _ in self.entries())
@@ -143,6 +161,7 @@ class MemoryTx:
         self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
@@ -168,6 +187,7 @@ class MemoryTx:
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
+        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
         return True
 
     def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
@@ -178,6 +198,7 @@ class MemoryTx:
             return False
         self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
+        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
@@ -189,6 +210,7 @@ class MemoryTx:
             if record is not None and (record.recipient, record.seq) == key:
                 del ids[(sender_of(encoded), message_id)]
             self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
+            self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
         return len(keys)
 
     def forget_id(self, sender: str, message_id: str) -> bool:
@@ -232,7 +254,8 @@ class MemoryTx:
 
     def usage(self, agent_id: str) -> quota.Usage:
         return quota.Usage(*(self._meta(counter_name(q, agent_id)) for q in (quota.MAILBOXES, quota.UNREAD_BYTES,
-                                                                            quota.QUEUED, quota.OUTBOX_ROWS)))
+                                                                            quota.QUEUED, quota.OUTBOX_ROWS,
+                                                                            quota.UNREAD_MESSAGES)))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if agent_id and delta:
@@ -329,7 +352,7 @@ class MemoryTx:
     # -- agent directory
 
     def get_directory_data(self) -> DirectoryData:
-        return copy.deepcopy(self._meta("directory", None) or DirectoryData())
+        return copy.deepcopy(self._t("meta").get("directory") or DirectoryData())
 
     def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
         self._w("meta")["directory"] = copy.deepcopy(data)

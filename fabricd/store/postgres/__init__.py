@@ -3,11 +3,11 @@
     store.py       PgStore: the core's Store port (the shared record scripts over engine.py, plus hot.py)
     engine.py      PgEngine: the pool, record transactions (tx.py; its mixins tx_tickets.py, tx_outbox.py,
                    tx_wake.py, tx_pages.py), `op` for one statement
-    hot.py         the hot paths as one statement or one short transaction each, handing the rest to scripts:
-                   the mailbox's here, hot_rendezvous.py and hot_outbox.py the others'
+    hot.py         the hot paths as one statement or one short transaction each, deciding through core:
+                   the mailbox's here and in hot_append.py (append_sql.py), hot_rendezvous.py, hot_outbox.py
     schema.py      every table, the numbered migrations, refusal of a newer schema
-    statements.py  messages: append (single, batch), unread, drain, ack, forgetting old ids
-    tickets.py     rendezvous tickets: enqueue, finish, read, the FIFO, prune
+    statements.py  messages: the stored encoding, unread, drain, ack, forgetting old ids
+    tickets.py     rendezvous tickets: the enqueue's facts and writes, read, the FIFO, prune
     outbox.py      outbox rows, the SKIP LOCKED claim, receipts
     directory.py   mailbox directory with revisions and tombstones, counters, agent directory, tokens
     listen.py      NOTIFY after commit, and the LISTEN connection that reconnects

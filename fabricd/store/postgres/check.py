@@ -19,7 +19,6 @@ from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.migrate import connect
-from fabricd.store.postgres.tx import _data, _request, _token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -27,16 +26,16 @@ _BATCH = 500
 
 TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     # table, key column (as text), columns read, decoder
-    ("mailboxes", "agent_id", d._ENTRY_COLUMNS, d.entry_of),
+    ("mailboxes", "agent_id", d.ENTRY_COLUMNS, d.entry_of),
     ("messages", "agent_id || '/' || seq", "body", lambda r: pb.Message.FromString(r["body"])),
-    ("tickets", "ticket_id", tk._TICKET_COLUMNS, tk._ticket),
-    ("outbox", "key || ' of ' || sender_agent", o._COLUMNS, o.row_of),
-    ("ad_data", "sequence", "body", lambda r: _data(r["body"])),
-    ("ad_history", "sequence", "body", lambda r: _data(r["body"])),
+    ("tickets", "ticket_id", tk.TICKET_COLUMNS, tk.ticket_of),
+    ("outbox", "key || ' of ' || sender_agent", o.COLUMNS, o.row_of),
+    ("ad_data", "sequence", "body", lambda r: d.data_of(r["body"])),
+    ("ad_history", "sequence", "body", lambda r: d.data_of(r["body"])),
     ("ad_agents", "agent_id", "body", lambda r: wire.from_pb(ad_pb.Agent.FromString(r["body"]), agentdir.Agent)),
     ("ad_threads", "thread_id", "body", lambda r: wire.from_pb(ad_pb.Thread.FromString(r["body"]), agentdir.Thread)),
-    ("ad_requests", "request_id", "seq, body", lambda r: _request(r["seq"], r["body"])),
-    ("tokens", "token_id", "digest, token_id, scope, agent_id, label, create_ns, revoke_ns, session_names", _token),
+    ("ad_requests", "request_id", "seq, body", lambda r: d.request_of(r["seq"], r["body"])),
+    ("tokens", "token_id", d.TOKEN_COLUMNS, d.token_of),
     ("wake_hooks", "agent_id", "body", lambda r: wake.decode(r["body"])),
 )
 

@@ -16,8 +16,8 @@ arrival order (they were concurrent, so any order is one they could have had):
 - the batch is not atomic: a refusal the hot path names (a full mailbox, a reused id)
   is that item's alone; items are counted in order, so a mailbox fills, a quota is
   used and a duplicate id is found exactly as by sends one after another;
-- what the hot path cannot decide (a name to resolve, a quota refusal to word) hands
-  the whole group to the record script, again item by item (hot.py `_record_append`);
+- what the group's facts do not settle (a name to resolve, a mailbox to make) the decider
+  asks for, and the group reads it in its own transaction (hot_append.py);
 - a group that fails as a whole for another reason than an unreachable database (a
   statement the database rejects: nothing was committed) is run again call by call, at
   once, so a failure caused by one caller's send stays that caller's.
@@ -28,11 +28,12 @@ started is as a lone caller that leaves mid-statement: its send may be stored.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from fabricd.core import quota as quotas
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.model import Message, Sent
+from fabricd.store.postgres.engine import PgEngine
 from fabricd.store.postgres.hot import PgMailboxes
 
 LANES = 1
@@ -60,8 +61,8 @@ class GroupedMailboxes(PgMailboxes):
 
     __slots__ = ("_busy", "_waiting", "_groups")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, engine: PgEngine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        super().__init__(engine, clock, mint)
         self._busy = 0
         """Lanes in use: single sends or groups of them in flight."""
         self._waiting: list[_Waiting] = []

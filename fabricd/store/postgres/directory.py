@@ -10,15 +10,22 @@ run at the same time on other nodes.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
+from fabricd import wire
 from fabricd.core.model import Capability, Change, MailboxEntry
-from fabricd.core.tokens import Token
+from fabricd.core.model_agentdir import DirectoryData, WorkRequest
+from fabricd.core.model_tokens import Token
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
-_ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
+if TYPE_CHECKING:
+    from asyncpg import Connection, Record
+
+ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
                   "heartbeat, unread_count, last_seq, revision, change")
 
 
-def entry_of(r) -> MailboxEntry:  # noqa: ANN001 - an asyncpg Record
+def entry_of(r: Record) -> MailboxEntry:
     return MailboxEntry(
         agent_id=r["agent_id"], session_name=r["session_name"], cwd=r["cwd"],
         capabilities=tuple(Capability(**c) for c in json.loads(r["capabilities"])),
@@ -27,33 +34,45 @@ def entry_of(r) -> MailboxEntry:  # noqa: ANN001 - an asyncpg Record
         unread_count=r["unread_count"], last_seq=r["last_seq"], revision=r["revision"], change=Change(r["change"]))
 
 
-async def next_value(conn, name: str) -> int:  # noqa: ANN001
+ENTRY_SQL = f"SELECT {ENTRY_COLUMNS} FROM mailboxes"
+
+
+def entry_args(e: MailboxEntry) -> tuple[object, ...]:
+    """An entry as the parameters of an INSERT INTO mailboxes with the columns in ENTRY_COLUMNS' order."""
+    caps = json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in e.capabilities])
+    return (e.agent_id, e.session_name, e.cwd, caps, json.dumps(e.metadata), e.registered, e.busy,
+            e.last_activity_ns, e.register_time_ns, e.heartbeat_ns, e.unread_count, e.last_seq, e.revision,
+            int(e.change))
+
+
+async def next_value(conn: Connection, name: str) -> int:
     """The next value of a named counter (1, 2, ...), in commit order (row lock until the commit)."""
-    return await conn.fetchval("""
+    value: int = await conn.fetchval("""
         INSERT INTO counters (name, value) VALUES ($1, 1)
         ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value""", name)
+    return value
 
 
-async def get_entry(conn, agent_id: str) -> MailboxEntry | None:  # noqa: ANN001
-    r = await conn.fetchrow(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
+async def get_entry(conn: Connection, agent_id: str) -> MailboxEntry | None:
+    r = await conn.fetchrow(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
     return entry_of(r) if r is not None else None
 
 
-async def entries(conn) -> list[MailboxEntry]:  # noqa: ANN001
-    return [entry_of(r) for r in await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
+async def entries(conn: Connection) -> list[MailboxEntry]:
+    return [entry_of(r) for r in await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
 
 
-async def entries_named(conn, session_name: str) -> list[MailboxEntry]:  # noqa: ANN001
-    rows = await conn.fetch(f"SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
+async def entries_named(conn: Connection, session_name: str) -> list[MailboxEntry]:
+    rows = await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
                             "ORDER BY agent_id", session_name)
     return [entry_of(r) for r in rows]
 
 
-async def entries_since(conn, revision: int, limit: int) -> list[MailboxEntry]:  # noqa: ANN001
+async def entries_since(conn: Connection, revision: int, limit: int) -> list[MailboxEntry]:
     """Entries changed after `revision`, in revision order; a removed one as a bare UNREGISTERED entry."""
     rows = await conn.fetch(f"""
         SELECT * FROM (
-            SELECT {_ENTRY_COLUMNS} FROM mailboxes WHERE revision > $1
+            SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE revision > $1
             UNION ALL
             SELECT agent_id, '', '', '[]', '{{}}', false, false, 0, 0, 0, 0, 0, revision, {int(Change.UNREGISTERED)}
             FROM removals WHERE revision > $1
@@ -82,7 +101,7 @@ RETURNING m.revision
 """
 
 
-async def put_entry(conn, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,  # noqa: ANN001
+async def put_entry(conn: Connection, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,
                     ) -> int | None:
     """Write an entry's directory fields; with a `change`, it takes the next revision. Its revision, or None.
 
@@ -91,14 +110,15 @@ async def put_entry(conn, entry: MailboxEntry, change: Change | None, *, expect_
     node, finds it moved and changes nothing; the caller reads again).
     Activity only moves forward, so concurrent touches from two nodes keep the latest.
     """
-    return await conn.fetchval(
+    revision: int | None = await conn.fetchval(
         _PUT_ENTRY, entry.agent_id, entry.session_name, entry.cwd,
         json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in entry.capabilities]),
         json.dumps(entry.metadata), entry.registered, entry.busy, entry.last_activity_ns, entry.register_time_ns,
         entry.heartbeat_ns, expect_revision is None, expect_revision or 0, int(change or 0))
+    return revision
 
 
-async def create_mailbox(conn, agent_id: str) -> bool:  # noqa: ANN001
+async def create_mailbox(conn: Connection, agent_id: str) -> bool:
     """Make an empty mailbox (change CREATED) unless it exists; whether it was made. Re-run safe."""
     made = await conn.fetchval(f"""
         WITH rev AS (
@@ -108,10 +128,10 @@ async def create_mailbox(conn, agent_id: str) -> bool:  # noqa: ANN001
             INSERT INTO mailboxes (agent_id, revision, change) SELECT $1, value, {int(Change.CREATED)} FROM rev
             ON CONFLICT (agent_id) DO NOTHING RETURNING 1
         ) SELECT count(*) FROM made""", agent_id)
-    return made == 1
+    return bool(made == 1)
 
 
-async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:  # noqa: ANN001
+async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
     """Unregister: abort queued tickets, delete unread mail and ids, leave a tombstone revision.
 
     Returns (messages deleted, tickets aborted); None when the mailbox is missing, or
@@ -140,12 +160,13 @@ async def remove_mailbox(conn, agent_id: str, reason: str, now_ns: int, *, purge
 
 # -- agent directory: protobuf bodies (fabricd.v1 DirectoryData, Agent, Thread, Request), encoded by the caller
 
-async def directory_data(conn) -> tuple[int, bytes]:  # noqa: ANN001
+async def directory_data(conn: Connection) -> tuple[int, bytes]:
     r = await conn.fetchrow("SELECT sequence, body FROM ad_data")
+    assert r is not None, "ad_data's one row is made by the migration"
     return r["sequence"], r["body"]
 
 
-async def put_directory_data(conn, sequence: int, body: bytes, keep_history: int) -> bool:  # noqa: ANN001
+async def put_directory_data(conn: Connection, sequence: int, body: bytes, keep_history: int) -> bool:
     """Store the data as of `sequence`, which must be the stored one plus one (compare-and-set), and keep
     the last `keep_history` sequences. False when the sequence moved (a re-run or another node): read again.
     Call inside the transaction of the change it describes."""
@@ -159,31 +180,33 @@ async def put_directory_data(conn, sequence: int, body: bytes, keep_history: int
     return True
 
 
-async def directory_history(conn, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+async def directory_history(conn: Connection, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:
     rows = await conn.fetch("SELECT sequence, body FROM ad_history WHERE sequence > $1 ORDER BY sequence LIMIT $2",
                             after_sequence, limit)
     return [(r["sequence"], r["body"]) for r in rows]
 
 
-async def put_agent(conn, agent_id: str, name: str, body: bytes) -> None:  # noqa: ANN001
+async def put_agent(conn: Connection, agent_id: str, name: str, body: bytes) -> None:
     """Store an agent; its name is unique (a racing node's insert fails and is re-run, then sees this one)."""
     await conn.execute("""
         INSERT INTO ad_agents (agent_id, name, body) VALUES ($1, $2, $3)
         ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body""", agent_id, name, body)
 
 
-async def get_agent(conn, agent_id: str = "", name: str = "") -> bytes | None:  # noqa: ANN001
+async def get_agent(conn: Connection, agent_id: str = "", name: str = "") -> bytes | None:
     """An agent's body by id, or by name."""
     if name:
-        return await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
-    return await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+        body: bytes | None = await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
+    else:
+        body = await conn.fetchval("SELECT body FROM ad_agents WHERE agent_id = $1", agent_id)
+    return body
 
 
-async def agents(conn) -> list[bytes]:  # noqa: ANN001
+async def agents(conn: Connection) -> list[bytes]:
     return [r["body"] for r in await conn.fetch("SELECT body FROM ad_agents ORDER BY agent_id")]
 
 
-async def put_thread(conn, thread_id: str, agent_id: str, body: bytes) -> None:  # noqa: ANN001
+async def put_thread(conn: Connection, thread_id: str, agent_id: str, body: bytes) -> None:
     """Store a thread; a new one takes the next 'thread' ordinal (its place in its agent's list)."""
     await conn.execute("""
         WITH n AS (
@@ -194,16 +217,17 @@ async def put_thread(conn, thread_id: str, agent_id: str, body: bytes) -> None: 
         ON CONFLICT (thread_id) DO UPDATE SET body = EXCLUDED.body""", thread_id, agent_id, body)
 
 
-async def get_thread(conn, thread_id: str) -> bytes | None:  # noqa: ANN001
-    return await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+async def get_thread(conn: Connection, thread_id: str) -> bytes | None:
+    body: bytes | None = await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
+    return body
 
 
-async def threads_of(conn, agent_id: str) -> list[bytes]:  # noqa: ANN001
+async def threads_of(conn: Connection, agent_id: str) -> list[bytes]:
     rows = await conn.fetch("SELECT body FROM ad_threads WHERE agent_id = $1 ORDER BY ordinal", agent_id)
     return [r["body"] for r in rows]
 
 
-async def put_request(conn, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:  # noqa: ANN001
+async def put_request(conn: Connection, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:
     await conn.execute("""
         INSERT INTO ad_requests (request_id, seq, pending, owes_notification, body) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT (request_id) DO UPDATE SET pending = EXCLUDED.pending,
@@ -211,7 +235,7 @@ async def put_request(conn, request_id: str, seq: int, pending: bool, owes_notif
                        request_id, seq, pending, owes_notification, body)
 
 
-async def get_request(conn, request_id: str) -> tuple[int, bytes] | None:  # noqa: ANN001
+async def get_request(conn: Connection, request_id: str) -> tuple[int, bytes] | None:
     r = await conn.fetchrow("SELECT seq, body FROM ad_requests WHERE request_id = $1", request_id)
     return (r["seq"], r["body"]) if r is not None else None
 
@@ -220,48 +244,41 @@ LIST_PENDING, LIST_NOTIFICATIONS, LIST_ALL = 1, 2, 3
 _LISTS = {LIST_PENDING: "pending", LIST_NOTIFICATIONS: "owes_notification", LIST_ALL: "true"}
 
 
-async def requests(conn, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:  # noqa: ANN001
+async def requests(conn: Connection, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:
     """Requests of one list (pending, notifications owed, all) in admission order after `after_seq`."""
     rows = await conn.fetch(f"SELECT seq, body FROM ad_requests WHERE {_LISTS[which]} AND seq > $1 "
                             "ORDER BY seq LIMIT $2", after_seq, limit)
     return [(r["seq"], r["body"]) for r in rows]
 
 
-async def put_repair(conn, key: str, generation: int, request_id: str) -> None:  # noqa: ANN001
+async def put_repair(conn: Connection, key: str, generation: int, request_id: str) -> None:
     await conn.execute("""
         INSERT INTO ad_repairs (key, generation, request_id) VALUES ($1, $2, $3)
         ON CONFLICT (key) DO UPDATE SET generation = EXCLUDED.generation, request_id = EXCLUDED.request_id""",
                        key, generation, request_id)
 
 
-async def get_repair(conn, key: str) -> tuple[int, str] | None:  # noqa: ANN001
+async def get_repair(conn: Connection, key: str) -> tuple[int, str] | None:
     r = await conn.fetchrow("SELECT generation, request_id FROM ad_repairs WHERE key = $1", key)
     return (r["generation"], r["request_id"]) if r is not None else None
 
 
-# -- access tokens: only the SHA-256 digest is stored
+# -- access tokens: only the SHA-256 digest is stored; and the agent directory's protobuf rows
 
-_TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns"
-
-
-def _token(r) -> tuple[bytes, Token]:  # noqa: ANN001
-    return r["digest"], Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"], r["revoke_ns"])
+TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns, session_names"
 
 
-async def put_token(conn, digest: bytes, token: Token) -> None:  # noqa: ANN001
-    await conn.execute(f"""
-        INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
-        ON CONFLICT (digest) DO UPDATE SET label = EXCLUDED.label, revoke_ns = EXCLUDED.revoke_ns""",
-                       digest, token.token_id, token.scope, token.agent_id, token.label, token.create_ns,
-                       token.revoke_ns)
+def token_of(r: Record) -> tuple[bytes, Token]:
+    names = tuple(r["session_names"].split("\n")) if r["session_names"] else ()
+    return bytes(r["digest"]), Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"],
+                                     r["revoke_ns"], names)
 
 
-async def get_token(conn, digest: bytes = b"", token_id: str = "") -> tuple[bytes, Token] | None:  # noqa: ANN001
-    """A token by its digest, or by its public id."""
-    where, key = ("token_id", token_id) if token_id else ("digest", digest)
-    r = await conn.fetchrow(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE {where} = $1", key)
-    return _token(r) if r is not None else None
+def data_of(body: bytes | None) -> DirectoryData:
+    return wire.from_pb(ad_pb.DirectoryData.FromString(body or b""), DirectoryData)
 
 
-async def tokens(conn) -> list[tuple[bytes, Token]]:  # noqa: ANN001
-    return [_token(r) for r in await conn.fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
+def request_of(seq: int, body: bytes) -> WorkRequest:
+    request = wire.from_pb(ad_pb.Request.FromString(body), WorkRequest)
+    request.seq = seq
+    return request

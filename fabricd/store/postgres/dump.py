@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import asyncpg
@@ -21,6 +21,7 @@ import asyncpg
 from fabricd import wire
 from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
+from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
 from fabricd.core.quota import CREATED_BY, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
@@ -28,12 +29,10 @@ from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
-from fabricd.core.ids import looks_minted
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
-from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _data, _request, _token, _entry_args
 from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed
-from fabricd.store.transfer import BATCH, Kind, Record
+from fabricd.store.records import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -68,7 +67,7 @@ _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a 
 _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("counters", "SELECT name, value FROM counters WHERE value <> 0 AND name NOT LIKE 'usage/%' ORDER BY name",
      lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
-    ("mailboxes", f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
+    ("mailboxes", f"SELECT {d.ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
     ("removals", "SELECT revision, agent_id FROM removals ORDER BY revision",
      lambda r: (Kind.REMOVAL, (r["revision"], r["agent_id"]))),
     ("messages", "SELECT seq, body FROM messages ORDER BY agent_id, seq",
@@ -76,21 +75,21 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
     ("message_ids", "SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids ORDER BY id, sender",
      lambda r: (Kind.MESSAGE_ID, (r["id"], r["sender"], _minted(r), IdRecord(r["agent_id"], r["seq"], r["send_ns"],
                                                                              bytes(r["digest"] or b""))))),
-    ("tickets", f"SELECT {tk._TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, tk._ticket(r))),
-    ("outbox", f"SELECT {o._COLUMNS} FROM outbox ORDER BY key, sender_agent", lambda r: (Kind.OUTBOX, o.row_of(r))),
-    ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, _data(r["body"]))),
-    ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, _data(r["body"]))),
+    ("tickets", f"SELECT {tk.TICKET_COLUMNS} FROM tickets ORDER BY ticket_id", lambda r: (Kind.TICKET, tk.ticket_of(r))),
+    ("outbox", f"SELECT {o.COLUMNS} FROM outbox ORDER BY key, sender_agent", lambda r: (Kind.OUTBOX, o.row_of(r))),
+    ("ad_data", f"SELECT body FROM ad_data WHERE {_UNSET_DATA}", lambda r: (Kind.DIRECTORY, d.data_of(r["body"]))),
+    ("ad_history", "SELECT body FROM ad_history ORDER BY sequence", lambda r: (Kind.HISTORY, d.data_of(r["body"]))),
     ("ad_agents", "SELECT body FROM ad_agents ORDER BY agent_id",
      lambda r: (Kind.AGENT, wire.from_pb(ad_pb.Agent.FromString(r["body"]), agentdir.Agent))),
     ("ad_threads", "SELECT ordinal, body FROM ad_threads ORDER BY thread_id",
      lambda r: (Kind.THREAD, (r["ordinal"], wire.from_pb(ad_pb.Thread.FromString(r["body"]), agentdir.Thread)))),
     ("ad_requests", "SELECT seq, body FROM ad_requests ORDER BY seq",
-     lambda r: (Kind.REQUEST, _request(r["seq"], r["body"]))),
+     lambda r: (Kind.REQUEST, d.request_of(r["seq"], r["body"]))),
     ("ad_repairs", "SELECT key, generation, request_id FROM ad_repairs ORDER BY key",
      lambda r: (Kind.REPAIR, (r["key"], r["generation"], r["request_id"]))),
     ("request_keys", "SELECT scope, key, digest, created_id FROM request_keys ORDER BY scope, key",
      lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
-    ("tokens", f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, _token(r))),
+    ("tokens", f"SELECT {d.TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, d.token_of(r))),
     ("wake_hooks", "SELECT body FROM wake_hooks ORDER BY agent_id", lambda r: (Kind.WAKE_HOOK, wake.decode(r["body"]))),
 )
 
@@ -111,18 +110,18 @@ def _pb(value: object, message: type) -> bytes:
 _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {
     Kind.MAILBOX: ("mailboxes", ("agent_id", "session_name", "cwd", "capabilities", "metadata", "registered", "busy",
                                  "last_activity", "register_time", "heartbeat", "unread_count", "last_seq",
-                                 "revision", "change"), _entry_args),
+                                 "revision", "change"), d.entry_args),
     Kind.REMOVAL: ("removals", ("revision", "agent_id"), tuple),
     Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
                    lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
     Kind.MESSAGE_ID: ("message_ids", ("id", "sender", "agent_id", "seq", "send_ns", "digest"),
                       lambda v: (v[0], v[1], v[3].recipient, v[3].seq, v[3].send_time_ns, v[3].digest or None)),
-    Kind.TICKET: ("tickets", tuple(tk._TICKET_COLUMNS.replace(" ", "").split(",")),
+    Kind.TICKET: ("tickets", tuple(tk.TICKET_COLUMNS.replace(" ", "").split(",")),
                   lambda t: (t.ticket_id, t.target, t.seq, int(t.state), int(t.source_kind), t.source_agent,
                              t.requester, t.conversation_id, t.task, t.enqueue_ns, t.finish_ns, t.result, t.reason,
                              int(t.outcome), t.data, json.dumps(t.headers), t.result_data,
                              json.dumps(t.result_headers), turns.encode(t.earlier), t.reattached)),
-    Kind.OUTBOX: ("outbox", tuple(o._COLUMNS.replace(" ", "").split(",")),
+    Kind.OUTBOX: ("outbox", tuple(o.COLUMNS.replace(" ", "").split(",")),
                   lambda r: (r.key, int(r.state), r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id,
                              r.sender.session_id, r.job_id, r.content, r.attempts, r.next_attempt_ns, r.last_error,
                              r.create_ns, r.deliver_ns, r.seq)),
@@ -134,7 +133,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                    lambda r: (r.request_id, r.seq, r.state == PENDING, r.owes_notification, _pb(r, ad_pb.Request))),
     Kind.REPAIR: ("ad_repairs", ("key", "generation", "request_id"), tuple),
     Kind.REQUEST_KEY: ("request_keys", ("scope", "key", "digest", "created_id"), tuple),
-    Kind.TOKEN: ("tokens", tuple(_TOKEN_COLUMNS.replace(" ", "").split(",")),
+    Kind.TOKEN: ("tokens", tuple(d.TOKEN_COLUMNS.replace(" ", "").split(",")),
                  lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
                             v[1].revoke_ns, "\n".join(v[1].session_names))),
     Kind.WAKE_HOOK: ("wake_hooks", ("agent_id", "body"), lambda h: (h.agent_id, wake.encode(h))),
@@ -171,14 +170,14 @@ async def _check_known(conn: asyncpg.Connection, url: str) -> None:
 
 
 class PgSource:
-    """Implements fabricd.store.transfer.Source on a database (nodes may be serving it)."""
+    """Implements fabricd.store.records.Source on a database (nodes may be serving it)."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.skipped: Counter[str] = Counter()
         self._conn: asyncpg.Connection | None = None
 
-    async def records(self) -> AsyncIterator[list[Record]]:
+    async def records(self) -> AsyncGenerator[list[Record]]:
         self._conn = conn = await connect(self.url)
         current = await schema.version(conn)
         schema.check(current, safe(self.url))
@@ -206,7 +205,7 @@ class PgSource:
 
 
 class PgTarget:
-    """Implements fabricd.store.transfer.Target on a database that holds no fabric (it is migrated first)."""
+    """Implements fabricd.store.records.Target on a database that holds no fabric (it is migrated first)."""
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -13,7 +13,9 @@ tickets are idempotent). A database that stays unreachable answers UNAVAILABLE.
 
 `op` runs the hot paths (hot.py): one statement or one short transaction on a
 pooled connection, with the same re-run rules, no worker thread and no record
-cache. Both report their commits through `committed`.
+cache. Both report their commits through `committed`. Writes, ops and reads take
+a connection through a FairGate (fabricd.store.fair): when the pool is busy, the
+waiting calls of each token (fabricd.core.lanes) get the freed connections in turn.
 
 After each commit the woken keys go to the local waiters at once and to the
 other nodes by one coalesced NOTIFY (listen.Publisher); a Listener turns other
@@ -33,14 +35,18 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from fabricd.core import lanes
 from fabricd.core.errors import Unavailable
+from fabricd.core.model import PostgresInfo
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.fair import FairGate
+from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
 from fabricd.store.postgres.listen import Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
-from fabricd.store.postgres.tx import _ENTRY_SQL, PgTx
+from fabricd.store.postgres.tx import PgTx
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store.postgres")
@@ -67,6 +73,8 @@ class PgEngine:
         self._pool_size = pool_size
         self._migrate = migrate
         self._pool: asyncpg.Pool | None = None
+        self._gate = FairGate(pool_size)
+        """The pool's connections shared between lanes (tokens) in turn (fabricd.store.fair)."""
         self._threads = concurrent.futures.ThreadPoolExecutor(pool_size, thread_name_prefix="fabricd-pg")
         self._publisher: Publisher | None = None
         self.listener: Listener | None = None
@@ -132,6 +140,12 @@ class PgEngine:
             await self._pool.close()
         self._threads.shutdown(wait=False)
 
+    async def info(self) -> PostgresInfo:
+        """The server, database, schema and pool (fabricd.store.postgres.status)."""
+        from fabricd.store.postgres.status import describe
+
+        return await describe(self._check_open(), self.url)
+
     def stats(self) -> StoreStats:
         return StoreStats(location=safe(self.url), commits=self.commits, writes=self.writes, last_batch=1,
                           messages_stored=self.messages_stored)
@@ -163,13 +177,13 @@ class PgEngine:
                 committing = False
                 started = time.perf_counter()
                 try:
-                    async with pool.acquire() as conn:
+                    async with self._gate.slot(lanes.current()), pool.acquire() as conn:
                         tr = conn.transaction()
                         await tr.start()
                         try:
                             tx = PgTx(conn, loop, write=True)
                             if lock:
-                                tx.seed(await conn.fetch(f"{_ENTRY_SQL} WHERE agent_id = ANY($1::text[]) "
+                                tx.seed(await conn.fetch(f"{d.ENTRY_SQL} WHERE agent_id = ANY($1::text[]) "
                                                          "ORDER BY agent_id FOR UPDATE", sorted(set(lock))))
                             result = await loop.run_in_executor(self._threads, fn, tx)
                             await tx.flush()
@@ -228,7 +242,7 @@ class PgEngine:
                 pool = self._check_open()
                 attempt = Attempt(number)
                 try:
-                    async with pool.acquire() as conn:
+                    async with self._gate.slot(lanes.current()), pool.acquire() as conn:
                         return await fn(conn, attempt)
                 except ROLLED_BACK as exc:
                     self.rolled_back += 1
@@ -250,7 +264,7 @@ class PgEngine:
         for attempt in range(1, ATTEMPTS + 1):
             pool = self._check_open()
             try:
-                async with pool.acquire() as conn:
+                async with self._gate.slot(lanes.current()), pool.acquire() as conn:
                     async with conn.transaction(isolation="repeatable_read", readonly=True):
                         return await loop.run_in_executor(self._threads, fn, PgTx(conn, loop, write=False))
             except (*ROLLED_BACK, *CONNECTION_LOST) as exc:

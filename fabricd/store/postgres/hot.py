@@ -1,35 +1,16 @@
-"""The hot paths of PgStore: one statement or one short transaction each, the record scripts behind them.
+"""The hot paths of PgStore: one statement or one short transaction each.
 
-    PgMailboxes.append / peek / unread / drain / ack                  (here)
-    PgRendezvous.enqueue / answer / get                               (hot_rendezvous.py)
-    PgOutbox.deliver_due / next_due                                   (hot_outbox.py)
+    PgMailboxes.append                                 (hot_append.py: fabricd.core.mailbox_writes.append)
+    PgMailboxes.peek / unread / drain / ack            (here)
+    PgRendezvous.enqueue / answer / get                (hot_rendezvous.py)
+    PgOutbox.deliver_due / next_due                    (hot_outbox.py)
 
-This module holds the mailbox's, and what the outbox's shares with it: a message's stored
-copy (`_bodies`), what an append means (`_outcome`) and the hand-over (`_Handover`).
+A drain reads its facts (the mailbox, locked, and the sizes of its oldest messages) and lets
+fabricd.core.mailbox_writes decide whether it takes anything and how much its byte budget holds; its
+write is guarded, so a drain whose facts predate the lock reads them again.
 
-Each runs statements.py's (or tickets.py's, outbox.py's) SQL through `PgEngine.op` (re-run after a
-rollback, a unique-key race or a connection lost before the commit). A hot path handles
-the common case and the refusals it can name exactly (a full mailbox, a reused id, a
-duplicate); anything else it hands, untouched, to the shared record script (fabricd.core.kv),
-which gives the very refusal LMDB gives:
-- a recipient or target that is not a mailbox's agent id (a session name to resolve, a
-  mailbox to create, an unknown name with its "did you mean"),
-- a client id used before for a different recipient name,
-- a reply with no queued ticket to answer (to name why), an idempotent Ask's resend,
-- an outbox row whose recipient has no mailbox and whose name might be a session name
-  (one with no mailbox and no such session gets its mailbox in the same transaction), or
-  whose sender would be charged for the new mailbox,
-- a send over its sender's unread-bytes quota, an ask held to a quota,
-- an outbox page holding a wake row (claimed for its sender, never posted as mail).
-The quota counters (fabricd.core.quota) move in the hot statements themselves (usage_sql.py), and a
-send, batch, ticket or outbox reply arms its recipient's wake hook there too (wake_sql.py: a probe
-of wake_hooks by primary key, a write only when a hook has news).
-A batch's hand-over is all or nothing: its transaction is rolled back first (`_Handover`).
-
-A send locks its mailbox rows (the recipient's seq, the sender's activity) in agent id
-order, in statements.py and, through PgEngine.write's `lock`, when handed to the record
-script, so two nodes sending to each other never deadlock. Round trips per operation,
-before and after, are counted in tests/store/test_postgres_round_trips.py.
+Each runs through `PgEngine.op` (re-run after a rollback, a unique-key race or a connection lost before the
+commit). Round trips per operation are counted in tests/store/test_postgres_round_trips.py.
 """
 
 from __future__ import annotations
@@ -37,113 +18,45 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from fabricd.core import mailbox as rules
+from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
-from fabricd.core import wake as wake_rules
 from fabricd.core.errors import FabricError
-from fabricd.core.kv import mailbox
 from fabricd.core.kv.store import KvMailboxes
-from fabricd.core.paging import approx_size
 from fabricd.core.model import Envelope, Message, Sent
+from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
-
-class _Handover(Exception):
-    """Raised inside a hot path's transaction (rolling it back): the record script decides this one."""
+from fabricd.store.postgres.usage_sql import credit, freed
 
 
-def _copy(msg: Message, message_id: str, now: int) -> Message:
-    """The message as it will be stored: a new object (the caller's is left alone), seq set after the append."""
-    return Message(message_id, msg.sender, msg.recipient, msg.reply_to, msg.thread_id, msg.text, msg.data,
-                   msg.headers, msg.kind, msg.hops, now, 0, msg.ticket_id)
+class PgMailboxes:
+    """The Mailboxes port on PostgreSQL: append, reads, drain and ack here; put-back, forgetting ids and the
+    counts run the record scripts (fabricd.core.kv.mailbox, deciding with the same functions) over PgTx."""
 
+    __slots__ = ("_e", "_clock", "_mint", "_records")
 
-def _bodies(items: Sequence[tuple[Message, bytes]], now: int,
-            mint: Callable[[int], str]) -> list[tuple[Message, bytes, s.Item]]:
-    out = []
-    for msg, digest in items:
-        stored = _copy(msg, msg.id or mint(now), now)
-        body = s.encode(stored)
-        out.append((stored, body, s.Item(msg.recipient.agent_id, stored.id, body, digest, msg.sender.agent_id,
-                                         stored.ticket_id)))
-    return out
+    def __init__(self, engine: PgEngine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+        self._e = engine
+        self._clock = clock
+        self._mint = mint
+        self._records = KvMailboxes(engine, clock, mint)
 
+    async def put_back(self, agent_id: str, envelopes: Sequence[Envelope], revision: int) -> int:
+        return await self._records.put_back(agent_id, envelopes, revision)
 
-def _outcome(msg: Message, stored: Message, body: bytes, digest: bytes, done: s.Appended,
-             max_unread: int) -> Sent | FabricError:
-    """What one append means, as LMDB's `mailbox.store` would say it; raises _Handover when it cannot tell."""
-    name = msg.recipient.agent_id
-    if done.prior is not None:
-        prior = done.prior
-        if not msg.id and prior.recipient == name:  # our minted id: an earlier run of this very call committed
-            stored.seq, stored.send_time_ns = prior.seq, prior.send_time_ns
-            return Sent(stored)
-        if prior.digest != digest:
-            return rules.message_id_reused(msg.id)
-        if prior.recipient != name:
-            raise _Handover  # the name may resolve to the recipient of record: the record script checks
-        return Sent(rules.as_stored(msg, prior), duplicate=True)
-    if done.seq is None:
-        if done.unread is None:
-            raise _Handover  # no mailbox has that agent id: resolve, create or refuse on the record path
-        if max_unread and done.unread >= max_unread:
-            return rules.mailbox_full(name, done.unread, max_unread)
-        raise _Handover  # over the sender's quota: the record script names the refusal, with its usage
-    stored.seq = done.seq
-    return Sent(stored, encoded=s.envelope(done.seq, body).encoded)
+    async def forget_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
+        return await self._records.forget_ids(sent_before_ns, cursor, limit)
 
+    async def unread_counts(self) -> list[tuple[str, int]]:
+        return await self._records.unread_counts()
 
-class PgMailboxes(KvMailboxes):
-    __slots__ = ()
-    _e: PgEngine
+    async def usage(self, agent_id: str) -> quotas.Usage:
+        return await self._records.usage(agent_id)
 
     async def append(self, items: Sequence[tuple[Message, bytes]], *, create: bool, atomic: bool,
                      max_unread: int, quota: quotas.Quotas | None = None) -> list[Sent | FabricError]:
-        limit = quota.unread_bytes if quota is not None else 0
-        sizes = [approx_size(msg) for msg, _ in items] if limit else []
-        now = self._clock()
-        prepared = _bodies(items, now, self._mint)  # ids minted once, before the first run
-        woke = [False]  # the last run armed a wake hook
-
-        async def one(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
-            (stored, body, item), (msg, digest) = prepared[0], items[0]
-            attempt.committing = True
-            done = await s.append(conn, item.agent_id, item.message_id, body, now, digest, max_unread, item.sender,
-                                  limit if item.sender else 0, sizes[0] if limit else 0, item.ticket_id)
-            woke[0] = done.woke
-            return [_outcome(msg, stored, body, digest, done, max_unread)]
-
-        async def many(conn: Any, attempt: Attempt) -> list[Sent | FabricError]:
-            async with conn.transaction():
-                done = await s.append_many(conn, [item for _, _, item in prepared], now, max_unread, limit, sizes)
-                woke[0] = any(d.woke for d in done)
-                out = []
-                for i, ((msg, digest), (stored, body, _), d) in enumerate(zip(items, prepared, done, strict=True)):
-                    result = _outcome(msg, stored, body, digest, d, max_unread)
-                    if isinstance(result, FabricError) and atomic:
-                        raise rules.at_index(result, i)  # rolls the batch back
-                    out.append(result)
-                attempt.committing = True
-            return out
-
-        try:
-            out = await self._e.op(one if len(items) == 1 else many, rerun_safe=True)
-        except _Handover:
-            return await self._record_append(items, create, atomic, max_unread, quota)
-        if len(items) == 1 and atomic and isinstance(out[0], FabricError):
-            raise rules.at_index(out[0], 0)
-        fresh = [r for r in out if isinstance(r, Sent) and r.encoded]
-        if fresh:
-            woken = {mailbox.key(r.message.recipient.agent_id): None for r in fresh}
-            self._e.committed({**woken, wake_rules.WAKE: None} if woke[0] else woken, len(fresh))
-        return out
-
-    async def _record_append(self, items: Sequence[tuple[Message, bytes]], create: bool, atomic: bool,
-                             max_unread: int, quota: quotas.Quotas | None) -> list[Sent | FabricError]:
-        names = {msg.recipient.agent_id for msg, _ in items} | {msg.sender.agent_id for msg, _ in items}
-        return await self._e.write(lambda tx: mailbox.append(tx, self._clock(), self._mint, items, create,
-                                                             atomic, max_unread, quota),
-                                   weight=len(items), lock=sorted(names - {""}))
+        return await hot_append.append(self._e, self._clock, self._mint, items, create=create, atomic=atomic,
+                                       max_unread=max_unread, quota=quota)
 
     async def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int) -> list[Envelope]:
         return await self._e.op(lambda conn, _: s.unread(conn, agent_id, after_seq, limit, max_bytes),
@@ -154,19 +67,28 @@ class PgMailboxes(KvMailboxes):
 
     async def drain(self, agent_id: str, limit: int, max_bytes: int,
                     deliverable: Callable[[], bool] | None = None) -> tuple[list[Envelope], int, int]:
+        """fabricd.core.mailbox_writes.drains and take decide; one short transaction: the mailbox locked
+        with the sizes of its oldest messages, then the guarded write (again after a concurrent drain)."""
         now = self._clock()
 
         async def run(conn: Any, attempt: Attempt) -> tuple[list[Envelope], int, int]:
             async with conn.transaction():
-                box = await conn.fetchrow("SELECT unread_count, revision FROM mailboxes WHERE agent_id = $1 "
-                                          "FOR UPDATE", agent_id)
-                if box is None or not box["unread_count"]:
-                    return [], 0, 0
-                unread, revision = box["unread_count"], box["revision"]
-                if deliverable is not None and not deliverable():  # the caller is gone or out of time
-                    return [], unread, revision
-                rows = await conn.fetch(s._DRAIN, agent_id, limit, max_bytes, now)
-                attempt.committing = True
+                while True:
+                    facts = await conn.fetch(_DRAIN_FACTS, agent_id, limit)
+                    unread = facts[0]["unread_count"] if facts else 0
+                    if not unread:
+                        return [], 0, 0
+                    revision = facts[0]["revision"]
+                    if not writes.drains(unread, deliverable is None or deliverable()):
+                        return [], unread, revision
+                    seqs = [r["seq"] for r in facts if r["seq"] is not None]
+                    seqs = seqs[:writes.take([s.envelope_size(r["seq"], r["n"]) for r in facts if r["seq"] is not None],
+                                             max_bytes)]
+                    attempt.committing = True
+                    rows = await conn.fetch(_DRAIN, agent_id, seqs, now)
+                    if rows[0]["ok"]:
+                        break
+                    attempt.committing = False  # the facts were older than the lock: read them again
             return ([s.envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], rows[0]["left"],
                     revision)
 
@@ -185,6 +107,33 @@ class PgMailboxes(KvMailboxes):
         self._e.committed(())
         return acked
 
+
+_DRAIN_FACTS = """
+WITH b AS (SELECT unread_count, revision FROM mailboxes WHERE agent_id = $1 FOR UPDATE)
+SELECT b.unread_count, b.revision, m.seq, octet_length(m.body) AS n FROM b
+LEFT JOIN LATERAL (SELECT seq, body FROM messages WHERE agent_id = $1 ORDER BY seq LIMIT $2) m ON b.unread_count > 0
+ORDER BY m.seq
+"""
+"""A drain's facts: the mailbox (locked) and the sizes of its oldest messages (as of the statement's start:
+a drain that waited for the lock may see messages another drain took; the write's guard finds out)."""
+
+_DRAIN = f"""
+WITH ok AS (
+    SELECT count(*) = cardinality($2::bigint[]) AS ok FROM messages WHERE agent_id = $1 AND seq = ANY($2::bigint[])
+), taken AS (
+    DELETE FROM messages m WHERE m.agent_id = $1 AND m.seq = ANY($2::bigint[]) AND (SELECT ok FROM ok)
+    RETURNING m.seq, m.body
+), credited AS (
+    {credit(freed("taken"))}
+), box AS (
+    UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $3
+    WHERE agent_id = $1 AND (SELECT ok FROM ok) RETURNING unread_count
+)
+SELECT (SELECT ok FROM ok) AS ok, (SELECT unread_count FROM box) AS left, t.seq, t.body
+FROM (SELECT 1) AS one LEFT JOIN taken t ON true ORDER BY t.seq
+"""
+"""Consume the messages a drain decided on, crediting their senders, if every one is still unread (the
+mailbox is locked: a drain that read its facts before the lock was granted reads them again)."""
 
 _PEEK = f"""
 SELECT b.unread_count, x.seq, x.body FROM mailboxes b

@@ -1,25 +1,28 @@
 """The rendezvous's hot paths on PostgreSQL: PgRendezvous.enqueue / answer / get.
 
-An Ask or EnqueueTicket of a plain task is one short transaction (the ticket, its task
-message and the counters; tickets.py's statements), a COMPLETED reply without parts is one
-statement (`_ANSWER`); anything else (parts, follow-ups, an asker held to a quota, a session
-name, an idempotent resend, nothing queued to answer) runs the record script, as hot.py says.
+fabricd.core.tickets decides each write, as it does for the record scripts (LMDB, memory). An Ask or
+EnqueueTicket is one short transaction: its facts in one statement, the decision, its write in one statement
+(tickets.py). A reply is one statement (`_ANSWER`) that picks the replier's queued ticket and stores the
+decided answer. A name that is no agent id is resolved in the same transaction (its entries read locked) and
+the facts read again for that agent.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
-from fabricd.core import mailbox as rules
+from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
 from fabricd.core import rendezvous as rv_rules
+from fabricd.core import tickets, turns
 from fabricd.core import wake as wake_rules
 from fabricd.core.kv import mailbox
-from fabricd.core.kv.rendezvous import IDEMPOTENCY_NAMESPACE
 from fabricd.core.kv.store import KvRendezvous
-from fabricd.core.model import Address, Message, MessageKind, Ticket, TicketOutcome, TicketSourceKind, TicketState
+from fabricd.core.model import Ticket, TicketState
 from fabricd.core.rendezvous_wait import queue_key, ticket_key
+from fabricd.store.postgres import append_sql
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
@@ -30,7 +33,8 @@ WITH pick AS (
     SELECT ticket_id FROM tickets WHERE target = $1 AND state = 1 AND ($2 = '' OR ticket_id = $2)
     ORDER BY queue_seq LIMIT 1 FOR UPDATE
 ), t AS (
-    UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6 FROM pick
+    UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6, result_data = $7,
+        result_headers = $8 FROM pick
     WHERE k.ticket_id = pick.ticket_id AND k.state = 1
     RETURNING k.ticket_id, k.source_agent, {tk.ticket_message_id("k")} AS message_id
 ), box AS (
@@ -48,16 +52,8 @@ WITH pick AS (
 )
 SELECT ticket_id FROM t
 """
-
-_PRIOR = f"""
-WITH prior AS (SELECT 1 FROM tickets WHERE ticket_id = $1
-), stale AS (  -- a new ticket: the task message id of a pruned one of its request key is renewed (kv._deliver)
-    {s.FORGET_CONSUMED_ID} AND NOT EXISTS (SELECT 1 FROM prior)
-)
-SELECT EXISTS (SELECT 1 FROM prior)
-"""
-"""Whether ticket $1 exists: a resend (the record script answers it); if not, asked by $2, the record of its task
-message's id is forgotten when consumed (a request key asked again after its ticket was pruned)."""
+"""Answer agent $1's queued ticket $2 (its FIFO head when $2 is empty) with the fields fabricd.core.tickets.answer
+decided; the ticket's id, no row when agent $1 has no such ticket queued."""
 
 
 class PgRendezvous(KvRendezvous):
@@ -69,81 +65,94 @@ class PgRendezvous(KvRendezvous):
 
     async def enqueue(self, request: rv_rules.TicketRequest, max_unread: int,
                       quota: quotas.Quotas | None = None) -> tuple[Ticket, int]:
-        if request.data or request.headers or request.continues or (quota is not None and request.source_agent):
-            # tasks with parts, follow-ups and an asker held to its quotas: the record script
-            return await super().enqueue(request, max_unread, quota)
         now = self._clock()
-        kind = TicketSourceKind(request.source_kind) or TicketSourceKind.HUMAN
-        requester = request.requester or (request.source_agent if kind == TicketSourceKind.AGENT else "human")
-        fresh_id = str(uuid.uuid4())
-        target = request.target
-        for resolved in (False, True):
-            ticket_id = fresh_id
-            if request.idempotency_key:
-                ticket_id = str(uuid.uuid5(IDEMPOTENCY_NAMESPACE, f"{target}\n{request.idempotency_key}"))
-            ticket = Ticket(ticket_id=ticket_id, target=target, task=request.task, source_kind=kind,
-                            source_agent=request.source_agent, requester=requester,
-                            conversation_id=request.conversation_id, enqueue_ns=now)
-            message = Message(
-                id=ticket_id, sender=Address(request.source_agent) if request.source_agent else Address(),
-                recipient=Address(target), thread_id=request.conversation_id, text=rv_rules.task_text(ticket),
-                headers={"fabricd-ticket-id": ticket_id, "fabricd-requester": requester},
-                kind=MessageKind.USER if kind == TicketSourceKind.HUMAN else MessageKind.AGENT, send_time_ns=now,
-                ticket_id=ticket_id)
-            body = s.encode(message)
-            prior_possible = bool(request.idempotency_key)
-            done = await self._e.op(lambda conn, attempt, t=ticket, b=body, p=prior_possible:
-                                    enqueue(conn, attempt, t, b, max_unread, p), rerun_safe=True)
-            if done == "prior":
-                return await super().enqueue(request, max_unread, quota)  # a resend: the record script finds its place
-            if isinstance(done, tuple):
-                ticket.seq = done[0]
-                woken = {mailbox.key(target): None, queue_key(target): None}
-                self._e.committed({**woken, wake_rules.WAKE: None} if done[2] else woken, 1)
-                return ticket, done[1]
-            if done is not None:
-                raise rules.mailbox_full(target, done, max_unread)
-            if resolved:
-                break
-            found = await self.target(request.target)  # a session name (may raise: ambiguous)
-            if found == request.target:
-                break
-            target = found
-        raise rv_rules.unknown_target(request.target)
+        fresh = str(uuid.uuid4())
+        # A follow-up re-run after an unknown commit would find its ticket queued and refuse it: not re-run.
+        rerun_safe = bool(request.idempotency_key or not request.continues)
+        ticket, position, woken = await self._e.op(
+            lambda conn, attempt: _enqueue(conn, attempt, request, fresh, now, max_unread, quota),
+            rerun_safe=rerun_safe)
+        self._e.committed(woken, int(mailbox.key(ticket.target) in woken))
+        return ticket, position
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:
-        if answer.outcome != TicketOutcome.COMPLETED or answer.data or answer.headers:
-            return await super().answer(agent_id, answer, ticket_id)  # rarer answers keep the record script
         now = self._clock()
+        who = agent_id
+        while True:
+            # The statement picks the replier's queued ticket (the named one, or its FIFO head) and writes what the
+            # decider says an answer writes; when none is picked, the decider names the refusal.
+            decided = tickets.answered(answer, now)
 
-        async def run(conn: Any, attempt: Attempt) -> str | None:
-            attempt.committing = True
-            return await conn.fetchval(_ANSWER, agent_id, ticket_id, int(TicketState.ANSWERED), answer.result, now,
-                                       int(TicketOutcome.COMPLETED))
+            async def run(conn: Any, attempt: Attempt, w: str = who, d: tickets.Answered = decided) -> str | None:
+                attempt.committing = True
+                return await conn.fetchval(_ANSWER, w, ticket_id, int(d.state), d.result, now, int(d.outcome),
+                                           d.result_data, json.dumps(d.result_headers))
 
-        answered = await self._e.op(run, rerun_safe=False)
-        if answered is None:  # a session name, or nothing to answer: the record script resolves or refuses
-            return await super().answer(agent_id, answer, ticket_id)
-        self._e.committed({ticket_key(answered): None, queue_key(agent_id): None})
-        return answered
+            answered = await self._e.op(run, rerun_safe=False)
+            if answered is not None:
+                self._e.committed({ticket_key(answered): None, queue_key(who): None})
+                return answered
+            found = await self.target(agent_id)  # a session name's agent, or nothing queued to answer
+            if found == who:
+                stored = await self.get(ticket_id) if ticket_id else None
+                tickets.answer(stored, who, answer, now, name=agent_id, ticket_id=ticket_id)  # raises the refusal
+                raise AssertionError("unreachable: the statement answers every queued ticket of the replier's")
+            who = found
 
 
-async def enqueue(conn: Any, attempt: Attempt, ticket: Ticket, body: bytes, max_unread: int,
-                  prior_possible: bool) -> tuple[int, int, bool] | int | str | None:
-    """tickets.enqueue_ticket, telling a found ticket apart ("prior"); its id is checked only when it may
-    exist (an idempotency key, or a re-run). Stored: (queue seq, position, whether a wake hook was armed)."""
+async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
+                   max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int, list[str]]:
+    """One enqueue (fabricd.core.tickets.enqueue decides on tickets.ENQUEUE_FACTS): (ticket, position, the
+    wake-up keys of the commit). A target that is no agent id is resolved in the same transaction
+    (fabricd.core.mailbox_writes.resolve, on the entries it may name, locked) and its facts read again."""
+    target = request.target
+    held = quota is not None and bool(request.source_agent)
+    names = tk.usage_names(request.source_agent) if held else []
     async with conn.transaction():
-        if (prior_possible or attempt.number > 1) and await conn.fetchval(
-                _PRIOR, ticket.ticket_id, ticket.source_agent):
-            return "prior"
-        names = sorted({ticket.target, ticket.source_agent} - {""})
-        boxes = {r["agent_id"]: r["unread_count"] for r in await conn.fetch(s._LOCK_BOXES, names)}
-        if ticket.target not in boxes:
-            return None
-        if max_unread and boxes[ticket.target] >= max_unread:
-            return boxes[ticket.target]
-        attempt.committing = True
-        row = await conn.fetchrow(tk._ENQUEUE, ticket.ticket_id, ticket.target, body, ticket.enqueue_ns,
-                                  int(ticket.source_kind), ticket.source_agent, ticket.requester,
-                                  ticket.conversation_id, ticket.task)
-    return row["last_seq"], row["position"], row["woke"]
+        while True:
+            ticket_id = tickets.ticket_id(target, request, fresh)
+            row = await conn.fetchrow(tk.ENQUEUE_FACTS, sorted({target, request.source_agent} - {""}), target,
+                                      ticket_id, names)
+            if row["unread"] is None:
+                found = None
+                if target == request.target:  # a session name, or `session/segment`?
+                    sessions = writes.sessions_of(target)
+                    named = await append_sql.named(conn, sessions)
+                    found = writes.resolve(target, [e for e in named if e.agent_id == target
+                                                    or e.session_name in sessions])
+                if found is None or found.agent_id == target:
+                    close = writes.close_names(request.target, await append_sql.registered(conn))
+                    raise rv_rules.unknown_target(request.target, close)
+                target = found.agent_id
+                continue
+            prior = tk.ticket_of(row) if row["ticket_id"] is not None else None
+            if prior is not None and ticket_id == fresh:  # an earlier run of this very call committed
+                return prior, row["ahead"] if prior.state == TicketState.QUEUED else -1, []
+            used = list(row["used"])
+            facts = tickets.EnqueueFacts(target=target, unread=row["unread"], prior=prior,
+                                         usage=quotas.Usage(unread_bytes=used[0], queued_tickets=used[1],
+                                                            unread_messages=used[2]) if held
+                                         else quotas.Usage())
+            decided = tickets.enqueue(request, facts, ticket_id, now, max_unread, quota)
+            if isinstance(decided, tickets.Resent):
+                if decided.reattached:
+                    await conn.execute("UPDATE tickets SET reattached = $2 WHERE ticket_id = $1", ticket_id,
+                                       decided.ticket.reattached)
+                queued = decided.ticket.state == TicketState.QUEUED
+                return decided.ticket, row["ahead"] if queued else -1, []
+            ticket, message = decided.ticket, decided.message
+            hook = wake_rules.decode(row["hook"]) if row["hook"] is not None else None
+            armed = wake_rules.arming(hook, now, message.id, ticket.ticket_id) if hook is not None else None
+            attempt.committing = True
+            wrote = await conn.fetchrow(
+                tk.ENQUEUE_FOLLOW_UP if decided.follow_up else tk.ENQUEUE_NEW, ticket.ticket_id, target,
+                s.encode(message), now, int(ticket.source_kind), ticket.source_agent, ticket.requester,
+                ticket.conversation_id, ticket.task, message.id, ticket.data, json.dumps(ticket.headers),
+                turns.encode(ticket.earlier), wake_rules.encode(armed) if armed is not None else None,
+                row["hook"], names, used)
+            if wrote is not None:
+                break
+            # the asker's usage or the hook moved since the facts were read: read them again, decide again
+    ticket.seq = wrote["last_seq"]
+    woken = [mailbox.key(target), queue_key(target), ticket_key(ticket.ticket_id)]
+    return ticket, wrote["position"], woken + [wake_rules.WAKE] if armed is not None else woken

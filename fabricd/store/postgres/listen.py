@@ -31,6 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterable
 
 import asyncpg
+from asyncpg import Connection
 
 from fabricd.store.postgres.errors import CONNECTION_LOST
 
@@ -70,7 +71,7 @@ def keys_of(payload: str) -> list[Hashable]:
     return [tuple(k) if isinstance(k, list) else k for k in json.loads(origin_of(payload)[1])]
 
 
-async def publish(conn, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:  # noqa: ANN001
+async def publish(conn: Connection, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:
     """NOTIFY the keys of an already committed batch in one short transaction; the payloads sent.
 
     Call after the data's commit, never inside its transaction. `origin`: the sending node's id.
@@ -171,7 +172,7 @@ class Listener:
             try:
                 conn = await self._connect()
                 lost = asyncio.get_running_loop().create_future()
-                conn.add_termination_listener(lambda _c: lost.done() or lost.set_result(None))
+                conn.add_termination_listener(lambda _c, lost=lost: lost.done() or lost.set_result(None))  # this conn's own
                 await conn.add_listener(self._channel, self._deliver)
                 self.pid = conn.get_server_pid()
                 if not first:
@@ -189,7 +190,7 @@ class Listener:
                         await asyncio.wait_for(conn.fetchval("SELECT 1"), self._probe_s)
             except asyncio.CancelledError:
                 raise
-            except (*CONNECTION_LOST, asyncpg.PostgresError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, *CONNECTION_LOST, asyncpg.PostgresError) as exc:
                 log.warning("wake-up connection lost: %s; reconnecting", exc)
             finally:
                 self.connected.clear()

@@ -14,19 +14,23 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
 
 NAMESPACE = 0x66616272 << 32  # "fabr": keeps our keys away from other applications' small integers
 MIGRATE = NAMESPACE | 1
 HOUSEKEEPING = NAMESPACE | 2
 
 
-async def xact_lock(conn, key: int) -> None:  # noqa: ANN001 - an asyncpg connection in a transaction
+async def xact_lock(conn: Connection, key: int) -> None:
     """Wait for `key` until the end of the current transaction."""
     await conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
 
 @contextlib.asynccontextmanager
-async def try_hold(conn, key: int) -> AsyncIterator[bool]:  # noqa: ANN001
+async def try_hold(conn: Connection, key: int) -> AsyncIterator[bool]:
     """Yield True while this connection holds `key`, or False at once when another session does."""
     held = await conn.fetchval("SELECT pg_try_advisory_lock($1)", key)
     try:

@@ -5,17 +5,22 @@ Every node runs the delivery loop. A node claims due rows inside its transaction
 posts each row's message with the row's key as the message id and turns the row
 into its receipt in the same transaction. A node that dies mid-transaction leaves
 the rows PENDING for the next claim; the message id makes a post after an
-ambiguous commit answer the first one, so each row is delivered once.
+ambiguous commit answer the first one, so each row is delivered once. What a
+post makes of its row (a receipt, a retry, a dead letter) is fabricd.core.outbox's
+decision; `settle` writes it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fabricd.core import quota, wake
 from fabricd.core.model import Address, OutboxRow, RowState
+from fabricd.core.wake import WakeHook
+from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, charge, credit
 
 PENDING, DEAD_LETTER, DELIVERED = int(RowState.PENDING), int(RowState.DEAD_LETTER), int(RowState.DELIVERED)
-_COLUMNS = ("key, state, recipient_agent, recipient_session, sender_agent, sender_session, job_id, content, "
+COLUMNS = ("key, state, recipient_agent, recipient_session, sender_agent, sender_session, job_id, content, "
             "attempts, next_attempt_ns, last_error, create_ns, deliver_ns, seq")
 
 
@@ -27,58 +32,69 @@ def row_of(r) -> OutboxRow:  # noqa: ANN001 - an asyncpg Record
                      deliver_ns=r["deliver_ns"], seq=r["seq"])
 
 
-async def enqueue_rows(conn, rows: Sequence[OutboxRow]) -> list[str]:  # noqa: ANN001
-    """Insert PENDING rows; the keys that were new (a replayed key, pending or delivered, is left alone)."""
-    cols = list(zip(*((r.key, r.recipient.agent_id, r.recipient.session_id, r.sender.agent_id, r.sender.session_id,
-                       r.job_id, r.content, r.next_attempt_ns, r.create_ns) for r in rows), strict=True))
-    if not cols:
-        return []
-    return [r["key"] for r in await conn.fetch("""
-        INSERT INTO outbox (key, state, recipient_agent, recipient_session, sender_agent, sender_session, job_id,
-                            content, next_attempt_ns, create_ns)
-        SELECT k, 1, ra, rs, sa, ss, j, c, n, cr
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                    $8::bigint[], $9::bigint[]) AS v(k, ra, rs, sa, ss, j, c, n, cr)
-        ON CONFLICT (key, sender_agent) DO NOTHING RETURNING key""", *map(list, cols))]
-
-
 async def claim_due(conn, now_ns: int, limit: int) -> list[OutboxRow]:  # noqa: ANN001
     """Lock up to `limit` PENDING rows due by `now_ns`, earliest first, skipping rows other nodes hold.
 
     Call inside the transaction that posts them and records their receipts.
     """
     rows = await conn.fetch(f"""
-        SELECT {_COLUMNS} FROM outbox WHERE state = 1 AND next_attempt_ns <= $1
+        SELECT {COLUMNS} FROM outbox WHERE state = 1 AND next_attempt_ns <= $1
         ORDER BY next_attempt_ns LIMIT $2 FOR UPDATE SKIP LOCKED""", now_ns, limit)
     return [row_of(r) for r in rows]
 
 
-async def record_receipt(conn, agent_id: str, key: str, seq: int, now_ns: int) -> bool:  # noqa: ANN001
-    """Turn a PENDING row into its receipt (its message's seq); False if it was not pending (a re-run)."""
-    done = await conn.execute("""
-        UPDATE outbox SET state = 3, seq = $2, deliver_ns = $3, attempts = attempts + 1, content = '', last_error = ''
-        WHERE key = $1 AND sender_agent = $4 AND state = 1""", key, seq, now_ns, agent_id)
-    return done == "UPDATE 1"
+_SETTLE = f"""
+WITH v AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::smallint[], $4::integer[], $5::bigint[], $6::text[],
+                         $7::bigint[], $8::bigint[], $9::text[]) AS v(k, a, st, att, nxt, err, dns, sq, c)
+), r AS (
+    UPDATE outbox o SET state = v.st, attempts = v.att, next_attempt_ns = v.nxt, last_error = v.err,
+        deliver_ns = v.dns, seq = v.sq, content = v.c
+    FROM v WHERE o.key = v.k AND o.sender_agent = v.a AND o.state = 1
+), credited AS (
+    {credit("SELECT * FROM unnest($10::text[], $11::bigint[])")}
+), charged AS (
+    {charge("SELECT * FROM unnest($12::text[], $13::bigint[])")}
+)
+SELECT 1
+"""
 
 
-async def record_failure(conn, agent_id: str, key: str, error: str, next_attempt_ns: int,  # noqa: ANN001
-                         dead: bool) -> bool:
-    """Count a failed post of a PENDING row: retry at `next_attempt_ns`, or dead-letter it."""
-    done = await conn.execute("""
-        UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_ns = $3,
-                          state = CASE WHEN $4 THEN 2 ELSE 1 END
-        WHERE key = $1 AND sender_agent = $5 AND state = 1""", key, error, next_attempt_ns, dead, agent_id)
-    return done == "UPDATE 1"
+async def settle(conn, claimed: Sequence[OutboxRow], settled: Sequence[OutboxRow]) -> None:  # noqa: ANN001
+    """Write what fabricd.core.outbox decided for rows claimed PENDING in the caller's transaction (a receipt,
+    a retry, a dead letter), moving the OUTBOX_ROWS usage of whoever holds each row before and after
+    (quota.outbox_holder). One statement."""
+    moves: dict[str, int] = {}
+    for was, now in zip(claimed, settled, strict=True):
+        for holder, delta in ((quota.outbox_holder(was.key, was.state, was.sender.agent_id), -1),
+                              (quota.outbox_holder(now.key, now.state, now.sender.agent_id), 1)):
+            if holder:
+                moves[OUTBOX_ROWS + holder] = moves.get(OUTBOX_ROWS + holder, 0) + delta
+    down = sorted((n, -d) for n, d in moves.items() if d < 0)
+    up = sorted((n, d) for n, d in moves.items() if d > 0)
+    cols = list(zip(*((r.key, r.sender.agent_id, int(r.state), r.attempts, r.next_attempt_ns, r.last_error,
+                       r.deliver_ns, r.seq, r.content) for r in settled), strict=True))
+    await conn.execute(_SETTLE, *map(list, cols), [n for n, _ in down], [d for _, d in down],
+                       [n for n, _ in up], [d for _, d in up])
+
+
+async def lock_hooks(conn, agents: Sequence[str]) -> dict[str, WakeHook]:  # noqa: ANN001
+    """The wake hooks of `agents` (sorted: the lock order), locked in the caller's transaction."""
+    rows = await conn.fetch("SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($1::text[]) "
+                            "ORDER BY agent_id FOR UPDATE", list(agents))
+    return {r["agent_id"]: wake.decode(r["body"]) for r in rows}
+
+
+async def put_hooks(conn, hooks: Sequence[WakeHook]) -> None:  # noqa: ANN001
+    """Store hooks read with lock_hooks, as a decision left them."""
+    if hooks:
+        await conn.execute("UPDATE wake_hooks w SET body = v.b FROM unnest($1::text[], $2::bytea[]) AS v(a, b) "
+                           "WHERE w.agent_id = v.a", [h.agent_id for h in hooks], [wake.encode(h) for h in hooks])
 
 
 async def next_due(conn) -> int | None:  # noqa: ANN001
     """When the earliest PENDING row is due; None when none is."""
     return await conn.fetchval("SELECT min(next_attempt_ns) FROM outbox WHERE state = 1")
-
-
-async def get_row(conn, agent_id: str, key: str) -> OutboxRow | None:  # noqa: ANN001
-    r = await conn.fetchrow(f"SELECT {_COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2", key, agent_id)
-    return row_of(r) if r is not None else None
 
 
 def after(cursor: str) -> tuple[str, str, bool]:
@@ -94,24 +110,6 @@ AFTER = "(key > $1 OR ($3 AND key = $1 AND sender_agent > $2))"
 async def rows(conn, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:  # noqa: ANN001
     """Rows in key order after a cursor or key (`after`), of one state (UNSPECIFIED: all)."""
     found = await conn.fetch(f"""
-        SELECT {_COLUMNS} FROM outbox WHERE {AFTER} AND ($4 = 0 OR state = $4)
+        SELECT {COLUMNS} FROM outbox WHERE {AFTER} AND ($4 = 0 OR state = $4)
         ORDER BY key, sender_agent LIMIT $5""", *after(after_key), int(state), limit)
     return [row_of(r) for r in found]
-
-
-async def retry_dead_letters(conn, keys: Sequence[str], now_ns: int) -> int:  # noqa: ANN001
-    """Make dead letters PENDING again, due now (all of them when `keys` is empty); how many."""
-    return await conn.fetchval("""
-        WITH back AS (UPDATE outbox SET state = 1, attempts = 0, next_attempt_ns = $2
-                      WHERE state = 2 AND (cardinality($1::text[]) = 0 OR key = ANY($1)) RETURNING 1)
-        SELECT count(*) FROM back""", list(keys), now_ns)
-
-
-async def prune_receipts(conn, delivered_before_ns: int, limit: int) -> int:  # noqa: ANN001
-    """Delete up to `limit` receipts delivered before `delivered_before_ns`."""
-    return await conn.fetchval("""
-        WITH old AS (SELECT key, sender_agent FROM outbox WHERE state = 3 AND deliver_ns < $1
-                     ORDER BY deliver_ns LIMIT $2),
-             gone AS (DELETE FROM outbox o USING old WHERE o.key = old.key AND o.sender_agent = old.sender_agent
-                      RETURNING 1)
-        SELECT count(*) FROM gone""", delivered_before_ns, limit)

@@ -1,6 +1,6 @@
 """Run one operation on a pooled connection, again when the database says it may.
 
-    result = await run(pool, statements.append, agent_id, message_id, body, now)
+    made = await run(pool, directory.create_mailbox, agent_id)
 
 Serialization failures and deadlocks are always re-run (the server rolled the
 transaction back). A unique violation is re-run when the operation says a racing

@@ -57,10 +57,20 @@ advisory lock, so nodes starting together migrate once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
+
+if TYPE_CHECKING:
+    from asyncpg import Connection
+
+SEQ_FLOOR_SQL = """SELECT coalesce(
+    (SELECT value FROM counters WHERE name = 'seq-floor/' || $1),
+    (SELECT value FROM counters WHERE name = 'seq-floor' AND EXISTS (SELECT 1 FROM removals WHERE agent_id = $1)),
+    0)"""
+"""The seq a new mailbox of the id $1 starts above (RecordTx.seq_floor); migration 7's trigger computes the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,10 +279,30 @@ END $$;
 CREATE TRIGGER mailboxes_removed_raise_the_seq_floor AFTER DELETE ON mailboxes
     FOR EACH ROW EXECUTE FUNCTION fabricd_mailbox_removed();
 """),
+    # Migration 7 only replaces migration 6's two trigger functions and adds an index.
+    Migration(7, "a mailbox no one had numbers its first message 1; one made again, above its own old seqs", f"""
+CREATE INDEX IF NOT EXISTS removals_agent ON removals (agent_id);
+CREATE OR REPLACE FUNCTION fabricd_new_mailbox() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    -- The id's own floor; an id removed before ids had one (a row in removals), the store-wide floor;
+    -- an id no mailbox ever had, 0: its first message is #1.
+    IF NEW.last_seq = 0 THEN
+        NEW.last_seq := ({SEQ_FLOOR_SQL.replace("$1", "NEW.agent_id")});
+    END IF;
+    RETURN NEW;
+END $$;
+CREATE OR REPLACE FUNCTION fabricd_mailbox_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE counters SET value = OLD.last_seq WHERE name = 'seq-floor' AND value < OLD.last_seq;
+    INSERT INTO counters (name, value) VALUES ('seq-floor/' || OLD.agent_id, OLD.last_seq)
+        ON CONFLICT (name) DO UPDATE SET value = greatest(counters.value, EXCLUDED.value);
+    RETURN NULL;
+END $$;
+"""),
 )
 
 
-async def _senders_of_unread(conn) -> None:  # noqa: ANN001
+async def _senders_of_unread(conn: Connection) -> None:
     """Migration 5: give the id of every unread message its sender (from the message), then key ids by both."""
     moved: list[tuple[str, str, int, str]] = []
     async for r in conn.cursor("SELECT agent_id, seq, id, body FROM messages"):
@@ -298,12 +328,12 @@ CREATE TABLE IF NOT EXISTS schema_version (
 )"""
 
 
-async def version(conn) -> int:  # noqa: ANN001 - an asyncpg connection
+async def version(conn: Connection) -> int:
     """The database's schema version; 0 for a database fabricd never migrated."""
     exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
     if not exists:
         return 0
-    return await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
 
 
 def check(current: int, url: str = "the database") -> None:
@@ -314,7 +344,7 @@ def check(current: int, url: str = "the database") -> None:
                           current=current, latest=LATEST)
 
 
-async def migrate(conn, target: int = LATEST) -> list[int]:  # noqa: ANN001
+async def migrate(conn: Connection, target: int = LATEST) -> list[int]:
     """Apply every migration above the database's version up to `target`; the versions applied.
 
     Each step runs in its own transaction holding the migration advisory lock, and

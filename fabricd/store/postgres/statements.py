@@ -1,13 +1,13 @@
-"""The hot paths on PostgreSQL: messages, one statement or one short transaction each.
+"""Messages on PostgreSQL: their stored encoding, reads, acks, forgetting old ids.
 
-The tickets' statements are in tickets.py, the outbox's in outbox.py, the directories' and tokens' in
-directory.py.
+An append's statements are in append_sql.py, the tickets' in tickets.py, the outbox's in outbox.py, the
+directories' and tokens' in directory.py.
 
 Every function takes an asyncpg connection and is safe to run again after a
 serialization failure, a deadlock or a connection lost before the commit (see
 errors.py and `run` in retry.py):
 - appends carry their message id (minted by the caller before the first try), so
-  a second run finds the id and answers the original (`Appended.prior`);
+  a second run finds the id and answers the original;
 - a ticket carries its ticket id, an outbox row its key, a receipt its row's key
   and only a PENDING row takes one; acks and finishes change only what is still
   unread or queued.
@@ -19,13 +19,12 @@ its writers: seqs are gap-free and commit in order on every node.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
 
 from fabricd import wire
-from fabricd.core.model import Envelope, IdRecord, Message
-from fabricd.store.postgres.usage_sql import UNREAD, charge, credit, freed
-from fabricd.store.postgres.wake_sql import arm
+from fabricd.core import mailbox_writes as writes
+from fabricd.core.model import Envelope, Message
+from fabricd.store.postgres.usage_sql import credit, freed
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -46,6 +45,11 @@ def encode(message: Message) -> bytes:
     return out.SerializeToString()
 
 
+def envelope_size(seq: int, body_size: int) -> int:
+    """The size of `envelope(seq, body)` for a body of `body_size` bytes."""
+    return body_size + len(_SEQ_TAG) + len(_varint(seq))
+
+
 def envelope(seq: int, body: bytes) -> Envelope:
     """A stored message as read back: its body (encoded without seq) with its seq field appended.
 
@@ -53,191 +57,6 @@ def envelope(seq: int, body: bytes) -> Envelope:
     as the message with its seq set; the body needs no decode and re-encode.
     """
     return Envelope(seq, body + _SEQ_TAG + _varint(seq))
-
-
-@dataclass(frozen=True, slots=True)
-class Appended:
-    """What one append did: stored at `seq`, or found `prior` (the id was used), or neither.
-
-    Neither means the mailbox does not exist (`unread` is None) or is full (`unread`
-    is its count, at the quota).
-    """
-
-    seq: int | None
-    prior: IdRecord | None = None
-    unread: int | None = None
-    woke: bool = False
-    """The append armed its recipient's wake hook (the wake loop should look)."""
-
-
-_APPEND = ("""
-WITH prior AS (
-    SELECT agent_id, seq, send_ns, digest FROM message_ids WHERE id = $2 AND sender = $8
-), locked AS (
-    SELECT agent_id, unread_count FROM mailboxes
-    WHERE agent_id = ANY($7::text[]) AND NOT EXISTS (SELECT 1 FROM prior)
-    ORDER BY agent_id FOR UPDATE
-), used AS (
-    SELECT value FROM counters WHERE name = $9 AND $10::bigint > 0 AND NOT EXISTS (SELECT 1 FROM prior) FOR UPDATE
-), box AS (
-    UPDATE mailboxes m SET last_seq = m.last_seq + 1, unread_count = m.unread_count + 1
-    FROM locked l
-    WHERE m.agent_id = $1 AND l.agent_id = $1 AND ($6 = 0 OR l.unread_count < $6)
-      AND ($10::bigint = 0 OR coalesce((SELECT value FROM used), 0) + $11::bigint <= $10::bigint)
-    RETURNING m.last_seq
-), charged AS (
-    {charge}
-), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body) SELECT $1, last_seq, $2, $3 FROM box
-), ids AS (
-    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest) SELECT $2, $8, $1, last_seq, $4, $5 FROM box
-), active AS (
-    UPDATE mailboxes m SET last_activity = $4 FROM locked l, box
-    WHERE m.agent_id = $8 AND l.agent_id = $8 AND $8 <> $1
-), wake AS ({wake}
-)
-SELECT (SELECT last_seq FROM box) AS seq,
-       (SELECT unread_count FROM locked WHERE agent_id = $1) AS unread,
-       p.agent_id, p.seq AS prior_seq, p.send_ns, p.digest, EXISTS (SELECT 1 FROM wake) AS woke
-FROM (SELECT 1) AS one LEFT JOIN prior p ON true
-""").format(charge=charge("SELECT $9::text, octet_length($3::bytea)::bigint FROM box"),
-            wake=arm("SELECT $1::text AS a, $2::text AS mid, $12::text AS tid, 1 AS n FROM box", "$4"))
-
-
-async def append(conn, agent_id: str, message_id: str, body: bytes, send_ns: int, digest: bytes = b"",  # noqa: ANN001
-                 max_unread: int = 0, sender: str = "", quota_limit: int = 0, adding: int = 0,
-                 ticket_id: str = "") -> Appended:
-    """Store one message in `agent_id`'s mailbox: one statement, its own transaction.
-
-    `body` is the Message encoded without seq (the database assigns it). The
-    sender's own mailbox, if it has one, records the send as its activity.
-    Re-run safe: the id is checked first, so a second run answers `prior`. Two
-    first runs racing on one client id: the loser fails on the id's key and is
-    re-run by `retry.run`, then finds the winner's record.
-
-    The body's length is charged to the sender's unread bytes (fabricd.core.quota). With a `quota_limit`,
-    a message that would take them past it (`adding`: its size bound) is not stored: `seq` None, `unread`
-    below max_unread; the caller has the record script name the refusal.
-    """
-    row = await conn.fetchrow(_APPEND, agent_id, message_id, body, send_ns, digest or None, max_unread,
-                              [agent_id, sender] if sender and sender != agent_id else [agent_id], sender or "",
-                              UNREAD + sender if sender else None, quota_limit, adding, ticket_id)
-    if row["prior_seq"] is not None:
-        return Appended(None, IdRecord(row["agent_id"], row["prior_seq"], row["send_ns"], row["digest"] or b""))
-    return Appended(row["seq"], None, row["unread"], row["woke"])
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One message of a batch append."""
-
-    agent_id: str
-    message_id: str
-    body: bytes
-    digest: bytes = b""
-    sender: str = ""
-    ticket_id: str = ""
-
-
-_PRIORS = """
-SELECT id, sender, agent_id, seq, send_ns, digest FROM message_ids WHERE id = ANY($1::text[]) AND sender = ANY($2::text[])
-"""
-"""The records of these ids under these senders (the caller keeps its items' pairs). Both key columns are
-conditions so that every plan is a unique index lookup per id, cached generic plans too: `id = ANY` alone
-(the key's first column, not unique) and a join on unnest (id, sender) were planned as scans while the
-table was small and kept as the prepared statement's plan, 1.2-2 ms a batch of 100 against 0.15 ms
-(pg_stat_statements over 200 batches)."""
-
-_LOCK_BOXES = """
-SELECT agent_id, last_seq, unread_count FROM mailboxes WHERE agent_id = ANY($1::text[]) ORDER BY agent_id FOR UPDATE
-"""
-
-_APPEND_MANY = f"""
-WITH charged AS (
-    {charge("SELECT * FROM unnest($11::text[], $12::bigint[])")}
-), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body) SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[])
-), ids AS (
-    INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest)
-    SELECT i, f, a, s, $5, nullif(d, '')
-    FROM unnest($3::text[], $14::text[], $1::text[], $2::bigint[], $6::bytea[]) AS v(i, f, a, s, d)
-), boxes AS (
-    UPDATE mailboxes m SET last_seq = coalesce(v.s, m.last_seq), unread_count = coalesce(v.u, m.unread_count),
-        last_activity = CASE WHEN v.act THEN $5 ELSE m.last_activity END
-    FROM unnest($7::text[], $8::bigint[], $9::bigint[], $10::bool[]) AS v(a, s, u, act)
-    WHERE m.agent_id = v.a
-), wake AS ({arm("SELECT * FROM unnest($1::text[], $3::text[], $13::text[]) WITH ORDINALITY AS u(a, mid, tid, n)",
-                 "$5")}
-)
-SELECT array(SELECT agent_id FROM wake)
-"""
-# One UPDATE per mailbox row: a statement that updated one row twice (the counters in a CTE, the sender's
-# activity outside it) keeps only one of the two changes, and a lost last_seq hands a seq out twice.
-
-
-async def append_many(conn, items: Sequence[Item], send_ns: int, max_unread: int = 0,  # noqa: ANN001
-                      quota_limit: int = 0, adding: Sequence[int] = ()) -> list[Appended]:
-    """Store a batch in one short transaction (three statements); each item gets its Appended.
-
-    Items whose id is already used (earlier, or earlier in this batch) come back
-    with `prior`; items for a missing or full mailbox with `seq` None. The caller
-    decides: with an atomic batch it raises inside its transaction and nothing is kept.
-    With a `quota_limit` on the senders' unread bytes (`adding`: each item's size bound), an item that
-    would pass it comes back with `seq` None and `unread` below max_unread (one more statement: the
-    senders' counters, locked). Call inside `conn.transaction()`.
-    """
-    keyed = {(item.message_id, item.sender) for item in items}
-    priors = {(r["id"], r["sender"]): IdRecord(r["agent_id"], r["seq"], r["send_ns"], r["digest"] or b"")
-              for r in await conn.fetch(_PRIORS, [item.message_id for item in items],
-                                        sorted({item.sender for item in items}))
-              if (r["id"], r["sender"]) in keyed}
-    names = sorted({item.agent_id for item in items} | {item.sender for item in items if item.sender})
-    boxes = {r["agent_id"]: [r["last_seq"], r["unread_count"]] for r in await conn.fetch(_LOCK_BOXES, names)}
-    out: list[Appended] = []
-    cols: tuple[list, ...] = ([], [], [], [], [], [], [])
-    active: set[str] = set()
-    charges: dict[str, int] = {}
-    used: dict[str, int] = {}
-    if quota_limit:
-        senders = sorted({UNREAD + item.sender for item in items if item.sender})
-        used = {r["name"]: r["value"] for r in await conn.fetch(
-            "SELECT name, value FROM counters WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE", senders)}
-    for i, item in enumerate(items):
-        prior = priors.get((item.message_id, item.sender))
-        box = boxes.get(item.agent_id)
-        counter = UNREAD + item.sender
-        if prior is not None:
-            out.append(Appended(None, prior))
-        elif box is None or (max_unread and box[1] >= max_unread):
-            out.append(Appended(None, None, None if box is None else box[1]))
-        elif quota_limit and item.sender and used.get(counter, 0) + adding[i] > quota_limit:
-            out.append(Appended(None, None, box[1]))  # over the sender's quota: the caller hands it over
-        else:
-            if item.sender:
-                used[counter] = used.get(counter, 0) + len(item.body)
-            box[0] += 1
-            box[1] += 1
-            priors[(item.message_id, item.sender)] = IdRecord(item.agent_id, box[0], send_ns, item.digest)
-            for col, value in zip(cols, (item.agent_id, box[0], item.message_id, item.body, item.digest,
-                                         item.ticket_id, item.sender), strict=True):
-                col.append(value)
-            out.append(Appended(box[0], None, box[1]))
-            if item.sender and item.sender != item.agent_id and item.sender in boxes:
-                active.add(item.sender)
-            if item.sender:  # charged to the sender's unread bytes (fabricd.core.quota)
-                charges[UNREAD + item.sender] = charges.get(UNREAD + item.sender, 0) + len(item.body)
-    if cols[0]:
-        changed = set(cols[0])
-        rows = sorted(changed | active)
-        woke = set(await conn.fetchval(_APPEND_MANY, *cols[:4], send_ns, cols[4], rows,
-                                       [boxes[a][0] if a in changed else None for a in rows],
-                                       [boxes[a][1] if a in changed else None for a in rows],
-                                       [a in active for a in rows],
-                                       list(charges), list(charges.values()), cols[5], cols[6]))
-        if woke:
-            out = [replace(d, woke=True) if d.seq is not None and item.agent_id in woke else d
-                   for item, d in zip(items, out, strict=True)]
-    return out
 
 
 def within_budget(rows: str, budget: str) -> str:
@@ -254,18 +73,10 @@ def within_budget(rows: str, budget: str) -> str:
 
 
 def take(rows: Iterable[Any], max_bytes: int) -> list[Envelope]:
-    """The envelopes of `rows` (seq, body; a NULL seq skipped) within `max_bytes` (0: all; always the first)."""
-    out: list[Envelope] = []
-    size = 0
-    for row in rows:
-        if row["seq"] is None:
-            continue
-        env = envelope(row["seq"], row["body"])
-        size += len(env.encoded)
-        if max_bytes and out and size > max_bytes:
-            break
-        out.append(env)
-    return out
+    """The envelopes of `rows` (seq, body; a NULL seq skipped) a read returns within `max_bytes`
+    (fabricd.core.mailbox_writes.take: 0 is no budget; always the first)."""
+    out = [envelope(row["seq"], row["body"]) for row in rows if row["seq"] is not None]
+    return out[:writes.take([len(e.encoded) for e in out], max_bytes)]
 
 
 _UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND seq > $2 ORDER BY seq LIMIT $3",
@@ -275,39 +86,6 @@ _UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND 
 async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
     """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
     return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
-
-
-_DRAIN = f"""
-WITH pick AS (
-    SELECT seq FROM (
-        SELECT seq, row_number() OVER w AS n, sum(octet_length(body) + 11) OVER w AS total
-        FROM messages WHERE agent_id = $1 WINDOW w AS (ORDER BY seq) ORDER BY seq LIMIT $2
-    ) AS x WHERE n = 1 OR $3 = 0 OR total <= $3
-), taken AS (
-    DELETE FROM messages m USING pick WHERE m.agent_id = $1 AND m.seq = pick.seq RETURNING m.seq, m.body
-), credited AS (
-    {credit(freed("taken"))}
-), box AS (
-    UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $4
-    WHERE agent_id = $1 RETURNING unread_count
-)
-SELECT (SELECT unread_count FROM box) AS left, t.seq, t.body FROM (SELECT 1) AS one LEFT JOIN taken t ON true
-ORDER BY t.seq
-"""
-
-
-async def drain(conn, agent_id: str, limit: int, max_bytes: int, now_ns: int) -> tuple[list[Envelope], int]:  # noqa: ANN001
-    """Consume the oldest unread messages (the reader's activity); (them, unread left). One short transaction.
-
-    The mailbox is locked by a first statement so that the second one's snapshot
-    sees every message committed before it: concurrent drains take disjoint messages.
-    """
-    async with conn.transaction():
-        if await conn.fetchval("SELECT 1 FROM mailboxes WHERE agent_id = $1 FOR UPDATE", agent_id) is None:
-            return [], 0
-        rows = await conn.fetch(_DRAIN, agent_id, limit, max_bytes, now_ns)
-    left = rows[0]["left"] if rows else 0
-    return [envelope(r["seq"], r["body"]) for r in rows if r["seq"] is not None], left
 
 
 OLDEST_UNREAD = """

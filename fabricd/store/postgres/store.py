@@ -4,8 +4,10 @@ It is the key-value store of the embedded backends (fabricd.core.kv.store.KvStor
 over PgEngine, so every operation runs the same transaction script, with the
 same refusals (reasons and messages), as on LMDB and in memory, except the hot
 paths (append, peek, unread, drain, ack, enqueue, reply, ticket reads, the outbox
-claim), which run one statement or one short transaction each and hand every
-case they cannot decide exactly to those scripts (hot.py); single sends that
+claim), which run one statement or one short transaction each and decide with the
+functions the scripts use (fabricd.core.mailbox_writes for appends, drains and put-backs,
+fabricd.core.tickets for enqueues and replies, fabricd.core.outbox and wake_claims for the
+outbox page, fabricd.core.wake for arming): nothing is handed over; single sends that
 arrive while others are in flight go as one batch (coalesce.py). What differs:
 - the node id comes from the database (sequence `node_ids`) when the store starts,
   so ids minted by nodes sharing the database never collide;
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fabricd.core.kv.store import KvStore
-from fabricd.core.model import Ticket
+from fabricd.core.model import PostgresInfo, Ticket
 from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
 from fabricd.store.postgres.coalesce import GroupedMailboxes
@@ -49,6 +51,9 @@ class PgStore(KvStore):
     async def start(self) -> None:
         await self.engine.start()
         self.use_node_id(self.engine.node_id)
+
+    async def postgres_info(self) -> PostgresInfo:
+        return await self.engine.info()
 
     def ticket_now(self, ticket_id: str) -> Ticket | None:
         return None

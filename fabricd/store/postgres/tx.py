@@ -29,42 +29,23 @@ from typing import Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, quota
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
+from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
-from fabricd.store.postgres.tx_pages import PagedReads
-from fabricd.store.usage import counter_name, sender_of
-from fabricd.store.postgres.tx_wake import WakeRecords
+from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.tx_outbox import PgOutboxRecords
+from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.postgres.tx_tickets import PgTicketRecords
+from fabricd.store.postgres.tx_wake import WakeRecords
+from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
 T = TypeVar("T")
-
-_ENTRY_SQL = f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes"
-_TOKEN_COLUMNS = "digest, token_id, scope, agent_id, label, create_ns, revoke_ns, session_names"
-
-
-def _token(r: Any) -> tuple[bytes, Token]:
-    names = tuple(r["session_names"].split("\n")) if r["session_names"] else ()
-    return bytes(r["digest"]), Token(r["token_id"], r["scope"], r["agent_id"], r["label"], r["create_ns"],
-                                     r["revoke_ns"], names)
-
-
-def _data(body: bytes | None) -> DirectoryData:
-    return wire.from_pb(ad_pb.DirectoryData.FromString(body or b""), agentdir.DirectoryData)
-
-
-def _request(seq: int, body: bytes) -> WorkRequest:
-    request = wire.from_pb(ad_pb.Request.FromString(body), agentdir.WorkRequest)
-    request.seq = seq
-    return request
-
 
 class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
@@ -105,7 +86,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
 
     def get_entry(self, agent_id: str) -> MailboxEntry | None:
         if agent_id not in self._entries:
-            row = self._row(f"{_ENTRY_SQL} WHERE agent_id = $1{self._lock}", agent_id)
+            row = self._row(f"{d.ENTRY_SQL} WHERE agent_id = $1{self._lock}", agent_id)
             self._entries[agent_id] = d.entry_of(row) if row is not None else None
         return self._entries[agent_id]
 
@@ -123,10 +104,10 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         return [e for _, e in sorted(found.items()) if e is not None and keep(e)]
 
     def entries(self) -> Iterator[MailboxEntry]:
-        return iter(self._merged(self._fetch(_ENTRY_SQL), lambda e: True))
+        return iter(self._merged(self._fetch(d.ENTRY_SQL), lambda e: True))
 
     def entries_named(self, session_name: str) -> list[MailboxEntry]:
-        rows = self._fetch(f"{_ENTRY_SQL} WHERE session_name = $1 AND session_name <> ''", session_name)
+        rows = self._fetch(f"{d.ENTRY_SQL} WHERE session_name = $1 AND session_name <> ''", session_name)
         return self._merged(rows, lambda e: e.session_name == session_name)
 
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
@@ -148,8 +129,8 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         return self._val("SELECT EXISTS (SELECT 1 FROM removals WHERE revision > $2 AND agent_id = $1)",
                          agent_id, revision)
 
-    def seq_floor(self) -> int:
-        return self._val("SELECT coalesce((SELECT value FROM counters WHERE name = 'seq-floor'), 0)")
+    def seq_floor(self, agent_id: str) -> int:
+        return self._val(SEQ_FLOOR_SQL, agent_id)
 
     def mailbox_count(self) -> int:
         return self._val("SELECT count(*) FROM mailboxes")
@@ -172,6 +153,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                    message.sender.agent_id)
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
+        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return s.envelope(message.seq, body).encoded
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
@@ -186,6 +168,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         if body is None:
             return False
         self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
+        self.count_usage(sender_of(body), quota.UNREAD_MESSAGES, -1)
         return True
 
     def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
@@ -200,6 +183,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                              agent_id, seq, message.id, body) == 1
         if restored:
             self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
+            self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return restored
 
     def purge_unread(self, agent_id: str) -> int:
@@ -208,16 +192,19 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                            "AND i.seq = m.seq) SELECT body FROM m",
                            agent_id)
         freed: dict[str, int] = {}
+        counts: dict[str, int] = {}
         for r in rows:
             sender = sender_of(r["body"])
             freed[sender] = freed.get(sender, 0) + len(r["body"])
+            counts[sender] = counts.get(sender, 0) + 1
         for sender, size in freed.items():
             self.count_usage(sender, quota.UNREAD_BYTES, -size)
+            self.count_usage(sender, quota.UNREAD_MESSAGES, -counts[sender])
         return len(rows)
 
     def usage(self, agent_id: str) -> quota.Usage:
         names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED,
-                                                     quota.OUTBOX_ROWS)]
+                                                     quota.OUTBOX_ROWS, quota.UNREAD_MESSAGES)]
         # Locked in a write: two nodes checking one agent's quota at once take turns, so neither passes it.
         rows = self._fetch(f"SELECT name, value FROM counters WHERE name = ANY($1::text[]){self._lock}", names)
         found = {r["name"]: r["value"] for r in rows}
@@ -251,7 +238,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
     # -- agent directory
 
     def get_directory_data(self) -> DirectoryData:
-        return _data(self._val(f"SELECT body FROM ad_data{self._lock}"))
+        return d.data_of(self._val(f"SELECT body FROM ad_data{self._lock}"))
 
     def put_directory_data(self, data: DirectoryData, keep_history: int) -> None:
         body = wire.to_pb(data, ad_pb.DirectoryData).SerializeToString()
@@ -262,7 +249,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                        "ON CONFLICT (sequence) DO UPDATE SET body = EXCLUDED.body", data.sequence, body, keep_history)
 
     def directory_history(self, after_sequence: int, limit: int) -> list[DirectoryData]:
-        return [_data(body) for _, body in self._run(d.directory_history(self._conn, after_sequence, limit))]
+        return [d.data_of(body) for _, body in self._run(d.directory_history(self._conn, after_sequence, limit))]
 
     @staticmethod
     def _agent(body: bytes | None) -> Agent | None:
@@ -297,7 +284,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
 
     def get_request(self, request_id: str) -> WorkRequest | None:
         r = self._row(f"SELECT seq, body FROM ad_requests WHERE request_id = $1{self._lock}", request_id)
-        return _request(r["seq"], r["body"]) if r is not None else None
+        return d.request_of(r["seq"], r["body"]) if r is not None else None
 
     def put_request(self, request: WorkRequest) -> None:
         self._run(d.put_request(self._conn, request.request_id, request.seq, request.state == PENDING,
@@ -308,7 +295,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
         where = {FILTER_ALL: "true", FILTER_NOTIFICATIONS: "owes_notification"}.get(which, "pending")
         rows = self._fetch(f"SELECT seq, body FROM ad_requests WHERE {where} AND seq > $1 ORDER BY seq LIMIT $2",
                            after_seq, limit)
-        return [_request(r["seq"], r["body"]) for r in rows]
+        return [d.request_of(r["seq"], r["body"]) for r in rows]
 
     def get_repair(self, key: str) -> tuple[int, str] | None:
         return self._run(d.get_repair(self._conn, key))
@@ -328,21 +315,21 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
 
     def put_token(self, key: bytes, t: Token) -> None:
         self._exec(f"""
-            INSERT INTO tokens ({_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            INSERT INTO tokens ({d.TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             ON CONFLICT (digest) DO UPDATE SET label = EXCLUDED.label, revoke_ns = EXCLUDED.revoke_ns""",
                    key, t.token_id, t.scope, t.agent_id, t.label, t.create_ns, t.revoke_ns, "\n".join(t.session_names))
         self.wake(TOKENS)
 
     def get_token(self, key: bytes) -> Token | None:
-        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE digest = $1{self._lock}", key)
-        return _token(r)[1] if r is not None else None
+        r = self._row(f"SELECT {d.TOKEN_COLUMNS} FROM tokens WHERE digest = $1{self._lock}", key)
+        return d.token_of(r)[1] if r is not None else None
 
     def token_by_id(self, token_id: str) -> tuple[bytes, Token] | None:
-        r = self._row(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE token_id = $1{self._lock}", token_id)
-        return _token(r) if r is not None else None
+        r = self._row(f"SELECT {d.TOKEN_COLUMNS} FROM tokens WHERE token_id = $1{self._lock}", token_id)
+        return d.token_of(r) if r is not None else None
 
     def tokens(self) -> list[tuple[bytes, Token]]:
-        return [_token(r) for r in self._fetch(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
+        return [d.token_of(r) for r in self._fetch(f"SELECT {d.TOKEN_COLUMNS} FROM tokens ORDER BY create_ns")]
 
     # -- effects
 
@@ -363,14 +350,6 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
                     register_time = EXCLUDED.register_time, heartbeat = EXCLUDED.heartbeat,
                     unread_count = EXCLUDED.unread_count, last_seq = EXCLUDED.last_seq,
                     revision = EXCLUDED.revision, change = EXCLUDED.change""",
-                *_entry_args(e))
+                *d.entry_args(e))
         self._dirty.clear()
 
-
-def _entry_args(e: MailboxEntry) -> tuple[object, ...]:
-    import json
-
-    caps = json.dumps([{"name": c.name, "description": c.description, "payload": c.payload} for c in e.capabilities])
-    return (e.agent_id, e.session_name, e.cwd, caps, json.dumps(e.metadata), e.registered, e.busy,
-            e.last_activity_ns, e.register_time_ns, e.heartbeat_ns, e.unread_count, e.last_seq, e.revision,
-            int(e.change))

@@ -13,9 +13,8 @@ from fabricd.core import quota
 from fabricd.core.model import OutboxRow, RowState
 from fabricd.store.postgres import outbox as o
 
-
-_INSERT = f"INSERT INTO outbox ({o._COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
-"""A row's insert; its values are _values(row), in o._COLUMNS order."""
+_INSERT = f"INSERT INTO outbox ({o.COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
+"""A row's insert; its values are _values(row), in o.COLUMNS order."""
 
 
 def _values(r: OutboxRow) -> tuple[object, ...]:
@@ -36,7 +35,7 @@ class PgOutboxRecords:
     count_usage: Callable[[str, str, int], None]
 
     def get_outbox_row(self, agent_id: str, key: str) -> OutboxRow | None:
-        r = self._row(f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2{self._lock}",
+        r = self._row(f"SELECT {o.COLUMNS} FROM outbox WHERE key = $1 AND sender_agent = $2{self._lock}",
                       key, agent_id)
         return o.row_of(r) if r is not None else None
 
@@ -64,7 +63,7 @@ class PgOutboxRecords:
 
     def outbox_rows_keyed(self, key: str) -> list[OutboxRow]:
         return [o.row_of(r) for r in self._fetch(
-            f"SELECT {o._COLUMNS} FROM outbox WHERE key = $1 ORDER BY sender_agent{self._lock}", key)]
+            f"SELECT {o.COLUMNS} FROM outbox WHERE key = $1 ORDER BY sender_agent{self._lock}", key)]
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         # In a write: rows another node is posting are skipped, not waited for, so each is posted once.

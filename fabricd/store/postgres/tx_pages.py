@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, Agent, Thread, WorkRequest
 from fabricd.core.model import MailboxEntry, OutboxRow, Ticket
+from fabricd.core.outbox import row_cursor
 from fabricd.core.tokens import Token
 from fabricd.store.postgres import directory as d
-from fabricd.core.outbox import row_cursor
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
 
@@ -48,27 +48,27 @@ class PagedReads:
             after = rows[-1][key]
 
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
-        sql = (f"SELECT {d._ENTRY_COLUMNS} FROM mailboxes WHERE agent_id COLLATE \"C\" > $1 "
+        sql = (f"SELECT {d.ENTRY_COLUMNS} FROM mailboxes WHERE agent_id COLLATE \"C\" > $1 "
                "ORDER BY agent_id COLLATE \"C\" LIMIT $2")
         for r in self._chunks(sql, _text(after), "agent_id"):
             yield _hex(r["agent_id"]), d.entry_of(r)
 
     def queue_from(self, target: str, after_seq: int) -> Iterator[tuple[int, Ticket]]:
-        sql = (f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE queue_seq > $1 AND target = $2 AND state = 1 "
+        sql = (f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE queue_seq > $1 AND target = $2 AND state = 1 "
                "ORDER BY queue_seq LIMIT $3")
         for r in self._chunks(sql, after_seq, "queue_seq", target):
-            yield r["queue_seq"], tk._ticket(r)
+            yield r["queue_seq"], tk.ticket_of(r)
 
     def tickets_before(self, target: str, source_agent: str, before_seq: int) -> Iterator[Ticket]:
         # Newest first through tickets_by_target (or tickets_by_source), a chunk at a time.
         column, value = ("source_agent", source_agent) if source_agent else ("target", target)
-        sql = (f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 AND target = $3 "
+        sql = (f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE queue_seq < $1 AND {column} = $2 AND target = $3 "
                "ORDER BY queue_seq DESC LIMIT $4")
         for r in self._chunks(sql, before_seq or 2**63 - 1, "queue_seq", value, target):
-            yield tk._ticket(r)
+            yield tk.ticket_of(r)
 
     def outbox_from(self, after_key: str) -> Iterator[tuple[str, OutboxRow]]:
-        sql = f"SELECT {o._COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
+        sql = f"SELECT {o.COLUMNS} FROM outbox WHERE {o.AFTER} ORDER BY key, sender_agent LIMIT $4"
         cursor = after_key
         while True:
             rows = self._fetch(sql, *o.after(cursor), CHUNK)
@@ -95,17 +95,13 @@ class PagedReads:
                 yield r["ordinal"], thread
 
     def requests_from(self, which: int, after_seq: int) -> Iterator[tuple[int, WorkRequest]]:
-        from fabricd.store.postgres.tx import _request
-
         where = {FILTER_ALL: "true", FILTER_NOTIFICATIONS: "owes_notification"}.get(which, "pending")
         sql = f"SELECT seq, body FROM ad_requests WHERE seq > $1 AND {where} ORDER BY seq LIMIT $2"
         for r in self._chunks(sql, after_seq, "seq"):
-            yield r["seq"], _request(r["seq"], r["body"])
+            yield r["seq"], d.request_of(r["seq"], r["body"])
 
     def tokens_from(self, after: str) -> Iterator[tuple[str, Token]]:
-        from fabricd.store.postgres.tx import _TOKEN_COLUMNS, _token
-
-        sql = f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE digest > $1 ORDER BY digest LIMIT $2"
+        sql = f"SELECT {d.TOKEN_COLUMNS} FROM tokens WHERE digest > $1 ORDER BY digest LIMIT $2"
         for r in self._chunks(sql, bytes.fromhex(after), "digest"):
-            key, token = _token(r)
+            key, token = d.token_of(r)
             yield key.hex(), token

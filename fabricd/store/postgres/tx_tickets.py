@@ -1,7 +1,7 @@
 """The rendezvous tickets' part of PgTx (a mixin): a ticket's row, its target's FIFO, pruning.
 
-A new ticket's place in its target's FIFO (`queue_seq`) is its message's seq, as in the one-statement
-enqueue (hot.py); a ticket's state moves its asker's QUEUED usage (count_usage, on PgTx). Pruning
+A new ticket's place in its target's FIFO (`queue_seq`) is its message's seq, as in the hot
+enqueue (hot_rendezvous.py); a ticket's state moves its asker's QUEUED usage (count_usage, on PgTx). Pruning
 finished tickets is housekeeping: one node at a time (`_housekeeper`).
 """
 
@@ -29,11 +29,11 @@ class PgTicketRecords:
     count_usage: Callable[[str, str, int], None]
 
     def get_ticket(self, ticket_id: str) -> Ticket | None:
-        r = self._row(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
-        return tk._ticket(r) if r is not None else None
+        r = self._row(f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1{self._lock}", ticket_id)
+        return tk.ticket_of(r) if r is not None else None
 
     def put_ticket(self, t: Ticket) -> None:
-        # A new ticket's FIFO place is its message's seq, as in the one-statement enqueue (hot.py), so
+        # A new ticket's FIFO place is its message's seq, as in the hot enqueue (hot_rendezvous.py), so
         # tickets queued by either path order by commit on every node. The old state moves the asker's
         # queued-ticket usage.
         was = self._val("""
@@ -59,9 +59,9 @@ class PgTicketRecords:
 
     def queue(self, target: str, limit: int) -> list[Ticket]:
         # Locked in a write: a ticket another transaction just answered or retired is re-checked and skipped.
-        rows = self._fetch(f"SELECT {tk._TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
+        rows = self._fetch(f"SELECT {tk.TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
                            f"ORDER BY queue_seq LIMIT $2{self._lock}", target, limit)
-        return [tk._ticket(r) for r in rows]
+        return [tk.ticket_of(r) for r in rows]
 
     def queue_length(self, target: str) -> int:
         return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)

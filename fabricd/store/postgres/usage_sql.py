@@ -7,6 +7,7 @@ so they add no round trip:
 - `freed` reads each stored body's sender agent id in SQL (as fabricd.store.usage.sender_of does in Python):
   field 1 (the id) comes first, then field 2 (the sender Address) whose field 1 is the agent id. Lengths are
   varints of one or two bytes (ids and addresses are far below 16 KiB);
+- each stored message also counts one against its sender's unread messages, and consuming it gives it back;
 - `charge` adds to counters (upserted in name order, a fixed lock order), `credit` takes off (never below zero).
 """
 
@@ -26,9 +27,10 @@ def _v(b: str, i: str) -> str:
 
 
 def freed(taken: str) -> str:
-    """A SELECT of (counter name, bytes) per sender: what consuming the stored bodies of CTE `taken` credits."""
+    """A SELECT of (counter name, amount), two per sender (its bytes and its message count): what consuming
+    the stored bodies of CTE `taken` credits."""
     b = "t.body"
-    return f"""SELECT '{UNREAD}' || x.s, sum(x.n)::bigint FROM (
+    return f"""SELECT v.n, v.d FROM (SELECT x.s, sum(x.n)::bigint AS b, count(*)::bigint AS k FROM (
         SELECT CASE WHEN q.a < 0 OR q.a >= octet_length({b}) THEN ''
                     WHEN get_byte({b}, q.a) <> 10 THEN ''
                     ELSE convert_from(substring({b} from q.a + 2 + {_vlen(b, "q.a + 1")}
@@ -40,10 +42,12 @@ def freed(taken: str) -> str:
         CROSS JOIN LATERAL (SELECT CASE WHEN o.p + 2 >= octet_length({b}) THEN -1
                                         WHEN get_byte({b}, o.p) <> 18 THEN -1
                                         ELSE o.p + 1 + {_vlen(b, "o.p + 1")} END AS a) q
-    ) AS x WHERE x.s <> '' GROUP BY x.s"""
+    ) AS x WHERE x.s <> '' GROUP BY x.s) AS g
+    CROSS JOIN LATERAL (VALUES ('{UNREAD}' || g.s, g.b), ('{MESSAGES_UNREAD}' || g.s, g.k)) AS v(n, d)"""
 
 
 UNREAD = counter_name(quota.UNREAD_BYTES, "")
+MESSAGES_UNREAD = counter_name(quota.UNREAD_MESSAGES, "")
 QUEUED = counter_name(quota.QUEUED, "")
 MAILBOXES = counter_name(quota.MAILBOXES, "")
 OUTBOX_ROWS = counter_name(quota.OUTBOX_ROWS, "")

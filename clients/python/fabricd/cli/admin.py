@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -12,10 +13,12 @@ import grpc
 from rich.table import Table
 
 import fabricd
+from fabricd.cli import show
 from fabricd.cli.app import Context, age, cli
 from fabricd.client import Client
 from fabricd.client._errors import from_rpc_error
 from fabricd.v1 import admin_service_pb2 as adm
+
 
 @cli.command()
 @click.pass_obj
@@ -27,11 +30,14 @@ def status(ctx: Context) -> None:
         return
     uptime = age(s.start_time).removesuffix(" ago")
     used = s.map_used_bytes / max(1, s.map_size_bytes) * 100
+    if s.store_kind == "postgresql":
+        store = postgres_rows(s.postgres)
+    else:
+        store = [("data dir", s.data_dir),
+                 ("store", f"LMDB, {s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB "
+                           f"({used:.2f}%), {s.map_free_bytes / 2**20:.1f} MiB of it free for reuse")]
     rows = [
-        ("version", s.version), ("uptime", uptime), ("data dir", s.data_dir),
-        ("listening on", ", ".join(s.listen_addresses)),
-        ("store", f"{s.map_used_bytes / 2**20:.1f} MiB of {s.map_size_bytes / 2**30:.0f} GiB ({used:.2f}%), "
-                  f"{s.map_free_bytes / 2**20:.1f} MiB of it free for reuse"),
+        ("version", s.version), ("uptime", uptime), ("listening on", ", ".join(s.listen_addresses)), *store,
         ("mailboxes", str(s.mailboxes)), ("queued tickets", str(s.queued_tickets)),
         ("outbox", f"{s.outbox_pending} pending of {s.outbox_rows} rows"),
         ("open streams", str(s.open_streams)), ("open waits", str(s.open_waits)),
@@ -41,8 +47,22 @@ def status(ctx: Context) -> None:
     table.add_column(style="bold")
     table.add_column()
     for key, value in rows:
-        table.add_row(key, value)
+        table.add_row(key, show.cell(value))
     ctx.out.print(table)
+
+
+def postgres_rows(p: adm.PostgresStatus) -> list[tuple[str, str]]:
+    """A PostgreSQL store as `fabric status` shows it (and `fabric doctor` words it)."""
+    return [("store", f"PostgreSQL {p.server_version}, database {p.database} at {p.url}, schema version "
+                      f"{p.schema_version}, {p.database_bytes / 2**20:.1f} MiB"),
+            ("pool", f"{p.pool_size} of at most {p.pool_max_size} connections open, {p.pool_idle} idle"),
+            ("replication", replication(p))]
+
+
+def replication(p: adm.PostgresStatus) -> str:
+    if p.in_recovery:
+        return "a standby in recovery: it refuses writes (point --store at the primary)"
+    return f"primary, {p.replicas} standby{'s' if p.replicas != 1 else ''} streaming from it"
 
 
 @cli.group()
@@ -93,7 +113,8 @@ def token_ls(ctx: Context) -> None:
     for column in ("TOKEN ID", "SCOPE", "AGENT", "LABEL", "ISSUED", "REVOKED"):
         table.add_column(column)
     for t in tokens:
-        table.add_row(t.token_id, "admin" if t.scope == 1 else "agent", t.agent_id or "-", t.label or "-",
+        table.add_row(show.cell(t.token_id), "admin" if t.scope == 1 else "agent", show.cell(t.agent_id or "-"),
+                      show.cell(t.label or "-"),
                       age(t.create_time), age(t.revoke_time) if t.revoke_time.seconds else "-")
     ctx.out.print(table)
 
@@ -105,17 +126,19 @@ def token_ls(ctx: Context) -> None:
 def mcp(ctx: Context, agent_id: str, session_name: str) -> None:
     """Run a Model Context Protocol server on stdio that puts an AI agent on the fabric as AGENT.
 
-    A coding agent starts it from its MCP configuration (see README); it reads
+    A coding agent starts it from its MCP configuration (see docs/mcp.md); it reads
     JSON-RPC on standard input, so run by hand in a terminal it only waits.
     """
     try:
-        from fabricd.cli import mcp_bridge
         import mcp as _sdk  # noqa: F401
+
+        from fabricd.cli import mcp_bridge
     except ImportError:
         raise click.ClickException(f"the MCP bridge needs the mcp SDK, which is not installed: {_install_mcp()}") from None
     if sys.stdin.isatty():
-        ctx.note("fabric mcp speaks the Model Context Protocol on standard input and output: start it from a coding "
-                 "agent's MCP configuration (see README); waiting for an MCP client on this terminal (Ctrl-C ends)")
+        ctx.note("this command speaks the Model Context Protocol on standard input and output: start it from a "
+                 "coding agent's MCP configuration (see docs/mcp.md); waiting for an MCP client on this terminal "
+                 "(Ctrl-C ends)")
     ctx.run_plain(lambda: mcp_bridge.serve(ctx.target, ctx.token, agent_id, session_name))
 
 
@@ -139,6 +162,7 @@ def backup(ctx: Context, dest: str) -> None:
         except OSError as exc:
             raise click.ClickException(f"cannot write {partial}: {exc.strerror}; pick a --to in a folder you "
                                        "can write") from None
+        complete = False
         try:
             try:
                 async for chunk in client.admin.BackupStore(adm.BackupStoreRequest()):
@@ -151,12 +175,16 @@ def backup(ctx: Context, dest: str) -> None:
             except grpc.RpcError as exc:
                 raise from_rpc_error(exc) from None
             os.fsync(fd)
+            if written != total or digest.hexdigest() != expected:
+                raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
+                                           "differs); nothing was written to " + dest)
+            os.replace(partial, dest)
+            complete = True
         finally:
             os.close(fd)
-        if written != total or digest.hexdigest() != expected:
-            raise click.ClickException(f"the backup is incomplete ({written} of {total} bytes, or its SHA-256 "
-                                       "differs); nothing was written to " + dest)
-        os.replace(partial, dest)
+            if not complete:  # a failed or interrupted backup leaves no partial file behind
+                with contextlib.suppress(OSError):
+                    os.unlink(partial)
         return written
 
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -15,12 +16,15 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.descriptor import FieldDescriptor
 from rich.console import Console
+from rich.text import Text
 
 from fabricd import __version__
-from fabricd.client import Client, FabricError, Unavailable, _target
+from fabricd.cli import show
+from fabricd.client import Client, FabricError, NotFound, Unavailable, _target
 from fabricd.v1 import types_pb2 as pb
 
-PRESENCE = {pb.PRESENCE_LIVE: "[green]live[/]", pb.PRESENCE_BUSY: "[yellow]busy[/]", pb.PRESENCE_OFFLINE: "[dim]offline[/]"}
+PRESENCE = {pb.PRESENCE_LIVE: Text("live", style="green"), pb.PRESENCE_BUSY: Text("busy", style="yellow"),
+            pb.PRESENCE_OFFLINE: Text("offline", style="dim")}
 
 
 HINTS = {
@@ -37,9 +41,11 @@ class Context:
         self.target = target  # None: discover the socket (see fabricd.client._target)
         self.token = token
         self.json = as_json
-        # Piped output is not cut to 80 columns: a wide virtual terminal keeps whole values.
-        self.out = Console(soft_wrap=True, width=None if sys.stdout.isatty() else 4096)
-        self.err = Console(stderr=True, soft_wrap=True, highlight=False)
+        # Piped output is not cut to 80 columns: a wide virtual terminal keeps whole values. No markup, emoji
+        # codes or highlighting: a plain string prints as written (styled text is a rich Text; see show.py).
+        plain = {"soft_wrap": True, "markup": False, "emoji": False, "highlight": False}
+        self.out = Console(width=None if show.is_terminal(sys.stdout) else 4096, **plain)
+        self.err = Console(stderr=True, **plain)
         self.client: Client | None = None
 
     def connect(self) -> Client:
@@ -81,9 +87,9 @@ class Context:
             out = {"code": exc.code.name, "reason": exc.reason, "message": message, "metadata": exc.metadata}
             click.echo(json.dumps({**out, **({"hint": hint} if hint else {})}, ensure_ascii=False), err=True)
         else:
-            click.echo(f"fabric: {message} [{exc.reason}]", err=True)
+            show.write([(f"fabric: {message} [{exc.reason}]", "")], err=True)
             if hint:
-                click.echo(f"fabric: {hint}", err=True)
+                show.write([(f"fabric: {hint}", "")], err=True)
         sys.exit(status)
 
     def note(self, text: str) -> None:
@@ -91,11 +97,11 @@ class Context:
         if self.json:
             click.echo(json.dumps({"event": "note", "message": text}, ensure_ascii=False), err=True)
         else:
-            click.echo(f"fabric: {text}", err=True)
+            show.write([(f"fabric: {text}", "")], err=True)
 
     def emit(self, message: Any) -> None:
-        """One protobuf message as a JSON line."""
-        click.echo(json.dumps(to_json(message), ensure_ascii=False))
+        """One protobuf message as a JSON line, written and flushed before this returns."""
+        show.write([(json.dumps(to_json(message), ensure_ascii=False), "")], raw=True)
 
 
 _INT64 = {FieldDescriptor.CPPTYPE_INT64, FieldDescriptor.CPPTYPE_UINT64}
@@ -119,11 +125,44 @@ async def queue_heads(client: Client, agent_id: str, max_tickets: int = 0) -> As
         backoff = min(backoff * 2, 2.0)
 
 
+async def agent_named(client: Client, name: str, *, must_exist: bool = False) -> str:
+    """The agent id NAME means (an agent id, or an agent's session name). An ambiguous name raises. When
+    nothing matches: with `must_exist` (commands that read a mailbox) NotFound with the closest names, as
+    the daemon words it; else NAME itself, so the daemon's own refusal is what the user reads.
+
+    The daemon answers a read of a mailbox no one has with an empty inbox (an agent may subscribe before
+    its first mail makes its mailbox); a person typing a name gets told instead (docs/cli-output.md)."""
+    try:
+        return (await client.resolve(name)).agent_id
+    except NotFound:
+        if must_exist:
+            raise
+        return name
+    except Unavailable:  # not reachable yet: the command's own call waits for the daemon, or fails
+        return name
+
+
 def to_json(message: Any) -> dict[str, Any]:
-    """A message as JSON: every field, zero values included, and 64-bit integers as numbers (not strings)."""
+    """A message as JSON: every field, zero values included, 64-bit integers as numbers (not strings), and keys
+    in the message's field order whichever fields are set (MessageToDict puts the unset ones last)."""
     out = json_format.MessageToDict(message, preserving_proto_field_name=True,
                                     always_print_fields_with_no_presence=True)
     _numbers(message.DESCRIPTOR, out)
+    return _ordered(message.DESCRIPTOR, out)
+
+
+def _ordered(descriptor: Any, value: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in sorted(descriptor.fields, key=lambda f: f.number):
+        if field.name not in value:
+            continue
+        v = value[field.name]
+        inner = field.message_type
+        if inner is not None and not inner.full_name.startswith("google.protobuf.") and \
+                not inner.GetOptions().map_entry:
+            v = [_ordered(inner, x) if isinstance(x, dict) else x for x in v] if isinstance(v, list) else \
+                _ordered(inner, v) if isinstance(v, dict) else v
+        out[field.name] = v
     return out
 
 
@@ -155,14 +194,21 @@ def text_argument(text: str | None, path: str | None, name: str) -> str:
         return text
     if path is not None and path != "-":
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8", newline="") as f:  # as written: CR LF and lone CRs kept
                 return f.read()
         except (OSError, UnicodeDecodeError) as exc:
             raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--file") from None
     if sys.stdin is None or sys.stdin.isatty():
         raise click.UsageError(f"no {name}: give it as an argument, with --file PATH, or pipe it in "
                                f"(standard input is a terminal, so nothing would arrive)")
-    return sys.stdin.read()
+    data = sys.stdin.buffer.read()  # bytes, not text mode: newlines are not translated
+    if not data:  # `echo -n | fabric send A`: most likely a failed command upstream, not a wish to send nothing
+        raise click.UsageError(f"standard input was empty, so there is no {name} and nothing was sent (to send "
+                               f"an empty {name} on purpose, give '' as {name})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise click.BadParameter(f"standard input is not UTF-8 text ({exc})", param_hint=name) from None
 
 
 def age(ts: Any) -> str:
@@ -176,17 +222,47 @@ def age(ts: Any) -> str:
 
 
 def print_messages(ctx: Context, messages: Any) -> None:
-    if ctx.json:
-        for m in messages:
-            ctx.emit(m)
-        return
     for m in messages:
-        sender = m.sender.agent_id or "-"
-        when = time.strftime("%H:%M:%S", time.localtime(m.send_time.seconds))
-        extra = f" [dim]({len(m.data)} bytes of data)[/]" if m.data else ""
-        ticket = f" [magenta]ticket {m.ticket_id}[/]" if m.ticket_id else ""
-        ctx.out.print(f"[dim]#{m.seq} {when}[/] [bold]{sender}[/] → {m.recipient.agent_id}{ticket}: {m.text}{extra}",
-                      markup=True, highlight=False)
+        print_message(ctx, m)
+
+
+def print_message(ctx: Context, m: Any) -> None:
+    """One message, written and flushed (a closed pipe raises here): its text exactly as stored (see show.py)."""
+    if ctx.json:
+        ctx.emit(m)
+        return
+    when = time.strftime("%H:%M:%S", time.localtime(m.send_time.seconds))
+    parts = [(f"#{m.seq} {when}", "dim"), (" ", ""), (m.sender.agent_id or "-", "bold"),
+             (f" → {m.recipient.agent_id}", "")]
+    if m.ticket_id:
+        parts += [(" ", ""), (f"ticket {m.ticket_id}", "magenta")]
+    parts += [(": ", ""), (m.text, "")]
+    if m.data:
+        parts += [(" ", ""), (f"({len(m.data)} bytes of data)", "dim")]
+    show.write(parts)
+
+
+async def consume(ctx: Context, client: Client, agent_id: str, messages: Any) -> int:
+    """Show `messages` (peeked, oldest first) and consume only those shown; returns how many.
+
+    A crash while printing leaves that message and the rest unread. A closed pipe consumes nothing: a reader
+    that stopped early (`| head -1`) may have read more than it printed, so every message comes again (shown
+    twice rather than lost). On Ctrl-C the ack is cancelled with the rest, so nothing is consumed either.
+    """
+    shown: list[str] = []
+    try:
+        for m in messages:
+            print_message(ctx, m)
+            shown.append(m.id)
+    except BrokenPipeError:
+        shown.clear()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit's flush
+        ctx.note(f"the output was closed before all was read: {len(messages)} messages stay unread")
+        sys.exit(141)
+    finally:
+        if shown:
+            await client.ack(agent_id, shown)
+    return len(shown)
 
 
 def _json_flag(click_ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -203,9 +279,35 @@ class Command(click.Command):
                                         help="machine output: one JSON object per line"))
 
 
+SECTIONS = (
+    ("Start here", ("doctor", "register", "send", "peek", "tail", "ask", "reply")),
+    ("Mail and presence", ("ls", "drain", "wait", "watch", "resolve", "touch", "unregister", "wake")),
+    ("Requests between agents", ("queue", "ticket", "outbox")),
+    ("Agent directory", ("agents", "threads", "admit", "requests", "settle")),
+    ("Coding agents and other protocols", ("mcp", "hook", "a2a")),
+    ("Operators", ("status", "token", "backup")),
+)
+"""`fabric --help` lists the commands by task in this order; a command in no section comes last, under Other."""
+
+
 class Group(click.Group):
     command_class = Command
     group_class = type  # subgroups are Groups too, so their commands take --json as well
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.name != "cli":  # a subgroup (fabric ticket, fabric outbox): click's plain list
+            super().format_commands(ctx, formatter)
+            return
+        commands = {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+        listed = {name for _, names in SECTIONS for name in names}
+        sections = [*SECTIONS, ("Other", tuple(n for n in commands if n not in listed))]
+        width = formatter.width - 6 - max(map(len, commands), default=0)
+        for title, names in sections:
+            rows = [(n, commands[n].get_short_help_str(width)) for n in names if commands.get(n) is not None
+                    and not commands[n].hidden]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
 def client_version() -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from fabricd.cli import show
 from fabricd.cli.app import Context, cli, text_argument
 from fabricd.client import Client, FabricError
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -147,7 +148,7 @@ def ask(ctx: Context, target: str, task: str | None, path: str | None, timeout: 
         click.echo(json.dumps({"result": answer.result, "outcome": outcome, "ticket_id": answer.ticket_id},
                               ensure_ascii=False))
     else:
-        click.echo(answer.result)
+        show.write([(answer.result, "")])
     if outcome == "input-required":
         ctx.note(f"{target} asks back (input required): answer with `fabric ask {target} ANSWER --continue "
                  f"{answer.ticket_id}`")

@@ -7,9 +7,12 @@ import json
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import click
 
+from fabricd.cli import show
+from fabricd.cli.admin import replication
 from fabricd.cli.app import Context, cli, client_version
 from fabricd.client import Client, FabricError, PermissionDenied, Unauthenticated, Unavailable
 
@@ -32,7 +35,7 @@ async def diagnose(ctx: Context, client: Client) -> list[Check]:
     sent = time.time()
     try:
         status = await client.status()
-    except Unavailable as exc:
+    except Unavailable:
         checks.append(Check("target", False, f"nothing answers at {client.target} ({how})",
                             "start the daemon: `fabricd serve` (or `systemctl --user start fabricd`), or pass "
                             "--target / set FABRICD_TARGET to where it listens"))
@@ -59,6 +62,14 @@ async def diagnose(ctx: Context, client: Client) -> list[Check]:
                                    "no token sent" + (", and none is needed here" if not needed else ""))
     checks.append(Check("auth", True, detail))
 
+    if status.store_kind == "postgresql":
+        p = status.postgres
+        checks.append(Check("store", not p.in_recovery,
+                            f"PostgreSQL {p.server_version}, database {p.database} at {p.url} (schema version "
+                            f"{p.schema_version}, {p.database_bytes / 2**20:.1f} MiB); pool {p.pool_size} of "
+                            f"{p.pool_max_size} connections ({p.pool_idle} idle); {replication(p)}",
+                            "" if not p.in_recovery else "point the daemon's store at the primary server"))
+        return _rest(checks, status, sent, received)
     used, size = status.map_used_bytes, max(1, status.map_size_bytes)
     share = used / size
     checks.append(Check("store", share < MAX_STORE_USE,
@@ -66,7 +77,11 @@ async def diagnose(ctx: Context, client: Client) -> list[Check]:
                         f"{status.data_dir}",
                         "" if share < MAX_STORE_USE else "raise map_size (--map-size or FABRICD_MAP_SIZE) and "
                                                          "restart fabricd before writes are refused"))
+    return _rest(checks, status, sent, received)
 
+
+def _rest(checks: list[Check], status: Any, sent: float, received: float) -> list[Check]:
+    """The checks after the store's: the clock and the listeners."""
     if status.HasField("current_time"):
         daemon_now = status.current_time.seconds + status.current_time.nanos / 1e9
         skew = daemon_now - (sent + received) / 2
@@ -106,10 +121,10 @@ def doctor(ctx: Context) -> None:
             click.echo(json.dumps({k: v for k, v in asdict(c).items() if v != ""}))
     else:
         for c in checks:
-            mark = "[green]ok[/]  " if c.ok else ("[yellow]warn[/]" if c.warning else "[red]FAIL[/]")
-            ctx.out.print(f"{mark} [bold]{c.name:<9}[/] {c.detail}", highlight=False)
+            mark = ("ok  ", "green") if c.ok else (("warn", "yellow") if c.warning else ("FAIL", "red"))
+            show.write([mark, (" ", ""), (f"{c.name:<9}", "bold"), (f" {c.detail}", "")])
             if c.fix:
-                ctx.out.print(f"     [dim]fix:[/] {c.fix}", highlight=False)
+                show.write([("     ", ""), ("fix:", "dim"), (f" {c.fix}", "")])
         ctx.out.print(f"{len(failed)} problem{'s' if len(failed) != 1 else ''} found" if failed else
                       "no problems found", highlight=False)
     sys.exit(1 if failed else 0)

@@ -14,13 +14,27 @@ import json
 import re
 import sys
 import warnings
+from typing import Any
 
 import click
 from rich.table import Table
+from rich.text import Text
 
-from fabricd.cli.app import PRESENCE, Context, age, cli, print_messages, text_argument
+from fabricd.cli import show
+from fabricd.cli.app import (
+    PRESENCE,
+    Context,
+    age,
+    agent_named,
+    cli,
+    consume,
+    print_message,
+    print_messages,
+    text_argument,
+)
 from fabricd.client import AmbiguousNameWarning, Client
 from fabricd.v1 import types_pb2 as pb
+
 
 @cli.command()
 @click.argument("agent_id")
@@ -97,12 +111,13 @@ def ls(ctx: Context, live: bool) -> None:
     for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "LAST ACTIVE", "CAPABILITIES", "CWD"):
         table.add_column(column, justify="right" if column == "UNREAD" else "left")
     for e in entries:
-        table.add_row(e.agent_id + ("" if e.registered else " [dim](not registered)[/]"), e.session_name or "-",
-                      PRESENCE.get(e.presence, "?"), str(e.unread_count), age(e.last_activity_time),
-                      ", ".join(c.name for c in e.capabilities) or "-", e.cwd or "-")
+        agent = show.cell(e.agent_id) + (Text("") if e.registered else Text(" (not registered)", style="dim"))
+        table.add_row(agent, show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"), str(e.unread_count),
+                      age(e.last_activity_time), show.cell(", ".join(c.name for c in e.capabilities) or "-"),
+                      show.cell(e.cwd or "-"))
     ctx.out.print(table)
     if not entries:
-        ctx.out.print("[dim]no mailboxes yet[/]")
+        ctx.out.print(Text("no mailboxes yet", style="dim"))
 
 
 @cli.command()
@@ -114,7 +129,7 @@ def resolve(ctx: Context, name: str) -> None:
     if ctx.json:
         ctx.emit(entry)
     else:
-        ctx.out.print(entry.agent_id)
+        show.write([(entry.agent_id, "")])
 
 
 @cli.command()
@@ -130,13 +145,20 @@ def resolve(ctx: Context, name: str) -> None:
               help="create TO's mailbox if no agent or mailbox has that name (mail for an agent not registered yet)")
 @click.option("--file", "-f", "path", type=click.Path(dir_okay=False, allow_dash=True),
               help="send the text of this file ('-' for standard input)")
+@click.option("--data", "data_arg", default=None, metavar="@FILE|TEXT",
+              help="bytes to carry beside the text: @FILE reads a file as it is (@- standard input), anything "
+                   "else is sent as UTF-8; name their type with -H content-type=...")
 @click.pass_obj
 def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
-         reply_to: tuple[str, ...], user: bool, create: bool, path: str | None) -> None:
-    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name."""
-    text = text_argument(text, path, "TEXT")
+         reply_to: tuple[str, ...], user: bool, create: bool, path: str | None, data_arg: str | None) -> None:
+    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name.
+
+    With --data and no TEXT or --file, the message carries the data and no text.
+    """
+    data = data_argument(data_arg)
+    text = "" if data_arg is not None and text is None and path is None else text_argument(text, path, "TEXT")
     headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
-    result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread,
+    result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread, data=data,
                                       headers=headers, reply_to=reply_to,
                                       kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT,
                                       create_mailbox=create))
@@ -144,7 +166,22 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
         ctx.emit(result.message)
     else:
         note = " (duplicate: already stored)" if result.duplicate else ""
-        ctx.out.print(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}")
+        show.write([(f"sent {result.message.id} to {result.message.recipient.agent_id} #{result.message.seq}{note}", "")])
+
+
+def data_argument(value: str | None) -> bytes:
+    """--data: `@FILE` (the file's bytes, `@-` standard input's), else the value itself in UTF-8."""
+    if value is None:
+        return b""
+    if not value.startswith("@"):
+        return value.encode("utf-8", "surrogateescape")
+    if value == "@-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(value[1:], "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise click.BadParameter(f"cannot read {value[1:]}: {exc.strerror}", param_hint="--data") from None
 
 
 @cli.command()
@@ -152,11 +189,15 @@ def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, 
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def peek(ctx: Context, agent_id: str, limit: int) -> None:
-    """Show unread mail of AGENT_ID without consuming it."""
-    response = ctx.run(lambda c: c.peek(agent_id, limit))
+    """Show unread mail of AGENT_ID (or of the agent with that session name) without consuming it."""
+
+    async def read(client: Client) -> Any:
+        return await client.peek(await agent_named(client, agent_id, must_exist=True), limit)
+
+    response = ctx.run(read)
     print_messages(ctx, response.messages)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.unread_count} unread[/]")
+        ctx.out.print(Text(f"{response.unread_count} unread", style="dim"))
 
 
 @cli.command()
@@ -164,11 +205,19 @@ def peek(ctx: Context, agent_id: str, limit: int) -> None:
 @click.option("--limit", "-n", default=0, help="at most this many (default 100, max 1000)")
 @click.pass_obj
 def drain(ctx: Context, agent_id: str, limit: int) -> None:
-    """Read and consume unread mail of AGENT_ID, oldest first."""
-    response = ctx.run(lambda c: c.drain(agent_id, limit))
-    print_messages(ctx, response.messages)
+    """Read and consume unread mail of AGENT_ID, oldest first.
+
+    Only what was shown is consumed: a message that could not be printed (a closed pipe, Ctrl-C) stays unread.
+    """
+
+    async def read(client: Client) -> int:
+        agent = await agent_named(client, agent_id, must_exist=True)
+        peeked = await client.peek(agent, limit)
+        return peeked.unread_count - await consume(ctx, client, agent, peeked.messages)
+
+    remaining = ctx.run(read)
     if not ctx.json:
-        ctx.out.print(f"[dim]{response.remaining} left unread[/]")
+        ctx.out.print(Text(f"{remaining} left unread", style="dim"))
 
 
 @cli.command()
@@ -178,14 +227,15 @@ def drain(ctx: Context, agent_id: str, limit: int) -> None:
 @click.option("--wait", type=click.FloatRange(min=0), default=30.0, show_default=True,
               help="seconds to keep trying while fabricd cannot be reached (0: forever, for services)")
 @click.pass_obj
-def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> None:
+def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> None:  # noqa: F811 - the option; fabricd.cli.wait is imported below
     """Follow the inbox of AGENT_ID: unread mail, then new mail as it arrives."""
 
     async def follow(client: Client) -> None:
         shown = 0
-        async with client.subscribe(agent_id, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
+        agent = await agent_named(client, agent_id, must_exist=True)
+        async with client.subscribe(agent, auto_ack=ack, wait=wait, on_wait=ctx.note) as inbox:
             async for message in inbox:
-                print_messages(ctx, [message])
+                print_message(ctx, message)
                 shown += 1
                 if count and shown >= count:
                     return
@@ -203,13 +253,18 @@ def main(args: list[str] | None = None) -> None:
         status = cli.main(argv, prog_name="fabric", standalone_mode=False)  # an int after --help or --version
     except click.exceptions.Abort:
         sys.exit(130)
+
     except click.ClickException as exc:
         if "--json" in argv[: argv.index("--") if "--" in argv else len(argv)]:
             reason = re.sub(r"(?<!^)(?=[A-Z])", "_", type(exc).__name__).upper()  # NoSuchOption: NO_SUCH_OPTION
             click.echo(json.dumps({"code": "USAGE", "reason": reason, "message": exc.format_message(),
                                    "metadata": {}}), err=True)
             sys.exit(exc.exit_code)
-        exc.show()
+        hint = ""
+        if isinstance(exc, click.UsageError) and exc.ctx is not None:
+            click.echo(exc.ctx.get_usage(), err=True)
+            hint = f" (see '{exc.ctx.command_path} --help')"
+        show.write([(f"fabric: {exc.format_message().rstrip('.')}{hint}", "")], err=True)  # every error line alike
         sys.exit(exc.exit_code)
     sys.exit(status if isinstance(status, int) else 0)
 

@@ -14,11 +14,14 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
-from fabricd.client import Client, FabricError
+from fabricd.client import Client, DeadlineExceeded, FabricError
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 from fabricd.v1 import types_pb2 as pb
 
 T = TypeVar("T")
+TOOL_WAIT_S = 50.0
+"""How long a tool call waits for an answer by default: MCP clients commonly end a tool call after 60 s."""
+MAX_TOOL_WAIT_S = 3600.0
 PRESENCE = {pb.PRESENCE_LIVE: "live", pb.PRESENCE_BUSY: "busy", pb.PRESENCE_OFFLINE: "offline"}
 
 
@@ -89,7 +92,8 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                       "ticket_id); mark mail you have handled as read with read_inbox(consume=true). Use "
                       "list_peers to see who is there (busy means a peer is in the middle of a run and may answer "
                       "late; offline means its session ended), send_message to tell them things, ask_agent to "
-                      "delegate a task and wait for the answer, and show_queue to see waiting requests."),
+                      "delegate a task and wait for the answer (an answer slower than the call's wait comes with "
+                      "wait_for_reply), and show_queue to see waiting requests."),
     )
 
     @server.tool()
@@ -103,11 +107,23 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
         return json.dumps([{k: v for k, v in p.items() if v is not None} for p in peers], indent=1)
 
     @server.tool()
-    async def send_message(to: str, text: str, thread_id: str = "") -> str:
+    async def send_message(to: str, text: str, thread_id: str = "", create_mailbox: bool = False) -> str:
         """Send a message to another agent (by agent id or display name) without waiting for an answer.
         Use it to inform or hand over; use ask_agent when you need a result back. Returns the message id.
-        A name that matches no agent is refused with the closest names: check list_peers and retry."""
-        sent = await bridge.call(lambda: client.send(to, text, sender=me, thread_id=thread_id))
+        A name that matches no agent is refused with the closest names: check list_peers and retry.
+        create_mailbox=true leaves mail for an agent that has not joined yet (it reads it when it does)."""
+        try:
+            sent = await client.send(to, text, sender=me, thread_id=thread_id, create_mailbox=create_mailbox)
+        except FabricError as exc:
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            if exc.reason != "UNKNOWN_RECIPIENT":
+                raise ToolError(f"{exc.message} [{exc.reason}]") from exc
+            close = [c for c in exc.metadata.get("suggestions", "").split(",") if c]
+            hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+            raise ToolError(f"no agent is named {to!r}; {hint}call list_peers to see the agents on the fabric, "
+                            "or send again with create_mailbox=true to leave mail for an agent that has not "
+                            f"joined yet [{exc.reason}]") from exc
         return f"sent {sent.message.id} to {sent.message.recipient.agent_id}"
 
     @server.tool()
@@ -128,12 +144,40 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                           indent=1)
 
     @server.tool()
-    async def ask_agent(agent: str, task: str, timeout_seconds: float = 600) -> str:
-        """Delegate a task to another agent and wait for its answer (up to timeout_seconds). The task joins
-        that agent's queue of requests, served in order. Returns the agent's answer. If the time runs out
-        the request is withdrawn and you get an error: try later or ask someone else."""
+    async def ask_agent(agent: str, task: str, timeout_seconds: float = TOOL_WAIT_S) -> str:
+        """Delegate a task to another agent and wait for its answer (up to timeout_seconds, default 50, below
+        the time an MCP client gives a tool call). The task joins that agent's queue of requests, served in
+        order. Returns the agent's answer. If no answer came in that time, the request stays queued and you
+        get its ticket_id and position: call wait_for_reply with that ticket_id to go on waiting."""
         async with bridge.busy():
-            return await bridge.call(lambda: client.ask(agent, task, timeout=timeout_seconds, source_agent=me))
+            queued = await bridge.call(lambda: client.enqueue(agent, task, source_agent=me))
+            return await _answer(queued.ticket_id, timeout_seconds)
+
+    @server.tool()
+    async def wait_for_reply(ticket_id: str, timeout_seconds: float = TOOL_WAIT_S) -> str:
+        """Go on waiting for the answer to a request you asked with ask_agent (its ticket_id), up to
+        timeout_seconds (default 50). Returns the answer, or again the ticket's position if it is still
+        waiting: call it again, or do something else meanwhile (the request stays queued)."""
+        async with bridge.busy():
+            return await _answer(ticket_id, timeout_seconds)
+
+    async def _answer(ticket_id: str, timeout_seconds: float) -> str:
+        wait = max(0.5, min(timeout_seconds, MAX_TOOL_WAIT_S))
+        try:
+            return (await client.await_answer(ticket_id, timeout=wait)).result
+        except DeadlineExceeded:
+            pass
+        except FabricError as exc:
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"{exc.message} [{exc.reason}]") from exc
+        ticket = await bridge.call(lambda: client.get_ticket(ticket_id))
+        if ticket.state != rv_pb.TICKET_STATE_QUEUED:  # answered (or withdrawn) just now
+            return await bridge.call(lambda: client.await_reply(ticket_id, timeout=wait))
+        return json.dumps({"status": "waiting", "ticket_id": ticket_id, "position": ticket.position,
+                           "note": f"no answer within {wait:g} s; the request stays queued ({ticket.position} "
+                                   f"ahead of it): call wait_for_reply with this ticket_id to go on waiting"},
+                          indent=1)
 
     @server.tool()
     async def reply_to_task(result: str, ticket_id: str = "", outcome: str = "completed") -> str:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 from rich.table import Table
+from rich.text import Text
 
 from fabricd.cli.app import Context, age, cli
+from fabricd.cli.show import cell, preview, write
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
 STATES = {"queued": rv_pb.TICKET_STATE_QUEUED, "answered": rv_pb.TICKET_STATE_ANSWERED,
@@ -18,11 +20,6 @@ def _state(t: rv_pb.Ticket) -> str:
     if t.state == rv_pb.TICKET_STATE_ANSWERED:
         return rv_pb.TicketOutcome.Name(t.outcome).removeprefix("TICKET_OUTCOME_").lower().replace("_", "-")
     return "aborted"
-
-
-def _preview(text: str, width: int = 60) -> str:
-    flat = " ".join(text.split())
-    return flat[:width] + ("…" if len(flat) > width else "")
 
 
 @cli.group()
@@ -39,18 +36,18 @@ def show(ctx: Context, ticket_id: str) -> None:
     if ctx.json:
         ctx.emit(t)
         return
-    ctx.out.print(f"ticket {t.ticket_id} for {t.target} from {t.requester}: {_state(t)}")
+    write([(f"ticket {t.ticket_id} for {t.target} from {t.requester}: {_state(t)}", "")])
     if t.conversation_id:
-        ctx.out.print(f"conversation: {t.conversation_id}")
+        write([(f"conversation: {t.conversation_id}", "")])
     for n, turn in enumerate(t.earlier_turns, 1):
-        ctx.out.print(f"turn {n} task: {turn.task}\nturn {n} asked back: {turn.result}")
-    ctx.out.print(f"task: {t.task}")
+        write([(f"turn {n} task: {turn.task}\nturn {n} asked back: {turn.result}", "")])
+    write([(f"task: {t.task}", "")])
     if t.data:
-        ctx.out.print(f"task data: {len(t.data)} bytes ({t.headers.get('content-type', 'no content-type')})")
+        write([(f"task data: {len(t.data)} bytes ({t.headers.get('content-type', 'no content-type')})", "")])
     if t.state == rv_pb.TICKET_STATE_ANSWERED:
-        ctx.out.print(f"result: {t.result}")
+        write([(f"result: {t.result}", "")])
     elif t.state == rv_pb.TICKET_STATE_ABORTED:
-        ctx.out.print(f"reason: {t.reason}")
+        write([(f"reason: {t.reason}", "")])
 
 
 @ticket.command()
@@ -87,7 +84,8 @@ def ls(ctx: Context, agent_id: str, states: tuple[str, ...], conversation: str, 
     for column in ("TICKET", "STATE", "REQUESTER", "AGE", "TASK"):
         table.add_column(column, no_wrap=column != "TASK")
     for t in tickets:
-        table.add_row(t.ticket_id, _state(t), t.requester, age(t.enqueue_time).removesuffix(" ago"), _preview(t.task))
+        table.add_row(cell(t.ticket_id), _state(t), cell(t.requester),
+                      age(t.enqueue_time).removesuffix(" ago"), cell(preview(t.task)))
     ctx.out.print(table)
     if not tickets:
-        ctx.out.print(f"[dim]no tickets for {agent_id}[/]")
+        ctx.out.print(Text(f"no tickets for {agent_id}", style="dim"))

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from fabricd.cli.app import Context, cli, queue_heads
+from fabricd.cli.app import Context, agent_named, cli, queue_heads
 from fabricd.client import Client
 
 TIMED_OUT = 124
@@ -64,13 +64,14 @@ def wait_for_work(ctx: Context, agent_id: str, timeout_s: float) -> None:
     """
 
     async def run(client: Client) -> tuple[int, list[str]] | None:
-        unread, tickets = await _work(client, agent_id)
+        agent = await agent_named(client, agent_id, must_exist=True)
+        unread, tickets = await _work(client, agent)
         if not unread and not tickets:
             try:
-                await asyncio.wait_for(_arrival(client, agent_id), timeout_s or None)
+                await asyncio.wait_for(_arrival(client, agent), timeout_s or None)
             except TimeoutError:
                 return None
-            unread, tickets = await _work(client, agent_id)
+            unread, tickets = await _work(client, agent)
         return unread, tickets
 
     found = ctx.run(run)

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from fabricd.cli.app import Context, cli
+from fabricd.cli.app import Context, agent_named, cli
 from fabricd.client import Client
 from fabricd.v1 import directory_service_pb2 as dir_pb
 
@@ -48,7 +48,7 @@ def wake_set(ctx: Context, agent_id: str, url: str, is_command: bool, quiet_peri
         raise click.UsageError("give exactly one of --url URL and --command -- PROGRAM [ARG...]")
 
     async def run(client: Client) -> dir_pb.SetWakeHookResponse:
-        return await client.set_wake_hook(agent_id, url=url, command=argv, quiet_period=quiet_period,
+        return await client.set_wake_hook(await agent_named(client, agent_id), url=url, command=argv, quiet_period=quiet_period,
                                           only_when_idle=not always)
 
     set_ = ctx.run(run)
@@ -67,7 +67,10 @@ def wake_set(ctx: Context, agent_id: str, url: str, is_command: bool, quiet_peri
 @click.pass_obj
 def wake_show(ctx: Context, agent_id: str) -> None:
     """Show AGENT_ID's wake hook and how often it fired (never its secret)."""
-    got = ctx.run(lambda client: client.get_wake_hook(agent_id))
+    async def run(client: Client) -> dir_pb.GetWakeHookResponse:
+        return await client.get_wake_hook(await agent_named(client, agent_id))
+
+    got = ctx.run(run)
     if not got.HasField("hook"):
         if ctx.json:
             click.echo(json.dumps({"agent_id": agent_id, "hook": None}))
@@ -77,11 +80,23 @@ def wake_show(ctx: Context, agent_id: str) -> None:
     last = got.last_fire_time.ToDatetime().isoformat() + "Z" if got.HasField("last_fire_time") else ""
     if ctx.json:
         click.echo(json.dumps({**_as_dict(agent_id, got.hook), "fires": got.fires, "last_fire_time": last,
-                               "armed": got.armed}))
+                               "armed": got.armed, "state": _STATES.get(got.state, ""),
+                               "consecutive_failures": got.consecutive_failures, "last_error": got.last_error}))
         return
     ctx.out.print(f"{agent_id}: {_describe(got.hook)}", markup=False)
     ctx.out.print(f"fired {got.fires} time(s){', last at ' + last if last else ''}"
                   f"{'; work waits for the next wake' if got.armed else ''}", markup=False)
+    if got.state == dir_pb.WAKE_HOOK_STATE_DISABLED:
+        ctx.out.print(f"disabled after {got.consecutive_failures} failed sends in a row ({got.last_error}); set "
+                      "the hook again to enable it", markup=False)
+    elif got.state == dir_pb.WAKE_HOOK_STATE_BACKING_OFF:
+        at = got.next_attempt_time.ToDatetime().isoformat() + "Z"
+        ctx.out.print(f"backing off after {got.consecutive_failures} failed send(s) ({got.last_error}); next try "
+                      f"at {at}", markup=False)
+
+
+_STATES = {dir_pb.WAKE_HOOK_STATE_ACTIVE: "active", dir_pb.WAKE_HOOK_STATE_BACKING_OFF: "backing_off",
+           dir_pb.WAKE_HOOK_STATE_DISABLED: "disabled"}
 
 
 @wake_group.command("clear")
@@ -89,5 +104,8 @@ def wake_show(ctx: Context, agent_id: str) -> None:
 @click.pass_obj
 def wake_clear(ctx: Context, agent_id: str) -> None:
     """Remove AGENT_ID's wake hook."""
-    ctx.run(lambda client: client.clear_wake_hook(agent_id))
+    async def run(client: Client) -> None:
+        await client.clear_wake_hook(await agent_named(client, agent_id))
+
+    ctx.run(run)
     click.echo(json.dumps({"agent_id": agent_id, "cleared": True}) if ctx.json else f"{agent_id}: no wake hook")

@@ -24,6 +24,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from fabricd.cli import show
 from fabricd.cli.app import PRESENCE, Context, age, cli, to_json
 from fabricd.client import Client, FabricError
 
@@ -78,6 +79,17 @@ class View:
             self.event(f"ticket {ticket_id} left {agent_id}'s queue (answered or withdrawn)")
         self.changed.set()
 
+    def recall(self) -> None:
+        """Recent activity from the snapshot, for a view that saw no change yet (`--once`): each mailbox's
+        last activity and each queued ticket's arrival, newest last."""
+        past = [(e.last_activity_time.seconds + e.last_activity_time.nanos / 1e9,
+                 f"{a} active ({e.unread_count} unread)")
+                for a, e in self.mailboxes.items() if e.last_activity_time.seconds]
+        past += [(t.enqueue_time.seconds + t.enqueue_time.nanos / 1e9,
+                  f"ticket {t.ticket_id} queued for {a} by {t.requester or '?'}")
+                 for a, tickets in self.queues.items() for t in tickets]
+        self.recent.extend(sorted(past)[-RECENT:])
+
     def render(self) -> Group:
         boxes = Table(title="mailboxes", title_justify="left", box=None, header_style="bold")
         for column in ("AGENT", "NAME", "PRESENCE", "UNREAD", "QUEUED", "LAST ACTIVE"):
@@ -85,19 +97,20 @@ class View:
         for agent_id in sorted(self.mailboxes):
             e = self.mailboxes[agent_id]
             queued = len(self.queues[agent_id]) if agent_id in self.queues else "-"
-            boxes.add_row(agent_id, e.session_name or "-", PRESENCE.get(e.presence, "?"), str(e.unread_count),
+            boxes.add_row(show.cell(agent_id), show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"),
+                          str(e.unread_count),
                           str(queued), age(e.last_activity_time))
         queues = Table(title="queues", title_justify="left", box=None, header_style="bold")
         for column in ("TARGET", "POS", "TICKET", "REQUESTER", "WAITING", "TASK"):
             queues.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
         for agent_id in sorted(self.queues):
             for t in self.queues[agent_id]:
-                task = " ".join(t.task.split())
-                queues.add_row(agent_id, str(t.position), t.ticket_id, t.requester or "-",
-                               age(t.enqueue_time).removesuffix(" ago"), task[:50] + ("…" if len(task) > 50 else ""))
+                queues.add_row(show.cell(agent_id), str(t.position), show.cell(t.ticket_id),
+                               show.cell(t.requester or "-"), age(t.enqueue_time).removesuffix(" ago"),
+                               show.cell(show.preview(t.task, 50)))
         recent = Text("recent activity\n", style="italic")
         for when, text in self.recent:
-            recent.append(f"{time.strftime('%H:%M:%S', time.localtime(when))} {text}\n")
+            recent.append(f"{time.strftime('%H:%M:%S', time.localtime(when))} {show.one_line(text)}\n")
         if not self.recent:
             recent.append("nothing yet\n", style="dim")
         parts: list[Any] = [boxes if self.mailboxes else Text("no mailboxes yet", style="dim"), Text("")]
@@ -178,6 +191,7 @@ async def watch_fabric(ctx: Context, client: Client, once: bool, events: int) ->
     try:
         await _first(ready.wait(), follower)
         if once:
+            view.recall()
             if ctx.json:
                 click.echo(json.dumps(view.as_json(), ensure_ascii=False))
             else:

@@ -10,7 +10,9 @@ import time
 
 import click
 from rich.table import Table
+from rich.text import Text
 
+from fabricd.cli import show
 from fabricd.cli.app import Context, age, cli, queue_heads, text_argument
 from fabricd.client import Client
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -72,12 +74,11 @@ def queue(ctx: Context, agent_id: str) -> None:
     for column in ("POS", "TICKET", "REQUESTER", "AGE", "TASK"):
         table.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
     for t in tickets:
-        preview = " ".join(t.task.split())
-        table.add_row(str(t.position), t.ticket_id, t.requester, age(t.enqueue_time).removesuffix(" ago"),
-                      preview[:60] + ("…" if len(preview) > 60 else ""))
+        table.add_row(str(t.position), show.cell(t.ticket_id), show.cell(t.requester),
+                      age(t.enqueue_time).removesuffix(" ago"), show.cell(show.preview(t.task)))
     ctx.out.print(table)
     if not tickets:
-        ctx.out.print(f"[dim]no requests waiting for {agent_id}[/]")
+        ctx.out.print(Text(f"no requests waiting for {agent_id}", style="dim"))
 
 
 @cli.group()
@@ -86,7 +87,8 @@ def outbox() -> None:
 
 
 ROW_STATES = {"pending": 1, "dead": 2, "delivered": 3, "all": 0}
-ROW_STATE_NAMES = {1: "[yellow]pending[/]", 2: "[red]dead[/]", 3: "[green]delivered[/]"}
+ROW_STATE_NAMES = {1: Text("pending", style="yellow"), 2: Text("dead", style="red"),
+                   3: Text("delivered", style="green")}
 
 
 @outbox.command("ls")
@@ -109,13 +111,13 @@ def outbox_ls(ctx: Context, state: str, limit: int, after: str, after_agent: str
         table.add_column(column)
     for row in page.rows:
         nxt = time.strftime("%H:%M:%S", time.localtime(row.next_attempt_time.seconds)) if row.state == 1 else "-"
-        table.add_row(row.key, ROW_STATE_NAMES.get(row.state, "?"), row.recipient.agent_id, str(row.attempts), nxt,
-                      row.last_error or "-")
+        table.add_row(show.cell(row.key), ROW_STATE_NAMES.get(row.state, "?"), show.cell(row.recipient.agent_id),
+                      str(row.attempts), nxt, show.cell(row.last_error or "-"))
     ctx.out.print(table)
     if page.next_after_key:
         key, sep, agent = page.next_after_key.partition("\0")  # the last row's cursor: key NUL settling agent
         more = f"--after {shlex.quote(key)}" + (f" --after-agent {shlex.quote(agent)}" if sep else "")
-        ctx.out.print(f"[dim]more: {more}[/]")
+        ctx.out.print(Text(f"more: {more}", style="dim"))
 
 
 @outbox.command("retry")
@@ -156,7 +158,7 @@ def agents_ls(ctx: Context) -> None:
     for column in ("AGENT", "NAME", "DESCRIPTION", "CREATED"):
         table.add_column(column)
     for a in found:
-        table.add_row(a.agent_id, a.name, a.description or "-", age(a.create_time))
+        table.add_row(show.cell(a.agent_id), show.cell(a.name), show.cell(a.description or "-"), age(a.create_time))
     ctx.out.print(table)
 
 
@@ -198,7 +200,7 @@ def threads(ctx: Context, agent_id: str, title: str | None) -> None:
     for column in ("THREAD", "TITLE", "KIND", "CREATED"):
         table.add_column(column)
     for t in found:
-        table.add_row(t.thread_id, t.title or "-", t.kind or "-", age(t.create_time))
+        table.add_row(show.cell(t.thread_id), show.cell(t.title or "-"), show.cell(t.kind or "-"), age(t.create_time))
     ctx.out.print(table)
 
 
@@ -221,13 +223,14 @@ def requests(ctx: Context, which: str, limit: int) -> None:
         table.add_column(column)
     for r in page.requests:
         state = "pending" if r.state == 1 else ("settled" + (", notify" if r.notify and not r.notification_sent else ""))
-        text = " ".join(r.submission.text.split())
-        table.add_row(r.request_id, r.agent_id, r.thread_id, state, r.submission.source_kind or "-",
-                      age(r.admit_time), text[:50] + ("…" if len(text) > 50 else ""))
+        table.add_row(show.cell(r.request_id), show.cell(r.agent_id), show.cell(r.thread_id), state,
+                      show.cell(r.submission.source_kind or "-"), age(r.admit_time),
+                      show.cell(show.preview(r.submission.text, 50)))
     ctx.out.print(table)
     data = ctx.run(lambda c: c.get_directory_data())
-    ctx.out.print(f"[dim]{data.pending} pending ({data.ordinary_pending} ordinary, {data.notification_pending} "
-                  f"notification), {data.notifications} notifications owed, sequence {data.sequence}[/]")
+    ctx.out.print(Text(f"{data.pending} pending ({data.ordinary_pending} ordinary, {data.notification_pending} "
+                       f"notification), {data.notifications} notifications owed, sequence {data.sequence}",
+                       style="dim"))
 
 
 @cli.command()

@@ -8,7 +8,15 @@
                 ...
 """
 
-from fabricd.client._client import AddressLike, AmbiguousNameWarning, Client, ClientTls, SendResult, Subscription, address
+from fabricd.client._client import (
+    AddressLike,
+    AmbiguousNameWarning,
+    Client,
+    ClientTls,
+    SendResult,
+    Subscription,
+    address,
+)
 from fabricd.client._errors import (
     Aborted,
     AlreadyExists,

@@ -50,10 +50,10 @@ class _Bearer:
 
 # grpc.aio files an interceptor under its first matching kind only: one class per kind.
 class _BearerUnary(_Bearer, grpc.aio.UnaryUnaryClientInterceptor):
-    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
+    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN202 - grpc.aio types none
         return await continuation(self._details(details), request)
 
 
 class _BearerStream(_Bearer, grpc.aio.UnaryStreamClientInterceptor):
-    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
+    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN202 - grpc.aio types none
         return await continuation(self._details(details), request)

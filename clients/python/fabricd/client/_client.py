@@ -19,12 +19,12 @@ from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, fro
 from fabricd.client._paging import Page, read_pages
 from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
+from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
+from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
-from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
-from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
 from fabricd.v1 import rendezvous_service_pb2_grpc as rv_grpc
 from fabricd.v1 import types_pb2 as pb
@@ -169,6 +169,12 @@ class Client(WorkCalls):
         error = from_rpc_error(exc)
         if isinstance(error, Unavailable) and self._resolved.discovered:
             error.metadata.setdefault("tried", self.tried)
+        if isinstance(error, Unavailable) and error.reason == "UNAVAILABLE":  # no answer, not the daemon's refusal
+            # What `fabric` prints: gRPC's own words ("failed to connect to all addresses; ...") stay in metadata.
+            error.metadata.setdefault("grpc_message", error.message)
+            error.message = (f"cannot reach fabricd at {self.target}: is it running? tried {self.tried}; "
+                             "start it with `fabricd serve` (or pass its target)")
+            error.args = (error.message,)
         return error
 
     def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:

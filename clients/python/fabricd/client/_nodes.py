@@ -1,7 +1,7 @@
 """Several fabricd nodes behind one client: stubs that follow the current node, and when to move on.
 
-A client given several targets (nodes on one PostgreSQL database, see README
-"Running on PostgreSQL") keeps one channel per node, opened on first use, and
+A client given several targets (nodes on one PostgreSQL database, see docs/postgresql.md,
+"Clients and several nodes") keeps one channel per node, opened on first use, and
 sends every call to its current node. A call that answers UNAVAILABLE (refused,
 node killed, shutting down) moves the client to the next node, once per failure
 however many calls saw it. The failed call itself is re-sent there only when

@@ -33,7 +33,7 @@ from fabricd.client._errors import InvalidArgument
 
 # The system unit's socket; a module constant so tests can point it at a fake /run.
 SYSTEM_SOCKET = "/run/fabricd/fabricd.sock"
-EXAMPLE_PORT = 7077  # the port README uses for TCP listeners; named in the error for a host without one
+EXAMPLE_PORT = 7077  # the port the docs use for TCP listeners; named in the error for a host without one
 
 _SCHEMES = ("unix:", "unix-abstract:", "dns:", "ipv4:", "ipv6:", "vsock:", "xds:")
 _HOST_PORT = re.compile(r"^(\[[0-9a-fA-F:.%\w]+\]|[^:/\s\[\]]+):(\d{1,5})$")

@@ -90,7 +90,7 @@ class GetStatusRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class GetStatusResponse(_message.Message):
-    __slots__ = ("version", "start_time", "data_dir", "listen_addresses", "map_size_bytes", "map_used_bytes", "commits", "writes", "mailboxes", "queued_tickets", "open_streams", "waiters", "open_waits", "outbox_pending", "outbox_rows", "map_free_bytes", "current_time", "auth_tokens")
+    __slots__ = ("version", "start_time", "data_dir", "listen_addresses", "map_size_bytes", "map_used_bytes", "commits", "writes", "mailboxes", "queued_tickets", "open_streams", "waiters", "open_waits", "outbox_pending", "outbox_rows", "map_free_bytes", "current_time", "auth_tokens", "store_kind", "postgres")
     VERSION_FIELD_NUMBER: _ClassVar[int]
     START_TIME_FIELD_NUMBER: _ClassVar[int]
     DATA_DIR_FIELD_NUMBER: _ClassVar[int]
@@ -109,6 +109,8 @@ class GetStatusResponse(_message.Message):
     MAP_FREE_BYTES_FIELD_NUMBER: _ClassVar[int]
     CURRENT_TIME_FIELD_NUMBER: _ClassVar[int]
     AUTH_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    STORE_KIND_FIELD_NUMBER: _ClassVar[int]
+    POSTGRES_FIELD_NUMBER: _ClassVar[int]
     version: str
     start_time: _timestamp_pb2.Timestamp
     data_dir: str
@@ -127,7 +129,33 @@ class GetStatusResponse(_message.Message):
     map_free_bytes: int
     current_time: _timestamp_pb2.Timestamp
     auth_tokens: str
-    def __init__(self, version: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., data_dir: _Optional[str] = ..., listen_addresses: _Optional[_Iterable[str]] = ..., map_size_bytes: _Optional[int] = ..., map_used_bytes: _Optional[int] = ..., commits: _Optional[int] = ..., writes: _Optional[int] = ..., mailboxes: _Optional[int] = ..., queued_tickets: _Optional[int] = ..., open_streams: _Optional[int] = ..., waiters: _Optional[int] = ..., open_waits: _Optional[int] = ..., outbox_pending: _Optional[int] = ..., outbox_rows: _Optional[int] = ..., map_free_bytes: _Optional[int] = ..., current_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., auth_tokens: _Optional[str] = ...) -> None: ...
+    store_kind: str
+    postgres: PostgresStatus
+    def __init__(self, version: _Optional[str] = ..., start_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., data_dir: _Optional[str] = ..., listen_addresses: _Optional[_Iterable[str]] = ..., map_size_bytes: _Optional[int] = ..., map_used_bytes: _Optional[int] = ..., commits: _Optional[int] = ..., writes: _Optional[int] = ..., mailboxes: _Optional[int] = ..., queued_tickets: _Optional[int] = ..., open_streams: _Optional[int] = ..., waiters: _Optional[int] = ..., open_waits: _Optional[int] = ..., outbox_pending: _Optional[int] = ..., outbox_rows: _Optional[int] = ..., map_free_bytes: _Optional[int] = ..., current_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., auth_tokens: _Optional[str] = ..., store_kind: _Optional[str] = ..., postgres: _Optional[_Union[PostgresStatus, _Mapping]] = ...) -> None: ...
+
+class PostgresStatus(_message.Message):
+    __slots__ = ("url", "server_version", "database", "schema_version", "pool_size", "pool_max_size", "pool_idle", "in_recovery", "replicas", "database_bytes")
+    URL_FIELD_NUMBER: _ClassVar[int]
+    SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
+    DATABASE_FIELD_NUMBER: _ClassVar[int]
+    SCHEMA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    POOL_SIZE_FIELD_NUMBER: _ClassVar[int]
+    POOL_MAX_SIZE_FIELD_NUMBER: _ClassVar[int]
+    POOL_IDLE_FIELD_NUMBER: _ClassVar[int]
+    IN_RECOVERY_FIELD_NUMBER: _ClassVar[int]
+    REPLICAS_FIELD_NUMBER: _ClassVar[int]
+    DATABASE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    url: str
+    server_version: str
+    database: str
+    schema_version: int
+    pool_size: int
+    pool_max_size: int
+    pool_idle: int
+    in_recovery: bool
+    replicas: int
+    database_bytes: int
+    def __init__(self, url: _Optional[str] = ..., server_version: _Optional[str] = ..., database: _Optional[str] = ..., schema_version: _Optional[int] = ..., pool_size: _Optional[int] = ..., pool_max_size: _Optional[int] = ..., pool_idle: _Optional[int] = ..., in_recovery: _Optional[bool] = ..., replicas: _Optional[int] = ..., database_bytes: _Optional[int] = ...) -> None: ...
 
 class BackupStoreRequest(_message.Message):
     __slots__ = ()

@@ -22,6 +22,13 @@ class MailboxEventType(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     MAILBOX_EVENT_TYPE_BUSY_CHANGED: _ClassVar[MailboxEventType]
     MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: _ClassVar[MailboxEventType]
     MAILBOX_EVENT_TYPE_UNREGISTERED: _ClassVar[MailboxEventType]
+
+class WakeHookState(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    WAKE_HOOK_STATE_UNSPECIFIED: _ClassVar[WakeHookState]
+    WAKE_HOOK_STATE_ACTIVE: _ClassVar[WakeHookState]
+    WAKE_HOOK_STATE_BACKING_OFF: _ClassVar[WakeHookState]
+    WAKE_HOOK_STATE_DISABLED: _ClassVar[WakeHookState]
 MAILBOX_EVENT_TYPE_UNSPECIFIED: MailboxEventType
 MAILBOX_EVENT_TYPE_SNAPSHOT: MailboxEventType
 MAILBOX_EVENT_TYPE_CREATED: MailboxEventType
@@ -30,6 +37,10 @@ MAILBOX_EVENT_TYPE_TOUCHED: MailboxEventType
 MAILBOX_EVENT_TYPE_BUSY_CHANGED: MailboxEventType
 MAILBOX_EVENT_TYPE_CAPABILITIES_CHANGED: MailboxEventType
 MAILBOX_EVENT_TYPE_UNREGISTERED: MailboxEventType
+WAKE_HOOK_STATE_UNSPECIFIED: WakeHookState
+WAKE_HOOK_STATE_ACTIVE: WakeHookState
+WAKE_HOOK_STATE_BACKING_OFF: WakeHookState
+WAKE_HOOK_STATE_DISABLED: WakeHookState
 
 class RegisterRequest(_message.Message):
     __slots__ = ("agent_id", "session_name", "capabilities", "cwd", "metadata")
@@ -179,13 +190,23 @@ class GetWakeHookRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ...) -> None: ...
 
 class GetWakeHookResponse(_message.Message):
-    __slots__ = ("hook", "fires", "last_fire_time", "armed")
+    __slots__ = ("hook", "fires", "last_fire_time", "armed", "state", "consecutive_failures", "last_error", "next_attempt_time", "disable_time")
     HOOK_FIELD_NUMBER: _ClassVar[int]
     FIRES_FIELD_NUMBER: _ClassVar[int]
     LAST_FIRE_TIME_FIELD_NUMBER: _ClassVar[int]
     ARMED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    CONSECUTIVE_FAILURES_FIELD_NUMBER: _ClassVar[int]
+    LAST_ERROR_FIELD_NUMBER: _ClassVar[int]
+    NEXT_ATTEMPT_TIME_FIELD_NUMBER: _ClassVar[int]
+    DISABLE_TIME_FIELD_NUMBER: _ClassVar[int]
     hook: WakeHook
     fires: int
     last_fire_time: _timestamp_pb2.Timestamp
     armed: bool
-    def __init__(self, hook: _Optional[_Union[WakeHook, _Mapping]] = ..., fires: _Optional[int] = ..., last_fire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., armed: _Optional[bool] = ...) -> None: ...
+    state: WakeHookState
+    consecutive_failures: int
+    last_error: str
+    next_attempt_time: _timestamp_pb2.Timestamp
+    disable_time: _timestamp_pb2.Timestamp
+    def __init__(self, hook: _Optional[_Union[WakeHook, _Mapping]] = ..., fires: _Optional[int] = ..., last_fire_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., armed: _Optional[bool] = ..., state: _Optional[_Union[WakeHookState, str]] = ..., consecutive_failures: _Optional[int] = ..., last_error: _Optional[str] = ..., next_attempt_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., disable_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...

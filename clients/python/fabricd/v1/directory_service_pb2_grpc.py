@@ -156,7 +156,9 @@ class DirectoryServiceServicer:
         returned here only: its POSTs carry Fabricd-Signature, the HMAC-SHA256 of
         the body keyed with it. The own agent or an admin; only an admin (or a
         local caller) may set a command. INVALID_ARGUMENT: WAKE_URL_INVALID,
-        WAKE_COMMAND_INVALID, WAKE_HOOK_AMBIGUOUS, WAKE_QUIET_PERIOD_OUT_OF_RANGE;
+        WAKE_COMMAND_INVALID, WAKE_HOOK_AMBIGUOUS, WAKE_QUIET_PERIOD_OUT_OF_RANGE,
+        WAKE_HOST_NOT_ALLOWED (the URL's host is or resolves to an address the
+        operator's wake.allow_networks / wake.deny_networks refuse);
         NOT_FOUND (NAME_NOT_FOUND) for an agent with no mailbox (register it first);
         FAILED_PRECONDITION (WAKE_COMMANDS_DISABLED) for a command on a daemon whose
         wake.allow_commands is off; PERMISSION_DENIED (WAKE_COMMAND_ADMIN_ONLY) for
@@ -167,8 +169,9 @@ class DirectoryServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetWakeHook(self, request, context):
-        """The agent's wake hook (unset when it has none) and its firing state; never
-        the secret. The own agent or an admin. INVALID_ARGUMENT for a bad id.
+        """The agent's wake hook (unset when it has none), its firing state and its
+        delivery state (backing off, disabled); never the secret. The own agent or
+        an admin. INVALID_ARGUMENT for a bad id.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -53,6 +53,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     BACKUP_UNAVAILABLE: _ClassVar[ErrorReason]
     NOT_READY: _ClassVar[ErrorReason]
     INTERNAL: _ClassVar[ErrorReason]
+    CORRUPT_RECORD: _ClassVar[ErrorReason]
     BAD_TARGET: _ClassVar[ErrorReason]
     STREAM_ENDED: _ClassVar[ErrorReason]
     REQUEST_KEY_REUSED: _ClassVar[ErrorReason]
@@ -72,8 +73,10 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_QUEUED_TICKETS: _ClassVar[ErrorReason]
     QUOTA_OUTBOX_ROWS: _ClassVar[ErrorReason]
     OUTBOX_KEY_REUSED: _ClassVar[ErrorReason]
-    CORRUPT_RECORD: _ClassVar[ErrorReason]
+    WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
+    NAME_COLLISION: _ClassVar[ErrorReason]
+    QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -121,6 +124,7 @@ SHUTTING_DOWN: ErrorReason
 BACKUP_UNAVAILABLE: ErrorReason
 NOT_READY: ErrorReason
 INTERNAL: ErrorReason
+CORRUPT_RECORD: ErrorReason
 BAD_TARGET: ErrorReason
 STREAM_ENDED: ErrorReason
 REQUEST_KEY_REUSED: ErrorReason
@@ -140,5 +144,7 @@ QUOTA_UNREAD_BYTES: ErrorReason
 QUOTA_QUEUED_TICKETS: ErrorReason
 QUOTA_OUTBOX_ROWS: ErrorReason
 OUTBOX_KEY_REUSED: ErrorReason
-CORRUPT_RECORD: ErrorReason
+WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
+NAME_COLLISION: ErrorReason
+QUOTA_UNREAD_MESSAGES: ErrorReason

@@ -106,7 +106,10 @@ class MailboxServiceServicer:
     def PeekMessages(self, request, context):
         """Unread messages, oldest first, without consuming them. A response holds at
         most `max_bytes` of messages (always at least one): by default under 4 MiB,
-        what a gRPC client with default options accepts.
+        what a gRPC client with default options accepts. A mailbox no one has
+        reads as empty, as do DrainMessages and Subscribe (an agent may subscribe
+        before its first mail makes its mailbox); the `fabric` CLI refuses such a
+        name with the closest ones (Resolve's NAME_NOT_FOUND).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

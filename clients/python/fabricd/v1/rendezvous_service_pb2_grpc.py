@@ -187,7 +187,9 @@ class RendezvousServiceServicer:
         count from the head; a later page goes on from where the earlier pages
         ended, so tickets answered in between leave its positions that much too
         high. Never mutates. INVALID_ARGUMENT
-        (INVALID_PAGE_TOKEN) for a token this list did not hand out for this agent.
+        (INVALID_PAGE_TOKEN) for a token this list did not hand out for this agent;
+        NOT_FOUND (NAME_NOT_FOUND, with suggestions) for a name no agent or
+        mailbox has.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

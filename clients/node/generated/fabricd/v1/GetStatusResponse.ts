@@ -1,6 +1,7 @@
 // Original file: protos/fabricd/v1/admin_service.proto
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from '../../google/protobuf/Timestamp';
+import type { PostgresStatus as _fabricd_v1_PostgresStatus, PostgresStatus__Output as _fabricd_v1_PostgresStatus__Output } from '../../fabricd/v1/PostgresStatus';
 import type { Long } from '@grpc/proto-loader';
 
 export interface GetStatusResponse {
@@ -22,6 +23,8 @@ export interface GetStatusResponse {
   'map_free_bytes'?: (number | string | Long);
   'current_time'?: (_google_protobuf_Timestamp | null);
   'auth_tokens'?: (string);
+  'store_kind'?: (string);
+  'postgres'?: (_fabricd_v1_PostgresStatus | null);
 }
 
 export interface GetStatusResponse__Output {
@@ -43,4 +46,6 @@ export interface GetStatusResponse__Output {
   'map_free_bytes': (string);
   'current_time': (_google_protobuf_Timestamp__Output | null);
   'auth_tokens': (string);
+  'store_kind': (string);
+  'postgres': (_fabricd_v1_PostgresStatus__Output | null);
 }

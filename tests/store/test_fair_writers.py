@@ -1,0 +1,153 @@
+"""The store's writers share themselves between tokens (fabricd.store.fair): one token's flood does not make
+another token's write wait for all of it, on LMDB (the writer's batches) and PostgreSQL (the pool).
+
+Orders are asserted, never timings: which write a batch takes, which waiter a freed connection goes to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from fabricd.core import lanes
+from fabricd.core.notify import LocalWakeups
+from fabricd.store.fair import FairGate, FairQueue
+from fabricd.store.lmdb.engine import MAX_BATCH_WORK, LmdbEngine
+from fabricd.store.postgres.store import PgStore
+
+
+def test_a_batch_takes_one_item_of_each_lane_in_turn_and_keeps_each_lanes_order() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for i in range(4):
+        queue.put("flood", f"f{i}")
+    queue.put("other", "o0")
+    queue.put("other", "o1")
+    assert queue.take(3, 100) == ["f0", "o0", "f1"]
+    assert queue.take(10, 100) == ["o1", "f2", "f3"]  # the lane served last waits its turn
+    assert len(queue) == 0 and queue.take(10, 100) == []
+
+
+def test_a_heavy_head_is_passed_over_for_a_light_write_of_another_lane_but_always_taken_first() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for i in range(3):
+        queue.put("flood", f"f{i}", weight=1500)
+    queue.put("other", "o0", weight=1)
+    assert queue.take(100, 2048) == ["f0", "o0"]  # f1 would pass the work limit: the light write goes in
+    assert queue.take(100, 2048) == ["f1"]
+    assert queue.take(100, 1000) == ["f2"]  # heavier than a whole batch: still taken, alone
+
+
+def test_with_a_share_a_lane_puts_at_most_its_share_in_a_batch_beyond_its_first_item() -> None:
+    queue: FairQueue[str] = FairQueue()
+    for i in range(6):
+        queue.put("flood", f"f{i}", weight=100)
+    queue.put("other", "o0", weight=1)
+    assert queue.take(100, 2048, share=250) == ["f0", "o0", "f1"]  # a third would pass the flood's share
+    assert queue.take(100, 2048, share=50) == ["f2"]  # a lane's first item goes in whatever its share
+    assert queue.take(100, 2048) == ["f3", "f4", "f5"]  # no share: the batch's work limit only
+
+
+async def _run_in_lane(lane: str, work: Callable[[], Awaitable[object]]) -> object:
+    lanes.LANE.set(lane)
+    return await work()
+
+
+async def test_a_freed_slot_goes_to_the_next_lane_and_a_waiter_that_left_holds_none() -> None:
+    gate = FairGate(1)
+    granted: list[str] = []
+    release = asyncio.Event()
+
+    async def hold(name: str, lane: str) -> None:
+        async with gate.slot(lane):
+            granted.append(name)
+            if name == "first":
+                await release.wait()
+
+    first = asyncio.create_task(hold("first", "flood"))
+    await asyncio.sleep(0)
+    waiters = [asyncio.create_task(hold(f"f{i}", "flood")) for i in range(3)]
+    gone = asyncio.create_task(hold("gone", "third"))
+    waiters.append(asyncio.create_task(hold("o0", "other")))
+    while len(gate._waiting) < 5:  # noqa: SLF001 - every waiter queued
+        await asyncio.sleep(0)
+    gone.cancel()
+    release.set()
+    await asyncio.gather(first, *waiters)
+    assert granted == ["first", "f0", "o0", "f1", "f2"]
+    assert gone.cancelled()
+    async with gate.slot("later"):  # every slot came back
+        pass
+
+
+@pytest.fixture
+async def lmdb_engine(tmp_path) -> AsyncIterator[LmdbEngine]:  # noqa: ANN001
+    e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26, wakeups=LocalWakeups())
+    await e.start()
+    yield e
+    await e.close()
+
+
+async def test_lmdb_a_flood_of_heavy_writes_lets_another_tokens_write_into_the_next_batch(
+        lmdb_engine: LmdbEngine) -> None:
+    applied: list[str] = []
+
+    def write(name: str) -> Callable[[], Awaitable[object]]:
+        weight = MAX_BATCH_WORK // 2 if name.startswith("f") else 1  # two of the flood fill a batch
+        return lambda: lmdb_engine.write(lambda tx: applied.append(name), weight)
+
+    # All queued before the writer takes its first batch (the flush runs after these tasks' first steps).
+    flood = [asyncio.create_task(_run_in_lane("flood-token", write(f"f{i}"))) for i in range(8)]
+    other = asyncio.create_task(_run_in_lane("other-token", write("o0")))
+    await asyncio.gather(*flood, other)
+    assert applied.index("o0") == 1  # beside the flood's first write, not after all eight
+    assert [a for a in applied if a != "o0"] == [f"f{i}" for i in range(8)]
+
+
+async def test_lmdb_a_token_writing_alone_gets_whole_batches(lmdb_engine: LmdbEngine) -> None:
+    before = lmdb_engine.commits
+    heavy = MAX_BATCH_WORK // 2
+
+    def write() -> Callable[[], Awaitable[object]]:
+        return lambda: lmdb_engine.write(lambda tx: None, heavy)
+
+    await asyncio.gather(*(asyncio.create_task(_run_in_lane("solo-token", write())) for _ in range(4)))
+    assert lmdb_engine.commits - before == 2  # two heavy writes a commit: no share while no other token writes
+
+
+@pytest.fixture
+async def pg_store(pg_url: str) -> AsyncIterator[PgStore]:
+    s = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=1)
+    await s.start()
+    yield s
+    await s.close()
+
+
+async def test_postgres_a_freed_connection_goes_to_another_tokens_waiting_call_before_the_flood(
+        pg_store: PgStore) -> None:
+    engine = pg_store.engine
+    ran: list[str] = []
+    release = asyncio.Event()
+
+    def op(name: str) -> Callable[[], Awaitable[object]]:
+        async def fn(conn, attempt) -> None:  # noqa: ANN001
+            ran.append(name)
+            if name == "held":
+                await release.wait()
+            await conn.fetchval("SELECT 1")
+        return lambda: engine.op(fn)
+
+    held = asyncio.create_task(_run_in_lane("flood-token", op("held")))
+    while not ran:
+        await asyncio.sleep(0)
+    flood = [asyncio.create_task(_run_in_lane("flood-token", op(f"f{i}"))) for i in range(3)]
+    while len(engine._gate._waiting) < 3:  # noqa: SLF001 - the flood waits for the one connection
+        await asyncio.sleep(0)
+    other = asyncio.create_task(_run_in_lane("other-token", op("o0")))
+    while len(engine._gate._waiting) < 4:  # noqa: SLF001
+        await asyncio.sleep(0)
+    release.set()
+    await asyncio.gather(held, *flood, other)
+    assert ran == ["held", "f0", "o0", "f1", "f2"]
