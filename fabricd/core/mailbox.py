@@ -5,8 +5,10 @@ nothing when the caller is gone or has less than DELIVERY_MARGIN_S left before
 its deadline (asked inside the write, at the moment it runs); a caller that goes
 away while the write is in flight gets its messages put back, unread, in their
 places, as does one whose deadline came too near by the time the write was
-durable. What remains is the moment between the answer leaving the daemon and
-the caller reading it: a client killed then loses that batch. Clients that
+durable, or whose answer the transport never took (`put_back_later`: a client
+that refuses an answer larger than its receive limit, or stops reading). What
+remains is the moment between the answer leaving the daemon and the caller
+reading it: a client killed then loses that batch. Clients that
 cannot lose a message read with Subscribe and Ack (nothing is consumed before
 the ack).
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from fabricd.core import validate
 from fabricd.core.errors import AlreadyExists, DeadlineExceeded, FabricError, InvalidArgument, ResourceExhausted
@@ -47,6 +49,16 @@ def undeliverable(agent_id: str) -> DeadlineExceeded:
         f"the drain of {agent_id!r} could not be answered before the call's deadline, so nothing was consumed; "
         f"call with a longer deadline (at least {DELIVERY_MARGIN_S * 1000:.0f} ms more than the drain takes)",
         reason="UNDELIVERABLE_DRAIN", agent_id=agent_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Drained:
+    """What one drain consumed: the messages, the unread left, and the revision a put back needs."""
+
+    agent_id: str
+    messages: list[Envelope]
+    remaining: int
+    revision: int
 
 
 def mailbox_key(agent_id: str) -> str:
@@ -171,6 +183,12 @@ class Mailboxes(Service):
         `time_remaining`: seconds until the caller's deadline (None: no deadline). See the module docstring.
         `max_bytes`: of messages in the answer (0: the default, under gRPC's default 4 MiB receive limit).
         """
+        drained = await self.take(agent_id, limit, time_remaining, max_bytes)
+        return drained.messages, drained.remaining
+
+    async def take(self, agent_id: str, limit: int, time_remaining: float | None = None,
+                   max_bytes: int = 0) -> Drained:
+        """`drain`, with what `put_back_later` needs when the answer does not reach the caller."""
         validate.agent_id(agent_id, self.limits)
         limit = validate.limit(limit, self.limits)
         budget = validate.response_bytes(max_bytes, self.limits)
@@ -187,7 +205,14 @@ class Mailboxes(Service):
             if messages:
                 await mailboxes.put_back(agent_id, messages, revision)
             raise undeliverable(agent_id)
-        return messages, remaining
+        return Drained(agent_id, messages, remaining, revision)
+
+    def put_back_later(self, drained: Drained) -> None:
+        """Make a drain's messages unread again, in their places, soon (its answer never reached the caller)."""
+        if drained.messages:
+            done: asyncio.Future[tuple[list[Envelope], int, int]] = asyncio.get_running_loop().create_future()
+            done.set_result((drained.messages, drained.remaining, drained.revision))
+            self._put_back_when_done(drained.agent_id, done)
 
     def _put_back_when_done(self, agent_id: str, write: asyncio.Future[tuple[list[Envelope], int, int]]) -> None:
         async def put_back() -> None:

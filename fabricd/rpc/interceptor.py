@@ -18,7 +18,7 @@ import grpc
 
 from fabricd.core.errors import FabricError, InvalidArgument
 from fabricd.core.limits import Limits
-from fabricd.rpc import errors, visibility
+from fabricd.rpc import delivery, errors, visibility
 from fabricd.rpc.auth import Guard, Identity, revoked
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.streams import Refused, Streams
@@ -60,7 +60,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             if handler is None:
                 return None
             handler = self._handlers[details.method] = self._wrap(details.method, handler)
-        if not handler.response_streaming:
+        if not handler.response_streaming or details.method.rsplit("/", 1)[-1] in delivery.WRITTEN:
             # Counted from here, before the request is read, so that calls arriving together are all
             # counted before the first of them writes; the call's own task ends after its status is sent.
             task = asyncio.current_task()
@@ -146,10 +146,13 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_unary is not None:
             inner = handler.unary_unary
 
+            written = method in delivery.WRITTEN
+
             async def unary(_requests, context):  # noqa: ANN001, ANN202 - read in admit, see there
                 started = time.perf_counter()
                 request, identity = await admit(context, started)
                 call = guard.track(identity)
+                lost = delivery.watch() if written else None
                 try:
                     response = await inner(request, context)
                 except asyncio.CancelledError:
@@ -168,11 +171,27 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 finally:
                     guard.untrack(identity, call)
                     intake.ended()
-                finish(context, started, identity, False)
                 if view is not None and not identity.trusted:
-                    return view(response, identity.agent_id)
-                return response
+                    response = view(response, identity.agent_id)
+                if lost is None:
+                    finish(context, started, identity, False)
+                    return response
+                try:
+                    await streams.write(context, response, response.ByteSize())
+                except FabricError as exc:  # stalled: the caller stopped reading
+                    for callback in lost:
+                        callback()
+                    await refuse(context, started, identity, exc)
+                except BaseException:
+                    for callback in lost:
+                        callback()
+                    finish(context, started, identity, True)
+                    raise
+                finish(context, started, identity, False)
+                return None
 
+            if written:  # the answer is written in `unary`, under flow control (fabricd.rpc.delivery)
+                return grpc.stream_stream_rpc_method_handler(unary, None, handler.response_serializer)
             # Served as a client stream of one message: gRPC reads a unary request before the handler runs,
             # a streamed one when the handler asks (see admit). On the wire the two are the same call.
             return grpc.stream_unary_rpc_method_handler(unary, None, handler.response_serializer)

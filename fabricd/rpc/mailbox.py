@@ -10,6 +10,7 @@ from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Sent, Ticket
 from fabricd.core.pipeline import AckOp, AskOp, Op, Pipeline, Result, SendOp
 from fabricd.core.rendezvous import Rendezvous
+from fabricd.rpc import delivery
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.rpc.rendezvous import ticket_request
@@ -95,10 +96,11 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201, N802
-        messages, remaining = await self._mailboxes.drain(request.agent_id, request.limit, context.time_remaining(),
-                                                          request.max_bytes)
-        response = wire.messages_response(pb.DrainMessagesResponse, messages)
-        response.remaining = remaining
+        drained = await self._mailboxes.take(request.agent_id, request.limit, context.time_remaining(),
+                                             request.max_bytes)
+        delivery.on_lost(lambda: self._mailboxes.put_back_later(drained))  # the answer never reached the caller
+        response = wire.messages_response(pb.DrainMessagesResponse, drained.messages)
+        response.remaining = drained.remaining
         return response
 
     @mapped

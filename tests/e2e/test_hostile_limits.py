@@ -158,6 +158,23 @@ async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib
     assert len((await client.drain(BOB, 1000)).messages) == 37
 
 
+async def test_a_drain_answer_a_stock_client_refuses_is_put_back(daemon, client: Client) -> None:  # noqa: ANN001
+    await client.register(BOB)
+    texts = [f"{i:03}" + "x" * (100 << 10) for i in range(200)]  # 20 MB
+    await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text=t) for t in texts])
+    async with grpc.aio.insecure_channel(daemon.target) as channel:  # default options: 4 MiB answers at most
+        stub = mb_grpc.MailboxServiceStub(channel)
+        with pytest.raises(grpc.aio.AioRpcError) as err:  # it asked for more than it can take
+            await stub.DrainMessages(mb.DrainMessagesRequest(agent_id=BOB, limit=1000, max_bytes=16 << 20))
+        assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        while (await client.peek(BOB, 1)).unread_count < 200:  # put back: the answer never reached it
+            await asyncio.sleep(0.01)
+        drained = []
+        while batch := (await stub.DrainMessages(mb.DrainMessagesRequest(agent_id=BOB, limit=1000))).messages:
+            drained += [m.text for m in batch]
+    assert drained == texts  # none lost, none twice, in order
+
+
 # -- a full store
 
 
