@@ -65,7 +65,7 @@ _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a 
 
 # (table, SELECT list or WHERE-filtered query, decode) for each kind, in dump order
 _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
-    ("counters", "SELECT name, value FROM counters WHERE value <> 0 AND name NOT LIKE 'usage/%' ORDER BY name",
+    ("counters", "SELECT name, value FROM counters WHERE (value <> 0 OR name LIKE 'seq-floor/%') AND name NOT LIKE 'usage/%' ORDER BY name",
      lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
     ("mailboxes", f"SELECT {d.ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
     ("removals", "SELECT revision, agent_id FROM removals ORDER BY revision",

@@ -147,11 +147,11 @@ class SyncClient:
                   create_mailbox: bool = False) -> list[SendResult | FabricError]:
         return self._run(self._client.send_many(messages, atomic=atomic, create_mailbox=create_mailbox))
 
-    def peek(self, agent_id: str, limit: int = 0) -> mbx_pb.PeekMessagesResponse:
-        return self._run(self._client.peek(agent_id, limit))
+    def peek(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.PeekMessagesResponse:
+        return self._run(self._client.peek(agent_id, limit, max_bytes=max_bytes))
 
-    def drain(self, agent_id: str, limit: int = 0) -> mbx_pb.DrainMessagesResponse:
-        return self._run(self._client.drain(agent_id, limit))
+    def drain(self, agent_id: str, limit: int = 0, *, max_bytes: int = 0) -> mbx_pb.DrainMessagesResponse:
+        return self._run(self._client.drain(agent_id, limit, max_bytes=max_bytes))
 
     def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         return self._run(self._client.ack(agent_id, message_ids))
