@@ -7,8 +7,9 @@ Invariants (every backend):
   as one batch (one commit), each keeping its own result; an atomic batch goes alone.
 - Each frame gets exactly one result, yielded only once its write is durable (an ask's,
   once its ticket is answered or fails); a refused frame gets its error, and the rest go on.
-- At most `window` frames are read and not yet answered: a sender faster than the
-  commits waits for room, so the memory a stream holds is bounded by its window.
+- At most `window` frames, and about `window_bytes` of them (one larger frame alone), are read
+  and not yet answered: a sender faster than the commits waits for room, so the memory a
+  stream holds is bounded by its window.
 - A cut stream cancels the steps in flight as a dropped unary call would (an ask whose
   caller left retires its ticket after the grace a request key gives): a resend of the
   same ids and request keys after reconnect is stored once (fabricd.core.mailbox, rendezvous).
@@ -30,6 +31,8 @@ from fabricd.core.rendezvous import Rendezvous, TicketRequest
 
 WINDOW = 128
 """Frames of one stream read and not yet answered."""
+WINDOW_BYTES = 4 << 20
+"""Bytes of the frames of one stream read and not yet answered (one larger frame is read alone)."""
 
 T = TypeVar("T")
 
@@ -66,16 +69,22 @@ class Pipeline:
     """Runs one stream's frames (see the module docstring)."""
 
     def __init__(self, mailboxes: Mailboxes, rendezvous: Rendezvous, *, agent_token: bool,
-                 window: int = WINDOW) -> None:
+                 window: int = WINDOW, window_bytes: int = WINDOW_BYTES) -> None:
         self._mailboxes = mailboxes
         self._rv = rendezvous
         self._agent_token = agent_token
         self._room = asyncio.Semaphore(window)
+        self._window_bytes = window_bytes
+        self._held = 0
+        """Bytes of the frames read and not yet answered."""
+        self._sizes: dict[int, int] = {}
+        self._freed = asyncio.Event()
         self._out: asyncio.Queue[tuple[int, Result] | None] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
 
-    async def run(self, frames: AsyncIterator[tuple[int, Op]]) -> AsyncIterator[tuple[int, Result]]:
-        """Each frame's (seq, result), once durable; ends when `frames` does and every frame is answered."""
+    async def run(self, frames: AsyncIterator[tuple[int, Op, int]]) -> AsyncIterator[tuple[int, Result]]:
+        """Each frame's (seq, result), once durable; ends when `frames` (seq, op, its size in bytes) does and
+        every frame is answered."""
         pending: list[tuple[int, Op]] = []
         more = asyncio.Event()
         done = False
@@ -85,12 +94,17 @@ class Pipeline:
             try:
                 while True:
                     await self._room.acquire()
+                    while self._held >= self._window_bytes:  # nothing held: a frame of any size is read
+                        self._freed.clear()
+                        await self._freed.wait()
                     try:
-                        frame = await anext(frames)
+                        seq, op, size = await anext(frames)
                     except StopAsyncIteration:
                         self._room.release()
                         return
-                    pending.append(frame)
+                    self._sizes[seq] = size
+                    self._held += size
+                    pending.append((seq, op))
                     more.set()
             finally:
                 done = True
@@ -118,6 +132,8 @@ class Pipeline:
                     break
                 yield item
                 self._room.release()
+                self._held -= self._sizes.pop(item[0], 0)
+                self._freed.set()
             await reader  # raise what the reader met (a malformed frame)
         finally:
             for task in (reader, stepper, *self._asks):

@@ -122,13 +122,13 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
         flying = InFlight(self._load)
 
-        async def ops() -> AsyncIterator[tuple[int, Op]]:
+        async def ops() -> AsyncIterator[tuple[int, Op, int]]:
             last = 0
             async for item in request_iterator:
                 flying.read()
                 frame: pb.SendStreamRequest = item.frame if isinstance(item, Refused) else item  # type: ignore[assignment]  # Refused keeps the frame it refused
                 last = next_seq(frame.seq, last)
-                yield last, item.error if isinstance(item, Refused) else _op(frame, limits)
+                yield last, item.error if isinstance(item, Refused) else _op(frame, limits), frame.ByteSize()
 
         pipeline = Pipeline(self._mailboxes, self._rv, agent_token=agent_token())
         try:
