@@ -19,11 +19,18 @@ from tests.e2e.test_cli import fabric
 FABRIC = [sys.executable, "-m", "fabricd.cli.main"]
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Running:
     """A `fabric` process whose stderr is read line by line as it comes."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([*FABRIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Ctrl-C is what a person sends: SIGINT as a terminal delivers it, even when the suite itself was started in
+        # the background (a non-interactive shell starts background jobs with SIGINT ignored, which children inherit).
+        self.proc = subprocess.Popen([*FABRIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     preexec_fn=_default_sigint)
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
