@@ -136,6 +136,9 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
             ("grpc.keepalive_permit_without_calls", 1),
             ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
             ("grpc.so_reuseport", 0),
+            # BDP probing grows every stream's window, and gRPC then reads request bodies ahead of the
+            # handler: what fabricd.rpc.intake bounds (one identity's reads, one at a time) it did not see.
+            ("grpc.http2.bdp_probe", 0),
         ]
     )
     directory_service_pb2_grpc.add_DirectoryServiceServicer_to_server(DirectoryServicer(core.directory, core.wakes),

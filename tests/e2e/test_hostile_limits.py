@@ -91,13 +91,15 @@ async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_a
     pid, tcp, mallory, _ = listener
     await burst(tcp, mallory, 2, 1 * MIB)
     rss, _ = memory_mib(pid)
-    calls, size = (24, 60 * MIB) if soak else (8, 24 * MIB)
+    calls, size = (24, 60 * MIB) if soak else (12, 24 * MIB)
     assert set(await burst(tcp, mallory, calls, size)) == {grpc.StatusCode.PERMISSION_DENIED}
     after, peak = memory_mib(pid)
     # One token's requests are read one frame's worth at a time (fabricd.rpc.intake), and a refused request is
     # let go with its call (it stayed in a reference cycle: +280 MB kept) and the allocator trimmed after it.
     assert after - rss <= 64, (rss, after, peak)
-    assert peak - rss <= 64 + 4 * size // MIB, (rss, after, peak)
+    # A request being read costs a few times its size for a moment (gRPC's buffer, its bytes, the parsed message).
+    # With HTTP/2 BDP probing on, gRPC read ahead into every stream's growing window: +190 MB on a loaded machine.
+    assert peak - rss <= 64 + 4 * size // MIB < calls * size // MIB, (rss, after, peak)
 
 
 # -- echoed fields

@@ -598,7 +598,9 @@ async def test_a_schema_2_store_upgraded_counts_quota_usage_as_a_copy_recounts_i
     result = fabricd("copy", "--from", daemon.data_dir, "--to", copied)
     assert result.returncode == 0, result.stderr
     recounted = usage_counters(copied)
-    assert len(recounted) == 4  # mallory's unread bytes, mailboxes, queued tickets and outbox rows
+    # mallory's unread bytes and unread messages, mailboxes, queued tickets and outbox rows
+    assert sorted(key.split(b"/")[1] for key in recounted) == [b"mailboxes", b"outbox_rows", b"queued_tickets",
+                                                               b"unread_bytes", b"unread_messages"]
     assert upgraded == recounted == live
 
 
