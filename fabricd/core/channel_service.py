@@ -45,14 +45,14 @@ class Channels(Service):
     async def delete(self, name: str, purge: bool, caller: str | None) -> int:
         return await self._store.channels.delete(self._name(name, "name"), purge, caller)
 
-    async def join(self, name: str, agent: str, delivery: Delivery, caller: str | None) -> tuple[Member, bool]:
+    async def join(self, name: str, agent: str, delivery: int, caller: str | None) -> tuple[Member, bool]:
         self._name(name)
         if agent:
             validate.agent_id(agent, self.limits)
         elif caller is None:
             raise InvalidArgument("agent_id is required for an admin or local caller: name the agent that joins",
                                   reason="MISSING_FIELD", field="agent_id")
-        if delivery not in tuple(Delivery):
+        if delivery not in Delivery._value2member_map_:
             raise InvalidArgument(f"delivery {int(delivery)} is not a ChannelDelivery", reason="INVALID_FIELD",
                                   field="delivery")
         return await self._store.channels.join(name, agent, Delivery(delivery), caller)
