@@ -50,3 +50,4 @@ class ChannelPort(Protocol):
 
     async def expire(self, limit: int) -> int:
         """Retention applied to every channel (the maintenance sweep); posts dropped."""
+

@@ -1,27 +1,45 @@
 """KvChannels: the channels' port (fabricd.core.ports_channels) over a key-value Engine, by running the
-scripts of fabricd.core.kv.channels. Search here scans the retained log (the in-memory backend's
-reference); LMDB and PostgreSQL answer it from an index instead."""
+scripts of fabricd.core.kv.channels. Search is answered by the backend's SearchIndex (LMDB: SQLite FTS5
+beside the store); without one (the in-memory reference) it scans the retained log. PostgreSQL answers
+it with its own full-text search (fabricd.store.postgres.channels)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
 
 from fabricd.core import channel_search
+from fabricd.core.channel_search import Term
 from fabricd.core.kv import channels
-from fabricd.core.kv.tx import Engine
+from fabricd.core.kv.tx import Engine, RecordTx
 from fabricd.core.model import Message
 from fabricd.core.model_channels import Channel, Delivery, Hit, Member, Post, Published, SearchQuery
 from fabricd.core.paging import Page
 from fabricd.core.quota import Quotas
 
+T = TypeVar("T")
+
+
+class SearchIndex(Protocol):
+    """A full-text index a key-value backend keeps beside its store (LMDB: SQLite FTS5). The channels' logs
+    are the truth: before it answers, the index catches up with them through `read` (a short read
+    transaction of the store), adding what it lacks and dropping what retention dropped."""
+
+    async def search(self, read: Callable[[Callable[[RecordTx], T]], Awaitable[T]], terms: list[Term],
+                     query: SearchQuery) -> list[Hit]: ...
+
+    def close(self) -> None: ...
+
 
 class KvChannels:
-    __slots__ = ("_e", "_clock", "_mint")
+    __slots__ = ("_e", "_clock", "_mint", "_index")
 
-    def __init__(self, engine: Engine, clock: Callable[[], int], mint: Callable[[int], str]) -> None:
+    def __init__(self, engine: Engine, clock: Callable[[], int], mint: Callable[[int], str],
+                 index: SearchIndex | None = None) -> None:
         self._e = engine
         self._clock = clock
         self._mint = mint
+        self._index = index
 
     async def create(self, request: Channel, creator: str, quota: Quotas | None) -> Channel:
         now = self._clock()
@@ -60,6 +78,8 @@ class KvChannels:
 
     async def search(self, query: SearchQuery) -> list[Hit]:
         terms = channel_search.parse(query.query)
+        if self._index is not None:
+            return await self._index.search(self._e.read, terms, query)
         return await self._e.read(lambda tx: channels.scan_search(tx, terms, query))
 
     async def expire(self, limit: int) -> int:

@@ -15,8 +15,9 @@ from fabricd.store.usage import counter_name
 from fabricd.v1 import types_pb2 as pb
 
 CHUNK = 200
-_CHANNEL = ("name, uid, description, open, max_messages, max_bytes, max_age_ns, creator, create_ns, last_seq, "
-            "first_seq, count, size, members")
+CHANNEL_COLUMNS = ("name, uid, description, open, max_messages, max_bytes, max_age_ns, creator, create_ns, last_seq, "
+                   "first_seq, count, size, members")
+_CHANNEL = CHANNEL_COLUMNS
 
 
 def _text(cursor: str) -> str:
@@ -37,6 +38,18 @@ def member_of(r: Any) -> Member:
     return Member(r["channel"], r["agent_id"], Delivery(r["delivery"]), r["join_ns"], r["joined_after_seq"])
 
 
+def channel_args(c: Channel) -> tuple[Any, ...]:
+    r = c.retention
+    return (c.name, c.uid, c.description, c.open, r.max_messages, r.max_bytes, r.max_age_ns, c.creator, c.create_ns,
+            c.last_seq, c.first_seq, c.count, c.size, c.members)
+
+
+def post_args(p: Post) -> tuple[Any, ...]:
+    m = p.message
+    return (p.channel, p.seq, m.sender.agent_id, m.id, m.send_time_ns, p.size, wire.message_out(m).SerializeToString(),
+            m.text.replace("\0", " "))
+
+
 def post_of(r: Any) -> Post:
     return Post(r["channel"], r["seq"], wire.message_in(pb.Message.FromString(r["body"])), r["size"])
 
@@ -55,14 +68,11 @@ class PgChannelRecords:
         return channel_of(r) if r is not None else None
 
     def put_channel(self, c: Channel) -> None:
-        r = c.retention
         self._exec(f"""
             INSERT INTO channels ({_CHANNEL}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (name) DO UPDATE SET uid = $2, description = $3, open = $4, max_messages = $5,
                 max_bytes = $6, max_age_ns = $7, creator = $8, create_ns = $9, last_seq = $10, first_seq = $11,
-                count = $12, size = $13, members = $14""",
-                   c.name, c.uid, c.description, c.open, r.max_messages, r.max_bytes, r.max_age_ns, c.creator,
-                   c.create_ns, c.last_seq, c.first_seq, c.count, c.size, c.members)
+                count = $12, size = $13, members = $14""", *channel_args(c))
 
     def delete_channel(self, name: str) -> None:
         self._exec("WITH a AS (DELETE FROM channel_members WHERE channel = $1), "
@@ -104,10 +114,8 @@ class PgChannelRecords:
             last = rows[-1]["agent_id"]
 
     def put_post(self, p: Post) -> None:
-        m = p.message
         self._exec("INSERT INTO channel_posts (channel, seq, sender, id, send_ns, size, body, text) "
-                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", p.channel, p.seq, m.sender.agent_id, m.id,
-                   m.send_time_ns, p.size, wire.message_out(m).SerializeToString(), m.text.replace("\0", " "))
+                   "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", *post_args(p))
 
     def posts(self, channel: str, after_seq: int, limit: int) -> list[Post]:
         rows = self._fetch("SELECT channel, seq, size, body FROM channel_posts WHERE channel = $1 AND seq > $2 "
