@@ -38,7 +38,8 @@ async def main() -> None:
         await client.create_channel(TEAM, description="the example's team")
         for agent in (LEAD, *WORKERS):
             await client.join_channel(TEAM, agent)
-        workers = [asyncio.ensure_future(worker(client, me, part)) for me, part in zip(WORKERS, ("API", "UI"))]
+        parts = zip(WORKERS, ("API", "UI"), strict=True)
+        workers = [asyncio.ensure_future(worker(client, me, part)) for me, part in parts]
         sent = await client.publish(TEAM, "plan: one of you takes the API, one the UI", sender=LEAD)
         print(f"{LEAD} posted #{TEAM} {sent.post.seq} to {sent.delivered} members")
         await asyncio.gather(*workers)
