@@ -95,6 +95,14 @@ async def test_a_full_mailbox_skips_that_copy_and_not_the_post_or_the_others(mak
     assert [p.message.text for p in (await ch.read("team", "bob", 0, 0))[0]] == ["for all"]  # bob reads the log
 
 
+async def test_a_member_without_a_mailbox_gets_no_copy_and_none_is_made_for_it(fabric: Fabric) -> None:
+    ch = await team(fabric, "ann", "bob")
+    await fabric.store.directory.unregister("bob", purge=True)
+    published = await ch.publish("team", post("still there?", "ann"), "ann")
+    assert (published.delivered, published.skipped) == (0, (("bob", "UNKNOWN_RECIPIENT"),))
+    assert await fabric.store.directory.get("bob") is None
+
+
 async def test_an_agent_reads_and_publishes_only_where_it_is_a_member(fabric: Fabric) -> None:
     ch = await team(fabric, "ann")
     with pytest.raises(PermissionDenied) as refused:

@@ -3,8 +3,9 @@
 fabricd.core.channels decides each write; these gather its facts with record reads in the write
 transaction and apply the decision. A post's copies go through the mailbox's own send script
 (fabricd.core.kv.mailbox.store, deciding with fabricd.core.mailbox_writes.append), so a copy obeys every
-rule a send does; a copy that rule refuses is skipped (the member reads the post from the log), and a
-refusal is decided before the copy writes anything, so the post and the other copies commit.
+rule a send does (without create_mailbox: a member whose mailbox is gone, unregistered, gets none); a copy
+that rule refuses is skipped (the member reads the post from the log), and a refusal is decided before the
+copy writes anything, so the post and the other copies commit.
 """
 
 from __future__ import annotations
@@ -162,7 +163,7 @@ def publish(tx: RecordTx, now: int, mint: Callable[[int], str], name: str, msg: 
     for member in rules.copies_to([m for _, m in tx.members_from(name, "")], sender):
         copy = rules.copy_of(after, post, member)
         try:
-            mailbox.store(tx, now, mint, copy, digest_of(copy), True, max_unread, quota)
+            mailbox.store(tx, now, mint, copy, digest_of(copy), False, max_unread, quota)
         except FabricError as exc:  # refused before it wrote: the member reads the post from the log
             skipped.append((member.agent_id, exc.reason))
         else:

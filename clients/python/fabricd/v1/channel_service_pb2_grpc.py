@@ -208,7 +208,8 @@ class ChannelServiceServicer:
         the same id for a different post is ALREADY_EXISTS (MESSAGE_ID_REUSED).
         The message's recipient is ignored. A member's copy obeys exactly the
         rules of a send: a member whose mailbox is full (limits.max_unread) or
-        whose copy would take the sender over its unread quotas does not block
+        whose copy would take the sender over its unread quotas, or that has no
+        mailbox (unregistered; a copy never creates one), does not block
         the others or the post: its copy is skipped, counted in `skipped` and
         named in `skipped_copies`, and the member reads the post from the log
         (ReadChannel, SubscribeChannel). RESOURCE_EXHAUSTED (QUOTA_POSTS) when the
