@@ -61,6 +61,20 @@ async def test_a_post_is_appended_to_the_log_and_copied_to_every_member_but_its_
     assert (channel.last_seq, channel.first_seq, channel.count, channel.members) == (2, 1, 2, 3)
 
 
+async def test_concurrent_posts_get_distinct_seqs_and_each_member_its_copies_in_channel_order(
+        fabric: Fabric) -> None:
+    ch = await team(fabric, "ann", "bob", "cid")
+    done = await asyncio.gather(*(ch.publish("team", post(f"p{i}", "ann" if i % 2 else "bob"), None)
+                                  for i in range(12)))
+    assert sorted(d.post.seq for d in done) == list(range(1, 13))
+    for member in ("ann", "bob", "cid"):
+        copies = decoded((await fabric.mailboxes.peek(member, 100))[0])
+        seqs = [int(m.headers["fabricd-channel-seq"]) for m in copies]
+        assert seqs == sorted(seqs)  # a member's copies come in channel order
+        assert all(m.sender.agent_id != member for m in copies)
+    assert len(decoded((await fabric.mailboxes.peek("cid", 100))[0])) == 12
+
+
 async def test_a_log_member_gets_no_copies_and_reads_the_log(fabric: Fabric) -> None:
     ch = await team(fabric, "ann", "bob")
     member, joined = await ch.join("team", "bob", Delivery.LOG, "bob")

@@ -1,5 +1,5 @@
-"""PgChannels: the channels' port on PostgreSQL. Writes run the record scripts (fabricd.core.kv.channels, on
-PgTx); SearchMessages is PostgreSQL's own full-text search over `channel_posts.search` (a tsvector generated
+"""PgChannels: the channels' port on PostgreSQL. Publish is one short transaction (hot_channels.py); the other
+writes run the record scripts (fabricd.core.kv.channels, on PgTx); SearchMessages is PostgreSQL's own full-text search over `channel_posts.search` (a tsvector generated
 from the text, GIN-indexed), so it never scans the log and retention's deletes leave the index in step."""
 
 from __future__ import annotations
@@ -9,7 +9,10 @@ from typing import Any
 from fabricd.core import channel_search
 from fabricd.core.channel_search import Term
 from fabricd.core.kv.channel_port import KvChannels
-from fabricd.core.model_channels import Hit, SearchQuery
+from fabricd.core.model import Message
+from fabricd.core.model_channels import Hit, Published, SearchQuery
+from fabricd.core.quota import Quotas
+from fabricd.store.postgres import hot_channels
 from fabricd.store.postgres.engine import PgEngine
 
 _SEARCH = """
@@ -38,6 +41,11 @@ def ts_query(terms: list[Term]) -> str:
 class PgChannels(KvChannels):
     __slots__ = ()
     _e: PgEngine
+
+    async def publish(self, name: str, msg: Message, digest: bytes, caller: str | None, max_unread: int,
+                      quota: Quotas | None) -> Published:
+        return await hot_channels.publish(self._e, self._clock, self._mint, name, msg, digest, caller, max_unread,
+                                          quota)
 
     async def search(self, query: SearchQuery) -> list[Hit]:
         terms = channel_search.parse(query.query)
