@@ -145,3 +145,30 @@ def test_the_sync_client_publishes_and_reads(team) -> None:  # noqa: ANN001
         assert client.get_channel("sync").retention.max_messages == 2
         assert client.join_channel("sync", "bob", delivery=ch.CHANNEL_DELIVERY_LOG).member.delivery == \
             ch.CHANNEL_DELIVERY_LOG
+
+
+async def test_fabricd_check_reads_every_channel_record(team, backend) -> None:  # noqa: ANN001
+    from tests.e2e.test_store_operations import fabricd, flip_byte_in
+
+    daemon, _, local, _ = team
+    await local.create_channel("team")
+    await local.join_channel("team", "ann")
+    for text in ("post-one", "post-two"):
+        await local.publish("team", text, sender="bob")
+    where = ("--store", backend) if backend.startswith("postgresql:") else ("--data-dir", daemon.data_dir)
+    checked = fabricd("check", *where)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    if backend.startswith("postgresql:"):
+        import asyncpg
+
+        conn = await asyncpg.connect(backend)
+        await conn.execute("UPDATE channel_posts SET body = '\\xff'::bytea WHERE seq = 2")  # a tool broke a row
+        await conn.close()
+        broken = fabricd("check", *where)
+        assert broken.returncode == 1 and "channel_posts" in broken.stdout, broken.stdout + broken.stderr
+    else:
+        daemon.stop()
+        flip_byte_in(daemon.data_dir, "chan_log", b"post-two")
+        broken = fabricd("check", *where)
+        assert broken.returncode == 1 and "database chan_log" in broken.stdout, broken.stdout
+        daemon.start()
