@@ -175,8 +175,10 @@ def publish(tx: RecordTx, now: int, mint: Callable[[int], str], name: str, msg: 
 
 def expire(tx: RecordTx, now: int, found: Channel) -> Channel:
     """The channel after retention dropped what it decides (fabricd.core.channels.expire); not stored here."""
+    batch = 1  # the oldest post first: most publishes drop nothing, and read no more than that
     while True:
-        oldest = tx.posts(found.name, found.first_seq - 1, EXPIRE_BATCH)
+        oldest = tx.posts(found.name, found.first_seq - 1, batch)
+        batch = EXPIRE_BATCH
         dropped, found = rules.expire(found, oldest, now)
         if dropped:
             gone = oldest[:dropped]

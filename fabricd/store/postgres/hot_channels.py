@@ -92,8 +92,10 @@ async def publish_in(conn: Any, name: str, msg: Message, digest: bytes, message_
 
 async def _expire(conn: Any, now: int, found: Channel) -> Channel:
     """Retention as fabricd.core.channels.expire decides, oldest first; the channel after (not stored here)."""
+    batch = 1  # the oldest post first: most publishes drop nothing
     while True:
-        rows = await conn.fetch(_OLDEST, found.name, found.first_seq - 1, EXPIRE_BATCH)
+        rows = await conn.fetch(_OLDEST, found.name, found.first_seq - 1, batch)
+        batch = EXPIRE_BATCH
         oldest = [Post(found.name, r["seq"], Message(sender=Address(r["sender"]), send_time_ns=r["send_ns"]),
                        r["size"]) for r in rows]
         dropped, found = rules.expire(found, oldest, now)
