@@ -51,3 +51,7 @@ class ChannelPort(Protocol):
     async def expire(self, limit: int) -> int:
         """Retention applied to every channel (the maintenance sweep); posts dropped."""
 
+    async def catch_up(self) -> int:
+        """Bring a search index kept beside the store level with the logs (the daemon's start and housekeeping
+        call it); the posts it added. 0 where the database is the index."""
+

@@ -242,7 +242,8 @@ class App:
 
     async def _housekeeping(self, every_s: float) -> None:
         """Forget tickets past their retention and consumed message ids past the dedupe window; drop channel
-        posts past their retention."""
+        posts past their retention and bring the channels' search index level with their logs (the first round
+        runs at the start)."""
         while True:
             try:
                 while await self.rendezvous.prune() >= 1000:
@@ -250,6 +251,7 @@ class App:
                 await self.mailboxes.forget_old_ids(self.mailboxes.limits.dedupe_window_s)
                 while await self.store.channels.expire(1000) >= 1000:  # retention of channels no one posts to
                     pass
+                await self.store.channels.catch_up()  # a search index beside the store (LMDB), after a crash too
             except Exception:  # noqa: BLE001 - housekeeping; try again next round
                 log.exception("housekeeping failed")
             await asyncio.sleep(every_s)

@@ -28,6 +28,8 @@ class SearchIndex(Protocol):
     async def search(self, read: Callable[[Callable[[RecordTx], T]], Awaitable[T]], terms: list[Term],
                      query: SearchQuery) -> list[Hit]: ...
 
+    async def catch_up(self, read: Callable[[Callable[[RecordTx], T]], Awaitable[T]]) -> int: ...
+
     def close(self) -> None: ...
 
 
@@ -84,3 +86,6 @@ class KvChannels:
 
     async def expire(self, limit: int) -> int:
         return await self._e.write(lambda tx: channels.expire_all(tx, self._clock(), limit))
+
+    async def catch_up(self) -> int:
+        return await self._index.catch_up(self._e.read) if self._index is not None else 0

@@ -8,7 +8,8 @@ The channels' logs in LMDB are the truth; the index follows them. Before every s
 one SQLite transaction per channel behind: the posts after `last_seq` are added, those below the
 channel's first retained seq (retention, a purge) are deleted, a channel gone or made again (another uid)
 or behind its index (a restored backup) is indexed anew. So a crash at any moment leaves at worst an index
-behind its log, which the next search (or the daemon's start) catches up; a missing file is rebuilt.
+behind its log, which the next search (or the daemon's housekeeping, whose first round runs at its start)
+catches up; a missing file is rebuilt.
 """
 
 from __future__ import annotations
