@@ -1,7 +1,9 @@
 """Channels' write rules as deciders: the facts of one write in, what to write (or the refusal) out.
 
-Every backend runs these through the record scripts (fabricd.core.kv.channels: LMDB, memory and
-PostgreSQL's record transaction); no I/O here, and no input is changed: a decision carries new objects.
+Every backend runs these: the record scripts (fabricd.core.kv.channels: LMDB, memory, and PostgreSQL's
+record transaction for all but Publish) gather the facts with record reads; PostgreSQL's Publish reads them
+in one short transaction (store/postgres/hot_channels.py). No I/O here, and no input is changed: a decision
+carries new objects.
 
     create       a new channel (its creator a member, charged to its quota of channels)
     may_read     whether a caller reads (and publishes to) a channel: trusted callers and members
