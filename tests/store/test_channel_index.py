@@ -87,3 +87,13 @@ async def test_the_housekeepings_catch_up_indexes_the_logs_without_a_search(tmp_
     db = sqlite3.connect(tmp_path / FILE)
     assert db.execute("SELECT count(*) FROM posts WHERE posts MATCH 'delta'").fetchone() == (2,)
     db.close()
+
+
+async def test_the_index_file_is_made_only_for_channels_and_as_private_as_the_store(tmp_path: Path) -> None:
+    store, ch = await opened(tmp_path)
+    assert await store.channels.catch_up() == 0  # type: ignore[attr-defined]
+    assert not os.path.exists(tmp_path / FILE)  # no channels: no file
+    await ch.create(Channel("team"), None)
+    await store.channels.catch_up()  # type: ignore[attr-defined]
+    assert os.stat(tmp_path / FILE).st_mode & 0o777 == os.stat(tmp_path / "data.mdb").st_mode & 0o777
+    await store.close()  # type: ignore[attr-defined]

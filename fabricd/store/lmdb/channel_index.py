@@ -62,6 +62,7 @@ class SqliteIndex:
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
+            _create_like_the_store(self.path)
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")  # a lost tail is caught up from the log
@@ -83,6 +84,8 @@ class SqliteIndex:
         """Bring the index level with the channels' logs; the posts added."""
         async with self._catching_up:
             logs = await read(lambda tx: [(c.name, c.uid, c.first_seq, c.last_seq) for _, c in tx.channels_from("")])
+            if not logs and self._db is None and not os.path.exists(self.path):
+                return 0  # a store without channels gets no index file
             known = await asyncio.to_thread(self._run, lambda db: {
                 r[0]: (r[1], r[2], r[3]) for r in db.execute("SELECT channel, uid, first_seq, last_seq FROM indexed")})
             added = 0
@@ -109,6 +112,22 @@ class SqliteIndex:
     async def search(self, read: Read[Any], terms: list[Term], query: SearchQuery) -> list[Hit]:
         await self.catch_up(read)
         return await asyncio.to_thread(self._run, lambda db: _search(db, terms, query))
+
+
+def _create_like_the_store(path: str) -> None:
+    """Create the index file with the mode and group of the store's data.mdb (private, or the socket group's),
+    before SQLite makes it with the process's umask; its -wal and -shm files take the same mode."""
+    data = os.path.join(os.path.dirname(path), "data.mdb")
+    if os.path.exists(path) or not os.path.exists(data):
+        return
+    st = os.stat(data)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, st.st_mode & 0o777)
+    try:
+        os.fchmod(fd, st.st_mode & 0o777)
+        if st.st_gid != os.getegid():
+            os.fchown(fd, -1, st.st_gid)
+    finally:
+        os.close(fd)
 
 
 def _posts(channel: str, after: int, tx: RecordTx) -> list[Post]:
