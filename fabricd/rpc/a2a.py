@@ -190,9 +190,12 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             raise _push_unsupported()
         context_id = message.context_id
         expected_turn = 0
+        identity = caller()
+        key = f"a2a {identity.kind}:{identity.agent_id} {message.message_id}"
         if message.task_id:  # a follow-up: it continues an INPUT_REQUIRED task (TICKET_NOT_CONTINUABLE otherwise)
             view = await self._task(request.tenant, message.task_id)
-            if request.configuration.HasField("if_generation_match"):
+            resent = any(turn.followup_key == key for turn in view.ticket.earlier)  # answered as it stands
+            if request.configuration.HasField("if_generation_match") and not resent:
                 expected = request.configuration.if_generation_match
                 if convert.generation(view) != expected:
                     raise convert.generation_mismatch(view.ticket.ticket_id, expected, convert.generation(view))
@@ -202,7 +205,6 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                                              f"{view.ticket.conversation_id!r}, not {context_id!r}",
                                              field="message.context_id")
             context_id = view.ticket.conversation_id
-        identity = caller()
         is_agent = bool(identity.agent_id) and not identity.trusted
         text, data, headers = convert.message_content(message)
         ticket, _ = await self._rv.enqueue(TicketRequest(
@@ -212,7 +214,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             source_kind=TicketSourceKind.AGENT if is_agent else TicketSourceKind.HUMAN,
             source_agent=identity.agent_id if is_agent else "",
             conversation_id=context_id or str(uuid.uuid4()),
-            idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+            idempotency_key=key,
             agent_token=identity.kind == "agent",
             data=data,
             headers=headers,

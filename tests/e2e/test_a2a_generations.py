@@ -171,4 +171,6 @@ async def test_a_follow_up_with_a_stale_if_generation_match_is_refused_and_write
                                                                           "a2a-protocol.org", "3")
         assert await fabric.get_queue(AGENT) == []  # nothing was queued
         again = await stub.SendMessage(send("blue", task_id=task.id, match=3))
+        resent = await stub.SendMessage(send("blue", task_id=task.id, match=3))  # its answer was lost, say
     assert (again.task.status.state, again.task.generation) == (a2a.TASK_STATE_WORKING, 5)
+    assert resent.task.generation == 5 and len(await fabric.get_queue(AGENT)) == 1  # the same turn, once
