@@ -79,6 +79,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
     QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
+    LEASE_CONFLICT: _ClassVar[ErrorReason]
+    LEASE_PATTERN_INVALID: _ClassVar[ErrorReason]
+    LEASE_TTL_OUT_OF_RANGE: _ClassVar[ErrorReason]
+    LEASE_NOT_FOUND: _ClassVar[ErrorReason]
+    LEASE_WAIT_TIMEOUT: _ClassVar[ErrorReason]
+    QUOTA_LEASES: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -152,3 +158,9 @@ WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
 NAME_COLLISION: ErrorReason
 QUOTA_UNREAD_MESSAGES: ErrorReason
+LEASE_CONFLICT: ErrorReason
+LEASE_PATTERN_INVALID: ErrorReason
+LEASE_TTL_OUT_OF_RANGE: ErrorReason
+LEASE_NOT_FOUND: ErrorReason
+LEASE_WAIT_TIMEOUT: ErrorReason
+QUOTA_LEASES: ErrorReason
