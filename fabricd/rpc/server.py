@@ -13,6 +13,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.directory import Directory
+from fabricd.core.lease_service import Leases
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
@@ -26,6 +27,7 @@ from fabricd.rpc.auth import Guard
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.interceptor import GuardInterceptor, Load
+from fabricd.rpc.leases import LeaseServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
 from fabricd.rpc.rendezvous import RendezvousServicer
@@ -37,6 +39,8 @@ from fabricd.v1 import (
     agent_directory_service_pb2_grpc,
     directory_service_pb2,
     directory_service_pb2_grpc,
+    lease_service_pb2,
+    lease_service_pb2_grpc,
     mailbox_service_pb2,
     mailbox_service_pb2_grpc,
     outbox_service_pb2,
@@ -54,6 +58,7 @@ SERVICE_NAMES = tuple(
         (outbox_service_pb2, "OutboxService"),
         (agent_directory_service_pb2, "AgentDirectoryService"),
         (admin_service_pb2, "AdminService"),
+        (lease_service_pb2, "LeaseService"),
     )
 )
 
@@ -72,6 +77,7 @@ class Core:
     status: Callable[[], Awaitable[Status]]
     tokens: Tokens
     wakes: Wakes
+    leases: Leases
     backup: Callable[[int], None] | None = None
     """Writes a consistent copy of the store to a file descriptor (blocking)."""
     backup_dir: str = ""
@@ -149,6 +155,7 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
+    lease_service_pb2_grpc.add_LeaseServiceServicer_to_server(LeaseServicer(core.leases), server)
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(A2AServicer(core.rendezvous, core.directory, core.a2a), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -15,6 +15,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
 from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
+from fabricd.core.kv.leases import KvLeases
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import (
     Capability,
@@ -351,6 +352,7 @@ class KvStore:
         self.agent_directory = KvAgentDirectory(engine, clock, mint)
         self.tokens = KvTokens(engine, clock, mint)
         self.wake = KvWake(engine, clock, mint)
+        self.leases = KvLeases(engine, clock)
 
     def use_node_id(self, node_id: int) -> None:
         """Mint ids with `node_id` from now on."""

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+from fabricd.core.model_leases import Lease
 from fabricd.core.ports import StoreStats
 from fabricd.core.quota import Usage
 
@@ -251,6 +252,16 @@ class RecordTx(Protocol):
     def wake_hooks(self) -> list[WakeHook]:
         """Every hook (the wake loop reads them all): a listing; a script that changes one reads it again
         with get_wake_hook (which a database backend locks)."""
+
+    # -- leases (fabricd.core.leases decides; ended records stay until pruned)
+    def get_lease(self, lease_id: str) -> Lease | None: ...
+
+    def put_lease(self, lease: Lease) -> None: ...
+
+    def delete_lease(self, lease_id: str) -> None: ...
+
+    def leases(self) -> list[Lease]:
+        """Every lease record, live or ended (a database backend locks them in a write)."""
 
     # -- effects
     def wake(self, key: str) -> None:

@@ -38,6 +38,7 @@ big-endian so that byte order is numeric order.
                                                      each agent's mail keys are its own
     due        u64 next_attempt_ns, outbox key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
+    meta       b"lease/" H(lease_id)                 lease JSON (fabricd.core.model_leases.encode), live or ended
     meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
                                                     (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
@@ -172,6 +173,13 @@ WAKE_HOOKS = b"wake/"
 
 def wake_hook(agent_id: str) -> bytes:
     return WAKE_HOOKS + entry(agent_id)
+
+
+LEASES = b"lease/"
+
+
+def lease(lease_id: str) -> bytes:
+    return LEASES + h(lease_id)
 
 
 def sequence(name: str) -> bytes:

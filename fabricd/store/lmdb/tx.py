@@ -19,6 +19,7 @@ from fabricd.core.model import Change, MailboxEntry
 from fabricd.store.lmdb import keys, records
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after
+from fabricd.store.lmdb.tx_leases import LeaseRecords
 from fabricd.store.lmdb.tx_messages import MessageRecords
 from fabricd.store.lmdb.tx_outbox import OutboxRecords
 from fabricd.store.lmdb.tx_tickets import TicketRecords
@@ -53,7 +54,7 @@ class Databases:
     """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
 
-class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
+class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, LeaseRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
     __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage",

@@ -30,6 +30,7 @@ from fabricd.core.model import (
     Ticket,
     TicketState,
 )
+from fabricd.core.model_leases import Lease
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
@@ -37,7 +38,7 @@ from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens", "request_keys", "wake_hooks")
+          "requests", "repairs", "tokens", "request_keys", "wake_hooks", "leases")
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -468,6 +469,21 @@ class MemoryTx:
 
     def wake_hooks(self) -> list[WakeHook]:
         return [wake.decode(raw) for _, raw in sorted(self._t("wake_hooks").items())]
+
+    # -- leases (frozen records: stored as they are)
+
+    def get_lease(self, lease_id: str) -> Lease | None:
+        found: Lease | None = self._t("leases").get(lease_id)
+        return found
+
+    def put_lease(self, lease: Lease) -> None:
+        self._w("leases")[lease.lease_id] = lease
+
+    def delete_lease(self, lease_id: str) -> None:
+        self._w("leases").pop(lease_id, None)
+
+    def leases(self) -> list[Lease]:
+        return [lease for _, lease in sorted(self._t("leases").items())]
 
     # -- effects
 

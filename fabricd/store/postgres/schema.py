@@ -33,6 +33,8 @@
     request_keys    (scope, key)                idempotency keys of Admit and CreateThread: digest, created id
     node_ids        (a sequence)                each node takes one at start for its minted ids (fabricd.core.ids)
     wake_hooks      agent_id                    body = the hook and its firing state, JSON (fabricd.core.wake)
+    leases          lease_id                    body = the lease, live or ended, JSON (fabricd.core.model_leases);
+                                                grants serialise on the 'lease' counter's row
 
 Decisions, and why:
 - Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
@@ -298,6 +300,13 @@ BEGIN
         ON CONFLICT (name) DO UPDATE SET value = greatest(counters.value, EXCLUDED.value);
     RETURN NULL;
 END $$;
+"""),
+    # Migration 9 (leases) is self-contained: one table, no change to the others.
+    Migration(9, "leases: one row per lease, live or ended", """
+CREATE TABLE IF NOT EXISTS leases (
+    lease_id text PRIMARY KEY,
+    body     text NOT NULL
+);
 """),
 )
 
