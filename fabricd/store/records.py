@@ -37,6 +37,7 @@ class Kind(enum.StrEnum):
     REQUEST_KEY = "request_key"  # (scope, key, digest, created_id): idempotency keys of Admit and CreateThread
     TOKEN = "token"  # (SHA-256 digest, Token): the token itself is never stored
     WAKE_HOOK = "wake_hook"  # core.wake.WakeHook: an agent's hook (URL or command, secret) and its firing state
+    LEASE = "lease"  # core.model_leases.Lease, live or ended (the fencing counter travels as the COUNTER 'lease')
 
 
 Record = tuple[Kind, Any]

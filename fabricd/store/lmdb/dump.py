@@ -31,7 +31,7 @@ from collections.abc import AsyncGenerator, Iterator
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, model_leases
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, recount, sealed
@@ -45,7 +45,7 @@ INDEX = ()
 """A sub-database that only indexes records of other ones: the load rebuilds it."""
 
 COVERS: dict[str, tuple[Kind, ...]] = {
-    "meta": (Kind.COUNTER, Kind.DIRECTORY, Kind.WAKE_HOOK),  # and per-target queued-ticket counts, rebuilt with the tickets
+    "meta": (Kind.COUNTER, Kind.DIRECTORY, Kind.WAKE_HOOK, Kind.LEASE),  # and per-target queued-ticket counts, rebuilt with the tickets
     "entries": (Kind.MAILBOX,),
     "names": INDEX,
     "revisions": (Kind.REMOVAL,),  # and the revision index of live entries, rebuilt with them
@@ -149,6 +149,8 @@ class LmdbSource:
                     self.skipped[CORRUPT] += 1
                 else:
                     yield Kind.WAKE_HOOK, hook
+            elif key.startswith(keys.LEASES):
+                yield Kind.LEASE, model_leases.decode(raw)
             elif key != keys.SCHEMA and not key.startswith(_DERIVED):
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
                                  "copy it with the fabricd that wrote it")
@@ -311,6 +313,8 @@ class LmdbTarget:
             tx.put_token(*value)
         elif kind is Kind.WAKE_HOOK:
             tx.put_wake_hook(value)
+        elif kind is Kind.LEASE:
+            tx.put_lease(value)
         else:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import agentdir, wake
+from fabricd.core import agentdir, model_leases, wake
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
@@ -37,6 +37,7 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     ("ad_requests", "request_id", "seq, body", lambda r: d.request_of(r["seq"], r["body"])),
     ("tokens", "token_id", d.TOKEN_COLUMNS, d.token_of),
     ("wake_hooks", "agent_id", "body", lambda r: wake.decode(r["body"])),
+    ("leases", "lease_id", "body", lambda r: model_leases.decode(r["body"])),
 )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import asyncpg
 
 from fabricd import wire
-from fabricd.core import agentdir, turns, wake
+from fabricd.core import agentdir, model_leases, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
@@ -53,6 +53,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "request_keys": (Kind.REQUEST_KEY,),
     "tokens": (Kind.TOKEN,),
     "wake_hooks": (Kind.WAKE_HOOK,),
+    "leases": (Kind.LEASE,),
 }
 """What each table holds, as records of `fabricd copy` (tests check every table of the schema is here)."""
 
@@ -91,6 +92,7 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
      lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
     ("tokens", f"SELECT {d.TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, d.token_of(r))),
     ("wake_hooks", "SELECT body FROM wake_hooks ORDER BY agent_id", lambda r: (Kind.WAKE_HOOK, wake.decode(r["body"]))),
+    ("leases", "SELECT body FROM leases ORDER BY lease_id", lambda r: (Kind.LEASE, model_leases.decode(r["body"]))),
 )
 
 
@@ -137,6 +139,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                  lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
                             v[1].revoke_ns, "\n".join(v[1].session_names))),
     Kind.WAKE_HOOK: ("wake_hooks", ("agent_id", "body"), lambda h: (h.agent_id, wake.encode(h))),
+    Kind.LEASE: ("leases", ("lease_id", "body"), lambda v: (v.lease_id, model_leases.encode(v).decode())),
 }
 
 
