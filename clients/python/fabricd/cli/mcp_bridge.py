@@ -93,7 +93,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                       "list_peers to see who is there (busy means a peer is in the middle of a run and may answer "
                       "late; offline means its session ended), send_message to tell them things, ask_agent to "
                       "delegate a task and wait for the answer (an answer slower than the call's wait comes with "
-                      "wait_for_reply), and show_queue to see waiting requests."),
+                      "wait_for_reply), and show_queue to see waiting requests. Before editing files other agents may "
+                      "touch, reserve them with reserve_files (release_files when done; list_reservations shows "
+                      "who holds what)."),
     )
 
     @server.tool()
@@ -202,6 +204,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                             "waiting_seconds": round(now - t.enqueue_time.seconds), "task": t.task}
                            for t in tickets], indent=1)
 
+    from fabricd.cli import mcp_leases
+
+    mcp_leases.add_tools(server, bridge)
     return server
 
 
