@@ -142,7 +142,8 @@ class AcquireFacts:
     """What a grant decides on, read in its write transaction after taking the lease counter."""
 
     leases: list[Lease]
-    """Every live record of the store (live as stored: some may be judged ended now)."""
+    """The live records (as stored: some may be judged ended now) overlapping the request, and the asking
+    agent's own (its quota); any others may be given too."""
     seen: dict[str, Seen | None]
     """Presence of each agent holding one of `leases`, and of the asking agent."""
     revision: int

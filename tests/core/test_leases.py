@@ -224,3 +224,19 @@ async def test_list_pages_oldest_grant_first_with_filters(fabric: Fabric) -> Non
     assert [lease.agent_id for lease in (await leases.page("", "dir-1/a.py", 0, ""))[0]] == ["agent-1"]
     with pytest.raises(InvalidArgument):
         await leases.page("agent-3", "", 2, token)
+
+
+async def test_many_holders_are_judged_alike_when_their_presence_is_read_in_one_listing(
+        make_fabric: MakeFabric) -> None:
+    limits = Limits(live_window_s=60.0, lease_offline_grace_s=0.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    for i in range(40):  # more holders than kv.leases.BULK: presence comes from one listing of the entries
+        await fabric.directory.register(f"agent-{i}")
+        await take(leases, f"agent-{i}", f"dir-{i}/**", ttl_ns=600 * MIN)
+    fabric.clock.advance(50)
+    for i in range(0, 40, 2):
+        await fabric.directory.touch(f"agent-{i}", busy=False)
+    fabric.clock.advance(30)  # the odd agents are offline now: their leases ended
+    assert sorted(lease.agent_id for lease in await leases.live()) == sorted(f"agent-{i}" for i in range(0, 40, 2))
+    assert [h.lease.agent_id for h in await leases.check("me", ["dir-4/x", "dir-5/x"], EX)] == ["agent-4"]

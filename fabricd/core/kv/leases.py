@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from fabricd.core import leases as rules
 from fabricd.core.kv.tx import Engine, RecordTx
+from fabricd.core.lease_patterns import overlap
 from fabricd.core.leases import COUNTER, LEASES, Clocks, Seen
 from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
 
@@ -19,8 +20,23 @@ ENDED_KEPT_NS = 10 * 60 * 10**9
 """Ended records stay this long, so a watcher behind by less sees each end with its cause."""
 
 
+BULK = 32
+"""Presence of more agents than this is read in one listing of the entries, not one read per agent."""
+
+
 def _seen(tx: RecordTx, agent_ids: Iterable[str]) -> dict[str, Seen | None]:
-    return {agent_id: rules.seen_of(tx.get_entry(agent_id)) for agent_id in set(agent_ids)}
+    wanted = set(agent_ids)
+    if len(wanted) > BULK:
+        found = {e.agent_id: e for e in tx.entries() if e.agent_id in wanted}
+        return {agent_id: rules.seen_of(found.get(agent_id)) for agent_id in wanted}
+    return {agent_id: rules.seen_of(tx.get_entry(agent_id)) for agent_id in wanted}
+
+
+def _touching(leases: Iterable[Lease], asked: Sequence[str], agent_id: str) -> list[Lease]:
+    """The live records that may bear on a request: those overlapping what it asks, and the agent's own (its
+    quota). A pre-filter: the decider judges overlap again."""
+    return [lease for lease in leases if lease.live and (lease.agent_id == agent_id or any(
+        overlap(held, want) for held in lease.resources for want in asked))]
 
 
 def _active(tx: RecordTx, agent_id: str, now: int) -> None:
@@ -34,7 +50,7 @@ def _active(tx: RecordTx, agent_id: str, now: int) -> None:
 def acquire(tx: RecordTx, now: int, request: AcquireRequest, lease_id: str, clocks: Clocks,
             quota: int) -> Lease:
     revision = tx.next_sequence(COUNTER)  # first: the row that serialises grants on PostgreSQL
-    stored = [lease for lease in tx.leases() if lease.live]
+    stored = _touching(tx.leases(), request.resources, request.agent_id)
     _active(tx, request.agent_id, now)
     entry = tx.get_entry(request.agent_id)
     facts = rules.AcquireFacts(stored, _seen(tx, [*(lease.agent_id for lease in stored), request.agent_id]),
@@ -124,6 +140,15 @@ def live(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
     return sorted(kept, key=lambda lease: lease.fencing_token)
 
 
+def check(tx: RecordTx, now: int, clocks: Clocks, agent_id: str, paths: Sequence[str],
+          mode: LeaseMode) -> list[Holder]:
+    """The conflicts other agents' live leases would cause for `paths` (judging only those that overlap)."""
+    near = [lease for lease in _touching(tx.leases(), paths, "\0") if lease.agent_id != agent_id]
+    seen = _seen(tx, [lease.agent_id for lease in near])
+    live_, _ = rules.sweep(near, seen, now, clocks, 0)
+    return rules.conflicts(live_, paths, mode, agent_id)
+
+
 def changed(tx: RecordTx, now: int, clocks: Clocks, after: int) -> tuple[list[Lease], list[Lease], set[str]]:
     """For a watcher at revision `after`: (the live leases, every record changed after it in revision order,
     the ids of all records)."""
@@ -154,7 +179,7 @@ class KvLeases:
         return await self._e.read(lambda tx: live(tx, self._clock(), clocks))
 
     async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]:
-        return rules.conflicts(await self.live(clocks), paths, mode, agent_id)
+        return await self._e.read(lambda tx: check(tx, self._clock(), clocks, agent_id, paths, mode))
 
     async def changed(self, after: int, clocks: Clocks) -> tuple[list[Lease], list[Lease], set[str]]:
         return await self._e.read(lambda tx: changed(tx, self._clock(), clocks, after))
