@@ -112,6 +112,18 @@ def overlap(a: str, b: str) -> bool:
     return _paths_meet(_covering(a), _covering(b))
 
 
+ANYWHERE = "*"
+"""The anchor of a pattern whose first segment is itself a pattern: it may overlap anything."""
+
+
+def anchor(resource: str) -> str:
+    """Where a normalised resource is indexed: its first segment when that is literal, else ANYWHERE. Two
+    resources with different literal anchors never overlap (see `overlap`), so a search for what may overlap
+    `r` reads only the leases anchored at anchor(r) and at ANYWHERE (or all, when r's own is ANYWHERE)."""
+    first = resource.partition("/")[0]
+    return ANYWHERE if is_pattern(first) else first
+
+
 def covers(pattern: str, path: str) -> bool:
     """Whether the normalised `pattern` covers the normalised `path` (a literal path or a pattern's
     reading of one: the path's own `*` are taken as characters)."""

@@ -12,6 +12,7 @@ requests, turns the settings into the rules' terms, and does the waiting:
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 import time
@@ -151,10 +152,16 @@ class Leases(Service):
         """Write the ends that are due; (the ended, when the next is due in ns, 0: none)."""
         return await self._store.leases.sweep(self.clocks())
 
-    async def sweep_forever(self, most_s: float = 5.0) -> None:
-        """Sweep when an end is due, or a lease changed, or every `most_s` seconds (presence moves alone)."""
+    async def sweep_forever(self, most_s: float = 5.0, gap_s: float = 0.5) -> None:
+        """Sweep when an end is due, or a lease changed, or every `most_s` seconds (presence moves alone), at
+        most once per `gap_s` (a burst of grants costs one read of the live leases, not one each)."""
+        last = -gap_s
         while not self._wakeups.closed:
+            pause = last + gap_s - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
             seen = self._wakeups.version(LEASES)
+            last = time.monotonic()
             try:
                 _, next_at = await self.sweep()
             except FabricError as exc:  # the store is full, away or closing: try again later

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import functools
 import json
 from dataclasses import dataclass
+
+from fabricd.core.lease_patterns import anchor
 
 
 class LeaseMode(enum.IntEnum):
@@ -79,8 +83,20 @@ def encode(lease: Lease) -> bytes:
     return json.dumps(fields, separators=(",", ":")).encode()
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def decode(raw: bytes | str) -> Lease:
+    """A stored lease (cached by its bytes: a lease is frozen, and grants and checks read many)."""
     fields = json.loads(raw)
     fields["resources"] = tuple(fields["resources"])
     fields["mode"], fields["end_cause"] = LeaseMode(fields["mode"]), EndCause(fields["end_cause"])
     return Lease(**fields)
+
+
+def anchors(lease: Lease) -> tuple[str, ...]:
+    """The index anchors of a live lease (fabricd.core.lease_patterns.anchor of each resource); none once ended."""
+    return tuple(sorted({anchor(r) for r in lease.resources})) if lease.live else ()
+
+
+def ended_copy(lease: Lease) -> Lease:
+    """The record as ended (for a backend dropping a live lease's index slots before deleting it)."""
+    return dataclasses.replace(lease, end_cause=EndCause.RELEASED) if lease.live else lease

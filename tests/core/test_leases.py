@@ -240,3 +240,18 @@ async def test_many_holders_are_judged_alike_when_their_presence_is_read_in_one_
     fabric.clock.advance(30)  # the odd agents are offline now: their leases ended
     assert sorted(lease.agent_id for lease in await leases.live()) == sorted(f"agent-{i}" for i in range(0, 40, 2))
     assert [h.lease.agent_id for h in await leases.check("me", ["dir-4/x", "dir-5/x"], EX)] == ["agent-4"]
+
+
+async def test_leases_are_found_through_their_anchors_whichever_side_holds_the_pattern(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    wild = await take(leases, "a", "*/generated/**")  # first segment a pattern: it may overlap anything
+    plain = await take(leases, "b", "src/api/**")
+    assert [h.lease.agent_id for h in await leases.check("c", ["lib/generated/x.py"], EX)] == ["a"]
+    assert sorted(h.lease.agent_id for h in await leases.check("c", ["*/api/x.py"], EX)) == ["b"]
+    assert sorted(h.lease.agent_id for h in await leases.check("c", ["src/generated/x"], EX)) == ["a"]
+    await leases.release(wild.lease_id, "", "")
+    await leases.release(plain.lease_id, "", "")
+    assert await leases.check("c", ["src/generated/x", "src/api/y"], EX) == []
+    assert await fabric.store.leases.live(leases.clocks()) == []
+    again = await take(leases, "c", "*/generated/**")  # an ended lease left no slot behind
+    assert [lease.lease_id for lease in await leases.live()] == [again.lease_id]

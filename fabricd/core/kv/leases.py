@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from fabricd.core import leases as rules
 from fabricd.core.kv.tx import Engine, RecordTx
-from fabricd.core.lease_patterns import overlap
+from fabricd.core.lease_patterns import ANYWHERE, anchor, overlap
 from fabricd.core.leases import COUNTER, LEASES, Clocks, Seen
 from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
 
@@ -32,11 +32,12 @@ def _seen(tx: RecordTx, agent_ids: Iterable[str]) -> dict[str, Seen | None]:
     return {agent_id: rules.seen_of(tx.get_entry(agent_id)) for agent_id in wanted}
 
 
-def _touching(leases: Iterable[Lease], asked: Sequence[str], agent_id: str) -> list[Lease]:
-    """The live records that may bear on a request: those overlapping what it asks, and the agent's own (its
-    quota). A pre-filter: the decider judges overlap again."""
-    return [lease for lease in leases if lease.live and (lease.agent_id == agent_id or any(
-        overlap(held, want) for held in lease.resources for want in asked))]
+def _near(tx: RecordTx, asked: Sequence[str]) -> list[Lease]:
+    """The live leases that may overlap `asked`, through the anchor index, then judged by `overlap` (a
+    pre-filter: the decider judges overlap again)."""
+    anchors = {anchor(want) for want in asked}
+    found = tx.leases_near(None if ANYWHERE in anchors else anchors)
+    return [lease for lease in found if any(overlap(held, want) for held in lease.resources for want in asked)]
 
 
 def _active(tx: RecordTx, agent_id: str, now: int) -> None:
@@ -50,7 +51,9 @@ def _active(tx: RecordTx, agent_id: str, now: int) -> None:
 def acquire(tx: RecordTx, now: int, request: AcquireRequest, lease_id: str, clocks: Clocks,
             quota: int) -> Lease:
     revision = tx.next_sequence(COUNTER)  # first: the row that serialises grants on PostgreSQL
-    stored = _touching(tx.leases(), request.resources, request.agent_id)
+    # what may conflict, and the agent's own (its quota)
+    stored = list({lease.lease_id: lease for lease in [*_near(tx, request.resources),
+                                                       *tx.leases_of(request.agent_id)]}.values())
     _active(tx, request.agent_id, now)
     entry = tx.get_entry(request.agent_id)
     facts = rules.AcquireFacts(stored, _seen(tx, [*(lease.agent_id for lease in stored), request.agent_id]),
@@ -81,7 +84,7 @@ def release(tx: RecordTx, now: int, lease_id: str, agent_id: str, as_agent: str,
         found = tx.get_lease(lease_id)
         candidates = [found] if found is not None and found.live else []
     else:
-        candidates = [lease for lease in tx.leases() if lease.live and lease.agent_id == agent_id]
+        candidates = tx.leases_of(agent_id)
     if not candidates:
         return []
     revision = tx.next_sequence(COUNTER)
@@ -95,7 +98,7 @@ def release(tx: RecordTx, now: int, lease_id: str, agent_id: str, as_agent: str,
 
 def end_all(tx: RecordTx, now: int, agent_id: str, cause: EndCause) -> int:
     """End every live lease of `agent_id` with `cause` (Unregister calls it in its transaction)."""
-    held = [lease for lease in tx.leases() if lease.live and lease.agent_id == agent_id]
+    held = tx.leases_of(agent_id)
     if not held:
         return 0
     revision = tx.next_sequence(COUNTER)
@@ -106,18 +109,17 @@ def end_all(tx: RecordTx, now: int, agent_id: str, cause: EndCause) -> int:
 
 
 def due(tx: RecordTx, now: int, clocks: Clocks) -> tuple[bool, int]:
-    """A read: (whether a sweep has work: an end to write or an ended record to prune, the next end after
-    now, 0 when no lease is live)."""
-    stored = tx.leases()
-    live = [lease for lease in stored if lease.live]
+    """A read of the live leases: (whether an end is due to be written, the next end after now, 0 when no
+    lease is live)."""
+    live = tx.leases_near(None)
     seen = _seen(tx, [lease.agent_id for lease in live])
     ends = [rules.end_of(lease, seen.get(lease.agent_id), clocks)[0] for lease in live]
-    work = any(at <= now for at in ends) or any(not s.live and s.end_ns + ENDED_KEPT_NS <= now for s in stored)
-    return work, min((at for at in ends if at > now), default=0)
+    return any(at <= now for at in ends), min((at for at in ends if at > now), default=0)
 
 
 def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
-    """Write the end of every lease judged ended (its cause: ttl or presence) and prune old ended records."""
+    """Write the end of every lease judged ended (its cause: ttl or presence) and prune ended records older
+    than ENDED_KEPT_NS (a full read, done only with ends to write)."""
     stored = tx.leases()
     for old in stored:
         if not old.live and old.end_ns + ENDED_KEPT_NS <= now:
@@ -135,7 +137,7 @@ def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
 
 def live(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
     """The live leases (as judged now), oldest grant first."""
-    stored = [lease for lease in tx.leases() if lease.live]
+    stored = tx.leases_near(None)
     kept, _ = rules.sweep(stored, _seen(tx, [lease.agent_id for lease in stored]), now, clocks, 0)
     return sorted(kept, key=lambda lease: lease.fencing_token)
 
@@ -143,7 +145,7 @@ def live(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
 def check(tx: RecordTx, now: int, clocks: Clocks, agent_id: str, paths: Sequence[str],
           mode: LeaseMode) -> list[Holder]:
     """The conflicts other agents' live leases would cause for `paths` (judging only those that overlap)."""
-    near = [lease for lease in _touching(tx.leases(), paths, "\0") if lease.agent_id != agent_id]
+    near = [lease for lease in _near(tx, paths) if lease.agent_id != agent_id]
     seen = _seen(tx, [lease.agent_id for lease in near])
     live_, _ = rules.sweep(near, seen, now, clocks, 0)
     return rules.conflicts(live_, paths, mode, agent_id)

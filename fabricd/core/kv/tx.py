@@ -10,7 +10,7 @@ script's changes are thrown away when it raises, so it may be run again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
@@ -262,6 +262,14 @@ class RecordTx(Protocol):
 
     def leases(self) -> list[Lease]:
         """Every lease record, live or ended (a database backend locks them in a write)."""
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        """The live leases with an anchor (fabricd.core.model_leases.anchors) in `anchors` or at
+        lease_patterns.ANYWHERE; every live lease when None. Read through an index: never the ended ones, nor
+        those of other anchors."""
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        """The live leases of one agent, through an index."""
 
     # -- effects
     def wake(self, key: str) -> None:

@@ -72,9 +72,9 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
 _SEQ = b"seq/"
-_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT)
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
-the ticket index's built flag (with the tickets)."""
+the ticket index's built flag (with the tickets), the leases' indexes (with the leases)."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import quota, wake
+from fabricd.core import model_leases, quota, wake
 from fabricd.core.agentdir import (
     FILTER_ALL,
     FILTER_NOTIFICATIONS,
@@ -19,6 +19,7 @@ from fabricd.core.agentdir import (
     WorkRequest,
 )
 from fabricd.core.kv.mailbox import consume_each
+from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model import (
     Change,
     Envelope,
@@ -484,6 +485,14 @@ class MemoryTx:
 
     def leases(self) -> list[Lease]:
         return [lease for _, lease in sorted(self._t("leases").items())]
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        wanted = None if anchors is None else {*anchors, ANYWHERE}
+        return [lease for lease in self.leases()
+                if lease.live and (wanted is None or wanted & set(model_leases.anchors(lease)))]
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        return [lease for lease in self.leases() if lease.live and lease.agent_id == agent_id]
 
     # -- effects
 

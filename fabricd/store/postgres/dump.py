@@ -26,7 +26,7 @@ from fabricd.core.model import IdRecord
 from fabricd.core.quota import CREATED_BY, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
-from fabricd.store.postgres import schema
+from fabricd.store.postgres import schema, tx_leases
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.errors import PostgresError
@@ -139,7 +139,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                  lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
                             v[1].revoke_ns, "\n".join(v[1].session_names))),
     Kind.WAKE_HOOK: ("wake_hooks", ("agent_id", "body"), lambda h: (h.agent_id, wake.encode(h))),
-    Kind.LEASE: ("leases", ("lease_id", "body"), lambda v: (v.lease_id, model_leases.encode(v).decode())),
+    Kind.LEASE: ("leases", tx_leases.COLUMNS, tx_leases.row),
 }
 
 

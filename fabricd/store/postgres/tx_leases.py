@@ -6,10 +6,11 @@ A write reads leases locked (`FOR UPDATE`); grants are serialised before they re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from fabricd.core import model_leases
+from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model_leases import Lease
 
 
@@ -26,8 +27,7 @@ class PgLeaseRecords:
         return model_leases.decode(body) if body is not None else None
 
     def put_lease(self, lease: Lease) -> None:
-        self._exec("INSERT INTO leases (lease_id, body) VALUES ($1, $2) ON CONFLICT (lease_id) DO UPDATE "
-                   "SET body = EXCLUDED.body", lease.lease_id, model_leases.encode(lease).decode())
+        self._exec(UPSERT, *row(lease))
 
     def delete_lease(self, lease_id: str) -> None:
         self._exec("DELETE FROM leases WHERE lease_id = $1", lease_id)
@@ -35,3 +35,26 @@ class PgLeaseRecords:
     def leases(self) -> list[Lease]:
         return [model_leases.decode(r["body"])
                 for r in self._fetch(f"SELECT body FROM leases ORDER BY lease_id{self._lock}")]
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        if anchors is None:
+            rows = self._fetch(f"SELECT body FROM leases WHERE anchors <> '{{}}' ORDER BY lease_id{self._lock}")
+        else:
+            rows = self._fetch(f"SELECT body FROM leases WHERE anchors && $1::text[] ORDER BY lease_id{self._lock}",
+                               sorted({*anchors, ANYWHERE}))
+        return [model_leases.decode(r["body"]) for r in rows]
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        rows = self._fetch(f"SELECT body FROM leases WHERE agent_id = $1 AND anchors <> '{{}}' ORDER BY lease_id"
+                           f"{self._lock}", agent_id)
+        return [model_leases.decode(r["body"]) for r in rows]
+
+
+UPSERT = """INSERT INTO leases (lease_id, agent_id, anchors, body) VALUES ($1, $2, $3, $4)
+ON CONFLICT (lease_id) DO UPDATE SET agent_id = EXCLUDED.agent_id, anchors = EXCLUDED.anchors, body = EXCLUDED.body"""
+COLUMNS = ("lease_id", "agent_id", "anchors", "body")
+
+
+def row(lease: Lease) -> tuple[str, str, list[str], str]:
+    """A lease's row: `anchors` (its live index, empty once ended) is what leases_near searches."""
+    return lease.lease_id, lease.agent_id, list(model_leases.anchors(lease)), model_leases.encode(lease).decode()
