@@ -31,7 +31,10 @@ from fabricd.core.ports import Service
 log = logging.getLogger("fabricd.leases")
 LIST = "leases"
 MAX_REASON_BYTES = 1024
+MAX_RESOURCES = 256
+"""Resources of one Acquire, paths of one CheckLeases: with 1 KiB each, a lease stays within 260 KiB."""
 WATCH_BATCH = 500
+"""Events in one WatchLeases response at most; a response also stays within paging.budget() bytes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,10 @@ def checked_resources(values: Sequence[str], field_name: str = "resources") -> t
     if not values:
         raise InvalidArgument(f"{field_name} is required: name at least one path or pattern",
                               reason="MISSING_FIELD", field=field_name)
+    if len(values) > MAX_RESOURCES:
+        raise InvalidArgument(f"{len(values)} {field_name}; the limit is {MAX_RESOURCES}: lease a folder "
+                              "(dir/**) or a pattern instead of its files one by one", reason="TOO_MANY_ITEMS",
+                              field=field_name, limit=MAX_RESOURCES)
     return tuple(dict.fromkeys(patterns.normalise(v, field_name) for v in values))
 
 
@@ -179,17 +186,18 @@ class Leases(Service):
             if not revision or known - ids:  # the first read, or ended records pruned before this watcher saw them
                 known = {lease.lease_id for lease in live}
                 revision = max((c.revision for c in changes), default=revision)
-                for i in range(0, max(len(live), 1), WATCH_BATCH):
-                    chunk = [Event("SNAPSHOT", lease) for lease in live[i:i + WATCH_BATCH]]
-                    yield LeaseBatch(chunk, snapshot_complete=i + WATCH_BATCH >= len(live), reset=reset)
+                chunks = list(paging.batches(live, WATCH_BATCH, paging.budget())) or [[]]
+                for i, chunk in enumerate(chunks):
+                    yield LeaseBatch([Event("SNAPSHOT", lease) for lease in chunk],
+                                     snapshot_complete=i == len(chunks) - 1, reset=reset)
                 reset, revision = True, max(revision, 1)
             else:
                 events = [_event(c, known) for c in changes]
                 for c in changes:
                     (known.add if c.live else known.discard)(c.lease_id)
                 revision = max((c.revision for c in changes), default=revision)
-                for i in range(0, len(events), WATCH_BATCH):
-                    yield LeaseBatch(events[i:i + WATCH_BATCH])
+                for batch in paging.batches(events, WATCH_BATCH, paging.budget()):
+                    yield LeaseBatch(batch)
                 if changes:
                     continue
             if not await self._wakeups.wait(LEASES, seen, self._keepalive_s):

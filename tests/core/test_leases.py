@@ -255,3 +255,11 @@ async def test_leases_are_found_through_their_anchors_whichever_side_holds_the_p
     assert await fabric.store.leases.live(leases.clocks()) == []
     again = await take(leases, "c", "*/generated/**")  # an ended lease left no slot behind
     assert [lease.lease_id for lease in await leases.live()] == [again.lease_id]
+
+
+async def test_an_acquire_names_at_most_256_resources(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    with pytest.raises(InvalidArgument) as refused:
+        leases.request("a", [f"f{i}" for i in range(257)], EX, 0, "", False)
+    assert refused.value.reason == "TOO_MANY_ITEMS" and refused.value.metadata["limit"] == "256"
+    assert len((await take(leases, "a", *(f"f{i}" for i in range(256)))).resources) == 256
