@@ -8,7 +8,8 @@
 Each role logs only what a daemon acknowledged; `check` asserts that every
 acknowledged send is delivered or still unread, nothing is delivered or
 drained twice, every ticket ended (answered with its own answer, or aborted),
-and every outbox reply was posted exactly once with one receipt.
+every outbox reply was posted exactly once with one receipt, and no two agents held the one exclusive lease
+at once, its fencing tokens growing with every grant through the kills.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from fabricd.client import Client
 from fabricd.v1 import outbox_service_pb2 as ob
 from tests.reliability.helpers import eventually
 
-ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler")
+ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler", "leaser")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -111,7 +112,19 @@ async def check(client: Client, folder: pathlib.Path) -> str:
             break
     assert receipts == len(posted)
 
+    # leases: one exclusive resource, two agents; fencing tokens only grow, and a grant to the other agent comes
+    # after the previous holder's lease expired or was being released.
+    grants = sorted((f for f in logs["leaser"] if f["kind"] == "granted"), key=lambda f: f["token"])
+    releasing = {f["lease"] for f in logs["leaser"] if f["kind"] == "releasing"}
+    assert len({g["token"] for g in grants}) == len(grants), "a fencing token was granted twice"
+    for before, after in zip(grants, grants[1:], strict=False):
+        assert after["acquire_ns"] >= before["acquire_ns"], "fencing tokens went backwards"
+        if after["agent"] != before["agent"]:
+            assert after["acquire_ns"] >= before["expire_ns"] or before["lease"] in releasing, (
+                f"two agents held the exclusive lease at once: {before} and {after}")
+
     answered = sum(1 for f in ended.values() if f["kind"] == "answered")
     return (f"sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "
             f"answered={answered} aborted={len(ended) - answered} outbox_replies={len(set(fanned))} lost=0 "
-            f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)}")
+            f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)} "
+            f"lease_grants={len(grants)}")
