@@ -175,3 +175,14 @@ async def test_agents_racing_for_one_file_on_two_postgres_nodes_one_wins(two_nod
             assert sum(w is not None for w in won) == 1, won
         tokens = [lease.fencing_token for lease in await one.list_leases()]
         assert len(tokens) == 5 and tokens == sorted(set(tokens))
+
+
+async def test_a_waiter_on_one_node_is_granted_when_the_holder_releases_on_another(two_nodes: list[Daemon]) -> None:
+    async with Client(two_nodes[0].target) as one, Client(two_nodes[1].target) as two:
+        held = await one.acquire_lease("a", ["shared/x"])
+        waiting = asyncio.ensure_future(two.acquire_lease("b", ["shared/x"], wait=True, wait_timeout=30))
+        assert [h.agent_id for h in await two.check_leases(["shared/x"], agent_id="b")] == ["a"]
+        assert not waiting.done()
+        await one.release_lease(held.lease_id)
+        granted = await asyncio.wait_for(waiting, 10)  # woken by the other node's NOTIFY, not a keepalive
+        assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
