@@ -124,6 +124,7 @@ class Leases(Service):
                    for w in self._waiters)
 
     async def renew(self, lease_id: str, ttl_ns: int, as_agent: str) -> Lease:
+        validate.text_field(lease_id, "lease_id", self.limits, required=True)
         span = rules.ttl(ttl_ns, 0, int(self.limits.lease_max_ttl_s * 1e9)) if ttl_ns else 0
         return await self._store.leases.renew(lease_id, span, self.clocks(), as_agent)
 
@@ -131,6 +132,8 @@ class Leases(Service):
         if not lease_id and not agent_id:
             raise InvalidArgument("lease_id is required: name a lease, or an agent_id to release all its leases",
                                   reason="MISSING_FIELD", field="lease_id")
+        validate.text_field(lease_id, "lease_id", self.limits, required=False)
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
         return await self._store.leases.release(lease_id, agent_id, as_agent, self.clocks())
 
     async def live(self, agent_id: str = "", resource: str = "") -> list[Lease]:
@@ -141,6 +144,7 @@ class Leases(Service):
 
     async def page(self, agent_id: str, resource: str, page_size: int, token: str) -> tuple[list[Lease], str]:
         """A page of `live` (AIP-158): oldest grant first, the cursor a fencing token."""
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
         scope = f"{agent_id}\n{resource}"
         asked = paging.request(LIST, scope, paging.page_size(page_size), token)
         after = int(asked.cursor or 0) if asked.cursor.isdigit() or not asked.cursor else -1
@@ -152,6 +156,7 @@ class Leases(Service):
         return items, paging.next_token(LIST, scope, asked, paging.Page(items, last or ""))
 
     async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode) -> list[Holder]:
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
         asked = checked_resources(paths, "paths")
         return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
 

@@ -105,7 +105,7 @@ CALLS = [
     Call("agent_directory", "GetDirectoryData", lambda s: ad.GetDirectoryDataRequest(), "anyone"),
     Call("agent_directory", "WatchDirectoryData", lambda s: ad.WatchDirectoryDataRequest(), "anyone", stream=True),
     Call("lease", "Acquire", lambda s: ls.AcquireRequest(agent_id=ALICE, resources=["sec/mine"]), "own"),
-    Call("lease", "Renew", lambda s: ls.RenewRequest(lease_id=s["lease"]), "own"),
+    Call("lease", "Renew", lambda s: ls.RenewRequest(lease_id=s.get("lease", "no-lease")), "own"),
     Call("lease", "ListLeases", lambda s: ls.ListLeasesRequest(), "anyone"),
     Call("lease", "CheckLeases", lambda s: ls.CheckLeasesRequest(paths=["sec/held"]), "anyone"),
     Call("lease", "WatchLeases", lambda s: ls.WatchLeasesRequest(), "anyone", stream=True),
