@@ -17,7 +17,7 @@ import itertools
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 
 from fabricd.core import lease_patterns as patterns
@@ -25,8 +25,9 @@ from fabricd.core import leases as rules
 from fabricd.core import paging, validate
 from fabricd.core.errors import DeadlineExceeded, FabricError, InvalidArgument
 from fabricd.core.leases import LEASES, Clocks, LeaseConflict
+from fabricd.core.limits import Limits
 from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode
-from fabricd.core.ports import Service
+from fabricd.core.ports import Service, Store
 
 log = logging.getLogger("fabricd.leases")
 LIST = "leases"
@@ -75,8 +76,8 @@ class Leases(Service):
 
     _order = itertools.count()
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]  # Service's own parameters, passed through
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], keepalive_s: float = 15.0) -> None:
+        super().__init__(store, limits, clock, keepalive_s)
         self._waiters: list[_Waiter] = []
 
     def clocks(self) -> Clocks:
