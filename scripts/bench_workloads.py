@@ -22,6 +22,7 @@ from bench_common import derive, rounded
 from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
 from bench_fairness import flood
 from bench_channels import WORKLOADS as CHANNEL_WORKLOADS
+import bench_leases
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 # isort: on
@@ -352,12 +353,26 @@ async def _send_64_nosync(t: Tree) -> dict[str, float]:
     return {"send_64_callers_nosync": await send_rate(await t.client(nosync=True), 64, t.n(25600))}
 
 
+async def _lease_rt(t: Tree) -> dict[str, float]:
+    client = await t.client()
+    return {"lease_round_trips": await bench_leases.round_trips(client, t.n(3200))} if bench_leases.offered(client) else {}
+
+
+async def _lease_check_10k(t: Tree) -> dict[str, float]:
+    client = await t.client()
+    if not bench_leases.offered(client):
+        return {}
+    p50, p99 = await bench_leases.check_latency(client, t.n(10000), t.n(2000))
+    return {"lease_check_10k_p50_ms": p50, "lease_check_10k_p99_ms": p99}
+
+
 WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
     "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
     "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync, "flood": flood,
     **CHANNEL_WORKLOADS,
+    "lease_rt": _lease_rt, "lease_check_10k": _lease_check_10k,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 

@@ -152,3 +152,17 @@ def test_peer_ratios_are_taken_within_each_round_then_their_median() -> None:
     assert summary["ratio_spread"]["send_1_vs_redis"] == [0.2, 0.5]
     assert summary["ratios_fabricd_over_peer"]["send_1_vs_nats"] == 2.0  # a peer in one round only
     assert summary["results"]["redis"]["send_1"] == 600.0 and summary["rounds"] == 3
+
+
+async def test_the_lease_workloads_measure_round_trips_and_check_latency_and_leave_no_lease(daemon) -> None:  # noqa: ANN001
+    """The workload code itself, at a tiny size against the test daemon (scripts/bench runs it at full size)."""
+    import bench_leases
+
+    from fabricd.client import Client
+
+    async with Client(daemon.target) as client:
+        assert bench_leases.offered(client)
+        assert await bench_leases.round_trips(client, 32, callers=4) > 0
+        p50, p99 = await bench_leases.check_latency(client, 200, 20)
+        assert 0 < p50 <= p99
+        assert await client.list_leases() == []

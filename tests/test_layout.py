@@ -101,7 +101,7 @@ def test_client_public_api_is_pinned() -> None:
         "Replier",
         "ResourceExhausted", "SendResult", "Subscription", "SyncClient", "SyncSubscription", "Unauthenticated", "Unavailable",
         "address",
-        "agent_job", "decode_agent_job", "from_rpc_error", "from_status",
+        "agent_job", "conflict_holders", "decode_agent_job", "from_rpc_error", "from_status",
     ]
 
 

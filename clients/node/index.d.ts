@@ -23,11 +23,15 @@ import type { JoinChannelResponse__Output } from './generated/fabricd/v1/JoinCha
 import type { PublishResponse__Output } from './generated/fabricd/v1/PublishResponse';
 import type { ReadChannelResponse__Output } from './generated/fabricd/v1/ReadChannelResponse';
 import type { SearchMessagesResponse__Output } from './generated/fabricd/v1/SearchMessagesResponse';
+import type { Lease__Output } from './generated/fabricd/v1/Lease';
+import type { LeaseHolder__Output } from './generated/fabricd/v1/LeaseHolder';
+import type { WatchLeasesResponse__Output } from './generated/fabricd/v1/WatchLeasesResponse';
 
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
 type AddressLike = string | { agent_id: string; session_id?: string };
 interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string; data?: Uint8Array; headers?: Record<string, string>; continueTicketId?: string; requestKey?: string }
+type LeaseMode = 'LEASE_MODE_EXCLUSIVE' | 'LEASE_MODE_SHARED';
 type TicketOutcome = 'TICKET_OUTCOME_COMPLETED' | 'TICKET_OUTCOME_INPUT_REQUIRED' | 'TICKET_OUTCOME_REJECTED' | 'TICKET_OUTCOME_FAILED';
 export declare const SYSTEM_SOCKET: string;
 export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
@@ -81,6 +85,14 @@ export declare class Client {
   /** The queue, head first: every page, or one page when given pageSize or pageToken. */
   queue(agentId: string, options?: PageOptions): Promise<Page<QueuedTicket__Output>>;
   watchQueue(agentId: string): AsyncIterable<QueuedTicket__Output[]>;
+  /** Lease every resource or none (FAILED_PRECONDITION LEASE_CONFLICT names each holder in err.metadata). */
+  acquireLease(agentId: string, resources: string[], options?: { mode?: LeaseMode; ttlMs?: number; reason?: string; wait?: boolean; waitTimeoutMs?: number; renewWithPresence?: boolean }): Promise<Lease__Output>;
+  renewLease(leaseId: string, options?: { ttlMs?: number }): Promise<Lease__Output>;
+  /** End one lease, or (no leaseId) all of agentId's; how many live leases ended. */
+  releaseLease(leaseId?: string, options?: { agentId?: string }): Promise<number>;
+  listLeases(options?: PageOptions & { agentId?: string; resource?: string }): Promise<Page<Lease__Output>>;
+  checkLeases(paths: string[], options?: { agentId?: string; mode?: LeaseMode }): Promise<LeaseHolder__Output[]>;
+  watchLeases(): AsyncIterable<WatchLeasesResponse__Output>;
   status(): Promise<GetStatusResponse__Output>;
   // ChannelService: a name may carry the CLI's '#' sigil ('#team')
   createChannel(name: string, options?: { description?: string; open?: boolean; maxMessages?: number; maxBytes?: number; maxAgeS?: number }): Promise<Channel__Output>;

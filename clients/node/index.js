@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 
 const PROTOS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'protos');
-const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin', 'channel'];
+const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin', 'channel', 'lease'];
 const definition = protoLoader.loadSync(
   SERVICES.map((name) => `fabricd/v1/${name}_service.proto`),
   { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] },
@@ -148,7 +148,7 @@ const address = (a) => (a == null ? undefined : typeof a === 'string' ? { agent_
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 const STUBS = { directory: 'DirectoryService', mailbox: 'MailboxService', rendezvous: 'RendezvousService',
   outbox: 'OutboxService', agentDirectory: 'AgentDirectoryService', admin: 'AdminService',
-  channels: 'ChannelService' };
+  channels: 'ChannelService', lease: 'LeaseService' };
 const REPLIED_KEPT = 4096;
 const NOT_OFFERED = Symbol('no SendStream');
 
@@ -710,6 +710,37 @@ export class Client {
     current?.cancel();
     await connecting;
     if (fatal) throw fatal;
+  }
+
+  // -- LeaseService
+  /**
+   * Lease every resource (paths, dir/**, *.py globs) or none: a conflict is FAILED_PRECONDITION LEASE_CONFLICT
+   * naming each holder in err.metadata (holders, holder_<i>_agent_id, _resource, _mode, _reason, ...). With
+   * `wait`, queue until granted or waitTimeoutMs passes (DEADLINE_EXCEEDED LEASE_WAIT_TIMEOUT).
+   */
+  async acquireLease(agentId, resources, { mode = 'LEASE_MODE_EXCLUSIVE', ttlMs, reason = '', wait = false,
+    waitTimeoutMs, renewWithPresence = false } = {}) {
+    const request = { agent_id: agentId, resources, mode, ttl: duration(ttlMs), reason, wait,
+      wait_timeout: duration(waitTimeoutMs), renew_with_presence: renewWithPresence };
+    return (await this.call('lease', 'Acquire', request)).lease;
+  }
+  async renewLease(leaseId, { ttlMs } = {}) {
+    return (await this.call('lease', 'Renew', { lease_id: leaseId, ttl: duration(ttlMs) }, {}, { resend: true })).lease;
+  }
+  /** End one lease, or (no leaseId) all of agentId's; resolves to how many live leases ended. */
+  async releaseLease(leaseId = '', { agentId = '' } = {}) {
+    return (await this.call('lease', 'Release', { lease_id: leaseId, agent_id: agentId }, {}, { resend: true })).released;
+  }
+  /** The live leases, oldest grant first: every page, or one page when given pageSize or pageToken. */
+  listLeases({ agentId = '', resource = '', ...options } = {}) {
+    return this.#pages('lease', 'ListLeases', { agent_id: agentId, resource }, 'leases', options);
+  }
+  /** The conflicts other agents' leases would cause if agentId worked on these paths ([] when free). */
+  async checkLeases(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE' } = {}) {
+    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode }, {}, { resend: true })).conflicts;
+  }
+  async *watchLeases() {
+    for await (const r of this.stream('lease', 'WatchLeases', {})) if (r.events.length || r.snapshot_complete) yield r;
   }
 
   // -- AdminService

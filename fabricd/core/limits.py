@@ -77,6 +77,15 @@ class Limits:
                                   reloadable=True)
     quota_posts: int = setting(1_000_000, "posts of an agent token still retained in channels' logs; 0 is no "
                                "quota", at_least=0, reloadable=True)
+    quota_leases: int = setting(1000, "live leases an agent token's agent may hold; 0 is no quota", at_least=0,
+                                reloadable=True)
+    lease_default_ttl_s: float = setting(15 * 60.0, "seconds a lease lasts without a renewal when Acquire names "
+                                         "no ttl", key="lease_default_ttl", at_least=0.001, reloadable=True)
+    lease_max_ttl_s: float = setting(24 * 3600.0, "the longest ttl Acquire and Renew accept, in seconds",
+                                     key="lease_max_ttl", at_least=0.001, reloadable=True)
+    lease_offline_grace_s: float = setting(60.0, "seconds a lease outlives its agent going offline (no activity "
+                                           "for live_window, or a goodbye)", key="lease_offline_grace",
+                                           at_least=0, reloadable=True)
     quota_all_callers: bool = setting(False, "hold admin tokens and local callers to the quotas too (charged to "
                                       "the sender they name); off: only agent tokens", reloadable=True)
 

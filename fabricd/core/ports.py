@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fabricd.core.errors import FabricError
+from fabricd.core.leases import Clocks
 from fabricd.core.limits import Limits
 from fabricd.core.model import (
     Capability,
@@ -53,6 +54,7 @@ from fabricd.core.model import (
     Ticket,
 )
 from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
+from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode
 from fabricd.core.model_outbox import DrainResult, RetryPolicy
 from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
 from fabricd.core.model_tokens import Token
@@ -313,6 +315,24 @@ class AgentDirectoryPort(Protocol):
     async def reconcile_repair(self, repair: RepairInfo, text: str, publication: str, create_ns: int) -> str: ...
 
 
+class LeasePort(Protocol):
+    """fabricd.core.kv.leases.KvLeases is the one implementation (PostgreSQL runs its scripts too)."""
+
+    async def acquire(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int) -> Lease: ...
+
+    async def renew(self, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease: ...
+
+    async def release(self, lease_id: str, agent_id: str, as_agent: str, clocks: Clocks) -> list[Lease]: ...
+
+    async def live(self, clocks: Clocks) -> list[Lease]: ...
+
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]: ...
+
+    async def changed(self, after: int, clocks: Clocks) -> tuple[list[Lease], list[Lease], set[str]]: ...
+
+    async def sweep(self, clocks: Clocks) -> tuple[list[Lease], int]: ...
+
+
 class TokenPort(Protocol):
     async def add(self, key: bytes, token: Token) -> None: ...
 
@@ -367,6 +387,9 @@ class Store(Protocol):
     def tokens(self) -> TokenPort: ...
     @property
     def wake(self) -> WakePort: ...
+
+    @property
+    def leases(self) -> LeasePort: ...
     @property
     def channels(self) -> ChannelPort: ...
     @property

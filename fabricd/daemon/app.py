@@ -17,6 +17,8 @@ from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.channel_service import Channels
 from fabricd.core.directory import Directory
 from fabricd.core.errors import FabricError
+from fabricd.core.lease_service import Leases
+from fabricd.core.leases import LEASES
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
@@ -37,7 +39,7 @@ from fabricd.store import open_store
 
 log = logging.getLogger("fabricd")
 # The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
-_OWN_LOOPS = (TOKENS, WAKE, OUTBOX)
+_OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES)
 
 class App:
     """One running daemon. `reconfigure` returns a fresh Config (file and environment re-read) for SIGHUP."""
@@ -73,6 +75,7 @@ class App:
                                               keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
         self.channels = Channels(self.store, c.limits, clock, c.keepalive)
+        self.leases = Leases(self.store, c.limits, clock, c.keepalive)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
                            ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve)
@@ -83,7 +86,7 @@ class App:
         self.started = time.time_ns()
         core = self.core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
-                    wakes=self.wakes, channels=self.channels,
+                    wakes=self.wakes, channels=self.channels, leases=self.leases,
                     backup=self.store.backup_to, backup_dir=c.data_dir)
         self.streams = Streams(lambda: core.mailboxes.limits)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
@@ -96,7 +99,7 @@ class App:
 
     def _services(self) -> tuple[object, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
-                self.wakes, self.channels)
+                self.wakes, self.channels, self.leases)
 
     async def status(self) -> Status:
         stats = self.store.stats()
@@ -161,7 +164,8 @@ class App:
             logs.announce(f"fabricd metrics on http://{metrics_at}/metrics", url=f"http://{metrics_at}/metrics")
         self._sd.notify("READY=1", f"STATUS={await self._summary()}")
         background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
-                      asyncio.create_task(self._status_forever()), asyncio.create_task(self.wakes.run())]
+                      asyncio.create_task(self._status_forever()), asyncio.create_task(self.wakes.run()),
+                      asyncio.create_task(self.leases.sweep_forever())]
         if c.outbox.loop:
             background.append(asyncio.create_task(self.outbox.run()))
         if c.store:  # tokens issued or revoked by other nodes: reload the cache when they say so

@@ -217,6 +217,17 @@ def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
         raise _deny(identity, "settle a job another agent ran")
 
 
+def lease_of_own(request: object, identity: Identity, guard: Guard) -> None:
+    """A lease named by id: the core refuses another agent's (PERMISSION_DENIED) once it has read its holder,
+    before writing anything (fabricd.rpc.leases passes the caller's agent)."""
+
+
+def release_own(request: object, identity: Identity, guard: Guard) -> None:
+    """All of its own agent's leases (agent_id), or one lease by id (checked as lease_of_own)."""
+    if not request.lease_id:  # type: ignore[attr-defined]
+        own("agent_id")(request, identity, guard)
+
+
 def per_frame(request: object, identity: Identity, guard: Guard) -> None:
     """A bidirectional stream: opened by any identity, each frame checked by FRAME_POLICIES as it arrives."""
 
@@ -267,6 +278,10 @@ POLICIES: dict[str, Policy] = {
     "GetChannel": anyone, "ListChannels": anyone, "Publish": publish_as_self, **{name: member_checked for name in (
         "CreateChannel", "DeleteChannel", "JoinChannel", "LeaveChannel", "ListMembers", "ReadChannel",
         "SubscribeChannel", "SearchMessages")},
+    # LeaseService: its own agent's leases (a lease named by id is checked against its holder in the core);
+    # anyone may list, check and watch
+    "Acquire": own("agent_id"), "Renew": lease_of_own, "Release": release_own, "ListLeases": anyone,
+    "CheckLeases": anyone, "WatchLeases": anyone,
     # AdminService
     "GetStatus": anyone,
     # lf.a2a.v1.A2AService: any identity may call any tenant, as itself; the servicer shows an agent

@@ -17,6 +17,8 @@ from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 from fabricd.core import errors
+from fabricd.core.leases import LeaseConflict
+from fabricd.rpc.lease_convert import conflict_out
 
 log = logging.getLogger("fabricd.rpc")
 # Request fields worth logging with an error: ids that say whose call it was (never tokens, never payloads).
@@ -58,6 +60,9 @@ def status_of(exc: errors.FabricError) -> status_pb2.Status:
     info = error_details_pb2.ErrorInfo(reason=exc.reason, domain=DOMAIN, metadata=exc.metadata)
     details.append(any_pb2.Any())
     details[-1].Pack(info)
+    if isinstance(exc, LeaseConflict):  # the typed detail beside ErrorInfo: every holder, not the first ten
+        details.append(any_pb2.Any())
+        details[-1].Pack(conflict_out(exc.holders))
     if "retry_after_s" in exc.metadata:
         retry = error_details_pb2.RetryInfo()
         retry.retry_delay.FromNanoseconds(int(float(exc.metadata["retry_after_s"]) * 1e9))

@@ -14,6 +14,7 @@ from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.core.agentdir import AgentDirectory
 from fabricd.core.channel_service import Channels
 from fabricd.core.directory import Directory
+from fabricd.core.lease_service import Leases
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
 from fabricd.core.rendezvous import Rendezvous
@@ -28,6 +29,7 @@ from fabricd.rpc.channels import ChannelServicer
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.interceptor import GuardInterceptor, Load
+from fabricd.rpc.leases import LeaseServicer
 from fabricd.rpc.mailbox import MailboxServicer
 from fabricd.rpc.outbox import OutboxServicer
 from fabricd.rpc.rendezvous import RendezvousServicer
@@ -41,6 +43,8 @@ from fabricd.v1 import (
     channel_service_pb2_grpc,
     directory_service_pb2,
     directory_service_pb2_grpc,
+    lease_service_pb2,
+    lease_service_pb2_grpc,
     mailbox_service_pb2,
     mailbox_service_pb2_grpc,
     outbox_service_pb2,
@@ -59,6 +63,7 @@ SERVICE_NAMES = tuple(
         (agent_directory_service_pb2, "AgentDirectoryService"),
         (admin_service_pb2, "AdminService"),
         (channel_service_pb2, "ChannelService"),
+        (lease_service_pb2, "LeaseService"),
     )
 )
 
@@ -77,6 +82,7 @@ class Core:
     status: Callable[[], Awaitable[Status]]
     tokens: Tokens
     wakes: Wakes
+    leases: Leases
     channels: Channels | None = None
     """None in a server built without them (tests that wire their own core)."""
     backup: Callable[[int], None] | None = None
@@ -158,6 +164,7 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
     if core.channels is not None:
         channel_service_pb2_grpc.add_ChannelServiceServicer_to_server(ChannelServicer(core.channels), server)
+    lease_service_pb2_grpc.add_LeaseServiceServicer_to_server(LeaseServicer(core.leases), server)
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(A2AServicer(core.rendezvous, core.directory, core.a2a), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

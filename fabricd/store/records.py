@@ -40,6 +40,7 @@ class Kind(enum.StrEnum):
     CHANNEL = "channel"  # model_channels.Channel: its settings and counters (seq, first retained, count, bytes)
     CHANNEL_MEMBER = "channel_member"  # model_channels.Member
     CHANNEL_POST = "channel_post"  # model_channels.Post: a retained post of a channel's log (its id index rebuilt)
+    LEASE = "lease"  # core.model_leases.Lease, live or ended (the fencing counter travels as the COUNTER 'lease')
 
 
 Record = tuple[Kind, Any]

@@ -74,6 +74,7 @@ def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
 
 def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:  # noqa: ANN001
     out = run(daemon, sys.executable, "examples/mcp/try_config.py")
-    assert ("tools: ask_agent, list_peers, post_to_channel, read_channel, read_inbox, reply_to_task, search_messages, "
-            "send_message, show_queue, wait_for_reply") in out
+    assert ("tools: ask_agent, list_peers, list_reservations, post_to_channel, read_channel, read_inbox, "
+            "release_files, reply_to_task, reserve_files, search_messages, send_message, show_queue, "
+            "wait_for_reply") in out
     assert "ask_agent: use a context manager" in out

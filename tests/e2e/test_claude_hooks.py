@@ -197,7 +197,7 @@ async def test_an_unreachable_daemon_never_breaks_the_session(tmp_path: Path, do
 
 async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: Path) -> None:  # noqa: ANN001
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
-    for stdin, event in (("not json", "Stop"), ("[1, 2]", "Stop"), (json.dumps(STOP), "PreToolUse")):
+    for stdin, event in (("not json", "Stop"), ("[1, 2]", "Stop"), (json.dumps(STOP), "PostToolUse")):
         done = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "hook",
                                "claude", event], input=stdin, capture_output=True, text=True, env=env, timeout=60)
         assert done.returncode == 0 and done.stdout == "" and "doing nothing" in done.stderr
@@ -220,10 +220,11 @@ def test_install_merges_into_existing_settings_and_is_idempotent(daemon, tmp_pat
     first = install(daemon.target, project, "--agent", "app-dev")
     assert first.returncode == 0, first.stderr
     assert json.loads(first.stdout)["hooks"] == dict.fromkeys(("SessionStart", "UserPromptSubmit", "Stop",
-                                                               "SessionEnd"), "added")
+                                                               "SessionEnd", "PreToolUse"), "added")
     settings = json.loads((project / ".claude" / "settings.json").read_text())
     assert settings["permissions"] == theirs["permissions"]
-    assert settings["hooks"]["PreToolUse"] == theirs["hooks"]["PreToolUse"]
+    assert settings["hooks"]["PreToolUse"][0] == theirs["hooks"]["PreToolUse"][0]
+    assert settings["hooks"]["PreToolUse"][1]["matcher"] == "Edit|Write|MultiEdit|NotebookEdit"
     stop_commands = [h["command"] for g in settings["hooks"]["Stop"] for h in g["hooks"]]
     assert stop_commands[0] == "notify-send done" and len(stop_commands) == 2
     for event in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"):

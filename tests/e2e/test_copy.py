@@ -142,7 +142,11 @@ async def fill(client: Client) -> dict[str, object]:
     await client.join_channel("crew", HELPER, delivery=ch.CHANNEL_DELIVERY_LOG)
     await client.publish("crew", "deploy at noon", sender=BOB, id="post-1")
     await client.publish("crew", "deploy done", sender=BOB)
-    return {"unread": [(m.id, m.seq) for m in unread], "minted": minted, "queued": queued, "answered": answered,
+    released = await client.acquire_lease(CAROL, ["docs/**"], mode="shared")
+    await client.release_lease(released.lease_id)  # an ended record, kept for watchers
+    lease = await client.acquire_lease(BOB, ["src/**"], ttl=3600, reason="refactor")
+    return {"lease": (lease.lease_id, lease.fencing_token, lease.expire_time.seconds),
+            "unread": [(m.id, m.seq) for m in unread], "minted": minted, "queued": queued, "answered": answered,
             "thread": thread.thread_id, "agent": agent.agent_id, "request": admitted.request_id, "repair": repair,
             "token": token, "sequence": (await client.get_directory_data()).sequence, "secret": secret}
 
@@ -173,6 +177,9 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
                                         thread_id=known["thread"], request_key="admit-key-1")
         assert readmitted.request_id == known["request"]
         assert await client.reconcile_repair("disk-check", 3, "the disk is full") == known["repair"]
+        [lease] = await client.list_leases()
+        assert (lease.lease_id, lease.fencing_token, lease.expire_time.seconds) == known["lease"]
+        assert (await client.acquire_lease(CAROL, ["docs/**"])).fencing_token > known["lease"][1]  # never reused
         hooked = await client.get_wake_hook(SLEEPER)
         assert (hooked.hook.url, hooked.hook.quiet_period.seconds, hooked.hook.only_when_idle) == (HOOK_URL, 90, False)
         read = await client.read_channel("crew")

@@ -27,7 +27,8 @@ async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) 
     async with McpClient(bridge(daemon, "alpha")) as mcp:
         tools = {t.name: t for t in (await mcp.list_tools()).tools}
         assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "wait_for_reply",
-                              "reply_to_task", "show_queue", "post_to_channel", "read_channel", "search_messages"}
+                              "reply_to_task", "show_queue", "post_to_channel", "read_channel", "search_messages",
+                              "reserve_files", "release_files", "list_reservations"}
         assert tools["ask_agent"].input_schema["properties"]["timeout_seconds"]["default"] <= 55
         assert all(len(t.description or "") > 60 for t in tools.values())
         peers = json.loads(text(await mcp.call_tool("list_peers", {})))
@@ -134,3 +135,19 @@ async def test_bridged_agents_talk_through_a_channel_read_its_history_and_search
         assert [(h["channel"], h["seq"]) for h in hits] == [("#crew", 1)] and "[red]" in hits[0]["snippet"]
         refused = await beta.call_tool("post_to_channel", {"channel": "#nowhere", "text": "hello?"})
         assert refused.is_error and "[CHANNEL_NOT_FOUND]" in refused.content[0].text
+async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations(daemon) -> None:  # noqa: ANN001
+    async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
+        mine = json.loads(text(await alpha.call_tool("reserve_files", {"paths": ["src/api/**"],
+                                                                      "reason": "refactor"})))
+        assert mine["status"] == "reserved" and mine["paths"] == ["src/api/**"] and mine["fencing_token"] > 0
+        refused = json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))
+        assert refused["status"] == "conflict"
+        assert [(h["agent_id"], h["path"], h["reason"]) for h in refused["holders"]] == [
+            ("alpha", "src/api/app.py", "refactor")]
+        listed = json.loads(text(await beta.call_tool("list_reservations", {"path": "src/api/x.py"})))
+        assert [(r["agent_id"], r["paths"]) for r in listed] == [("alpha", ["src/api/**"])]
+        bad = await beta.call_tool("reserve_files", {"paths": ["../etc"]})
+        assert bad.is_error and "LEASE_PATTERN_INVALID" in bad.content[0].text
+        assert text(await alpha.call_tool("release_files", {})) == "released 1 reservation(s)"
+        assert json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))[
+            "status"] == "reserved"

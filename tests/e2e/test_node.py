@@ -80,3 +80,17 @@ async def test_a_node_agent_and_a_python_agent_share_a_channel(daemon) -> None: 
         assert steps["typo"] == {"step": "typo", "code": "NOT_FOUND", "reason": "CHANNEL_NOT_FOUND",
                                  "suggestions": "node-team"}
         assert steps["deleted"] == {"step": "deleted", "purged": 2}
+async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:  # noqa: ANN001
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
+        pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    proc = await asyncio.create_subprocess_exec(node, "test/leases.mjs", daemon.target, cwd=NODE_CLIENT,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
+    assert steps["taken"] == {"step": "taken", "resources": ["src/api/**"], "token": True}
+    assert steps["conflict"] == {"step": "conflict", "code": "FAILED_PRECONDITION", "reason": "LEASE_CONFLICT",
+                                 "holder": "node-builder", "resource": "src/api/**"}
+    assert steps["checked"] == {"step": "checked", "holders": ["node-builder"], "listed": [True]}
+    assert steps["released"] == {"step": "released", "count": 1}

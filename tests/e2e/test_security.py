@@ -25,6 +25,7 @@ from fabricd.v1 import admin_service_pb2 as adm
 from fabricd.v1 import agent_directory_service_pb2 as ad
 from fabricd.v1 import channel_service_pb2 as chs
 from fabricd.v1 import directory_service_pb2 as dr
+from fabricd.v1 import lease_service_pb2 as ls
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import rendezvous_service_pb2 as rv
@@ -104,6 +105,12 @@ CALLS = [
     Call("agent_directory", "ReconcileRepair", lambda s: ad.ReconcileRepairRequest(key="k", generation=1), "admin"),
     Call("agent_directory", "GetDirectoryData", lambda s: ad.GetDirectoryDataRequest(), "anyone"),
     Call("agent_directory", "WatchDirectoryData", lambda s: ad.WatchDirectoryDataRequest(), "anyone", stream=True),
+    Call("lease", "Acquire", lambda s: ls.AcquireRequest(agent_id=ALICE, resources=["sec/mine"]), "own"),
+    Call("lease", "Renew", lambda s: ls.RenewRequest(lease_id=s.get("lease", "no-lease")), "own"),
+    Call("lease", "ListLeases", lambda s: ls.ListLeasesRequest(), "anyone"),
+    Call("lease", "CheckLeases", lambda s: ls.CheckLeasesRequest(paths=["sec/held"]), "anyone"),
+    Call("lease", "WatchLeases", lambda s: ls.WatchLeasesRequest(), "anyone", stream=True),
+    Call("lease", "Release", lambda s: ls.ReleaseRequest(agent_id=ALICE), "own"),
     Call("admin", "GetStatus", lambda s: adm.GetStatusRequest(), "anyone"),
     Call("admin", "IssueToken", lambda s: adm.IssueTokenRequest(scope=adm.TOKEN_SCOPE_AGENT, agent_id="x"), "admin"),
     Call("admin", "RevokeToken", lambda s: adm.RevokeTokenRequest(token_id="nope"), "admin"),
@@ -155,23 +162,25 @@ def test_every_fabricd_rpc_is_in_the_matrix() -> None:
         agent_directory_service_pb2,
         channel_service_pb2,
         directory_service_pb2,
+        lease_service_pb2,
         mailbox_service_pb2,
         outbox_service_pb2,
         rendezvous_service_pb2,
     )
 
     modules = (admin_service_pb2, agent_directory_service_pb2, directory_service_pb2, mailbox_service_pb2,
-               outbox_service_pb2, rendezvous_service_pb2, channel_service_pb2)
+               outbox_service_pb2, rendezvous_service_pb2, channel_service_pb2, lease_service_pb2)
     methods = {m.name for mod in modules for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods}
     assert {c.method for c in CALLS if c.stub != "a2a"} == methods
     assert {c.method for c in CALLS if c.stub == "a2a"} == {
         m.name for m in a2a.DESCRIPTOR.services_by_name["A2AService"].methods}
-    assert len(SERVICE_NAMES) == 7
+    assert len(SERVICE_NAMES) == 8
 
 
-PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus", "GetChannel", "ListChannels"}
-"""Reads an agent token gets whole: addressing data, channels' names and settings, and the daemon's status (see
-fabricd.rpc.visibility)."""
+PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus", "GetChannel", "ListChannels",
+                "ListLeases", "CheckLeases", "WatchLeases"}
+"""Reads an agent token gets whole: addressing data, channels' names and settings, the daemon's status and the
+leases (any member of the fabric may see who holds what: that is what leases are for) (see fabricd.rpc.visibility)."""
 
 
 def test_every_read_an_agent_may_make_beyond_its_own_is_either_withheld_in_part_or_public() -> None:
@@ -224,6 +233,7 @@ async def secured(make_daemon):  # noqa: ANN001, ANN201
             "alice": (await local.issue_token(agent_id=ALICE)).token,
             "mallory": (await local.issue_token(agent_id="mallory")).token,
             "admin": (await local.issue_token(admin=True)).token,
+            "lease": (await local.acquire_lease(ALICE, ["sec/held"])).lease_id,
         }
         revoked = await local.issue_token(agent_id=ALICE)
         assert await local.revoke_token(revoked.info.token_id)

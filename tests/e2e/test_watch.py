@@ -80,3 +80,21 @@ def test_watch_shows_channels_and_new_posts(daemon) -> None:  # noqa: ANN001
     assert code == 0
     recent = [line.split(" ", 1)[1] for line in out.split("recent activity\n", 1)[1].splitlines()]
     assert sorted(recent) == ["1 new post in #team", "channel #ops created"]
+def test_watch_shows_leases_their_grants_and_their_ends_with_the_cause(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("builder")
+        held = client.acquire_lease("builder", ["src/api/**"], reason="refactor")
+        snapshot = json.loads(fabric(daemon, "watch", "--once", "--json").stdout)
+        assert [(x["agent_id"], x["resources"], x["reason"]) for x in snapshot["leases"]] == [
+            ("builder", ["src/api/**"], "refactor")]
+        shown = fabric(daemon, "watch", "--once")
+        assert "leases" in shown.stdout and "src/api/**" in shown.stdout and "exclusive" in shown.stdout
+        watching = Running("--target", daemon.target, "watch", "--events", "2")
+        assert watching.next_line().startswith("fabric: watching 1 mailboxes")
+        client.release_lease(held.lease_id)
+        second = client.acquire_lease("reviewer", ["docs/**"], mode="shared")
+        code, out = watching.finish()
+    assert code == 0
+    recent = [line.split(" ", 1)[1] for line in out.split("recent activity\n", 1)[1].splitlines()]
+    assert recent == ["builder's exclusive lease on src/api/** ended (released)",
+                      f"reviewer's shared lease on docs/** granted (token {second.fencing_token})"]

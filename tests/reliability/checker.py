@@ -8,8 +8,9 @@
 Each role logs only what a daemon acknowledged; `check` asserts that every
 acknowledged send is delivered or still unread, nothing is delivered or
 drained twice, every ticket ended (answered with its own answer, or aborted),
-every outbox reply was posted exactly once with one receipt, and every acknowledged channel post is in
-the channel's log once and in each member's mailbox once, each member's copies in channel order.
+every outbox reply was posted exactly once with one receipt, every acknowledged channel post is in
+the channel's log once and in each member's mailbox once, each member's copies in channel order, and no
+two agents held the one exclusive lease at once, its fencing tokens growing with every grant through the kills.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from fabricd.client import Client
 from fabricd.v1 import outbox_service_pb2 as ob
 from tests.reliability.helpers import eventually
 
-ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler", "publisher")
+ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler", "publisher", "leaser")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -113,11 +114,22 @@ async def check(client: Client, folder: pathlib.Path) -> str:
     assert receipts == len(posted)
 
     posts = await check_channel(client, [f for f in logs["publisher"] if f["kind"] == "posted"])
+    # leases: one exclusive resource, two agents; fencing tokens only grow, and a grant to the other agent comes
+    # after the previous holder's lease expired or was being released.
+    grants = sorted((f for f in logs["leaser"] if f["kind"] == "granted"), key=lambda f: f["token"])
+    releasing = {f["lease"] for f in logs["leaser"] if f["kind"] == "releasing"}
+    assert len({g["token"] for g in grants}) == len(grants), "a fencing token was granted twice"
+    for before, after in zip(grants, grants[1:], strict=False):
+        assert after["acquire_ns"] >= before["acquire_ns"], "fencing tokens went backwards"
+        if after["agent"] != before["agent"]:
+            assert after["acquire_ns"] >= before["expire_ns"] or before["lease"] in releasing, (
+                f"two agents held the exclusive lease at once: {before} and {after}")
 
     answered = sum(1 for f in ended.values() if f["kind"] == "answered")
     return (f"posts_acked={posts} sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "
             f"answered={answered} aborted={len(ended) - answered} outbox_replies={len(set(fanned))} lost=0 "
-            f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)}")
+            f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)} "
+            f"lease_grants={len(grants)}")
 
 
 async def check_channel(client: Client, posted: list[dict]) -> int:
@@ -142,3 +154,4 @@ async def check_channel(client: Client, posted: list[dict]) -> int:
         seqs = [int(m.headers["fabricd-channel-seq"]) for m in copies]
         assert seqs == sorted(seqs), f"{member}'s copies are out of channel order"
     return len(posted)
+

@@ -27,7 +27,9 @@ from fabricd.v1 import admin_service_pb2 as adm
 from fabricd.v1 import (
     admin_service_pb2_grpc,
     agent_directory_service_pb2_grpc,
+    channel_service_pb2_grpc,
     directory_service_pb2_grpc,
+    lease_service_pb2_grpc,
     mailbox_service_pb2_grpc,
     outbox_service_pb2_grpc,
     rendezvous_service_pb2_grpc,
@@ -45,9 +47,11 @@ STUBS = {"directory": directory_service_pb2_grpc.DirectoryServiceStub,
          "outbox": outbox_service_pb2_grpc.OutboxServiceStub,
          "agent_directory": agent_directory_service_pb2_grpc.AgentDirectoryServiceStub,
          "admin": admin_service_pb2_grpc.AdminServiceStub,
+         "lease": lease_service_pb2_grpc.LeaseServiceStub,
+         "channels": channel_service_pb2_grpc.ChannelServiceStub,
          "a2a": a2a_pb2_grpc.A2AServiceStub}
 # Calls that may wait for an answer: the generated request gets a short deadline.
-WAITING = {"Ask", "AwaitReply", "a2a.SendMessage"}
+WAITING = {"Ask", "AwaitReply", "a2a.SendMessage", "lease.Acquire"}
 
 TEXT = st.one_of(
     st.text(max_size=40),

@@ -6,7 +6,8 @@ TARGET may name several nodes, comma-separated: the client fails over between th
 
 Roles: sender (idempotent sends to box-d and box-s), drainer (drains box-d),
 subscriber (follows box-s with acks), asker and replier (rendezvous through
-worker-t), settler (outbox fan-outs), publisher (idempotent posts to a channel of two members). Every role retries through daemon
+worker-t), settler (outbox fan-outs), publisher (idempotent posts to a channel of two members), leaser (two
+agents taking turns on one exclusive lease). Every role retries through daemon
 restarts and stops cleanly on SIGTERM.
 """
 
@@ -17,7 +18,16 @@ import json
 import signal
 import sys
 
-from fabricd.client import Aborted, AlreadyExists, Client, DeadlineExceeded, FabricError, NotFound, Unavailable
+from fabricd.client import (
+    Aborted,
+    AlreadyExists,
+    Client,
+    DeadlineExceeded,
+    FabricError,
+    FailedPrecondition,
+    NotFound,
+    Unavailable,
+)
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
 
@@ -166,7 +176,26 @@ async def publisher(client: Client, log: Log, stop: asyncio.Event) -> None:
         i += 1
 
 
-ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler, publisher)}
+async def leaser(client: Client, log: Log, stop: asyncio.Event) -> None:
+    """Two agents take turns on one exclusive lease (ttl 1.5 s), each releasing what it was granted."""
+
+    async def agent(name: str) -> None:
+        while not stop.is_set():
+            try:
+                lease = await client.acquire_lease(name, ["kill9/shared.txt"], ttl=1.5)
+            except (FailedPrecondition, Unavailable):
+                await asyncio.sleep(0.05)
+                continue
+            log(kind="granted", agent=name, lease=lease.lease_id, token=int(lease.fencing_token),
+                acquire_ns=lease.acquire_time.ToNanoseconds(), expire_ns=lease.expire_time.ToNanoseconds())
+            await asyncio.sleep(0.1)
+            log(kind="releasing", lease=lease.lease_id)  # before the call: a release cut by a kill may commit
+            await retry(lambda: client.release_lease(lease.lease_id), stop)  # noqa: B023 - called in this turn
+
+    await asyncio.gather(agent("lease-a"), agent("lease-b"))
+
+
+ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler, publisher, leaser)}
 
 
 async def main(role: str, target: str, path: str) -> None:

@@ -3,15 +3,16 @@ its queue and its wake hook.
 
 They live above fabricd.core.kv.directory (which the mailbox, rendezvous and wake scripts use to resolve
 names), so no script imports one that imports it back. Unregister removes, in one transaction, the entry,
-its unread mail (with `purge`), its queued tickets (aborted), its wake hook and rows.
+its unread mail (with `purge`), its queued tickets (aborted), its leases (ended), its wake hook and rows.
 """
 
 from __future__ import annotations
 
 from fabricd.core import directory as rules
-from fabricd.core.kv import directory, mailbox, rendezvous, wake
+from fabricd.core.kv import directory, leases, mailbox, rendezvous, wake
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Capability, Change, MailboxEntry
+from fabricd.core.model_leases import EndCause
 
 
 def register(tx: RecordTx, now: int, agent_id: str, session_name: str, capabilities: tuple[Capability, ...],
@@ -54,6 +55,7 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
     purged = mailbox.purge(tx, entry.agent_id)
     mailbox.release_creator(tx, entry)
+    leases.end_all(tx, now, entry.agent_id, EndCause.UNREGISTERED)  # a lease outlives no agent
     tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own,
     wake.drop_rows(tx, now, entry.agent_id)  # and is never fired with the old mailbox's wakes
     tx.delete_entry(entry.agent_id)

@@ -16,6 +16,7 @@ from fabricd.core.ids import IdMint
 from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
 from fabricd.core.kv.channel_port import KvChannels, SearchIndex
+from fabricd.core.kv.leases import KvLeases
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import (
     Capability,
@@ -355,6 +356,7 @@ class KvStore:
         self.wake = KvWake(engine, clock, mint)
         self.channels = KvChannels(engine, clock, mint, search_index)
         self._search_index = search_index
+        self.leases = KvLeases(engine, clock)
 
     def use_node_id(self, node_id: int) -> None:
         """Mint ids with `node_id` from now on."""

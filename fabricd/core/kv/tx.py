@@ -10,10 +10,11 @@ script's changes are thrown away when it raises, so it may be run again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
+from fabricd.core.model_leases import Lease
 from fabricd.core.ports import StoreStats
 from fabricd.core.quota import Usage
 
@@ -287,6 +288,23 @@ class RecordTx(Protocol):
 
     def usage_of(self, agent_id: str, quota: str) -> int:
         """One of an agent's usage counters (count_usage moves it)."""
+    # -- leases (fabricd.core.leases decides; ended records stay until pruned)
+    def get_lease(self, lease_id: str) -> Lease | None: ...
+
+    def put_lease(self, lease: Lease) -> None: ...
+
+    def delete_lease(self, lease_id: str) -> None: ...
+
+    def leases(self) -> list[Lease]:
+        """Every lease record, live or ended (a database backend locks them in a write)."""
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        """The live leases with an anchor (fabricd.core.model_leases.anchors) in `anchors` or at
+        lease_patterns.ANYWHERE; every live lease when None. Read through an index: never the ended ones, nor
+        those of other anchors."""
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        """The live leases of one agent, through an index."""
 
     # -- effects
     def wake(self, key: str) -> None:

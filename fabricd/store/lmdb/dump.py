@@ -32,7 +32,7 @@ from typing import Any
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir, quota
+from fabricd.core import agentdir, model_leases, quota
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, recount, sealed
@@ -48,7 +48,7 @@ INDEX = ()
 """A sub-database that only indexes records of other ones: the load rebuilds it."""
 
 COVERS: dict[str, tuple[Kind, ...]] = {
-    "meta": (Kind.COUNTER, Kind.DIRECTORY, Kind.WAKE_HOOK),  # and per-target queued-ticket counts, rebuilt with the tickets
+    "meta": (Kind.COUNTER, Kind.DIRECTORY, Kind.WAKE_HOOK, Kind.LEASE),  # and per-target queued-ticket counts, rebuilt with the tickets
     "entries": (Kind.MAILBOX,),
     "names": INDEX,
     "revisions": (Kind.REMOVAL,),  # and the revision index of live entries, rebuilt with them
@@ -79,9 +79,9 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
 _SEQ = b"seq/"
-_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT)
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
-the ticket index's built flag (with the tickets)."""
+the ticket index's built flag (with the tickets), the leases' indexes (with the leases)."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
@@ -156,6 +156,8 @@ class LmdbSource:
                     self.skipped[CORRUPT] += 1
                 else:
                     yield Kind.WAKE_HOOK, hook
+            elif key.startswith(keys.LEASES):
+                yield Kind.LEASE, model_leases.decode(raw)
             elif key != keys.SCHEMA and not key.startswith(_DERIVED):
                 raise StoreError(f"{self.path} holds a meta record this fabricd does not know ({key!r}); "
                                  "copy it with the fabricd that wrote it")
@@ -339,6 +341,8 @@ class LmdbTarget:
         elif kind is Kind.CHANNEL_POST:
             tx.put_post(value)
             tx.count_usage(value.message.sender.agent_id, quota.POSTS, 1)
+        elif kind is Kind.LEASE:
+            tx.put_lease(value)
         else:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 

@@ -38,6 +38,9 @@ big-endian so that byte order is numeric order.
                                                      each agent's mail keys are its own
     due        u64 next_attempt_ns, outbox key        b""            (PENDING rows only)
     meta       b"agent-directory"                    fabricd.v1.DirectoryData
+    meta       b"lease/" H(lease_id)                 lease JSON (fabricd.core.model_leases.encode), live or ended
+    meta       b"lease-at/" H(anchor) H(lease_id)    b""  (live leases by anchor: fabricd.core.lease_patterns.anchor)
+    meta       b"lease-of/" H(agent_id) H(lease_id)  b""  (live leases by agent)
     meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
                                                     (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
@@ -172,6 +175,31 @@ WAKE_HOOKS = b"wake/"
 
 def wake_hook(agent_id: str) -> bytes:
     return WAKE_HOOKS + entry(agent_id)
+
+
+LEASES = b"lease/"
+
+
+def lease(lease_id: str) -> bytes:
+    return LEASES + h(lease_id)
+
+
+LEASE_AT = b"lease-at/"
+LEASE_OF = b"lease-of/"
+
+
+def lease_at(anchor: str, lease_id: str = "") -> bytes:
+    """A live lease's slot under one of its anchors (the anchor's prefix when `lease_id` is empty)."""
+    return LEASE_AT + h(anchor) + (h(lease_id) if lease_id else b"")
+
+
+def lease_of(agent_id: str, lease_id: str = "") -> bytes:
+    return LEASE_OF + entry(agent_id) + (h(lease_id) if lease_id else b"")
+
+
+def lease_from_slot(slot: bytes) -> bytes:
+    """The record key of the lease an index slot names (its last DIGEST bytes)."""
+    return LEASES + slot[-DIGEST:]
 
 
 def sequence(name: str) -> bytes:

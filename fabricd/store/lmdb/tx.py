@@ -20,6 +20,7 @@ from fabricd.store.lmdb import keys, records
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
 from fabricd.store.lmdb.tx_channels import LmdbChannelRecords
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after
+from fabricd.store.lmdb.tx_leases import LeaseRecords
 from fabricd.store.lmdb.tx_messages import MessageRecords
 from fabricd.store.lmdb.tx_outbox import OutboxRecords
 from fabricd.store.lmdb.tx_tickets import TicketRecords
@@ -58,7 +59,7 @@ class Databases:
     """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
 
-class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, LmdbChannelRecords):
+class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, LmdbChannelRecords, LeaseRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
     __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage",

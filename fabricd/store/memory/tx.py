@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import quota, wake
+from fabricd.core import model_leases, quota, wake
 from fabricd.core.agentdir import (
     FILTER_ALL,
     FILTER_NOTIFICATIONS,
@@ -19,6 +19,7 @@ from fabricd.core.agentdir import (
     WorkRequest,
 )
 from fabricd.core.kv.mailbox import consume_each
+from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model import (
     Change,
     Envelope,
@@ -30,6 +31,7 @@ from fabricd.core.model import (
     Ticket,
     TicketState,
 )
+from fabricd.core.model_leases import Lease
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
@@ -38,7 +40,7 @@ from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens", "request_keys", "wake_hooks", *CHANNEL_TABLES)
+          "requests", "repairs", "tokens", "request_keys", "wake_hooks", "leases", *CHANNEL_TABLES)
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -469,6 +471,29 @@ class MemoryTx(MemoryChannelRecords):
 
     def wake_hooks(self) -> list[WakeHook]:
         return [wake.decode(raw) for _, raw in sorted(self._t("wake_hooks").items())]
+
+    # -- leases (frozen records: stored as they are)
+
+    def get_lease(self, lease_id: str) -> Lease | None:
+        found: Lease | None = self._t("leases").get(lease_id)
+        return found
+
+    def put_lease(self, lease: Lease) -> None:
+        self._w("leases")[lease.lease_id] = lease
+
+    def delete_lease(self, lease_id: str) -> None:
+        self._w("leases").pop(lease_id, None)
+
+    def leases(self) -> list[Lease]:
+        return [lease for _, lease in sorted(self._t("leases").items())]
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        wanted = None if anchors is None else {*anchors, ANYWHERE}
+        return [lease for lease in self.leases()
+                if lease.live and (wanted is None or wanted & set(model_leases.anchors(lease)))]
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        return [lease for lease in self.leases() if lease.live and lease.agent_id == agent_id]
 
     # -- effects
 

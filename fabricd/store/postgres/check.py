@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import agentdir, wake
+from fabricd.core import agentdir, model_leases, wake
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
@@ -41,6 +41,7 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     ("channels", "name", ch.CHANNEL_COLUMNS, ch.channel_of),
     ("channel_members", "channel || ' ' || agent_id", "*", ch.member_of),
     ("channel_posts", "channel || ' #' || seq", "channel, seq, size, body", ch.post_of),
+    ("leases", "lease_id", "body", lambda r: model_leases.decode(r["body"])),
 )
 
 

@@ -19,14 +19,14 @@ from typing import Any
 import asyncpg
 
 from fabricd import wire
-from fabricd.core import agentdir, turns, wake
+from fabricd.core import agentdir, model_leases, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
 from fabricd.core.quota import CHANNELS, CREATED_BY, POSTS, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
-from fabricd.store.postgres import schema
+from fabricd.store.postgres import schema, tx_leases
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres import tx_channels as ch
@@ -58,6 +58,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "channels": (Kind.CHANNEL,),
     "channel_members": (Kind.CHANNEL_MEMBER,),
     "channel_posts": (Kind.CHANNEL_POST,),
+    "leases": (Kind.LEASE,),
 }
 """What each table holds, as records of `fabricd copy` (tests check every table of the schema is here)."""
 
@@ -101,6 +102,7 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
      lambda r: (Kind.CHANNEL_MEMBER, ch.member_of(r))),
     ("channel_posts", "SELECT channel, seq, size, body FROM channel_posts ORDER BY channel, seq",
      lambda r: (Kind.CHANNEL_POST, ch.post_of(r))),
+    ("leases", "SELECT body FROM leases ORDER BY lease_id", lambda r: (Kind.LEASE, model_leases.decode(r["body"]))),
 )
 
 
@@ -152,6 +154,7 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                           lambda m: (m.channel, m.agent_id, int(m.delivery), m.join_ns, m.joined_after_seq)),
     Kind.CHANNEL_POST: ("channel_posts", ("channel", "seq", "sender", "id", "send_ns", "size", "body", "text"),
                         ch.post_args),
+    Kind.LEASE: ("leases", tx_leases.COLUMNS, tx_leases.row),
 }
 
 

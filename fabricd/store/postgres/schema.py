@@ -33,6 +33,9 @@
     request_keys    (scope, key)                idempotency keys of Admit and CreateThread: digest, created id
     node_ids        (a sequence)                each node takes one at start for its minted ids (fabricd.core.ids)
     wake_hooks      agent_id                    body = the hook and its firing state, JSON (fabricd.core.wake)
+    leases          lease_id                    body = the lease, live or ended, JSON (fabricd.core.model_leases);
+                                                anchors (GIN) and agent_id index the live ones; grants
+                                                serialise on the 'lease' counter's row
 
 Decisions, and why:
 - Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
@@ -340,6 +343,17 @@ CREATE TABLE channel_posts (
 );
 CREATE UNIQUE INDEX channel_posts_ids ON channel_posts (channel, sender, id);
 CREATE INDEX channel_posts_search ON channel_posts USING GIN (search);
+"""),
+    # Migration 9 (leases) is self-contained: one table, no change to the others.
+    Migration(9, "leases: one row per lease, live or ended", """
+CREATE TABLE IF NOT EXISTS leases (
+    lease_id text PRIMARY KEY,
+    agent_id text NOT NULL,
+    anchors  text[] NOT NULL,  -- fabricd.core.model_leases.anchors: empty once the lease ended
+    body     text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS leases_near ON leases USING gin (anchors);
+CREATE INDEX IF NOT EXISTS leases_of ON leases (agent_id) WHERE anchors <> '{}';
 """),
 )
 

@@ -11,6 +11,7 @@ when it exits 0:
   the last seen seq, kept in a state file per session).
 - Stop blocks the stop (`{"decision": "block", "reason": ...}`) while requests
   are queued or mail is unread, at most --max-blocks times in a row.
+- PreToolUse (Edit, Write): asks first, or refuses, when another agent leases the file (hooks_leases.py).
 - SessionEnd closes the agent's request queue and marks it offline (not when
   the reason is "clear": /clear goes on in a fresh context, SessionStart follows).
 
@@ -36,11 +37,12 @@ from typing import Any
 
 import click
 
+from fabricd.cli import hooks_leases
 from fabricd.cli.app import Context, cli
 from fabricd.client import Client
 from fabricd.v1 import types_pb2 as pb
 
-EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd")
+EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PreToolUse")
 MAX_BLOCKS = 3
 HOOK_TIMEOUT_S = 15.0
 """A hung daemon must not hold the session: the hook gives up (and exits 0) after this long."""
@@ -202,8 +204,10 @@ def context_answer(event: str, text: str) -> dict[str, Any]:
 
 
 async def handle(client: Client, event: str, payload: dict[str, Any], agent_id: str, session_name: str,
-                 max_blocks: int) -> dict[str, Any] | None:
+                 max_blocks: int, block_leased: bool = False) -> dict[str, Any] | None:
     """The answer to one hook event (None: nothing to say), updating the session's state file."""
+    if event == "PreToolUse":  # the lease guard (hooks_leases.py); no session state
+        return await hooks_leases.pre_edit(client, payload, agent_id, block_leased)
     path = state_path(str(payload.get("session_id") or "no-session"))
     state = State.load(path)
     if state.agent_id != agent_id:
@@ -275,7 +279,8 @@ def read_payload() -> dict[str, Any]:
     return payload
 
 
-def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: str, max_blocks: int) -> None:
+def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: str, max_blocks: int,
+             block_leased: bool = False) -> None:
     """Run one hook event; any failure is a note on stderr and exit 0, never a broken session."""
     try:
         payload = read_payload()
@@ -292,7 +297,7 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
 
     async def go() -> dict[str, Any] | None:
         async with Client(ctx.target, token=ctx.token) as client:
-            return await handle(client, name, payload, agent_id, session_name, max_blocks)
+            return await handle(client, name, payload, agent_id, session_name, max_blocks, block_leased)
 
     try:
         answer = asyncio.run(asyncio.wait_for(go(), HOOK_TIMEOUT_S))
@@ -321,13 +326,16 @@ def hook() -> None:
 @click.option("--name", "session_name", default="", help="a display name peers can address")
 @click.option("--max-blocks", type=click.IntRange(min=0), default=MAX_BLOCKS, show_default=True,
               help="Stop: block at most this many stops in a row while work waits")
+@click.option("--block-leased", is_flag=True, envvar="FABRIC_LEASE_BLOCK",
+              help="PreToolUse: refuse an edit of a file another agent leases (default: ask first)")
 @click.option("--install", is_flag=True, help="write the hooks and the MCP server into the project instead")
 @click.option("--project", type=click.Path(file_okay=False), default=None,
               help="with --install: the project folder (default: the current one)")
 @click.pass_obj
-def claude(ctx: Context, event: str | None, agent: str | None, session_name: str, max_blocks: int, install: bool,
-           project: str | None) -> None:
-    """Claude Code hook for EVENT (SessionStart, UserPromptSubmit, Stop, SessionEnd), reading its JSON on stdin.
+def claude(ctx: Context, event: str | None, agent: str | None, session_name: str, max_blocks: int, block_leased: bool,
+           install: bool, project: str | None) -> None:
+    """Claude Code hook for EVENT (SessionStart, UserPromptSubmit, Stop, SessionEnd, PreToolUse), reading its
+    JSON on stdin. PreToolUse checks an edit against other agents' leases.
 
     With --install, write the four hooks and the fabricd MCP server into the
     project's .claude/settings.json and .mcp.json (merging with what is there).
@@ -343,4 +351,20 @@ def claude(ctx: Context, event: str | None, agent: str | None, session_name: str
         raise click.UsageError("--project goes with --install")
     if event is None and (sys.stdin is None or sys.stdin.isatty()):
         raise click.UsageError(f"give the hook EVENT ({', '.join(EVENTS)}) or --install")
-    run_hook(ctx, event, agent, session_name, max_blocks)
+    run_hook(ctx, event, agent, session_name, max_blocks, block_leased)
+
+
+@hook.command("git")
+@click.argument("stage", required=False, type=click.Choice(["pre-commit"]))
+@click.option("--agent", "agent", envvar="FABRIC_AGENT", default="",
+              help="the committing agent: its own leases never refuse it ($FABRIC_AGENT)")
+@click.option("--install", is_flag=True, help="write .git/hooks/pre-commit for the repository here")
+@click.pass_obj
+def git(ctx: Context, stage: str | None, agent: str, install: bool) -> None:
+    """pre-commit: refuse a commit that touches another agent's exclusive lease (exit 1, naming the holders)."""
+    if install == bool(stage):
+        raise click.UsageError("give the hook STAGE (pre-commit) or --install")
+    if install:
+        hooks_leases.install_git(ctx, os.getcwd(), agent or None)
+    else:
+        hooks_leases.pre_commit(ctx, agent)

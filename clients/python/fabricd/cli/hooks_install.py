@@ -63,6 +63,10 @@ def is_ours(hook: Any, event: str) -> bool:
             and re.search(rf"(^|\s)hook claude {event}(\s|$)", hook["command"]) is not None)
 
 
+MATCHERS = {"PreToolUse": "Edit|Write|MultiEdit|NotebookEdit"}
+"""The tools an event's hook is for (the others run on every occurrence)."""
+
+
 def merge_hook(hooks: dict[str, Any], event: str, command: str) -> str:
     """Put our command hook for `event` into the settings' hooks: 'added', 'updated' or 'unchanged'."""
     groups = hooks.setdefault(event, [])
@@ -76,12 +80,12 @@ def merge_hook(hooks: dict[str, Any], event: str, command: str) -> str:
                     return "unchanged"
                 group["hooks"][i] = {**hook, **wanted}
                 return "updated"
-    groups.append({"hooks": [wanted]})
+    groups.append({**({"matcher": MATCHERS[event]} if event in MATCHERS else {}), "hooks": [wanted]})
     return "added"
 
 
 def install(ctx: Context, project: str, agent: str | None, session_name: str, max_blocks: int) -> None:
-    """Write the four hooks into PROJECT/.claude/settings.json and the MCP server into PROJECT/.mcp.json."""
+    """Write the five hooks into PROJECT/.claude/settings.json and the MCP server into PROJECT/.mcp.json."""
     root = Path(project).resolve()
     if not root.is_dir():
         raise click.ClickException(f"no project folder at {root}")

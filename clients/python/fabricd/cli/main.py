@@ -247,7 +247,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
     ctx.run(follow)
 
 
-from fabricd.cli import a2a, admin, ask, channel, doctor, hooks, ticket, wait, wake, watch, work  # noqa: E402, F401 - their commands join the group
+from fabricd.cli import a2a, admin, ask, channel, doctor, hooks, lease, ticket, wait, wake, watch, work  # noqa: E402, F401 - their commands join the group
 
 
 def main(args: list[str] | None = None) -> None:

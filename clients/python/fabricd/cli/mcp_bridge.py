@@ -104,7 +104,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                       "delegate a task and wait for the answer (an answer slower than the call's wait comes with "
                       "wait_for_reply), and show_queue to see waiting requests. A message with a `channel` is a post to "
                       "a team channel you are a member of: answer the team with post_to_channel, catch up with "
-                      "read_channel, and find what was said earlier with search_messages."),
+                      "read_channel, and find what was said earlier with search_messages. Before editing files "
+                      "other agents may touch, reserve them with reserve_files (release_files when done; "
+                      "list_reservations shows who holds what)."),
     )
 
     @server.tool()
@@ -239,6 +241,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
         return json.dumps([{"channel": "#" + h.channel, "seq": h.seq, "from": h.sender, "snippet": h.snippet}
                            for h in found.hits], indent=1)
 
+    from fabricd.cli import mcp_leases
+
+    mcp_leases.add_tools(server, bridge)
     return server
 
 

@@ -1,8 +1,9 @@
-"""`fabric watch`: a live view of the fabric in the terminal, from WatchMailboxes and WatchQueue.
+"""`fabric watch`: a live view of the fabric in the terminal, from WatchMailboxes, WatchQueue and WatchLeases.
 
 One WatchMailboxes stream gives every mailbox with its presence; a WatchQueue
-stream per mailbox (at most MAX_QUEUES) gives its requests; unread counts and
-the channels (their members and last post) are re-read each second. What changes between two updates (mail delivered or
+stream per mailbox (at most MAX_QUEUES) gives its requests; a WatchLeases stream
+the live leases, each grant and each end with its cause; unread counts and the
+channels (their members and last post) are re-read each second. What changes between two updates (mail delivered or
 read, tickets queued or gone, agents registered or busy) is listed as recent
 activity. `--once` prints one snapshot and exits;
 `--events N` exits after N changes, for scripts and tests.
@@ -27,7 +28,12 @@ from rich.text import Text
 from fabricd.cli import show
 from fabricd.cli.app import PRESENCE, Context, age, cli, to_json
 from fabricd.client import Client, FabricError
+from fabricd.v1 import lease_service_pb2 as ls_pb
 
+MODES = {ls_pb.LEASE_MODE_EXCLUSIVE: "exclusive", ls_pb.LEASE_MODE_SHARED: "shared"}
+ENDS = {ls_pb.LEASE_END_CAUSE_RELEASED: "released", ls_pb.LEASE_END_CAUSE_EXPIRED: "expired",
+        ls_pb.LEASE_END_CAUSE_UNREGISTERED: "its agent unregistered",
+        ls_pb.LEASE_END_CAUSE_HOLDER_OFFLINE: "its agent went offline"}
 MAX_QUEUES = 64  # WatchQueue streams one view opens; more mailboxes show without their queues
 RECENT = 12
 
@@ -39,6 +45,7 @@ class View:
         self.mailboxes: dict[str, Any] = {}
         self.queues: dict[str, list[Any]] = {}
         self.channels: dict[str, Any] = {}
+        self.leases: dict[str, Any] = {}
         self.recent: collections.deque[tuple[float, str]] = collections.deque(maxlen=RECENT)
         self.events = 0
         self.changed = asyncio.Event()
@@ -95,6 +102,17 @@ class View:
                 self.event(f"{n} new post{'s' if n != 1 else ''} in #{name}")
         for name in sorted(set(before) - set(self.channels)):
             self.event(f"channel #{name} deleted")
+    def lease(self, event: Any, initial: bool) -> None:
+        lease = event.lease
+        what = f"{lease.agent_id}'s {MODES.get(lease.mode, '')} lease on {' '.join(lease.resources)}"
+        if event.type == ls_pb.LEASE_EVENT_TYPE_ENDED:
+            self.leases.pop(lease.lease_id, None)
+            self.event(f"{what} ended ({ENDS.get(event.cause, 'ended')})")
+        else:
+            fresh = lease.lease_id not in self.leases
+            self.leases[lease.lease_id] = lease
+            if not initial and fresh:
+                self.event(f"{what} granted (token {lease.fencing_token})")
         self.changed.set()
 
     def recall(self) -> None:
@@ -141,13 +159,23 @@ class View:
         parts: list[Any] = [boxes if self.mailboxes else Text("no mailboxes yet", style="dim"), Text("")]
         if self.channels:  # no section at all on a fabric without channels
             parts += [channels, Text("")]
-        parts += [queues if any(self.queues.values()) else Text("no requests waiting", style="dim"), Text(""), recent]
-        return Group(*parts)
+        parts += [queues if any(self.queues.values()) else Text("no requests waiting", style="dim"), Text("")]
+        if self.leases:
+            leases = Table(title="leases", title_justify="left", box=None, header_style="bold")
+            for column in ("AGENT", "RESOURCES", "MODE", "TOKEN", "REASON"):
+                leases.add_column(column, no_wrap=column != "REASON")
+            for lease in sorted(self.leases.values(), key=lambda x: int(x.fencing_token)):
+                leases.add_row(show.cell(lease.agent_id), show.cell(" ".join(lease.resources)),
+                               MODES.get(lease.mode, "?"), str(lease.fencing_token),
+                               show.cell(show.preview(lease.reason, 40)))
+            parts += [leases, Text("")]
+        return Group(*parts, recent)
 
     def as_json(self) -> dict[str, Any]:
         return {"mailboxes": [to_json(self.mailboxes[a]) for a in sorted(self.mailboxes)],
                 "queues": {a: [to_json(t) for t in ts] for a, ts in sorted(self.queues.items()) if ts},
                 "channels": [to_json(self.channels[n]) for n in sorted(self.channels)],
+                "leases": [to_json(lease) for lease in sorted(self.leases.values(), key=lambda x: int(x.fencing_token))],
                 "recent": [{"time": when, "event": text} for when, text in self.recent]}
 
 
@@ -196,8 +224,23 @@ class Streams:
             if response.snapshot_complete and initial:
                 initial = False
                 await self._channels(True)
+                leases_ready = asyncio.Event()
+                self.tasks.add(asyncio.create_task(self._leases(leases_ready)))
+                await leases_ready.wait()
                 ready.set()
                 self.tasks.add(asyncio.create_task(self._poll()))
+
+    async def _leases(self, ready: asyncio.Event) -> None:
+        """The lease stream (a daemon from before leases has none: the view goes on without)."""
+        initial = True
+        with contextlib.suppress(FabricError):
+            async for response in self.client.watch_leases():
+                for event in response.events:
+                    self.view.lease(event, initial)
+                if response.snapshot_complete:
+                    initial = False
+                    ready.set()
+        ready.set()
 
     async def _poll(self) -> None:
         with contextlib.suppress(FabricError):
@@ -269,6 +312,7 @@ async def _first(waiting: Any, follower: asyncio.Task[None]) -> None:
               help="exit after this many changes (default: run until Ctrl-C)")
 @click.pass_obj
 def watch(ctx: Context, once: bool, events: int) -> None:
-    """A live view: mailboxes with presence and unread counts, channels, queues with positions, recent activity."""
+    """A live view: mailboxes with presence and unread counts, channels, queues with positions, leases, recent
+    activity."""
     ctx.run(lambda c: watch_fabric(ctx, c, once, events))
     sys.exit(0)

@@ -39,6 +39,7 @@ from fabricd.client._errors import (
     from_status,
 )
 from fabricd.client._jobs import AgentWork, QueuedJob, agent_job, decode_agent_job
+from fabricd.client._leases import conflict_holders
 from fabricd.client._paging import Page
 from fabricd.client._replier import Replier
 from fabricd.client._sync import SyncClient, SyncSubscription
@@ -70,6 +71,7 @@ __all__ = [
     "Unavailable",
     "address",
     "agent_job",
+    "conflict_holders",
     "decode_agent_job",
     "from_rpc_error",
     "from_status",

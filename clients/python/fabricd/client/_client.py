@@ -17,6 +17,7 @@ from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerU
 from fabricd.client._batch import Coalescer
 from fabricd.client._channels import ChannelCalls
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
+from fabricd.client._leases import LeaseCalls
 from fabricd.client._paging import Page, read_pages
 from fabricd.client._sender import NotOffered, SenderStream
 from fabricd.client._subscription import Subscription
@@ -26,6 +27,7 @@ from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
 from fabricd.v1 import channel_service_pb2_grpc as ch_grpc
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
+from fabricd.v1 import lease_service_pb2_grpc as ls_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import mailbox_service_pb2_grpc as mbx_grpc
 from fabricd.v1 import outbox_service_pb2_grpc as ob_grpc
@@ -61,7 +63,7 @@ class SendResult:
 _REPLIED_KEPT = 4096
 
 
-class Client(WorkCalls, ChannelCalls):
+class Client(WorkCalls, ChannelCalls, LeaseCalls):
     """A connection to fabricd. Use `async with Client(target) as client:`.
 
     `target` is `unix:PATH`, a socket path or `HOST:PORT`; default $FABRICD_TARGET,
@@ -89,7 +91,7 @@ class Client(WorkCalls, ChannelCalls):
         self._nodes = _nodes.Nodes(self._resolved.targets, self._open)
         self.retry_window = (retry_window if retry_window is not None else
                              _nodes.RETRY_WINDOW_S if len(self._resolved.targets) > 1 else 0.0)
-        for name in ("directory", "mailbox", "rendezvous", "admin", "outbox", "agent_directory", "channels"):
+        for name in ("directory", "mailbox", "rendezvous", "admin", "outbox", "agent_directory", "channels", "lease"):
             setattr(self, name, _nodes.Service(self._nodes, name))
         # Batches stay far below gRPC's 64 MiB frame however large the messages are.
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
@@ -160,6 +162,7 @@ class Client(WorkCalls, ChannelCalls):
             "outbox": ob_grpc.OutboxServiceStub(channel),
             "agent_directory": ad_grpc.AgentDirectoryServiceStub(channel),
             "channels": ch_grpc.ChannelServiceStub(channel),
+            "lease": ls_grpc.LeaseServiceStub(channel),
         }
 
     def rediscover(self) -> bool:

@@ -20,6 +20,7 @@ string from google.rpc.ErrorInfo), never from the message text.
 from __future__ import annotations
 
 import grpc
+from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 
 
@@ -32,6 +33,8 @@ class FabricError(Exception):
         self.message = message
         self.reason = reason
         self.metadata = dict(metadata or {})
+        self.details: tuple[any_pb2.Any, ...] = ()
+        """The typed details of google.rpc.Status besides ErrorInfo (a LeaseConflict, ...)."""
         if code is not None:
             self.code = code
 
@@ -112,9 +115,14 @@ def from_rpc_error(exc: grpc.RpcError) -> FabricError:
     code = exc.code() if hasattr(exc, "code") else grpc.StatusCode.UNKNOWN
     details = exc.details() if hasattr(exc, "details") else str(exc)
     reason, metadata = "", {}
+    extra: tuple[any_pb2.Any, ...] = ()
     trailers = exc.trailing_metadata() if hasattr(exc, "trailing_metadata") else None
     for key, value in trailers or ():
         if key == "grpc-status-details-bin":
-            reason, metadata = _reason(status_pb2.Status.FromString(value))
+            status = status_pb2.Status.FromString(value)
+            reason, metadata = _reason(status)
+            extra = tuple(d for d in status.details if not d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR))
     cls = _BY_CODE.get(code, InternalError)
-    return cls(details or code.name, reason=reason or code.name, metadata=metadata, code=code)
+    error = cls(details or code.name, reason=reason or code.name, metadata=metadata, code=code)
+    error.details = extra
+    return error

@@ -22,6 +22,7 @@ from fabricd.client._sync_channels import SyncChannelCalls
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import directory_service_pb2 as dir_pb
+from fabricd.v1 import lease_service_pb2 as ls_pb
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -317,6 +318,33 @@ class SyncClient(SyncChannelCalls):
 
     def watch_directory_data(self) -> Iterator[ad_pb.WatchDirectoryDataResponse]:
         return self._iterate(self._client.watch_directory_data())
+
+    # -- LeaseService
+
+    def acquire_lease(self, agent_id: str, resources: Sequence[str], *, mode: str = "exclusive",
+                      ttl: float | None = None, reason: str = "", wait: bool = False,
+                      wait_timeout: float | None = None, renew_with_presence: bool = False) -> ls_pb.Lease:
+        return self._run(self._client.acquire_lease(agent_id, resources, mode=mode, ttl=ttl, reason=reason,
+                                                    wait=wait, wait_timeout=wait_timeout,
+                                                    renew_with_presence=renew_with_presence))
+
+    def renew_lease(self, lease_id: str, *, ttl: float | None = None) -> ls_pb.Lease:
+        return self._run(self._client.renew_lease(lease_id, ttl=ttl))
+
+    def release_lease(self, lease_id: str = "", *, agent_id: str = "") -> int:
+        return self._run(self._client.release_lease(lease_id, agent_id=agent_id))
+
+    def list_leases(self, *, agent_id: str = "", resource: str = "", page_size: int = 0,
+                    page_token: str = "") -> Page[ls_pb.Lease]:
+        return self._run(self._client.list_leases(agent_id=agent_id, resource=resource, page_size=page_size,
+                                                  page_token=page_token))
+
+    def check_leases(self, paths: Sequence[str], *, agent_id: str = "",
+                     mode: str = "exclusive") -> list[ls_pb.LeaseHolder]:
+        return self._run(self._client.check_leases(paths, agent_id=agent_id, mode=mode))
+
+    def watch_leases(self) -> Iterator[ls_pb.WatchLeasesResponse]:
+        return self._iterate(self._client.watch_leases())
 
     def rediscover(self) -> bool:
         return self._run(self._rediscover())

@@ -88,6 +88,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     QUOTA_CHANNELS: _ClassVar[ErrorReason]
     QUOTA_POSTS: _ClassVar[ErrorReason]
     EMPTY_QUERY: _ClassVar[ErrorReason]
+    LEASE_CONFLICT: _ClassVar[ErrorReason]
+    LEASE_PATTERN_INVALID: _ClassVar[ErrorReason]
+    LEASE_TTL_OUT_OF_RANGE: _ClassVar[ErrorReason]
+    LEASE_NOT_FOUND: _ClassVar[ErrorReason]
+    LEASE_WAIT_TIMEOUT: _ClassVar[ErrorReason]
+    QUOTA_LEASES: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -170,3 +176,9 @@ CHANNEL_NOT_EMPTY: ErrorReason
 QUOTA_CHANNELS: ErrorReason
 QUOTA_POSTS: ErrorReason
 EMPTY_QUERY: ErrorReason
+LEASE_CONFLICT: ErrorReason
+LEASE_PATTERN_INVALID: ErrorReason
+LEASE_TTL_OUT_OF_RANGE: ErrorReason
+LEASE_NOT_FOUND: ErrorReason
+LEASE_WAIT_TIMEOUT: ErrorReason
+QUOTA_LEASES: ErrorReason

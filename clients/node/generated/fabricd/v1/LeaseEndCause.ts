@@ -1,0 +1,23 @@
+// Original file: protos/fabricd/v1/lease_service.proto
+
+export const LeaseEndCause = {
+  LEASE_END_CAUSE_UNSPECIFIED: 'LEASE_END_CAUSE_UNSPECIFIED',
+  LEASE_END_CAUSE_RELEASED: 'LEASE_END_CAUSE_RELEASED',
+  LEASE_END_CAUSE_EXPIRED: 'LEASE_END_CAUSE_EXPIRED',
+  LEASE_END_CAUSE_UNREGISTERED: 'LEASE_END_CAUSE_UNREGISTERED',
+  LEASE_END_CAUSE_HOLDER_OFFLINE: 'LEASE_END_CAUSE_HOLDER_OFFLINE',
+} as const;
+
+export type LeaseEndCause =
+  | 'LEASE_END_CAUSE_UNSPECIFIED'
+  | 0
+  | 'LEASE_END_CAUSE_RELEASED'
+  | 1
+  | 'LEASE_END_CAUSE_EXPIRED'
+  | 2
+  | 'LEASE_END_CAUSE_UNREGISTERED'
+  | 3
+  | 'LEASE_END_CAUSE_HOLDER_OFFLINE'
+  | 4
+
+export type LeaseEndCause__Output = typeof LeaseEndCause[keyof typeof LeaseEndCause]

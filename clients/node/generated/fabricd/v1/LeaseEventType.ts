@@ -1,0 +1,23 @@
+// Original file: protos/fabricd/v1/lease_service.proto
+
+export const LeaseEventType = {
+  LEASE_EVENT_TYPE_UNSPECIFIED: 'LEASE_EVENT_TYPE_UNSPECIFIED',
+  LEASE_EVENT_TYPE_SNAPSHOT: 'LEASE_EVENT_TYPE_SNAPSHOT',
+  LEASE_EVENT_TYPE_ACQUIRED: 'LEASE_EVENT_TYPE_ACQUIRED',
+  LEASE_EVENT_TYPE_RENEWED: 'LEASE_EVENT_TYPE_RENEWED',
+  LEASE_EVENT_TYPE_ENDED: 'LEASE_EVENT_TYPE_ENDED',
+} as const;
+
+export type LeaseEventType =
+  | 'LEASE_EVENT_TYPE_UNSPECIFIED'
+  | 0
+  | 'LEASE_EVENT_TYPE_SNAPSHOT'
+  | 1
+  | 'LEASE_EVENT_TYPE_ACQUIRED'
+  | 2
+  | 'LEASE_EVENT_TYPE_RENEWED'
+  | 3
+  | 'LEASE_EVENT_TYPE_ENDED'
+  | 4
+
+export type LeaseEventType__Output = typeof LeaseEventType[keyof typeof LeaseEventType]

@@ -1,0 +1,194 @@
+"""Transaction scripts of the leases (LMDB, memory, and PostgreSQL through PgTx), and their port over an Engine.
+
+fabricd.core.leases decides every write. A write that may grant takes the lease counter first
+(`tx.next_sequence`): on PostgreSQL that row lock serialises grants across nodes before any lease is read, so
+two overlapping grants never both commit; LMDB and memory have one writer. A refusal raises, so the counter
+and everything else the script did are rolled back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from fabricd.core import leases as rules
+from fabricd.core.kv.tx import Engine, RecordTx
+from fabricd.core.lease_patterns import ANYWHERE, anchor, overlap
+from fabricd.core.leases import COUNTER, LEASES, Clocks, Seen
+from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
+
+ENDED_KEPT_NS = 10 * 60 * 10**9
+"""Ended records stay this long, so a watcher behind by less sees each end with its cause."""
+
+
+BULK = 32
+"""Presence of more agents than this is read in one listing of the entries, not one read per agent."""
+
+
+def _seen(tx: RecordTx, agent_ids: Iterable[str]) -> dict[str, Seen | None]:
+    wanted = set(agent_ids)
+    if len(wanted) > BULK:
+        found = {e.agent_id: e for e in tx.entries() if e.agent_id in wanted}
+        return {agent_id: rules.seen_of(found.get(agent_id)) for agent_id in wanted}
+    return {agent_id: rules.seen_of(tx.get_entry(agent_id)) for agent_id in wanted}
+
+
+def _near(tx: RecordTx, asked: Sequence[str]) -> list[Lease]:
+    """The live leases that may overlap `asked`, through the anchor index, then judged by `overlap` (a
+    pre-filter: the decider judges overlap again)."""
+    anchors = {anchor(want) for want in asked}
+    found = tx.leases_near(None if ANYWHERE in anchors else anchors)
+    return [lease for lease in found if any(overlap(held, want) for held in lease.resources for want in asked)]
+
+
+def _active(tx: RecordTx, agent_id: str, now: int) -> None:
+    """Taking or renewing a lease is the agent's activity (so presence counts from it)."""
+    entry = tx.get_entry(agent_id)
+    if entry is not None and entry.last_activity_ns < now:
+        entry.last_activity_ns = now
+        tx.put_entry(entry, None)
+
+
+def acquire(tx: RecordTx, now: int, request: AcquireRequest, lease_id: str, clocks: Clocks,
+            quota: int) -> Lease:
+    revision = tx.next_sequence(COUNTER)  # first: the row that serialises grants on PostgreSQL
+    # what may conflict, and the agent's own (its quota)
+    stored = list({lease.lease_id: lease for lease in [*_near(tx, request.resources),
+                                                       *tx.leases_of(request.agent_id)]}.values())
+    _active(tx, request.agent_id, now)
+    entry = tx.get_entry(request.agent_id)
+    facts = rules.AcquireFacts(stored, _seen(tx, [*(lease.agent_id for lease in stored), request.agent_id]),
+                               revision, entry.session_name if entry is not None else "")
+    granted = rules.acquire(request, facts, lease_id, now, clocks, quota)
+    for gone in granted.ended:
+        tx.put_lease(gone)
+    tx.put_lease(granted.lease)
+    tx.wake(LEASES)
+    return granted.lease
+
+
+def renew(tx: RecordTx, now: int, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease:
+    revision = tx.next_sequence(COUNTER)
+    lease = tx.get_lease(lease_id)
+    seen = _seen(tx, [lease.agent_id]).get(lease.agent_id) if lease is not None else None
+    renewed = rules.renew(lease, lease_id, seen, now, clocks, ttl_ns, revision, as_agent)
+    _active(tx, renewed.agent_id, now)
+    tx.put_lease(renewed)
+    tx.wake(LEASES)
+    return renewed
+
+
+def release(tx: RecordTx, now: int, lease_id: str, agent_id: str, as_agent: str, clocks: Clocks) -> list[Lease]:
+    """End one lease (`lease_id`) or every live one of `agent_id`; the records released. A lease found
+    ended by its ttl or presence is ended with that cause instead (and is not counted)."""
+    if lease_id:
+        found = tx.get_lease(lease_id)
+        candidates = [found] if found is not None and found.live else []
+    else:
+        candidates = tx.leases_of(agent_id)
+    if not candidates:
+        return []
+    revision = tx.next_sequence(COUNTER)
+    live, gone = rules.sweep(candidates, _seen(tx, [c.agent_id for c in candidates]), now, clocks, revision)
+    released = [r for r in (rules.release(lease, as_agent, now, revision) for lease in live) if r is not None]
+    for lease in [*gone, *released]:
+        tx.put_lease(lease)
+    tx.wake(LEASES)
+    return released
+
+
+def end_all(tx: RecordTx, now: int, agent_id: str, cause: EndCause) -> int:
+    """End every live lease of `agent_id` with `cause` (Unregister calls it in its transaction)."""
+    held = tx.leases_of(agent_id)
+    if not held:
+        return 0
+    revision = tx.next_sequence(COUNTER)
+    for lease in held:
+        tx.put_lease(rules.ended(lease, cause, now, revision))
+    tx.wake(LEASES)
+    return len(held)
+
+
+def due(tx: RecordTx, now: int, clocks: Clocks) -> tuple[bool, int]:
+    """A read of the live leases: (whether an end is due to be written, the next end after now, 0 when no
+    lease is live)."""
+    live = tx.leases_near(None)
+    seen = _seen(tx, [lease.agent_id for lease in live])
+    ends = [rules.end_of(lease, seen.get(lease.agent_id), clocks)[0] for lease in live]
+    return any(at <= now for at in ends), min((at for at in ends if at > now), default=0)
+
+
+def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
+    """Write the end of every lease judged ended (its cause: ttl or presence) and prune ended records older
+    than ENDED_KEPT_NS (a full read, done only with ends to write)."""
+    stored = tx.leases()
+    for old in stored:
+        if not old.live and old.end_ns + ENDED_KEPT_NS <= now:
+            tx.delete_lease(old.lease_id)
+    live = [lease for lease in stored if lease.live]
+    seen = _seen(tx, [lease.agent_id for lease in live])
+    if not any(rules.judge(lease, seen.get(lease.agent_id), now, clocks) != EndCause.UNSPECIFIED for lease in live):
+        return []
+    _, gone = rules.sweep(live, seen, now, clocks, tx.next_sequence(COUNTER))
+    for lease in gone:
+        tx.put_lease(lease)
+    tx.wake(LEASES)
+    return gone
+
+
+def live(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
+    """The live leases (as judged now), oldest grant first."""
+    stored = tx.leases_near(None)
+    kept, _ = rules.sweep(stored, _seen(tx, [lease.agent_id for lease in stored]), now, clocks, 0)
+    return sorted(kept, key=lambda lease: lease.fencing_token)
+
+
+def check(tx: RecordTx, now: int, clocks: Clocks, agent_id: str, paths: Sequence[str],
+          mode: LeaseMode) -> list[Holder]:
+    """The conflicts other agents' live leases would cause for `paths` (judging only those that overlap)."""
+    near = [lease for lease in _near(tx, paths) if lease.agent_id != agent_id]
+    seen = _seen(tx, [lease.agent_id for lease in near])
+    live_, _ = rules.sweep(near, seen, now, clocks, 0)
+    return rules.conflicts(live_, paths, mode, agent_id)
+
+
+def changed(tx: RecordTx, now: int, clocks: Clocks, after: int) -> tuple[list[Lease], list[Lease], set[str]]:
+    """For a watcher at revision `after`: (the live leases, every record changed after it in revision order,
+    the ids of all records)."""
+    stored = tx.leases()
+    return (live(tx, now, clocks), sorted((s for s in stored if s.revision > after), key=lambda s: s.revision),
+            {s.lease_id for s in stored})
+
+
+class KvLeases:
+    """The lease port (fabricd.core.ports.LeasePort) over an Engine: each operation one script."""
+
+    __slots__ = ("_e", "_clock")
+
+    def __init__(self, engine: Engine, clock: Callable[[], int]) -> None:
+        self._e = engine
+        self._clock = clock
+
+    async def acquire(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int) -> Lease:
+        return await self._e.write(lambda tx: acquire(tx, self._clock(), request, lease_id, clocks, quota))
+
+    async def renew(self, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease:
+        return await self._e.write(lambda tx: renew(tx, self._clock(), lease_id, ttl_ns, clocks, as_agent))
+
+    async def release(self, lease_id: str, agent_id: str, as_agent: str, clocks: Clocks) -> list[Lease]:
+        return await self._e.write(lambda tx: release(tx, self._clock(), lease_id, agent_id, as_agent, clocks))
+
+    async def live(self, clocks: Clocks) -> list[Lease]:
+        return await self._e.read(lambda tx: live(tx, self._clock(), clocks))
+
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]:
+        return await self._e.read(lambda tx: check(tx, self._clock(), clocks, agent_id, paths, mode))
+
+    async def changed(self, after: int, clocks: Clocks) -> tuple[list[Lease], list[Lease], set[str]]:
+        return await self._e.read(lambda tx: changed(tx, self._clock(), clocks, after))
+
+    async def sweep(self, clocks: Clocks) -> tuple[list[Lease], int]:
+        """Write the ends that are due (only when a read finds some); (the ended, the next end, 0: none)."""
+        work, _ = await self._e.read(lambda tx: due(tx, self._clock(), clocks))
+        gone = await self._e.write(lambda tx: sweep(tx, self._clock(), clocks)) if work else []
+        _, next_at = await self._e.read(lambda tx: due(tx, self._clock(), clocks))
+        return gone, next_at

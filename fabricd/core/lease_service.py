@@ -1,0 +1,219 @@
+"""The lease contract: acquire (at once or waiting in line), renew, release, list, check, watch, and the sweep.
+
+The rules are fabricd.core.leases; the store runs them (fabricd.core.kv.leases). This module checks
+requests, turns the settings into the rules' terms, and does the waiting:
+- Acquire with wait: waiters on this node are served in arrival order per resource (a waiter tries only
+  when no earlier waiter wants an overlapping resource), each retrying when a lease changes, until granted
+  or its deadline passes (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT);
+- the sweep writes each lease's end (ttl or presence) when it is due, which wakes waiters and watchers;
+  readers judge ends themselves, so nothing depends on the sweep's timing;
+- WatchLeases reads storage after each wake-up (read the version, read, then wait): memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+
+from fabricd.core import lease_patterns as patterns
+from fabricd.core import leases as rules
+from fabricd.core import paging, validate
+from fabricd.core.errors import DeadlineExceeded, FabricError, InvalidArgument
+from fabricd.core.leases import LEASES, Clocks, LeaseConflict
+from fabricd.core.limits import Limits
+from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode
+from fabricd.core.ports import Service, Store
+
+log = logging.getLogger("fabricd.leases")
+LIST = "leases"
+MAX_REASON_BYTES = 1024
+MAX_RESOURCES = 256
+"""Resources of one Acquire, paths of one CheckLeases: with 1 KiB each, a lease stays within 260 KiB."""
+WATCH_BATCH = 500
+"""Events in one WatchLeases response at most; a response also stays within paging.budget() bytes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A watcher's event: SNAPSHOT, ACQUIRED, RENEWED or ENDED (with its cause)."""
+
+    kind: str
+    lease: Lease
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseBatch:
+    events: list[Event] = field(default_factory=list)
+    snapshot_complete: bool = False
+    reset: bool = False
+
+
+@dataclass(slots=True)
+class _Waiter:
+    order: int
+    resources: tuple[str, ...]
+
+
+def checked_resources(values: Sequence[str], field_name: str = "resources") -> tuple[str, ...]:
+    """Normalised, deduplicated in order; at least one (MISSING_FIELD)."""
+    if not values:
+        raise InvalidArgument(f"{field_name} is required: name at least one path or pattern",
+                              reason="MISSING_FIELD", field=field_name)
+    if len(values) > MAX_RESOURCES:
+        raise InvalidArgument(f"{len(values)} {field_name}; the limit is {MAX_RESOURCES}: lease a folder "
+                              "(dir/**) or a pattern instead of its files one by one", reason="TOO_MANY_ITEMS",
+                              field=field_name, limit=MAX_RESOURCES)
+    return tuple(dict.fromkeys(patterns.normalise(v, field_name) for v in values))
+
+
+class Leases(Service):
+    """LeaseService's core (see the module docstring)."""
+
+    _order = itertools.count()
+
+    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], keepalive_s: float = 15.0) -> None:
+        super().__init__(store, limits, clock, keepalive_s)
+        self._waiters: list[_Waiter] = []
+
+    def clocks(self) -> Clocks:
+        return Clocks(int(self.limits.live_window_s * 1e9), int(self.limits.lease_offline_grace_s * 1e9))
+
+    def request(self, agent_id: str, resources: Sequence[str], mode: LeaseMode, ttl_ns: int, reason: str,
+                renew_with_presence: bool) -> AcquireRequest:
+        """A checked Acquire (LEASE_PATTERN_INVALID, LEASE_TTL_OUT_OF_RANGE, MISSING_FIELD)."""
+        agent_id = validate.agent_id(agent_id, self.limits)
+        validate.text_bytes(validate.stored_text(reason, "reason"), "reason", MAX_REASON_BYTES)
+        span = rules.ttl(ttl_ns, int(self.limits.lease_default_ttl_s * 1e9), int(self.limits.lease_max_ttl_s * 1e9))
+        return AcquireRequest(agent_id, checked_resources(resources), mode or LeaseMode.EXCLUSIVE, span, reason,
+                              renew_with_presence)
+
+    async def acquire(self, request: AcquireRequest, *, held_to_quota: bool, wait_s: float | None = None) -> Lease:
+        """Grant or refuse at once; with `wait_s` (seconds, or float('inf')), wait in line until granted."""
+        quota = self.limits.quota_leases if held_to_quota else 0
+        lease_id = str(uuid.uuid4())
+        if wait_s is None:
+            return await self._store.leases.acquire(request, lease_id, self.clocks(), quota)
+        me = _Waiter(next(self._order), request.resources)
+        self._waiters.append(me)
+        deadline = time.monotonic() + wait_s
+        try:
+            while True:
+                seen = self._wakeups.version(LEASES)
+                if not self._ahead_of(me):
+                    try:
+                        return await self._store.leases.acquire(request, lease_id, self.clocks(), quota)
+                    except LeaseConflict:
+                        pass
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise DeadlineExceeded(
+                        f"waited {wait_s:g}s for {', '.join(request.resources)} and other agents still hold "
+                        "them; nothing was granted", reason="LEASE_WAIT_TIMEOUT", waited_s=f"{wait_s:g}")
+                await self._wakeups.wait(LEASES, seen, min(left, self._keepalive_s))
+        finally:
+            self._waiters.remove(me)
+            self._wakeups.notify(LEASES)  # the next in line may try now
+
+    def _ahead_of(self, me: _Waiter) -> bool:
+        """Whether an earlier waiter on this node wants a resource overlapping one of `me`'s."""
+        return any(w.order < me.order and any(patterns.overlap(a, b) for a in w.resources for b in me.resources)
+                   for w in self._waiters)
+
+    async def renew(self, lease_id: str, ttl_ns: int, as_agent: str) -> Lease:
+        validate.text_field(lease_id, "lease_id", self.limits, required=True)
+        span = rules.ttl(ttl_ns, 0, int(self.limits.lease_max_ttl_s * 1e9)) if ttl_ns else 0
+        return await self._store.leases.renew(lease_id, span, self.clocks(), as_agent)
+
+    async def release(self, lease_id: str, agent_id: str, as_agent: str) -> list[Lease]:
+        if not lease_id and not agent_id:
+            raise InvalidArgument("lease_id is required: name a lease, or an agent_id to release all its leases",
+                                  reason="MISSING_FIELD", field="lease_id")
+        validate.text_field(lease_id, "lease_id", self.limits, required=False)
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
+        return await self._store.leases.release(lease_id, agent_id, as_agent, self.clocks())
+
+    async def live(self, agent_id: str = "", resource: str = "") -> list[Lease]:
+        pattern = patterns.normalise(resource, "resource") if resource else ""
+        return [lease for lease in await self._store.leases.live(self.clocks())
+                if (not agent_id or lease.agent_id == agent_id)
+                and (not pattern or any(patterns.overlap(pattern, r) for r in lease.resources))]
+
+    async def page(self, agent_id: str, resource: str, page_size: int, token: str) -> tuple[list[Lease], str]:
+        """A page of `live` (AIP-158): oldest grant first, the cursor a fencing token."""
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
+        scope = f"{agent_id}\n{resource}"
+        asked = paging.request(LIST, scope, paging.page_size(page_size), token)
+        after = int(asked.cursor or 0) if asked.cursor.isdigit() or not asked.cursor else -1
+        if after < 0:
+            raise paging.bad_token("its cursor is not a lease's place")
+        rows = [(str(lease.fencing_token), lease) for lease in await self.live(agent_id, resource)
+                if lease.fencing_token > after]
+        items, last = paging.take(rows, asked.size, paging.budget())
+        return items, paging.next_token(LIST, scope, asked, paging.Page(items, last or ""))
+
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode) -> list[Holder]:
+        validate.text_field(agent_id, "agent_id", self.limits, required=False)
+        asked = checked_resources(paths, "paths")
+        return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
+
+    async def sweep(self) -> tuple[list[Lease], int]:
+        """Write the ends that are due; (the ended, when the next is due in ns, 0: none)."""
+        return await self._store.leases.sweep(self.clocks())
+
+    async def sweep_forever(self, most_s: float = 5.0, gap_s: float = 0.5) -> None:
+        """Sweep when an end is due, or a lease changed, or every `most_s` seconds (presence moves alone), at
+        most once per `gap_s` (a burst of grants costs one read of the live leases, not one each)."""
+        last = -gap_s
+        while not self._wakeups.closed:
+            pause = last + gap_s - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            seen = self._wakeups.version(LEASES)
+            last = time.monotonic()
+            try:
+                _, next_at = await self.sweep()
+            except FabricError as exc:  # the store is full, away or closing: try again later
+                log.warning("lease sweep paused: %s", exc.message)
+                next_at = 0
+            wait = most_s if not next_at else min(most_s, max(0.01, (next_at - self._clock()) / 1e9))
+            await self._wakeups.wait(LEASES, seen, wait)
+
+    async def watch(self) -> AsyncIterator[LeaseBatch]:
+        """A snapshot of the live leases, then each change; an empty batch after keepalive_s without one."""
+        revision, known, reset = 0, set[str](), False
+        while True:
+            seen = self._wakeups.version(LEASES)
+            live, changes, ids = await self._store.leases.changed(revision, self.clocks())
+            if not revision or known - ids:  # the first read, or ended records pruned before this watcher saw them
+                known = {lease.lease_id for lease in live}
+                revision = max((c.revision for c in changes), default=revision)
+                chunks = list(paging.batches(live, WATCH_BATCH, paging.budget())) or [[]]
+                for i, chunk in enumerate(chunks):
+                    yield LeaseBatch([Event("SNAPSHOT", lease) for lease in chunk],
+                                     snapshot_complete=i == len(chunks) - 1, reset=reset)
+                reset, revision = True, max(revision, 1)
+            else:
+                events = [_event(c, known) for c in changes]
+                for c in changes:
+                    (known.add if c.live else known.discard)(c.lease_id)
+                revision = max((c.revision for c in changes), default=revision)
+                for batch in paging.batches(events, WATCH_BATCH, paging.budget()):
+                    yield LeaseBatch(batch)
+                if changes:
+                    continue
+            if not await self._wakeups.wait(LEASES, seen, self._keepalive_s):
+                if self._wakeups.closed:
+                    return
+                yield LeaseBatch()
+
+
+def _event(lease: Lease, known: set[str]) -> Event:
+    if not lease.live:
+        return Event("ENDED", lease)
+    return Event("RENEWED" if lease.lease_id in known else "ACQUIRED", lease)
+

@@ -1,0 +1,214 @@
+"""The lease rules as deciders: the facts of one write in, what to write (or the refusal) out.
+
+Every backend runs these through the record scripts of fabricd.core.kv.leases (LMDB and memory in their
+writer, PostgreSQL in one transaction serialised on the lease counter's row). No I/O here.
+
+    end_of        when a lease ends, and why: its ttl (renewed by presence when it asked), or its agent
+                  offline for longer than the grace; the first of them
+    acquire       a grant, all or nothing: refused with each conflicting holder (LEASE_CONFLICT), or at the
+                  agent's quota (QUOTA_LEASES); the records it found ended end with it
+    renew         a live lease's expiry moved to now + ttl; an ended one is LEASE_NOT_FOUND
+    ended         a record ending with its cause
+
+Invariants: every write takes one value of the store's lease counter, which only grows (it is copied with
+the store); a grant's fencing token is that value, so tokens strictly increase across grants. A lease of
+another agent conflicts when the two overlap (fabricd.core.lease_patterns.overlap) and either is EXCLUSIVE;
+an agent's own leases never conflict with its requests. A lease judged ended is ended for every reader,
+whether or not a sweep has written its end yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied, ResourceExhausted
+from fabricd.core.lease_patterns import overlap
+from fabricd.core.model import MailboxEntry
+from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
+
+COUNTER = "lease"
+"""The store's named counter of lease changes (fabricd.core.kv.tx.RecordTx.next_sequence)."""
+MAX_HOLDERS_IN_METADATA = 10
+LEASES = "leases"
+"""The wake-up key of every lease change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What presence says of a lease's agent: its mailbox entry's activity (fabricd.core.model.presence)."""
+
+    last_activity_ns: int
+    heartbeat_ns: int
+
+
+def seen_of(entry: MailboxEntry | None) -> Seen | None:
+    return None if entry is None else Seen(entry.last_activity_ns, entry.heartbeat_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Clocks:
+    """The settings an end is judged by (fabricd.core.limits)."""
+
+    live_window_ns: int
+    offline_grace_ns: int
+
+
+def end_of(lease: Lease, seen: Seen | None, clocks: Clocks) -> tuple[int, EndCause]:
+    """When a live lease ends unless renewed, and why: its ttl runs out (with renew_with_presence, counted
+    from the agent's last activity when that is later), or its agent is offline for `offline_grace_ns` (an
+    agent without a mailbox entry is held to its ttl alone)."""
+    expire = lease.expire_ns
+    if lease.renew_with_presence and seen is not None and seen.last_activity_ns:
+        expire = max(expire, seen.last_activity_ns + lease.ttl_ns)
+    if seen is None:
+        return expire, EndCause.EXPIRED
+    # A goodbye (Touch offline) clears the activity: offline since the heartbeat that said it.
+    offline_since = (seen.last_activity_ns + clocks.live_window_ns) if seen.last_activity_ns else seen.heartbeat_ns
+    gone = max(offline_since, lease.acquire_ns) + clocks.offline_grace_ns
+    return (gone, EndCause.HOLDER_OFFLINE) if gone < expire else (expire, EndCause.EXPIRED)
+
+
+def judge(lease: Lease, seen: Seen | None, now: int, clocks: Clocks) -> EndCause:
+    """UNSPECIFIED while the lease is live at `now`, else why it ended."""
+    if not lease.live:
+        return lease.end_cause
+    at, cause = end_of(lease, seen, clocks)
+    return cause if now >= at else EndCause.UNSPECIFIED
+
+
+def ended(lease: Lease, cause: EndCause, now: int, revision: int) -> Lease:
+    return dataclasses.replace(lease, end_cause=cause, end_ns=now, revision=revision)
+
+
+def conflicts(live: Iterable[Lease], asked: Sequence[str], mode: LeaseMode, agent_id: str) -> list[Holder]:
+    """Each (lease, its resource, the asked one) in the way of `agent_id` working on `asked` in `mode`."""
+    out: list[Holder] = []
+    for lease in live:
+        if lease.agent_id == agent_id or (mode == LeaseMode.SHARED and lease.mode == LeaseMode.SHARED):
+            continue
+        out.extend(Holder(lease, held, want) for want in asked for held in lease.resources if overlap(held, want))
+    return out
+
+
+class LeaseConflict(FailedPrecondition):
+    """LEASE_CONFLICT, with the holders as objects (`holders`) for the typed detail."""
+
+    def __init__(self, holders: list[Holder], now: int) -> None:
+        first = holders[0]
+        who = sorted({h.lease.agent_id for h in holders})
+        left = max(0, first.lease.expire_ns - now) / 1e9
+        metadata: dict[str, object] = {"holders": len(holders)}
+        for i, h in enumerate(holders[:MAX_HOLDERS_IN_METADATA]):
+            metadata.update({f"holder_{i}_agent_id": h.lease.agent_id, f"holder_{i}_session_name":
+                             h.lease.session_name, f"holder_{i}_resource": h.resource,
+                             f"holder_{i}_requested": h.requested, f"holder_{i}_mode": h.lease.mode.name,
+                             f"holder_{i}_reason": h.lease.reason, f"holder_{i}_expire_ns": h.lease.expire_ns})
+        super().__init__(
+            f"{first.requested!r} overlaps {first.resource!r}, leased {first.lease.mode.name} by agent "
+            f"{first.lease.agent_id!r} ({first.lease.reason or 'no reason given'}; ttl ends in {left:.0f}s); "
+            f"{len(holders)} conflict(s) with {', '.join(map(repr, who))}. Nothing was granted: wait for them "
+            "(fabric lease take --wait), ask them, or choose other resources",
+            reason="LEASE_CONFLICT", **metadata)
+        self.holders = holders
+
+
+def not_found(lease_id: str) -> NotFound:
+    return NotFound(f"lease {lease_id!r} is not live: it ended (released, expired, or its agent left or went "
+                    "offline) or never was; acquire a new one (fabric lease ls shows the live ones)",
+                    reason="LEASE_NOT_FOUND", lease_id=lease_id)
+
+
+def not_yours(lease: Lease, agent_id: str) -> PermissionDenied:
+    return PermissionDenied(f"agent:{agent_id} may not change lease {lease.lease_id!r}: agent "
+                            f"{lease.agent_id!r} holds it (an admin may release it)", reason="OUT_OF_SCOPE",
+                            identity=f"agent:{agent_id}", lease_id=lease.lease_id)
+
+
+def ttl(value_ns: int, default_ns: int, max_ns: int, field: str = "ttl") -> int:
+    """A checked ttl: unset (0) is the default; otherwise above zero and at most the maximum."""
+    if value_ns == 0:
+        return min(default_ns, max_ns)
+    if value_ns < 0 or value_ns > max_ns:
+        raise InvalidArgument(f"{field} must be above 0 and at most {max_ns / 1e9:g}s (limits.lease_max_ttl); "
+                              f"got {value_ns / 1e9:g}s", reason="LEASE_TTL_OUT_OF_RANGE", field=field,
+                              limit=f"{max_ns / 1e9:g}s")
+    return value_ns
+
+
+@dataclass(frozen=True, slots=True)
+class AcquireFacts:
+    """What a grant decides on, read in its write transaction after taking the lease counter."""
+
+    leases: list[Lease]
+    """The live records (as stored: some may be judged ended now) overlapping the request, and the asking
+    agent's own (its quota); any others may be given too."""
+    seen: dict[str, Seen | None]
+    """Presence of each agent holding one of `leases`, and of the asking agent."""
+    revision: int
+    """The lease counter's value this write took."""
+    session_name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Granted:
+    lease: Lease
+    ended: list[Lease]
+    """Records found ended (judged so by `end_of`): stored ended with the grant."""
+
+
+def sweep(leases: Iterable[Lease], seen: dict[str, Seen | None], now: int, clocks: Clocks,
+          revision: int) -> tuple[list[Lease], list[Lease]]:
+    """(the live ones, the ones judged ended, as ended records)."""
+    live, gone = [], []
+    for lease in leases:
+        cause = judge(lease, seen.get(lease.agent_id), now, clocks)
+        if cause == EndCause.UNSPECIFIED:
+            live.append(lease)
+        elif lease.live:
+            gone.append(ended(lease, cause, now, revision))
+    return live, gone
+
+
+def acquire(request: AcquireRequest, facts: AcquireFacts, lease_id: str, now: int, clocks: Clocks,
+            quota: int) -> Granted:
+    """A grant of every asked resource, or the refusal (LEASE_CONFLICT with every holder; QUOTA_LEASES when
+    `quota` (0: none) live leases of the agent's stand)."""
+    live, gone = sweep(facts.leases, facts.seen, now, clocks, facts.revision)
+    in_the_way = conflicts(live, request.resources, request.mode, request.agent_id)
+    if in_the_way:
+        raise LeaseConflict(in_the_way, now)
+    held = sum(lease.agent_id == request.agent_id for lease in live)
+    if quota and held + 1 > quota:
+        raise ResourceExhausted(
+            f"agent {request.agent_id!r} is at its quota of live leases ({held} of {quota}); release some "
+            "(fabric lease rm) or let them end. An operator raises limits.quota_leases",
+            reason="QUOTA_LEASES", agent_id=request.agent_id, quota="leases", limit=quota, usage=held)
+    lease = Lease(lease_id=lease_id, agent_id=request.agent_id, resources=request.resources, mode=request.mode,
+                  fencing_token=facts.revision, acquire_ns=now, expire_ns=now + request.ttl_ns,
+                  ttl_ns=request.ttl_ns, session_name=facts.session_name, reason=request.reason,
+                  renew_with_presence=request.renew_with_presence, revision=facts.revision)
+    return Granted(lease, gone)
+
+
+def renew(lease: Lease | None, lease_id: str, seen: Seen | None, now: int, clocks: Clocks, ttl_ns: int,
+          revision: int, as_agent: str = "") -> Lease:
+    """The lease with its ttl running from now (`ttl_ns`, 0: its own); LEASE_NOT_FOUND when it is not live;
+    PERMISSION_DENIED when `as_agent` is set and is not its holder."""
+    if lease is None or judge(lease, seen, now, clocks) != EndCause.UNSPECIFIED:
+        raise not_found(lease_id)
+    if as_agent and lease.agent_id != as_agent:
+        raise not_yours(lease, as_agent)
+    span = ttl_ns or lease.ttl_ns
+    return dataclasses.replace(lease, expire_ns=now + span, ttl_ns=span, revision=revision)
+
+
+def release(lease: Lease | None, as_agent: str, now: int, revision: int) -> Lease | None:
+    """The released record, or None when there is no live one (releasing twice is no error);
+    PERMISSION_DENIED when `as_agent` is set and is not its holder."""
+    if lease is None or not lease.live:
+        return None
+    if as_agent and lease.agent_id != as_agent:
+        raise not_yours(lease, as_agent)
+    return ended(lease, EndCause.RELEASED, now, revision)

@@ -1,0 +1,102 @@
+"""The types of the lease contract: a lease record, its mode and end cause, a holder standing in the way."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import json
+from dataclasses import dataclass
+
+from fabricd.core.lease_patterns import anchor
+
+
+class LeaseMode(enum.IntEnum):
+    UNSPECIFIED = 0
+    EXCLUSIVE = 1
+    SHARED = 2
+
+
+class EndCause(enum.IntEnum):
+    """Why a lease ended (UNSPECIFIED: it is live)."""
+
+    UNSPECIFIED = 0
+    RELEASED = 1
+    EXPIRED = 2
+    UNREGISTERED = 3
+    HOLDER_OFFLINE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """One grant, live or ended. An ended record is kept (for watchers) until pruned.
+
+    `revision` is the value of the store's one lease counter at this record's last change; `fencing_token`
+    is its value at the grant. The counter only grows, so both order every grant and change store-wide."""
+
+    lease_id: str
+    agent_id: str
+    resources: tuple[str, ...]
+    mode: LeaseMode
+    fencing_token: int
+    acquire_ns: int
+    expire_ns: int
+    ttl_ns: int
+    session_name: str = ""
+    reason: str = ""
+    renew_with_presence: bool = False
+    revision: int = 0
+    end_cause: EndCause = EndCause.UNSPECIFIED
+    end_ns: int = 0
+
+    @property
+    def live(self) -> bool:
+        return self.end_cause == EndCause.UNSPECIFIED
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """A lease standing in the way of a request: which of its resources meets which asked one."""
+
+    lease: Lease
+    resource: str
+    requested: str
+
+
+@dataclass(frozen=True, slots=True)
+class AcquireRequest:
+    """A checked Acquire: normalised resources, a mode, a ttl within bounds."""
+
+    agent_id: str
+    resources: tuple[str, ...]
+    mode: LeaseMode
+    ttl_ns: int
+    reason: str = ""
+    renew_with_presence: bool = False
+
+
+def encode(lease: Lease) -> bytes:
+    """A lease record as every backend stores it: JSON, field names as above (ints, enums as ints)."""
+    fields = {f: getattr(lease, f) for f in Lease.__dataclass_fields__}
+    fields["resources"] = list(lease.resources)
+    fields["mode"], fields["end_cause"] = int(lease.mode), int(lease.end_cause)
+    return json.dumps(fields, separators=(",", ":")).encode()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def decode(raw: bytes | str) -> Lease:
+    """A stored lease (cached by its bytes: a lease is frozen, and grants and checks read many)."""
+    fields = json.loads(raw)
+    fields["resources"] = tuple(fields["resources"])
+    fields["mode"], fields["end_cause"] = LeaseMode(fields["mode"]), EndCause(fields["end_cause"])
+    return Lease(**fields)
+
+
+def anchors(lease: Lease) -> tuple[str, ...]:
+    """The index anchors of a live lease (fabricd.core.lease_patterns.anchor of each resource); none once ended."""
+    return tuple(sorted({anchor(r) for r in lease.resources})) if lease.live else ()
+
+
+def ended_copy(lease: Lease) -> Lease:
+    """The record as ended (for a backend dropping a live lease's index slots before deleting it)."""
+    return dataclasses.replace(lease, end_cause=EndCause.RELEASED) if lease.live else lease

@@ -1,0 +1,60 @@
+"""The leases' part of PgTx (a mixin): one row per lease, its body the core's JSON.
+
+A write reads leases locked (`FOR UPDATE`); grants are serialised before they read by the lease counter's row
+(fabricd.core.kv.leases takes the counter first), so two nodes never both grant overlapping leases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from fabricd.core import model_leases
+from fabricd.core.lease_patterns import ANYWHERE
+from fabricd.core.model_leases import Lease
+
+
+class PgLeaseRecords:
+    """Mixed into PgTx, which provides the queries and `_lock` (FOR UPDATE in a write)."""
+
+    _fetch: Callable[..., list[Any]]
+    _val: Callable[..., Any]
+    _exec: Callable[..., str]
+    _lock: str
+
+    def get_lease(self, lease_id: str) -> Lease | None:
+        body = self._val(f"SELECT body FROM leases WHERE lease_id = $1{self._lock}", lease_id)
+        return model_leases.decode(body) if body is not None else None
+
+    def put_lease(self, lease: Lease) -> None:
+        self._exec(UPSERT, *row(lease))
+
+    def delete_lease(self, lease_id: str) -> None:
+        self._exec("DELETE FROM leases WHERE lease_id = $1", lease_id)
+
+    def leases(self) -> list[Lease]:
+        return [model_leases.decode(r["body"])
+                for r in self._fetch(f"SELECT body FROM leases ORDER BY lease_id{self._lock}")]
+
+    def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
+        if anchors is None:
+            rows = self._fetch(f"SELECT body FROM leases WHERE anchors <> '{{}}' ORDER BY lease_id{self._lock}")
+        else:
+            rows = self._fetch(f"SELECT body FROM leases WHERE anchors && $1::text[] ORDER BY lease_id{self._lock}",
+                               sorted({*anchors, ANYWHERE}))
+        return [model_leases.decode(r["body"]) for r in rows]
+
+    def leases_of(self, agent_id: str) -> list[Lease]:
+        rows = self._fetch(f"SELECT body FROM leases WHERE agent_id = $1 AND anchors <> '{{}}' ORDER BY lease_id"
+                           f"{self._lock}", agent_id)
+        return [model_leases.decode(r["body"]) for r in rows]
+
+
+UPSERT = """INSERT INTO leases (lease_id, agent_id, anchors, body) VALUES ($1, $2, $3, $4)
+ON CONFLICT (lease_id) DO UPDATE SET agent_id = EXCLUDED.agent_id, anchors = EXCLUDED.anchors, body = EXCLUDED.body"""
+COLUMNS = ("lease_id", "agent_id", "anchors", "body")
+
+
+def row(lease: Lease) -> tuple[str, str, list[str], str]:
+    """A lease's row: `anchors` (its live index, empty once ended) is what leases_near searches."""
+    return lease.lease_id, lease.agent_id, list(model_leases.anchors(lease)), model_leases.encode(lease).decode()

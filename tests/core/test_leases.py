@@ -1,0 +1,265 @@
+"""The lease rules on every store (memory, LMDB, PostgreSQL): grants all or nothing, modes, fencing tokens,
+renewal, release, and the ends of a lease (ttl, unregister, presence), each with its cause."""
+
+from __future__ import annotations
+
+import pytest
+
+from fabricd.core.errors import DeadlineExceeded, InvalidArgument, NotFound, PermissionDenied, ResourceExhausted
+from fabricd.core.lease_service import Leases
+from fabricd.core.leases import LeaseConflict
+from fabricd.core.limits import Limits
+from fabricd.core.model_leases import EndCause, Lease, LeaseMode
+from tests.core.conftest import Fabric, MakeFabric
+
+MIN = 60 * 10**9
+EX, SH = LeaseMode.EXCLUSIVE, LeaseMode.SHARED
+
+
+def leases_of(fabric: Fabric, limits: Limits | None = None) -> Leases:
+    return Leases(fabric.store, limits or Limits(), fabric.clock, keepalive_s=0.05)
+
+
+async def take(leases: Leases, agent: str, *resources: str, mode: LeaseMode = EX, ttl_ns: int = 10 * MIN,
+               reason: str = "", presence: bool = False, quota: bool = False) -> Lease:
+    return await leases.acquire(leases.request(agent, resources, mode, ttl_ns, reason, presence), held_to_quota=quota)
+
+
+async def test_an_overlapping_exclusive_request_is_refused_with_every_holder_and_nothing_granted(
+        fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    await fabric.directory.register("alice", session_name="builder")
+    held = await take(leases, "alice", "src/api/**", reason="refactor")
+    with pytest.raises(LeaseConflict) as refused:
+        await take(leases, "bob", "docs/readme.md", "src/api/app.py")
+    err = refused.value
+    assert err.reason == "LEASE_CONFLICT" and err.metadata["holders"] == "1"
+    assert err.metadata["holder_0_agent_id"] == "alice" and err.metadata["holder_0_session_name"] == "builder"
+    assert err.metadata["holder_0_resource"] == "src/api/**"
+    assert err.metadata["holder_0_requested"] == "src/api/app.py"
+    assert err.metadata["holder_0_mode"] == "EXCLUSIVE" and err.metadata["holder_0_reason"] == "refactor"
+    assert err.metadata["holder_0_expire_ns"] == str(held.expire_ns)
+    assert [lease.agent_id for lease in await leases.live()] == ["alice"]  # docs/readme.md was not granted alone
+
+
+async def test_shared_leases_overlap_each_other_but_not_an_exclusive_one(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    await take(leases, "a", "data/**", mode=SH)
+    await take(leases, "b", "data/set.csv", mode=SH)
+    with pytest.raises(LeaseConflict) as refused:
+        await take(leases, "c", "data/set.csv")
+    assert refused.value.metadata["holders"] == "2"
+    with pytest.raises(LeaseConflict):
+        await take(leases, "c", "data/**", mode=EX)
+    await take(leases, "a", "data/x")  # its own SHARED data/** does not stand in its way
+
+
+async def test_fencing_tokens_strictly_increase_and_survive_a_reopen(make_fabric: MakeFabric,
+                                                                     store_location: str) -> None:
+    fabric = await make_fabric()
+    leases = leases_of(fabric)
+    first = await take(leases, "a", "x")
+    await leases.release(first.lease_id, "", "")
+    second = await take(leases, "b", "x")
+    assert second.fencing_token > first.fencing_token
+    if store_location == "memory:":
+        return  # memory keeps nothing across a reopen; LMDB and PostgreSQL go on
+    await fabric.store.close()
+    again = await make_fabric()
+    after = leases_of(again)
+    [kept] = await after.live()
+    assert kept.lease_id == second.lease_id and kept.expire_ns == second.expire_ns
+    third = await take(after, "c", "y")
+    assert third.fencing_token > second.fencing_token
+
+
+async def test_a_lease_ends_when_its_ttl_passes_without_renewal(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    held = await take(leases, "a", "x", ttl_ns=MIN)
+    fabric.clock.advance(50)
+    renewed = await leases.renew(held.lease_id, 0, "")
+    assert renewed.expire_ns == fabric.clock.now + MIN and renewed.revision > held.revision
+    fabric.clock.advance(61)
+    assert await leases.live() == []
+    with pytest.raises(NotFound) as gone:
+        await leases.renew(held.lease_id, 0, "")
+    assert gone.value.reason == "LEASE_NOT_FOUND"
+    ended, _ = await leases.sweep()
+    assert [(e.lease_id, e.end_cause) for e in ended] == [(held.lease_id, EndCause.EXPIRED)]
+    await take(leases, "b", "x")
+
+
+async def test_unregister_ends_the_agents_leases_in_its_transaction(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    await fabric.directory.register("a")
+    held = await take(leases, "a", "x", ttl_ns=60 * MIN)
+    await fabric.directory.unregister("a", purge=True)
+    assert await leases.live() == []
+    _, changes, _ = await fabric.store.leases.changed(held.revision, leases.clocks())
+    assert [(c.lease_id, c.end_cause) for c in changes] == [(held.lease_id, EndCause.UNREGISTERED)]
+
+
+async def test_a_lease_ends_when_its_agent_is_offline_past_the_grace_unless_live(make_fabric: MakeFabric) -> None:
+    limits = Limits(live_window_s=60.0, lease_offline_grace_s=30.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    await fabric.directory.register("a")
+    await fabric.directory.register("b")
+    kept = await take(leases, "a", "kept/**", ttl_ns=600 * MIN, presence=True)
+    lost = await take(leases, "b", "lost/**", ttl_ns=600 * MIN)
+    for _ in range(4):  # "a" heartbeats every 50s; "b" says nothing
+        fabric.clock.advance(50)
+        await fabric.directory.touch("a", busy=False)
+    assert [lease.lease_id for lease in await leases.live()] == [kept.lease_id]
+    ended, _ = await leases.sweep()
+    assert [(e.lease_id, e.end_cause) for e in ended] == [(lost.lease_id, EndCause.HOLDER_OFFLINE)]
+
+
+async def test_renew_with_presence_keeps_a_lease_past_its_ttl_while_the_agent_is_live(
+        make_fabric: MakeFabric) -> None:
+    limits = Limits(live_window_s=600.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    await fabric.directory.register("a")
+    await fabric.directory.register("b")
+    kept = await take(leases, "a", "x", ttl_ns=MIN, presence=True)
+    plain = await take(leases, "b", "y", ttl_ns=MIN)
+    for _ in range(5):
+        fabric.clock.advance(40)
+        await fabric.directory.touch("a", busy=False)
+        await fabric.directory.touch("b", busy=False)  # a heartbeat renews nothing unless asked
+    assert [lease.lease_id for lease in await leases.live()] == [kept.lease_id]
+    assert plain.lease_id not in {lease.lease_id for lease in await leases.live()}
+
+
+async def test_release_ends_one_or_all_and_only_the_holder_may(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    one = await take(leases, "a", "x")
+    await take(leases, "a", "y")
+    with pytest.raises(PermissionDenied):
+        await leases.release(one.lease_id, "", as_agent="b")
+    with pytest.raises(PermissionDenied):
+        await leases.renew(one.lease_id, 0, as_agent="b")
+    assert [r.lease_id for r in await leases.release(one.lease_id, "", as_agent="a")] == [one.lease_id]
+    assert await leases.release(one.lease_id, "", as_agent="a") == []  # twice is no error
+    assert len(await leases.release("", "a", as_agent="")) == 1
+    assert await leases.live() == []
+
+
+async def test_check_names_the_conflicts_other_agents_leases_would_cause(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    await take(leases, "a", "src/**")
+    await take(leases, "b", "docs/**", mode=SH)
+    conflicts = await leases.check("c", ["src/a.py", "docs/x.md", "README.md"], EX)
+    assert sorted((h.lease.agent_id, h.requested) for h in conflicts) == [("a", "src/a.py"), ("b", "docs/x.md")]
+    assert [h.lease.agent_id for h in await leases.check("c", ["docs/x.md"], SH)] == []
+    assert await leases.check("a", ["src/a.py"], EX) == []
+
+
+async def test_bad_requests_are_refused_before_anything_is_written(fabric: Fabric) -> None:
+    leases = leases_of(fabric, Limits(lease_max_ttl_s=60.0))
+    for resources, ttl, reason in ((["../etc"], 0, "LEASE_PATTERN_INVALID"), ([], 0, "MISSING_FIELD"),
+                                   (["x"], 61 * 10**9, "LEASE_TTL_OUT_OF_RANGE"),
+                                   (["x"], -1, "LEASE_TTL_OUT_OF_RANGE")):
+        with pytest.raises(InvalidArgument) as refused:
+            leases.request("a", resources, EX, ttl, "", False)
+        assert refused.value.reason == reason
+    assert await leases.live() == []
+
+
+async def test_an_agent_token_is_held_to_its_lease_quota(make_fabric: MakeFabric) -> None:
+    fabric = await make_fabric(Limits(quota_leases=2))
+    leases = leases_of(fabric, Limits(quota_leases=2))
+    await take(leases, "a", "x", quota=True)
+    await take(leases, "a", "y", quota=True)
+    with pytest.raises(ResourceExhausted) as refused:
+        await take(leases, "a", "z", quota=True)
+    assert refused.value.reason == "QUOTA_LEASES" and refused.value.metadata["limit"] == "2"
+    await take(leases, "a", "z")  # an admin's call is not held to it
+
+
+async def test_a_waiting_acquire_is_granted_when_the_holder_releases(fabric: Fabric) -> None:
+    import asyncio
+
+    leases = leases_of(fabric)
+    held = await take(leases, "a", "x")
+    request = leases.request("b", ["x"], EX, MIN, "", False)
+    waiting = asyncio.ensure_future(leases.acquire(request, held_to_quota=False, wait_s=30))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    await leases.release(held.lease_id, "", "")
+    granted = await asyncio.wait_for(waiting, 10)
+    assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
+    with pytest.raises(DeadlineExceeded) as late:
+        await leases.acquire(leases.request("c", ["x"], EX, MIN, "", False), held_to_quota=False, wait_s=0.1)
+    assert late.value.reason == "LEASE_WAIT_TIMEOUT"
+
+
+async def test_watch_sends_a_snapshot_then_each_change_with_its_cause(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    first = await take(leases, "a", "x")
+    stream = leases.watch()
+    snapshot = await anext(stream)
+    assert snapshot.snapshot_complete and [(e.kind, e.lease.lease_id) for e in snapshot.events] == [
+        ("SNAPSHOT", first.lease_id)]
+    second = await take(leases, "b", "y")
+    await leases.release(first.lease_id, "", "")
+    seen: list[tuple[str, str, EndCause]] = []
+    while len(seen) < 2:
+        batch = await anext(stream)
+        seen += [(e.kind, e.lease.lease_id, e.lease.end_cause) for e in batch.events]
+    assert seen == [("ACQUIRED", second.lease_id, EndCause.UNSPECIFIED),
+                    ("ENDED", first.lease_id, EndCause.RELEASED)]
+    await stream.aclose()
+
+
+async def test_list_pages_oldest_grant_first_with_filters(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    made = [await take(leases, f"agent-{i}", f"dir-{i}/**") for i in range(5)]
+    items, token = await leases.page("", "", 2, "")
+    assert [lease.lease_id for lease in items] == [m.lease_id for m in made[:2]] and token
+    rest, end = await leases.page("", "", 10, token)
+    assert [lease.lease_id for lease in rest] == [m.lease_id for m in made[2:]] and end == ""
+    assert [lease.agent_id for lease in (await leases.page("agent-3", "", 0, ""))[0]] == ["agent-3"]
+    assert [lease.agent_id for lease in (await leases.page("", "dir-1/a.py", 0, ""))[0]] == ["agent-1"]
+    with pytest.raises(InvalidArgument):
+        await leases.page("agent-3", "", 2, token)
+
+
+async def test_many_holders_are_judged_alike_when_their_presence_is_read_in_one_listing(
+        make_fabric: MakeFabric) -> None:
+    limits = Limits(live_window_s=60.0, lease_offline_grace_s=0.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    for i in range(40):  # more holders than kv.leases.BULK: presence comes from one listing of the entries
+        await fabric.directory.register(f"agent-{i}")
+        await take(leases, f"agent-{i}", f"dir-{i}/**", ttl_ns=600 * MIN)
+    fabric.clock.advance(50)
+    for i in range(0, 40, 2):
+        await fabric.directory.touch(f"agent-{i}", busy=False)
+    fabric.clock.advance(30)  # the odd agents are offline now: their leases ended
+    assert sorted(lease.agent_id for lease in await leases.live()) == sorted(f"agent-{i}" for i in range(0, 40, 2))
+    assert [h.lease.agent_id for h in await leases.check("me", ["dir-4/x", "dir-5/x"], EX)] == ["agent-4"]
+
+
+async def test_leases_are_found_through_their_anchors_whichever_side_holds_the_pattern(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    wild = await take(leases, "a", "*/generated/**")  # first segment a pattern: it may overlap anything
+    plain = await take(leases, "b", "src/api/**")
+    assert [h.lease.agent_id for h in await leases.check("c", ["lib/generated/x.py"], EX)] == ["a"]
+    assert sorted(h.lease.agent_id for h in await leases.check("c", ["*/api/x.py"], EX)) == ["b"]
+    assert sorted(h.lease.agent_id for h in await leases.check("c", ["src/generated/x"], EX)) == ["a"]
+    await leases.release(wild.lease_id, "", "")
+    await leases.release(plain.lease_id, "", "")
+    assert await leases.check("c", ["src/generated/x", "src/api/y"], EX) == []
+    assert await fabric.store.leases.live(leases.clocks()) == []
+    again = await take(leases, "c", "*/generated/**")  # an ended lease left no slot behind
+    assert [lease.lease_id for lease in await leases.live()] == [again.lease_id]
+
+
+async def test_an_acquire_names_at_most_256_resources(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    with pytest.raises(InvalidArgument) as refused:
+        leases.request("a", [f"f{i}" for i in range(257)], EX, 0, "", False)
+    assert refused.value.reason == "TOO_MANY_ITEMS" and refused.value.metadata["limit"] == "256"
+    assert len((await take(leases, "a", *(f"f{i}" for i in range(256)))).resources) == 256

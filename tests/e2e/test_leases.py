@@ -1,0 +1,188 @@
+"""LeaseService against the real daemon, on LMDB and PostgreSQL: conflicts with their holders (metadata and
+the typed detail), check, list, waiting in line, watch events with their causes, a restart, access, and two
+PostgreSQL nodes racing for one file."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+from fabricd.client import (
+    Client,
+    DeadlineExceeded,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    conflict_holders,
+)
+from fabricd.v1 import lease_service_pb2 as ls
+from tests.conftest import Daemon
+
+BACKENDS = ("lmdb", "postgres")
+
+
+async def test_a_conflicting_acquire_names_each_holder_and_grants_nothing(client: Client) -> None:
+    await client.register("alice", session_name="builder")
+    held = await client.acquire_lease("alice", ["src/api/**"], ttl=1800, reason="refactor")
+    assert held.fencing_token > 0 and list(held.resources) == ["src/api/**"]
+    with pytest.raises(FailedPrecondition) as refused:
+        await client.acquire_lease("bob", ["docs/a.md", "src/api/app.py"], reason="fix")
+    err = refused.value
+    assert err.reason == "LEASE_CONFLICT" and err.metadata["holders"] == "1"
+    assert (err.metadata["holder_0_agent_id"], err.metadata["holder_0_session_name"]) == ("alice", "builder")
+    assert (err.metadata["holder_0_resource"], err.metadata["holder_0_mode"]) == ("src/api/**", "EXCLUSIVE")
+    [holder] = conflict_holders(err)
+    assert (holder.agent_id, holder.session_name, holder.resource, holder.requested, holder.reason) == (
+        "alice", "builder", "src/api/**", "src/api/app.py", "refactor")
+    assert holder.expire_time == held.expire_time and holder.mode == ls.LEASE_MODE_EXCLUSIVE
+    assert [lease.agent_id for lease in await client.list_leases()] == ["alice"]  # docs/a.md was not granted
+
+
+async def test_check_list_renew_and_release(client: Client) -> None:
+    a = await client.acquire_lease("a", ["src/**"], ttl=60)
+    await client.acquire_lease("b", ["docs/**"], mode="shared", ttl=60)
+    conflicts = await client.check_leases(["src/x.py", "docs/y.md", "free.txt"], agent_id="c")
+    assert sorted((c.agent_id, c.requested) for c in conflicts) == [("a", "src/x.py"), ("b", "docs/y.md")]
+    assert await client.check_leases(["docs/y.md"], agent_id="c", mode="shared") == []
+    assert [lease.agent_id for lease in await client.list_leases(resource="docs/z.md")] == ["b"]
+    page = await client.list_leases(page_size=1)
+    assert len(page) == 1 and page.next_page_token
+    renewed = await client.renew_lease(a.lease_id, ttl=120)
+    assert renewed.expire_time.seconds >= a.expire_time.seconds + 59
+    assert await client.release_lease(a.lease_id) == 1
+    assert await client.release_lease(a.lease_id) == 0
+    with pytest.raises(NotFound) as gone:
+        await client.renew_lease(a.lease_id)
+    assert gone.value.reason == "LEASE_NOT_FOUND"
+    assert await client.release_lease(agent_id="b") == 1 and await client.list_leases() == []
+
+
+async def test_bad_requests_get_invalid_argument_and_write_nothing(client: Client) -> None:
+    for resources, ttl, reason in ((["../x"], None, "LEASE_PATTERN_INVALID"), (["/etc"], None, "LEASE_PATTERN_INVALID"),
+                                   ([], None, "MISSING_FIELD"), (["x"], 10 * 86400, "LEASE_TTL_OUT_OF_RANGE")):
+        with pytest.raises(InvalidArgument) as refused:
+            await client.acquire_lease("a", resources, ttl=ttl)
+        assert refused.value.reason == reason
+    assert await client.list_leases() == []
+
+
+async def test_a_waiting_acquire_is_granted_when_the_holder_releases(client: Client) -> None:
+    held = await client.acquire_lease("a", ["x"])
+    waiting = asyncio.ensure_future(client.acquire_lease("b", ["x"], wait=True, wait_timeout=30))
+    seen = await client.check_leases(["x"], agent_id="b")
+    assert [h.agent_id for h in seen] == ["a"] and not waiting.done()
+    await client.release_lease(held.lease_id)
+    granted = await asyncio.wait_for(waiting, 20)
+    assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
+    with pytest.raises(DeadlineExceeded) as late:
+        await client.acquire_lease("c", ["x"], wait=True, wait_timeout=0.2)
+    assert late.value.reason == "LEASE_WAIT_TIMEOUT"
+
+
+async def test_watch_shows_grants_and_ends_with_their_cause(client: Client) -> None:
+    await client.register("gone")
+    first = await client.acquire_lease("gone", ["a/**"])
+    stream = client.watch_leases()
+    snapshot = await asyncio.wait_for(anext(stream), 10)
+    assert snapshot.snapshot_complete and [e.lease.lease_id for e in snapshot.events] == [first.lease_id]
+    await client.unregister("gone")
+    second = await client.acquire_lease("other", ["a/**"])
+    events: list[tuple[int, str, int]] = []
+    while len(events) < 2:
+        batch = await asyncio.wait_for(anext(stream), 10)
+        events += [(e.type, e.lease.lease_id, e.cause) for e in batch.events]
+    assert events == [(ls.LEASE_EVENT_TYPE_ENDED, first.lease_id, ls.LEASE_END_CAUSE_UNREGISTERED),
+                      (ls.LEASE_EVENT_TYPE_ACQUIRED, second.lease_id, ls.LEASE_END_CAUSE_UNSPECIFIED)]
+    await stream.aclose()
+
+
+async def test_a_restart_keeps_leases_their_expiry_and_the_fencing_counter(daemon: Daemon) -> None:
+    async with Client(daemon.target) as client:
+        held = await client.acquire_lease("a", ["x"], ttl=3600)
+    daemon.restart()
+    async with Client(daemon.target) as client:
+        [kept] = await client.list_leases()
+        assert kept.lease_id == held.lease_id and kept.expire_time == held.expire_time
+        assert (await client.acquire_lease("b", ["y"])).fencing_token > held.fencing_token
+
+
+async def test_a_lease_ends_on_its_ttl_and_the_sweep_says_so(client: Client) -> None:
+    short = await client.acquire_lease("a", ["x"], ttl=0.3)
+    stream = client.watch_leases()
+    await asyncio.wait_for(anext(stream), 10)
+    batch = await asyncio.wait_for(anext(stream), 10)
+    assert [(e.type, e.lease.lease_id, e.cause) for e in batch.events] == [
+        (ls.LEASE_EVENT_TYPE_ENDED, short.lease_id, ls.LEASE_END_CAUSE_EXPIRED)]
+    await stream.aclose()
+    assert (await client.acquire_lease("b", ["x"])).agent_id == "b"
+
+
+async def test_an_agent_token_takes_and_releases_for_its_own_agent_only(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop")
+    daemon.start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:
+        alice = (await local.issue_token(agent_id="alice")).token
+        admin = (await local.issue_token(admin=True)).token
+        bobs = await local.acquire_lease("bob", ["b/**"])
+    async with Client(f"127.0.0.1:{port}", token=alice) as client:
+        mine = await client.acquire_lease("alice", ["a/**"])
+        for denied in (client.acquire_lease("bob", ["c"]), client.release_lease(bobs.lease_id),
+                       client.renew_lease(bobs.lease_id), client.release_lease(agent_id="bob")):
+            with pytest.raises(PermissionDenied):
+                await denied
+        assert len(await client.list_leases()) == 2 and await client.check_leases(["b/x"], agent_id="alice")
+        assert await client.release_lease(mine.lease_id) == 1
+    async with Client(f"127.0.0.1:{port}", token=admin) as client:
+        assert await client.release_lease(bobs.lease_id) == 1
+    assert bobs.lease_id in daemon.wait_for("released lease")
+
+
+@pytest.fixture
+def two_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+    made, folders = [], []
+    for i in range(2):
+        folders.append(tempfile.mkdtemp(prefix=f"ln{i}-", dir="/tmp"))
+        made.append(Daemon(str(tmp_path / f"data{i}"), folders[-1], "--store", pg_url, "--no-outbox-loop"))
+    for d in made:
+        d.start()
+    yield made
+    for d in made:
+        if d.proc is not None and d.proc.poll() is None:
+            d.kill()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_agents_racing_for_one_file_on_two_postgres_nodes_one_wins(two_nodes: list[Daemon]) -> None:
+    async with Client(two_nodes[0].target) as one, Client(two_nodes[1].target) as two:
+        for round_ in range(5):
+            path = f"race/{round_}.py"
+
+            async def take(client: Client, agent: str, p: str = path) -> ls.Lease | None:
+                try:
+                    return await client.acquire_lease(agent, [p])
+                except FailedPrecondition as exc:
+                    assert exc.reason == "LEASE_CONFLICT"
+                    return None
+
+            won = await asyncio.gather(*(take(c, f"agent-{i}") for i, c in enumerate([one, two] * 3)))
+            assert sum(w is not None for w in won) == 1, won
+        tokens = [lease.fencing_token for lease in await one.list_leases()]
+        assert len(tokens) == 5 and tokens == sorted(set(tokens))
+
+
+async def test_a_waiter_on_one_node_is_granted_when_the_holder_releases_on_another(two_nodes: list[Daemon]) -> None:
+    async with Client(two_nodes[0].target) as one, Client(two_nodes[1].target) as two:
+        held = await one.acquire_lease("a", ["shared/x"])
+        waiting = asyncio.ensure_future(two.acquire_lease("b", ["shared/x"], wait=True, wait_timeout=30))
+        assert [h.agent_id for h in await two.check_leases(["shared/x"], agent_id="b")] == ["a"]
+        assert not waiting.done()
+        await one.release_lease(held.lease_id)
+        granted = await asyncio.wait_for(waiting, 10)  # woken by the other node's NOTIFY, not a keepalive
+        assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
