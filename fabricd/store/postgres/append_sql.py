@@ -66,7 +66,7 @@ async def facts(conn: Any, ids: list[str], senders: list[str], names: list[str],
     """One statement: the records of these ids under these senders (both key columns are conditions, so
     every plan is a unique index probe per id), the counters of these mailboxes, and these named counters."""
     out = Facts(probed=set(names))
-    for r in await conn.fetch(_FACTS_LOCKED if lock else _FACTS_FREE, ids, senders, names, counters):
+    for r in await conn.fetch(_FACTS_LOCKED if lock else _FACTS_FREE, ids, senders, names, _or_null(counters)):
         k = r["k"]
         if k == 0:
             out.priors[(r["a"], r["f"])] = IdRecord(r["r"], r["x"], r["y"], r["d"] or b"")
@@ -222,11 +222,19 @@ SELECT (SELECT ok FROM ok) AS ok, array(SELECT agent_id FROM wake) AS woke
 """
 
 
+def _or_null(values: list[Any]) -> list[Any] | None:
+    """An empty array parameter as NULL, which the statement reads as no rows (unnest, = ANY and cardinality
+    of NULL give none): asyncpg checks an array and each of its elements against collections.abc's
+    Iterable and Sized on every call, and most groups move none of `made`, `guarded`, `creators` or `armed`."""
+    return values or None
+
+
 async def write(conn: Any, w: Write, now: int) -> tuple[bool, list[str]]:
     """One statement: (whether the guard held and it wrote, the agents whose wake hooks it armed)."""
+    n = _or_null
     row = await conn.fetchrow(_WRITE, w.agent_ids, w.seqs, w.ids, w.bodies, now, w.digests, w.senders,
-                              w.moved, w.seen_seq, w.seen_unread, w.last_seq, w.added, w.active,
-                              w.made, w.made_seq, w.made_unread, w.made_metadata, w.made_active,
-                              w.guarded, w.guarded_values, w.creators, w.hooked, w.hooks_seen, w.armed,
-                              w.armed_bodies)
+                              n(w.moved), n(w.seen_seq), n(w.seen_unread), n(w.last_seq), n(w.added), n(w.active),
+                              n(w.made), n(w.made_seq), n(w.made_unread), n(w.made_metadata), n(w.made_active),
+                              n(w.guarded), n(w.guarded_values), n(w.creators), n(w.hooked), n(w.hooks_seen),
+                              n(w.armed), n(w.armed_bodies))
     return row["ok"], row["woke"]

@@ -104,7 +104,9 @@ class Group:
     def decide(self) -> tuple[list[Sent | FabricError | writes.Append], writes.More | None]:
         """Each send's decision, in order, each seeing the moves of those before; or, when a decider asked for
         more, what to read (the decisions are then incomplete: the group is decided again once it is read)."""
-        priors = dict(self.facts.priors)
+        priors = self.facts.priors
+        # the id records of the sends decided Append so far: an IdRecord is made only when a later send asks
+        here: dict[tuple[str, str], tuple[str, int, int, bytes]] = {}
         boxes: dict[str, writes.Box] = {}
         counters = self.facts.counters
         used: dict[str, quotas.Usage] = {}
@@ -116,6 +118,9 @@ class Group:
         for (msg, digest), message_id, draft in zip(self.items, self.ids, self.drafts, strict=True):
             name, sender = msg.recipient.agent_id, msg.sender.agent_id
             prior = priors.get((message_id, sender))
+            if prior is None and here:
+                fresh = here.get((message_id, sender))
+                prior = IdRecord(*fresh) if fresh is not None else None
             if prior is not None and not msg.id:  # a minted id: an earlier run of this very call committed it
                 out.append(Sent(replace(rules.as_stored(msg, prior), id=message_id)))
                 bodies.append(b"")
@@ -145,11 +150,11 @@ class Group:
                 stored = decided.message
                 agent_id = stored.recipient.agent_id
                 # the draft holds all but the recipient, which a name resolved to another agent changes
-                body = draft if stored.recipient == msg.recipient else s.encode(stored)
+                body = draft if stored.recipient is msg.recipient else s.encode(stored)
                 boxes[agent_id] = decided.box
                 if decided.created:
                     made[name] = agent_id
-                priors[(message_id, sender)] = IdRecord(agent_id, stored.seq, stored.send_time_ns, digest)
+                here[(message_id, sender)] = (agent_id, stored.seq, stored.send_time_ns, digest)
                 if usage is not None:
                     used[sender] = quotas.Usage(usage.mailboxes + decided.created, usage.unread_bytes + len(body),
                                                 unread_messages=usage.unread_messages + 1)
@@ -186,7 +191,7 @@ class Group:
                 box[0], box[1] = stored.seq, box[1] + 1
             if d.active:
                 active.add(d.active)
-            out.append(Sent(stored, encoded=s.envelope(stored.seq, body).encoded))
+            out.append(Sent(stored, encoded=s.enveloped(stored.seq, body)))
         for agent_id in sorted(moved.keys() | (active - made.keys())):
             seen = self.facts.boxes.get(agent_id)
             if agent_id not in moved and seen is None:

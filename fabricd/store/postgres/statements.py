@@ -56,7 +56,12 @@ def envelope(seq: int, body: bytes) -> Envelope:
     Protobuf reads a field wherever it occurs in the bytes, so the result decodes
     as the message with its seq set; the body needs no decode and re-encode.
     """
-    return Envelope(seq, body + _SEQ_TAG + _varint(seq))
+    return Envelope(seq, enveloped(seq, body))
+
+
+def enveloped(seq: int, body: bytes) -> bytes:
+    """`envelope(seq, body).encoded`, without the Envelope."""
+    return body + _SEQ_TAG + _varint(seq)
 
 
 def within_budget(rows: str, budget: str) -> str:

@@ -156,7 +156,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         self.stored_messages += 1
         self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
         self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
-        return s.envelope(message.seq, body).encoded
+        return s.enveloped(message.seq, body)
 
     def consume_id(self, agent_id: str, message_id: str) -> bool:
         seq = self._val(f"SELECT min(seq) FROM ({s.OLDEST_UNREAD}) AS o", agent_id, [message_id])
