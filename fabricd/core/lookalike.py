@@ -62,6 +62,14 @@ def keys(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), skeleton(name.casefold())))
 
 
+def entry_keys(agent_id: str, session_name: str, registered: bool) -> frozenset[str]:
+    """The keys a directory entry is indexed under (RecordTx.entries_looking_like): its id's and its session
+    name's, while it is registered (a mailbox only mail made is no agent a person takes it for)."""
+    if not registered:
+        return frozenset()
+    return keys(agent_id) | keys(session_name) if session_name else keys(agent_id)
+
+
 def shown(name: str) -> str:
     """`name` quoted with every non-ASCII character escaped (\\u0430), so a reader sees how two look-alikes
     differ."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from fabricd.client import AlreadyExists, InvalidArgument
+from fabricd.client import AlreadyExists, AmbiguousNameWarning, InvalidArgument
 
 BACKENDS = ("lmdb", "postgres")
 ALICE = "alice"
@@ -88,7 +88,8 @@ async def test_the_agent_itself_and_names_that_only_look_different_pass(client) 
     await client.register("alicia")
     await client.register("al")
     await client.register("carol", session_name="team")
-    await client.register("bob", session_name="team")  # the very same name, shared by trusted callers
+    with pytest.warns(AmbiguousNameWarning):  # the very same name, shared by trusted callers
+        await client.register("bob", session_name="team")
     await client.register("jos\u00e9")
     assert sorted(e.agent_id for e in await client.list_mailboxes()) == [
         "al", ALICE, "alicia", "bob", "carol", "jos\u00e9"]
@@ -115,3 +116,12 @@ async def test_invisible_and_bidi_characters_are_refused(client, name) -> None: 
         with pytest.raises(InvalidArgument) as err:
             await call()
         assert err.value.reason == "INVALID_CHARACTERS"
+
+
+async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:  # noqa: ANN001
+    await client.register(ALICE, session_name="reviewer")
+    await client.register(ALICE, session_name="critic")  # alice gives up 'reviewer'
+    await client.register("bob", session_name="rev\u0456ewer")
+    await _refused(lambda: client.register("carol", session_name="crit\u0456c"), "crit\u0456c")
+    await client.unregister(ALICE)
+    await client.register("\u0430lice", session_name="crit\u0456c")  # alice is gone

@@ -52,10 +52,10 @@ def check_new_id(tx: RecordTx, agent_id: str) -> None:
         check_looks(tx, "agent id", agent_id, agent_id)
 
 
-def _known_names(tx: RecordTx) -> Iterator[tuple[str, str, str]]:
-    """(name, holder, what the name is to its holder) of every mailbox's id and session name, and of every
-    live agent token's id and bound names."""
-    for entry in tx.entries():
+def _known_names(tx: RecordTx, name: str) -> Iterator[tuple[str, str, str]]:
+    """(name, holder, what the name is to its holder) of the registered agents' ids and session names that may
+    look like `name` (read through the look-alike index), and of every live agent token's id and bound names."""
+    for entry in tx.entries_looking_like(lookalike.keys(name)):
         yield entry.agent_id, entry.agent_id, "the agent id"
         if entry.session_name:
             yield entry.session_name, entry.agent_id, "the session name"
@@ -68,8 +68,8 @@ def _known_names(tx: RecordTx) -> Iterator[tuple[str, str, str]]:
 
 def check_looks(tx: RecordTx, field: str, name: str, agent_id: str) -> None:
     """Refuse a new id or session name of `agent_id` that looks like (fabricd.core.lookalike) another agent's
-    id or session name without being it (NAME_COLLISION). Reads every entry: run only where a name is made."""
-    found = lookalike.look_alike(name, _known_names(tx), own=agent_id)
+    id or session name without being it (NAME_COLLISION)."""
+    found = lookalike.look_alike(name, _known_names(tx, name), own=agent_id)
     if found is not None:
         raise lookalike.looks_taken(field, name, *found)
 

@@ -34,7 +34,7 @@ from fabricd import wire
 from fabricd.core import agentdir
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
-from fabricd.store.lmdb import folder, keys, records, recount, sealed
+from fabricd.store.lmdb import folder, keys, looks, records, recount, sealed
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
@@ -67,14 +67,15 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_lists": INDEX,
     "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
     "tokens": (Kind.TOKEN,),
+    "looks": INDEX,  # rebuilt with the entries
     "quarantine": (),  # deliberately not copied: records that failed their checksum (counted as not copied)
 }
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
 _SEQ = b"seq/"
-_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT)
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LOOKS_BUILT)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
-the ticket index's built flag (with the tickets)."""
+the ticket index's built flag (with the tickets) and the look-alike index's (with the entries)."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
@@ -265,6 +266,7 @@ class LmdbTarget:
             tx.count_usage(*recount.mailbox_charge(value))
             if value.session_name:
                 txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
+            looks.add(txn, dbs, value)
             if value.revision:
                 txn.put(keys.revision(value.revision), keys.entry(value.agent_id), db=dbs.revisions)
         elif kind is Kind.REMOVAL:

@@ -5,7 +5,9 @@
     counters        name                        daemon-wide counters that move in commit order: 'revision'
                                                 (mailbox directory), 'ticket', 'thread', 'request', ...
     mailboxes       agent_id                    the entry, unread_count, last_seq (the mailbox's seq counter),
-                                                revision + change (its last directory change)
+                                                revision + change (its last directory change), looks (the
+                                                look-alike keys of a registered entry's id and session name,
+                                                fabricd.core.lookalike.entry_keys; GIN-indexed)
     removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
                                                 watcher resuming from an older revision is shown)
     messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq
@@ -59,6 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fabricd.core import lookalike
 from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
@@ -299,7 +302,21 @@ BEGIN
     RETURN NULL;
 END $$;
 """),
+    # Migration 11 adds the look-alike keys of registered entries (filled by `_looks_of_registered`); like 7,
+    # it may run again over itself (a test's downgrade forgets the version rows, not the column).
+    Migration(11, "registered mailboxes are found by the look-alike keys of their id and session name", """
+ALTER TABLE mailboxes ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks) WHERE registered;
+"""),
 )
+
+
+async def _looks_of_registered(conn: Connection) -> None:
+    """Migration 11: the look-alike keys of every registered entry (computed here: SQL has no confusables)."""
+    rows = await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered")
+    if rows:
+        await conn.executemany("UPDATE mailboxes SET looks = $2 WHERE agent_id = $1", [
+            (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
 
 
 async def _senders_of_unread(conn: Connection) -> None:
@@ -315,7 +332,7 @@ async def _senders_of_unread(conn: Connection) -> None:
     await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
 
 
-AFTER = {5: _senders_of_unread}
+AFTER = {5: _senders_of_unread, 11: _looks_of_registered}
 """Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version

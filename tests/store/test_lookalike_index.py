@@ -1,0 +1,86 @@
+"""The look-alike index: a new name's look-alikes are found without reading every entry, a store or database
+written before the index gets it (LMDB at open, PostgreSQL by its migration), and it follows renames and
+removals."""
+
+from __future__ import annotations
+
+import asyncpg
+import pytest
+
+from fabricd.core import lookalike
+from fabricd.core.directory import Directory
+from fabricd.core.errors import AlreadyExists
+from fabricd.core.limits import Limits
+from fabricd.core.notify import LocalWakeups
+from fabricd.store import open_store
+from fabricd.store.lmdb import keys, records
+from fabricd.store.postgres import schema
+
+LOOKS = next(m.version for m in schema.MIGRATIONS if "look-alike" in m.description)
+
+
+async def _fabric(path: str):  # noqa: ANN202
+    wakeups = LocalWakeups()
+    store = open_store(path, wakeups=wakeups, clock=lambda: 1, sync=False)
+    await store.start()
+    return wakeups, store, Directory(store, Limits(), lambda: 1)
+
+
+async def test_a_new_name_reads_only_its_look_alikes_not_every_entry(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    wakeups, store, directory = await _fabric(str(tmp_path / "data"))
+    try:
+        for i in range(200):
+            await directory.register(f"agent-{i}", session_name=f"team-{i}")
+        await directory.register("alice")
+        decoded = []
+        real = records.decode_entry
+        monkeypatch.setattr(records, "decode_entry", lambda raw: decoded.append(1) or real(raw))
+        with pytest.raises(AlreadyExists) as err:
+            await directory.register("\u0430lice")
+        assert err.value.metadata["looks_like"] == "alice"
+        await directory.register("carol", session_name="reviewer")
+        assert len(decoded) <= 4, len(decoded)  # alice's entry and the new ones: none of the 200 others
+    finally:
+        wakeups.close()
+        await store.close()
+
+
+async def test_an_lmdb_store_written_before_the_index_is_indexed_when_opened(tmp_path) -> None:  # noqa: ANN001
+    path = str(tmp_path / "data")
+    wakeups, store, directory = await _fabric(path)
+    await directory.register("alice", session_name="reviewer")
+    engine = store.engine  # type: ignore[attr-defined]
+
+    def forget_index(tx) -> None:  # noqa: ANN001 - as a store written by a fabricd without the looks database
+        tx._txn.drop(tx._dbs.looks, delete=False)
+        tx._txn.delete(keys.LOOKS_BUILT, db=tx._dbs.meta)
+
+    await engine.write(forget_index)
+    await directory.register("\u0430lice")  # the index is gone: the look-alike passes
+    await directory.unregister("\u0430lice", purge=True)
+    wakeups.close()
+    await store.close()
+    wakeups, store, directory = await _fabric(path)
+    try:
+        for name in ("\u0430lice", "Reviewer"):
+            with pytest.raises(AlreadyExists):
+                await directory.register(name)
+    finally:
+        wakeups.close()
+        await store.close()
+
+
+async def test_migration_11_indexes_the_registered_mailboxes(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, LOOKS - 1)
+        await conn.execute("INSERT INTO mailboxes (agent_id, session_name, registered) VALUES "
+                           "('alice', 'reviewer', true), ('made-by-mail', '', false)")
+        assert await schema.migrate(conn, LOOKS) == [LOOKS]
+        looks = dict(await conn.fetch("SELECT agent_id, looks FROM mailboxes"))
+        assert set(looks["alice"]) == lookalike.entry_keys("alice", "reviewer", True) and looks["made-by-mail"] == []
+        found = await conn.fetch("SELECT agent_id FROM mailboxes WHERE registered AND looks && $1::text[]",
+                                 sorted(lookalike.keys("revi\u0435wer")))
+        assert [r["agent_id"] for r in found] == ["alice"]
+    finally:
+        await conn.close()
