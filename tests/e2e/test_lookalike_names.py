@@ -27,6 +27,7 @@ LOOK_ALIKES = {  # each reads as 'alice' (or nearly: case, a space) where a pers
     "trailing space": "alice ",
     "leading space": " alice",
     "greek alpha": "\u03b1lice",
+    "hebrew vav for l": "a\u05d5ice",  # a right-to-left letter inside a left-to-right name
     "mathematical a": "\U0001d41alice",
 }
 

@@ -45,7 +45,8 @@ async def test_a_new_name_reads_only_its_look_alikes_not_every_entry(tmp_path, m
         await store.close()
 
 
-async def test_an_lmdb_store_written_before_the_index_is_indexed_when_opened(tmp_path) -> None:  # noqa: ANN001
+@pytest.mark.parametrize("built", [None, keys.u64(1)], ids=["before the index", "with other confusables data"])
+async def test_an_lmdb_store_indexed_before_or_otherwise_is_indexed_when_opened(tmp_path, built) -> None:  # noqa: ANN001
     path = str(tmp_path / "data")
     wakeups, store, directory = await _fabric(path)
     await directory.register("alice", session_name="reviewer")
@@ -53,7 +54,10 @@ async def test_an_lmdb_store_written_before_the_index_is_indexed_when_opened(tmp
 
     def forget_index(tx) -> None:  # noqa: ANN001 - as a store written by a fabricd without the looks database
         tx._txn.drop(tx._dbs.looks, delete=False)
-        tx._txn.delete(keys.LOOKS_BUILT, db=tx._dbs.meta)
+        if built is None:
+            tx._txn.delete(keys.LOOKS_BUILT, db=tx._dbs.meta)
+        else:
+            tx._txn.put(keys.LOOKS_BUILT, built, db=tx._dbs.meta)
 
     await engine.write(forget_index)
     await directory.register("\u0430lice")  # the index is gone: the look-alike passes
@@ -82,5 +86,21 @@ async def test_migration_11_indexes_the_registered_mailboxes(pg_empty_url: str) 
         found = await conn.fetch("SELECT agent_id FROM mailboxes WHERE registered AND looks && $1::text[]",
                                  sorted(lookalike.keys("revi\u0435wer")))
         assert [r["agent_id"] for r in found] == ["alice"]
+    finally:
+        await conn.close()
+
+
+async def test_postgresql_looks_computed_with_other_confusables_data_are_computed_again(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await schema.refresh_looks(conn)
+        await conn.execute("INSERT INTO mailboxes (agent_id, session_name, registered, looks) VALUES "
+                           "('alice', 'reviewer', true, '{stale}')")
+        assert not await schema.refresh_looks(conn)  # computed with this data: left alone
+        await conn.execute("COMMENT ON COLUMN mailboxes.looks IS 'an older Unicode'")
+        assert await schema.refresh_looks(conn)
+        looks = await conn.fetchval("SELECT looks FROM mailboxes WHERE agent_id = 'alice'")
+        assert set(looks) == lookalike.entry_keys("alice", "reviewer", True)
+        assert not await schema.refresh_looks(conn)
     finally:
         await conn.close()

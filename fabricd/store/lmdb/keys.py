@@ -31,7 +31,8 @@ big-endian so that byte order is numeric order.
                b"s" H(source agent) u64 ticket seq   H(ticket_id)   (every ticket an agent asked: its own list)
     meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
                                                      for stores written before it)
-    meta       b"looks-index"                        b"1" once looks holds every registered entry (built at open)
+    meta       b"looks-index"                        u64 the confusables data version looks was built with (built
+                                                     at open when missing or another)
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"seq/seq-floor/" agent_id UTF-8      u64 highest seq a removed mailbox of that id used (seq_floor_of)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written

@@ -3,7 +3,8 @@ session name (fabricd.core.lookalike.entry_keys), so a new name's look-alikes ar
 entry.
 
 Keys (see keys.py): H(look-alike key) H(agent_id), value b"". LmdbTx keeps it in step with each entry it writes
-or deletes; a store written before the index gets it built once when opened (`build`).
+or deletes; a store written before the index, or indexed with other confusables data (a newer Unicode), gets
+it built when opened (`build`).
 """
 
 from __future__ import annotations
@@ -52,14 +53,17 @@ def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[b
 
 
 def build(txn: lmdb.Transaction, dbs: Any) -> int:
-    """Index every registered entry once (a store written before the index existed); the number indexed."""
-    if txn.get(keys.LOOKS_BUILT, db=dbs.meta) is not None:
+    """Index every registered entry (a store written before the index existed, or indexed with other
+    confusables data: meta LOOKS_BUILT holds lookalike.data_version()); the number indexed."""
+    version = keys.u64(lookalike.data_version())
+    if txn.get(keys.LOOKS_BUILT, db=dbs.meta) == version:
         return 0
+    txn.drop(dbs.looks, delete=False)
     count = 0
     for raw in txn.cursor(db=dbs.entries).iternext(keys=False, values=True):
         entry = records.decode_entry(bytes(raw))
         if entry.registered:
             add(txn, dbs, entry)
             count += 1
-    txn.put(keys.LOOKS_BUILT, b"1", db=dbs.meta)
+    txn.put(keys.LOOKS_BUILT, version, db=dbs.meta)
     return count

@@ -319,6 +319,25 @@ async def _looks_of_registered(conn: Connection) -> None:
             (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
 
 
+async def refresh_looks(conn: Connection) -> bool:
+    """Compute `mailboxes.looks` again if it was computed with other confusables data (a newer or older
+    Unicode; the column's comment holds lookalike.data_version()); whether it did. Under the migration lock."""
+    version = str(lookalike.data_version())
+    if await conn.fetchval(_LOOKS_VERSION) == version:
+        return False
+    async with conn.transaction():
+        await xact_lock(conn, MIGRATE)
+        if await conn.fetchval(_LOOKS_VERSION) == version:
+            return False
+        await _looks_of_registered(conn)
+        await conn.execute(f"COMMENT ON COLUMN mailboxes.looks IS '{version}'")
+    return True
+
+
+_LOOKS_VERSION = "SELECT col_description('mailboxes'::regclass, (SELECT attnum FROM pg_attribute " \
+                 "WHERE attrelid = 'mailboxes'::regclass AND attname = 'looks'))"
+
+
 async def _senders_of_unread(conn: Connection) -> None:
     """Migration 5: give the id of every unread message its sender (from the message), then key ids by both."""
     moved: list[tuple[str, str, int, str]] = []
