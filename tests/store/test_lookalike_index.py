@@ -4,6 +4,9 @@ removals."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import asyncpg
 import pytest
 
@@ -14,7 +17,8 @@ from fabricd.core.limits import Limits
 from fabricd.core.notify import LocalWakeups
 from fabricd.store import open_store
 from fabricd.store.lmdb import keys, records
-from fabricd.store.postgres import schema
+from fabricd.store.postgres import locks, schema
+from fabricd.store.postgres.store import PgStore
 
 LOOKS = next(m.version for m in schema.MIGRATIONS if "look-alike" in m.description)
 
@@ -104,3 +108,29 @@ async def test_postgresql_looks_computed_with_other_confusables_data_are_compute
         assert not await schema.refresh_looks(conn)
     finally:
         await conn.close()
+
+
+async def test_two_nodes_registering_look_alikes_at_once_admit_one(pg_url: str) -> None:
+    """Node B registers 'аlice' while node A's registration of 'alice' is not committed yet: B waits for A's
+    look-alike lock, then reads A's row and refuses (without the lock it read nothing and took the twin)."""
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    node_a = await asyncpg.connect(pg_url)
+    try:
+        directory = Directory(store, Limits(), time.time_ns)
+        async with node_a.transaction():  # node A's register of 'alice', as PgTx does it, before its commit
+            for key in sorted(lookalike.keys("alice")):
+                await node_a.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", locks.LOOKS, key)
+            await node_a.execute("INSERT INTO mailboxes (agent_id, registered, looks) VALUES ('alice', true, $1)",
+                                 sorted(lookalike.entry_keys("alice", "", True)))
+            twin = asyncio.create_task(directory.register("\u0430lice"))
+            while not twin.done() and not await node_a.fetchval(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"):
+                await asyncio.sleep(0.01)  # polls for B to be waiting (or done): no outcome depends on the time
+            assert not twin.done(), "the look-alike was registered while alice's registration was in flight"
+        with pytest.raises(AlreadyExists) as err:
+            await twin
+        assert err.value.metadata["looks_like"] == "alice"
+    finally:
+        await node_a.close()
+        await store.close()

@@ -35,7 +35,7 @@ from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
-from fabricd.store.postgres.locks import HOUSEKEEPING
+from fabricd.store.postgres.locks import HOUSEKEEPING, LOOKS
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.tx_channels import PgChannelRecords
 from fabricd.store.postgres.tx_outbox import PgOutboxRecords
@@ -112,6 +112,9 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         return self._merged(rows, lambda e: e.session_name == session_name)
 
     def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
+        if self._write:  # a name being made: another node making a look-alike now waits, then reads this one
+            for key in sorted(looks):
+                self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, key)
         rows = self._fetch(f"{d.ENTRY_SQL} WHERE registered AND looks && $1::text[]", sorted(looks))
         return self._merged(rows, lambda e: e.registered and not looks.isdisjoint(
             lookalike.entry_keys(e.agent_id, e.session_name, e.registered)))
