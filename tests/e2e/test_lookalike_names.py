@@ -126,3 +126,11 @@ async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:  # n
     await _refused(lambda: client.register("carol", session_name="crit\u0456c"), "crit\u0456c")
     await client.unregister(ALICE)
     await client.register("\u0430lice", session_name="crit\u0456c")  # alice is gone
+
+
+async def test_an_agent_heard_from_but_never_registered_keeps_its_look_alikes_out(client) -> None:  # noqa: ANN001
+    await client.touch(ALICE)  # a heartbeat makes alice's entry: live, not registered
+    await _refused(lambda: client.register("\u0430lice"), "\u0430lice")
+    await _refused(lambda: client.issue_token(agent_id="Alice"), "Alice")
+    await client.send("carol", "hi", create_mailbox=True)  # a mailbox only mail made is no agent
+    await client.register("c\u0430rol")

@@ -53,7 +53,7 @@ def check_new_id(tx: RecordTx, agent_id: str) -> None:
 
 
 def _known_names(tx: RecordTx, name: str) -> Iterator[tuple[str, str, str]]:
-    """(name, holder, what the name is to its holder) of the registered agents' ids and session names that may
+    """(name, holder, what the name is to its holder) of the agents' ids and session names (registered or heard from) that may
     look like `name` (read through the look-alike index), and of every live agent token's id and bound names."""
     for entry in tx.entries_looking_like(lookalike.keys(name)):
         yield entry.agent_id, entry.agent_id, "the agent id"

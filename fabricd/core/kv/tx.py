@@ -38,8 +38,8 @@ class RecordTx(Protocol):
     def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
 
     def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
-        """Registered entries whose id or session name has one of these look-alike keys
-        (fabricd.core.lookalike.entry_keys): read through an index, never every entry."""
+        """Agents' entries (registered or heard from: fabricd.core.lookalike.is_agent) whose id or session name
+        has one of these look-alike keys (lookalike.keys_of): read through an index, never every entry."""
 
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
         """(cursor, entry) in the store's key order, after the cursor `after` ("" from the first).

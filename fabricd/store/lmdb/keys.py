@@ -10,7 +10,7 @@ big-endian so that byte order is numeric order.
                b"revision"                           u64 directory revision
     entries    H(agent_id)                           entry record (records.py)
     names      H(session_name) H(agent_id)           b""
-    looks      H(look-alike key) H(agent_id)         b""  (registered entries under their id's and session name's
+    looks      H(look-alike key) H(agent_id)         b""  (agents' entries under their id's and session name's
                                                      look-alike keys, fabricd.core.lookalike.entry_keys)
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)

@@ -1,4 +1,4 @@
-"""The LMDB look-alike index (database looks): each registered entry under the look-alike keys of its id and
+"""The LMDB look-alike index (database looks): each agent's entry (fabricd.core.lookalike.is_agent) under the look-alike keys of its id and
 session name (fabricd.core.lookalike.entry_keys), so a new name's look-alikes are found without reading every
 entry.
 
@@ -27,8 +27,7 @@ def move(txn: lmdb.Transaction, dbs: Any, agent_id: str, before: frozenset[str],
 
 
 def add(txn: lmdb.Transaction, dbs: Any, entry: MailboxEntry) -> None:
-    move(txn, dbs, entry.agent_id, frozenset(),
-         lookalike.entry_keys(entry.agent_id, entry.session_name, entry.registered))
+    move(txn, dbs, entry.agent_id, frozenset(), lookalike.keys_of(entry))
 
 
 def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[bytes]:
@@ -37,7 +36,7 @@ def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[b
     if dbs.looks is None:  # a store from before the index opened without creating it (fabricd token issue)
         for raw in txn.cursor(db=dbs.entries).iternext(keys=False, values=True):
             entry = records.decode_entry(bytes(raw))
-            if not looks.isdisjoint(lookalike.entry_keys(entry.agent_id, entry.session_name, entry.registered)):
+            if not looks.isdisjoint(lookalike.keys_of(entry)):
                 found.append(keys.entry(entry.agent_id))
         return found
     with txn.cursor(db=dbs.looks) as cur:
@@ -53,7 +52,7 @@ def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[b
 
 
 def build(txn: lmdb.Transaction, dbs: Any) -> int:
-    """Index every registered entry (a store written before the index existed, or indexed with other
+    """Index every agent's entry (a store written before the index existed, or indexed with other
     confusables data: meta LOOKS_BUILT holds lookalike.data_version()); the number indexed."""
     version = keys.u64(lookalike.data_version())
     if txn.get(keys.LOOKS_BUILT, db=dbs.meta) == version:
@@ -62,7 +61,7 @@ def build(txn: lmdb.Transaction, dbs: Any) -> int:
     count = 0
     for raw in txn.cursor(db=dbs.entries).iternext(keys=False, values=True):
         entry = records.decode_entry(bytes(raw))
-        if entry.registered:
+        if lookalike.is_agent(entry):
             add(txn, dbs, entry)
             count += 1
     txn.put(keys.LOOKS_BUILT, version, db=dbs.meta)

@@ -75,7 +75,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
         self._entries: dict[str, MailboxEntry | None] = {}
         # The session name each entry is indexed under in `names`, as of now in this transaction.
         self._names: dict[str, str] = {}
-        # What each entry is indexed under in `looks` (session name, registered), as of now in this transaction.
+        # What each entry is indexed under in `looks` (session name, is an agent), as of now in this transaction.
         self._shown: dict[str, tuple[str, bool]] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
@@ -96,7 +96,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             entry = records.decode_entry(raw) if raw is not None else None
             self._entries[agent_id] = entry
             self._names[agent_id] = entry.session_name if entry is not None else ""
-            self._shown[agent_id] = (entry.session_name, entry.registered) if entry is not None else ("", False)
+            self._shown[agent_id] = (entry.session_name, lookalike.is_agent(entry)) if entry else ("", False)
             return entry
 
     def _cached(self, raw: bytes) -> MailboxEntry:
@@ -106,7 +106,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             return cached
         self._entries[entry.agent_id] = entry
         self._names[entry.agent_id] = entry.session_name
-        self._shown[entry.agent_id] = (entry.session_name, entry.registered)
+        self._shown[entry.agent_id] = (entry.session_name, lookalike.is_agent(entry))
         return entry
 
     def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
@@ -118,8 +118,8 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             raw = txn.get(keys.entry(agent_id), db=dbs.entries)
             stored = records.decode_entry(raw) if raw is not None else None
             indexed = stored.session_name if stored is not None else ""
-            shown = (stored.session_name, stored.registered) if stored is not None else ("", False)
-        now = (entry.session_name, entry.registered)
+            shown = (stored.session_name, lookalike.is_agent(stored)) if stored is not None else ("", False)
+        now = (entry.session_name, lookalike.is_agent(entry))
         if shown != now:
             looks.move(txn, dbs, agent_id, lookalike.entry_keys(agent_id, *shown),
                        lookalike.entry_keys(agent_id, *now))
@@ -173,7 +173,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             raw = self._txn.get(key, db=self._dbs.entries)
             if raw is not None:
                 entry = self._cached(raw)
-                if entry.registered:
+                if lookalike.is_agent(entry):
                     out.append(entry)
         return out
 

@@ -101,7 +101,7 @@ class MemoryTx(MemoryChannelRecords):
 
     def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
         return [e for e in self.entries()
-                if not looks.isdisjoint(lookalike.entry_keys(e.agent_id, e.session_name, e.registered))]
+                if not looks.isdisjoint(lookalike.keys_of(e))]
 
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
         start = bytes.fromhex(after).decode("utf-8", "surrogatepass")  # cursors are hex, as in LMDB

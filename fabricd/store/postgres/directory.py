@@ -48,7 +48,7 @@ def entry_args(e: MailboxEntry) -> tuple[object, ...]:
 
 def looks_of(e: MailboxEntry) -> list[str]:
     """The entry's `looks` column: the look-alike keys it is found by (fabricd.core.lookalike.entry_keys)."""
-    return sorted(lookalike.entry_keys(e.agent_id, e.session_name, e.registered))
+    return sorted(lookalike.keys_of(e))
 
 
 async def next_value(conn: Connection, name: str) -> int:

@@ -6,7 +6,7 @@
                                                 (mailbox directory), 'ticket', 'thread', 'request', ...
     mailboxes       agent_id                    the entry, unread_count, last_seq (the mailbox's seq counter),
                                                 revision + change (its last directory change), looks (the
-                                                look-alike keys of a registered entry's id and session name,
+                                                look-alike keys of an agent's id and session name,
                                                 fabricd.core.lookalike.entry_keys; GIN-indexed)
     removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
                                                 watcher resuming from an older revision is shown)
@@ -344,18 +344,19 @@ CREATE TABLE channel_posts (
 CREATE UNIQUE INDEX channel_posts_ids ON channel_posts (channel, sender, id);
 CREATE INDEX channel_posts_search ON channel_posts USING GIN (search);
 """),
-    # Migration 11 adds the look-alike keys of registered entries (filled by `_looks_of_registered`); like 7,
+    # Migration 11 adds the look-alike keys of agents' entries (filled by `_looks_of_agents`); like 7,
     # it may run again over itself (a test's downgrade forgets the version rows, not the column).
-    Migration(11, "registered mailboxes are found by the look-alike keys of their id and session name", """
+    Migration(11, "agents' mailboxes are found by the look-alike keys of their id and session name", """
 ALTER TABLE mailboxes ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
-CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks) WHERE registered;
+CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks);
 """),
 )
 
 
-async def _looks_of_registered(conn: Connection) -> None:
-    """Migration 11: the look-alike keys of every registered entry (computed here: SQL has no confusables)."""
-    rows = await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered")
+async def _looks_of_agents(conn: Connection) -> None:
+    """Migration 11: the look-alike keys of every agent's entry, registered or heard from (lookalike.is_agent;
+    computed here: SQL has no confusables)."""
+    rows = await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered OR heartbeat > 0")
     if rows:
         await conn.executemany("UPDATE mailboxes SET looks = $2 WHERE agent_id = $1", [
             (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
@@ -371,7 +372,7 @@ async def refresh_looks(conn: Connection) -> bool:
         await xact_lock(conn, MIGRATE)
         if await conn.fetchval(_LOOKS_VERSION) == version:
             return False
-        await _looks_of_registered(conn)
+        await _looks_of_agents(conn)
         await conn.execute(f"COMMENT ON COLUMN mailboxes.looks IS '{version}'")
     return True
 
@@ -393,7 +394,7 @@ async def _senders_of_unread(conn: Connection) -> None:
     await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
 
 
-AFTER = {5: _senders_of_unread, 11: _looks_of_registered}
+AFTER = {5: _senders_of_unread, 11: _looks_of_agents}
 """Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version

@@ -115,9 +115,8 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         if self._write:  # a name being made: another node making a look-alike now waits, then reads this one
             for key in sorted(looks):
                 self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, key)
-        rows = self._fetch(f"{d.ENTRY_SQL} WHERE registered AND looks && $1::text[]", sorted(looks))
-        return self._merged(rows, lambda e: e.registered and not looks.isdisjoint(
-            lookalike.entry_keys(e.agent_id, e.session_name, e.registered)))
+        rows = self._fetch(f"{d.ENTRY_SQL} WHERE looks && $1::text[]", sorted(looks))
+        return self._merged(rows, lambda e: not looks.isdisjoint(lookalike.keys_of(e)))
 
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         return self._run(d.entries_since(self._conn, revision, limit))
