@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DAEMON_ONLY = {"lmdb", "prometheus-client", "grpcio-health-checking", "grpcio-reflection"}
+DAEMON_ONLY = {"lmdb", "prometheus-client", "grpcio-health-checking", "grpcio-reflection", "confusable-homoglyphs"}
 CLIENT = {"grpcio", "grpcio-status", "protobuf", "click", "rich"}
 
 
@@ -37,7 +37,7 @@ def test_the_daemon_extra_brings_what_the_daemon_imports(tmp_path) -> None:  # n
 # Runs a snippet in a fresh interpreter where the daemon's libraries cannot be imported, as in a client-only install.
 WITHOUT_DAEMON_LIBRARIES = textwrap.dedent("""
     import importlib.abc, sys
-    BLOCKED = {"lmdb", "prometheus_client", "grpc_health", "grpc_reflection"}
+    BLOCKED = {"lmdb", "prometheus_client", "grpc_health", "grpc_reflection", "confusable_homoglyphs"}
 
     class Missing(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path=None, target=None):

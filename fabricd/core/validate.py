@@ -14,6 +14,7 @@ answers alike. Message text, data and headers are stored as bytes and keep it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from fabricd.core.errors import InvalidArgument, ResourceExhausted
@@ -72,12 +73,23 @@ def text_field(value: str, field: str, limits: Limits, *, required: bool) -> str
     return value
 
 
+def normalized(value: str, field: str) -> str:
+    """INVALID_CHARACTERS when a name is not in Unicode NFC: 'é' written as 'e' and a combining accent would be
+    a second name that looks the same as the precomposed one, and no lookup would find the other."""
+    if not value.isascii() and not unicodedata.is_normalized("NFC", value):
+        raise InvalidArgument(
+            f"{field} {ascii(value)} is not in Unicode normalization form C (it has a decomposed character, such "
+            f"as a letter followed by a combining accent); send it normalized: {ascii(unicodedata.normalize('NFC', value))}",
+            reason="INVALID_CHARACTERS", field=field)
+    return value
+
+
 def agent_id(value: str, limits: Limits, field: str = "agent_id") -> str:
-    return text_field(value, field, limits, required=True)
+    return normalized(text_field(value, field, limits, required=True), field)
 
 
 def session_name(value: str, limits: Limits) -> str:
-    text_field(value, "session_name", limits, required=False)
+    normalized(text_field(value, "session_name", limits, required=False), "session_name")
     if "/" in value:
         raise InvalidArgument(
             "session_name may not contain '/': 'name/suffix' is how peers pick one of several agents",

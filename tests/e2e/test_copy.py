@@ -163,6 +163,9 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
         fresh = await client.send(BOB, "new mail")
         assert fresh.message.seq == known["unread"][-1][1] + 1
         assert (await client.resolve("bob-session")).capabilities[0].name == "summarize"
+        with pytest.raises(AlreadyExists) as err:  # the copy's look-alike index holds bob's names
+            await client.register("bobs-twin", session_name="bob-sessi\u043en")  # Cyrillic о
+        assert err.value.reason == "NAME_COLLISION" and err.value.metadata["looks_like"] == "bob-session"
         assert await client.await_reply(known["answered"], timeout=5) == "42"
         assert [t.ticket_id for t in await client.get_queue(WORKER)] == known["queued"]
         assert (await client.drain_outbox()).posted == 1

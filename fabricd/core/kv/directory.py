@@ -3,7 +3,10 @@ wake scripts resolve names here; registering and unregistering, which reach into
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from fabricd.core import directory as rules
+from fabricd.core import lookalike
 from fabricd.core import mailbox_writes as writes
 from fabricd.core.kv.tx import RecordTx
 from fabricd.core.model import Change, MailboxEntry, Presence, presence
@@ -40,10 +43,35 @@ def check_new_id(tx: RecordTx, agent_id: str) -> None:
     Made, the id would win over the name (an id resolves first), taking the other agent's mail and tickets
     addressed by its name; a token under it would act on that agent wherever the name is resolved.
     """
-    if tx.get_entry(agent_id) is None:
+    entry = tx.get_entry(agent_id)
+    if entry is None:
         _, holders = writes.named_by(agent_id, _candidates(tx, agent_id))
         if holders:
             raise rules.id_collides(agent_id, sorted(e.agent_id for e in holders))
+    if entry is None or not entry.registered:
+        check_looks(tx, "agent id", agent_id, agent_id)
+
+
+def _known_names(tx: RecordTx, name: str) -> Iterator[tuple[str, str, str]]:
+    """(name, holder, what the name is to its holder) of the agents' ids and session names (registered or heard from) that may
+    look like `name` (read through the look-alike index), and of every live agent token's id and bound names."""
+    for entry in tx.entries_looking_like(lookalike.keys(name)):
+        yield entry.agent_id, entry.agent_id, "the agent id"
+        if entry.session_name:
+            yield entry.session_name, entry.agent_id, "the session name"
+    for _, token in tx.tokens():
+        if token.agent_id and not token.revoke_ns:
+            yield token.agent_id, token.agent_id, "the agent id"
+            for name in token.session_names:
+                yield name, token.agent_id, "a session name bound to the token"
+
+
+def check_looks(tx: RecordTx, field: str, name: str, agent_id: str) -> None:
+    """Refuse a new id or session name of `agent_id` that looks like (fabricd.core.lookalike) another agent's
+    id or session name without being it (NAME_COLLISION)."""
+    found = lookalike.look_alike(name, _known_names(tx, name), own=agent_id)
+    if found is not None:
+        raise lookalike.looks_taken(field, name, *found)
 
 
 def check_name(tx: RecordTx, agent_id: str, session_name: str) -> None:
@@ -54,6 +82,9 @@ def check_name(tx: RecordTx, agent_id: str, session_name: str) -> None:
     if (holder is not None and holder.registered) or any(
             t.agent_id == session_name and not t.revoke_ns for _, t in tx.tokens()):
         raise rules.name_is_an_id(session_name)
+    entry = tx.get_entry(agent_id)
+    if entry is None or entry.session_name != session_name:  # a name it holds already stays its own
+        check_looks(tx, "session name", session_name, agent_id)
 
 
 def check_token(tx: RecordTx, agent_id: str, session_names: tuple[str, ...]) -> None:

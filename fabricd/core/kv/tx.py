@@ -38,6 +38,10 @@ class RecordTx(Protocol):
 
     def entries_named(self, session_name: str) -> list[MailboxEntry]: ...
 
+    def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
+        """Agents' entries (registered or heard from: fabricd.core.lookalike.is_agent) whose id or session name
+        has one of these look-alike keys (lookalike.keys_of): read through an index, never every entry."""
+
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
         """(cursor, entry) in the store's key order, after the cursor `after` ("" from the first).
 

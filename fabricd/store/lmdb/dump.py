@@ -35,7 +35,7 @@ from fabricd import wire
 from fabricd.core import agentdir, model_leases, quota
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
-from fabricd.store.lmdb import folder, keys, records, recount, sealed
+from fabricd.store.lmdb import folder, keys, looks, records, recount, sealed
 from fabricd.store.lmdb import records_channels as rec_channels
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
@@ -70,6 +70,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_lists": INDEX,
     "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
     "tokens": (Kind.TOKEN,),
+    "looks": INDEX,  # rebuilt with the entries
     "quarantine": (),  # deliberately not copied: records that failed their checksum (counted as not copied)
     "channels": (Kind.CHANNEL,),
     "chan_members": (Kind.CHANNEL_MEMBER,),
@@ -79,9 +80,10 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
 _SEQ = b"seq/"
-_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF)
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF, keys.LOOKS_BUILT)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
-the ticket index's built flag (with the tickets), the leases' indexes (with the leases)."""
+the ticket index's built flag (with the tickets), the leases' indexes (with the leases) and the look-alike
+index's built flag (with the entries)."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"
@@ -287,6 +289,7 @@ class LmdbTarget:
             tx.count_usage(*recount.mailbox_charge(value))
             if value.session_name:
                 txn.put(keys.name(value.session_name, value.agent_id), b"", db=dbs.names)
+            looks.add(txn, dbs, value)
             if value.revision:
                 txn.put(keys.revision(value.revision), keys.entry(value.agent_id), db=dbs.revisions)
         elif kind is Kind.REMOVAL:

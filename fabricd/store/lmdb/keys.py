@@ -10,6 +10,8 @@ big-endian so that byte order is numeric order.
                b"revision"                           u64 directory revision
     entries    H(agent_id)                           entry record (records.py)
     names      H(session_name) H(agent_id)           b""
+    looks      H(look-alike key) H(agent_id)         b""  (agents' entries under their id's and session name's
+                                                     look-alike keys, fabricd.core.lookalike.entry_keys)
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
     ids        0x01 minted id (26 ASCII)             id record of a server-minted id (records.py), naming its sender
@@ -29,6 +31,8 @@ big-endian so that byte order is numeric order.
                b"s" H(source agent) u64 ticket seq   H(ticket_id)   (every ticket an agent asked: its own list)
     meta       b"ticket-index"                       b"1" once ticket_index holds every ticket (built at open
                                                      for stores written before it)
+    meta       b"looks-index"                        u64 the confusables data version looks was built with (built
+                                                     at open when missing or another)
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"seq/seq-floor/" agent_id UTF-8      u64 highest seq a removed mailbox of that id used (seq_floor_of)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
@@ -90,6 +94,14 @@ def name(session_name: str, agent_id: str) -> bytes:
 
 def name_prefix(session_name: str) -> bytes:
     return h(session_name)
+
+
+def look(key: str, agent_id: str) -> bytes:
+    return h(key) + h(agent_id)
+
+
+def look_prefix(key: str) -> bytes:
+    return h(key)
 
 
 def revision(rev: int) -> bytes:
@@ -154,6 +166,7 @@ def usage(quota: str, agent_id: str) -> bytes:
 
 
 TICKET_INDEX_BUILT = b"ticket-index"
+LOOKS_BUILT = b"looks-index"
 
 
 def by_target(target: str, seq: int | None = None) -> bytes:

@@ -14,9 +14,9 @@ from typing import Any
 
 import lmdb
 
-from fabricd.core import quota
+from fabricd.core import lookalike, quota
 from fabricd.core.model import Change, MailboxEntry
-from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb import keys, looks, records
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
 from fabricd.store.lmdb.tx_channels import LmdbChannelRecords
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after
@@ -55,6 +55,7 @@ class Databases:
     chan_members: lmdb._Database
     chan_log: lmdb._Database
     chan_ids: lmdb._Database
+    looks: lmdb._Database
     sealed: dict[Any, str] = field(default_factory=dict, compare=False)
     """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
@@ -62,7 +63,7 @@ class Databases:
 class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, LmdbChannelRecords, LeaseRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
-    __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage",
+    __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_shown", "_dirty", "_revision", "_usage",
                  "_no_hooks", "woken", "stored_messages")
 
     def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
@@ -75,6 +76,8 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
         self._entries: dict[str, MailboxEntry | None] = {}
         # The session name each entry is indexed under in `names`, as of now in this transaction.
         self._names: dict[str, str] = {}
+        # What each entry is indexed under in `looks` (session name, is an agent), as of now in this transaction.
+        self._shown: dict[str, tuple[str, bool]] = {}
         self._dirty: dict[str, MailboxEntry] = {}
         self._revision: int | None = None
         # Usage counter moves, summed and written once by flush(): an ack of 100 messages from one
@@ -94,6 +97,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             entry = records.decode_entry(raw) if raw is not None else None
             self._entries[agent_id] = entry
             self._names[agent_id] = entry.session_name if entry is not None else ""
+            self._shown[agent_id] = (entry.session_name, lookalike.is_agent(entry)) if entry else ("", False)
             return entry
 
     def _cached(self, raw: bytes) -> MailboxEntry:
@@ -103,15 +107,24 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
             return cached
         self._entries[entry.agent_id] = entry
         self._names[entry.agent_id] = entry.session_name
+        self._shown[entry.agent_id] = (entry.session_name, lookalike.is_agent(entry))
         return entry
 
     def put_entry(self, entry: MailboxEntry, change: Change | None) -> None:
         agent_id = entry.agent_id
         txn, dbs = self._txn, self._dbs
         indexed = self._names.get(agent_id)
-        if indexed is None:
+        shown = self._shown.get(agent_id)
+        if indexed is None or shown is None:
             raw = txn.get(keys.entry(agent_id), db=dbs.entries)
-            indexed = records.decode_entry(raw).session_name if raw is not None else ""
+            stored = records.decode_entry(raw) if raw is not None else None
+            indexed = stored.session_name if stored is not None else ""
+            shown = (stored.session_name, lookalike.is_agent(stored)) if stored is not None else ("", False)
+        now = (entry.session_name, lookalike.is_agent(entry))
+        if shown != now:
+            looks.move(txn, dbs, agent_id, lookalike.entry_keys(agent_id, *shown),
+                       lookalike.entry_keys(agent_id, *now))
+        self._shown[agent_id] = now
         if indexed != entry.session_name:
             if indexed:
                 txn.delete(keys.name(indexed, agent_id), db=dbs.names)
@@ -155,6 +168,16 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
                             out.append(entry)
         return out
 
+    def entries_looking_like(self, looks_like: frozenset[str]) -> list[MailboxEntry]:
+        out = []
+        for key in looks.agent_keys(self._txn, self._dbs, looks_like):
+            raw = self._txn.get(key, db=self._dbs.entries)
+            if raw is not None:
+                entry = self._cached(raw)
+                if lookalike.is_agent(entry):
+                    out.append(entry)
+        return out
+
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         out = []
         with self._txn.cursor(db=self._dbs.revisions) as cur:
@@ -185,6 +208,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
         indexed = self._names.get(agent_id)
         if indexed and indexed != entry.session_name:
             txn.delete(keys.name(indexed, agent_id), db=dbs.names)
+        looks.move(txn, dbs, agent_id, lookalike.entry_keys(agent_id, *self._shown[agent_id]), frozenset())
         if entry.revision:
             txn.delete(keys.revision(entry.revision), db=dbs.revisions)
         rev = self.revision() + 1
@@ -199,6 +223,7 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
         self._dirty.pop(agent_id, None)
         self._entries[agent_id] = None
         self._names[agent_id] = ""
+        self._shown[agent_id] = ("", False)
 
     def removed_since(self, agent_id: str, revision: int) -> bool:
         tombstone = keys.TOMBSTONE + agent_id.encode("utf-8", "surrogatepass")

@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import model_leases, quota, wake
+from fabricd.core import lookalike, model_leases, quota, wake
 from fabricd.core.agentdir import (
     FILTER_ALL,
     FILTER_NOTIFICATIONS,
@@ -100,6 +100,10 @@ class MemoryTx(MemoryChannelRecords):
 
     def entries_named(self, session_name: str) -> list[MailboxEntry]:
         return [e for e in self.entries() if e.session_name == session_name]
+
+    def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
+        return [e for e in self.entries()
+                if not looks.isdisjoint(lookalike.keys_of(e))]
 
     def entries_from(self, after: str) -> Iterator[tuple[str, MailboxEntry]]:
         start = bytes.fromhex(after).decode("utf-8", "surrogatepass")  # cursors are hex, as in LMDB

@@ -13,6 +13,7 @@ import json
 from typing import TYPE_CHECKING
 
 from fabricd import wire
+from fabricd.core import lookalike
 from fabricd.core.model import Capability, Change, MailboxEntry
 from fabricd.core.model_agentdir import DirectoryData, WorkRequest
 from fabricd.core.model_tokens import Token
@@ -43,6 +44,11 @@ def entry_args(e: MailboxEntry) -> tuple[object, ...]:
     return (e.agent_id, e.session_name, e.cwd, caps, json.dumps(e.metadata), e.registered, e.busy,
             e.last_activity_ns, e.register_time_ns, e.heartbeat_ns, e.unread_count, e.last_seq, e.revision,
             int(e.change))
+
+
+def looks_of(e: MailboxEntry) -> list[str]:
+    """The entry's `looks` column: the look-alike keys it is found by (fabricd.core.lookalike.entry_keys)."""
+    return sorted(lookalike.keys_of(e))
 
 
 async def next_value(conn: Connection, name: str) -> int:

@@ -122,7 +122,7 @@ def _pb(value: object, message: type) -> bytes:
 _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {
     Kind.MAILBOX: ("mailboxes", ("agent_id", "session_name", "cwd", "capabilities", "metadata", "registered", "busy",
                                  "last_activity", "register_time", "heartbeat", "unread_count", "last_seq",
-                                 "revision", "change"), d.entry_args),
+                                 "revision", "change", "looks"), lambda e: (*d.entry_args(e), d.looks_of(e))),
     Kind.REMOVAL: ("removals", ("revision", "agent_id"), tuple),
     Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
                    lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),

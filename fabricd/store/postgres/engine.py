@@ -97,6 +97,8 @@ class PgEngine:
                     raise PostgresError(f"{safe(self.url)} holds fabricd schema version {current}; run "
                                         f"`fabricd migrate --store URL` to bring it to {schema.LATEST}")
                 await schema.migrate(conn)
+            if self._migrate:
+                await schema.refresh_looks(conn)
             self.node_id = await conn.fetchval("SELECT nextval('node_ids')")
             if not self.poll_interval and not await listen_supported(
                     conn, pretend_unsupported=self._failpoint == "listen-unsupported"):

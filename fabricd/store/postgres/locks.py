@@ -5,6 +5,9 @@ Keys are fixed 64-bit numbers in one table, so no two uses collide:
     MIGRATE       1  schema migrations (transaction-scoped)
     HOUSEKEEPING  2  pruning ids, tickets and receipts (session-scoped, held while a node does it)
 
+and, in the two-key form (a space apart from the 64-bit keys), (LOOKS, hashtext(key)): a look-alike key
+(fabricd.core.lookalike) while a write that makes a name reads who looks like it (transaction-scoped).
+
 `try_hold` never waits: a node that does not get the lock skips this round, and
 another node's round does the work. A session lock dies with its connection, so
 a node that crashes mid-round frees the lock for the others.
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
 NAMESPACE = 0x66616272 << 32  # "fabr": keeps our keys away from other applications' small integers
 MIGRATE = NAMESPACE | 1
 HOUSEKEEPING = NAMESPACE | 2
+LOOKS = NAMESPACE >> 32  # "fabr" as the first of two 32-bit keys
 
 
 async def xact_lock(conn: Connection, key: int) -> None:

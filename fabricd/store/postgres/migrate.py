@@ -36,8 +36,12 @@ async def migrate_url(url: str) -> str:
     try:
         before = await schema.version(conn)
         applied = await schema.migrate(conn)
+        refreshed = await schema.refresh_looks(conn)
     finally:
         await conn.close()
+    if not applied and refreshed:
+        return (f"{safe(url)} is at fabricd schema version {before}, the latest; computed the look-alike keys "
+                "of its agents' names again (other confusables data)")
     if not applied:
         return f"{safe(url)} is at fabricd schema version {before}, the latest: nothing to do"
     return f"migrated {safe(url)} from schema version {before} to {applied[-1]}"

@@ -5,7 +5,9 @@
     counters        name                        daemon-wide counters that move in commit order: 'revision'
                                                 (mailbox directory), 'ticket', 'thread', 'request', ...
     mailboxes       agent_id                    the entry, unread_count, last_seq (the mailbox's seq counter),
-                                                revision + change (its last directory change)
+                                                revision + change (its last directory change), looks (the
+                                                look-alike keys of an agent's id and session name,
+                                                fabricd.core.lookalike.entry_keys; GIN-indexed)
     removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
                                                 watcher resuming from an older revision is shown)
     messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq
@@ -62,6 +64,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from fabricd.core import lookalike
 from fabricd.store.postgres.errors import SchemaAhead
 from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
@@ -305,7 +308,7 @@ END $$;
     # Migration 8 adds the channels (issue 28): channel records, members, each channel's log with its search
     # column and GIN index. Self-contained: it reads and changes no table of the earlier migrations.
     Migration(8, "channels: records, members, a log per channel with full-text search", """
-CREATE TABLE channels (
+CREATE TABLE IF NOT EXISTS channels (
     name         text PRIMARY KEY,
     uid          text NOT NULL,
     description  text NOT NULL DEFAULT '',
@@ -321,7 +324,7 @@ CREATE TABLE channels (
     size         bigint NOT NULL DEFAULT 0,
     members      bigint NOT NULL DEFAULT 0
 );
-CREATE TABLE channel_members (
+CREATE TABLE IF NOT EXISTS channel_members (
     channel          text NOT NULL,
     agent_id         text NOT NULL,
     delivery         smallint NOT NULL,
@@ -329,7 +332,7 @@ CREATE TABLE channel_members (
     joined_after_seq bigint NOT NULL,
     PRIMARY KEY (channel, agent_id)
 );
-CREATE TABLE channel_posts (
+CREATE TABLE IF NOT EXISTS channel_posts (
     channel  text NOT NULL,
     seq      bigint NOT NULL,
     sender   text NOT NULL,
@@ -341,8 +344,8 @@ CREATE TABLE channel_posts (
     search   tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED,
     PRIMARY KEY (channel, seq)
 );
-CREATE UNIQUE INDEX channel_posts_ids ON channel_posts (channel, sender, id);
-CREATE INDEX channel_posts_search ON channel_posts USING GIN (search);
+CREATE UNIQUE INDEX IF NOT EXISTS channel_posts_ids ON channel_posts (channel, sender, id);
+CREATE INDEX IF NOT EXISTS channel_posts_search ON channel_posts USING GIN (search);
 """),
     # Migration 9 (leases) is self-contained: one table, no change to the others.
     Migration(9, "leases: one row per lease, live or ended", """
@@ -355,7 +358,41 @@ CREATE TABLE IF NOT EXISTS leases (
 CREATE INDEX IF NOT EXISTS leases_near ON leases USING gin (anchors);
 CREATE INDEX IF NOT EXISTS leases_of ON leases (agent_id) WHERE anchors <> '{}';
 """),
+    # Migration 11 adds the look-alike keys of agents' entries (filled by `_looks_of_agents`); like 7,
+    # it may run again over itself (a test's downgrade forgets the version rows, not the column).
+    Migration(11, "agents' mailboxes are found by the look-alike keys of their id and session name", """
+ALTER TABLE mailboxes ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks);
+"""),
 )
+
+
+async def _looks_of_agents(conn: Connection) -> None:
+    """Migration 11: the look-alike keys of every agent's entry, registered or heard from (lookalike.is_agent;
+    computed here: SQL has no confusables)."""
+    rows = await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered OR heartbeat > 0")
+    if rows:
+        await conn.executemany("UPDATE mailboxes SET looks = $2 WHERE agent_id = $1", [
+            (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
+
+
+async def refresh_looks(conn: Connection) -> bool:
+    """Compute `mailboxes.looks` again if it was computed with other confusables data (a newer or older
+    Unicode; the column's comment holds lookalike.data_version()); whether it did. Under the migration lock."""
+    version = str(lookalike.data_version())
+    if await conn.fetchval(_LOOKS_VERSION) == version:
+        return False
+    async with conn.transaction():
+        await xact_lock(conn, MIGRATE)
+        if await conn.fetchval(_LOOKS_VERSION) == version:
+            return False
+        await _looks_of_agents(conn)
+        await conn.execute(f"COMMENT ON COLUMN mailboxes.looks IS '{version}'")
+    return True
+
+
+_LOOKS_VERSION = "SELECT col_description('mailboxes'::regclass, (SELECT attnum FROM pg_attribute " \
+                 "WHERE attrelid = 'mailboxes'::regclass AND attname = 'looks'))"
 
 
 async def _senders_of_unread(conn: Connection) -> None:
@@ -371,7 +408,7 @@ async def _senders_of_unread(conn: Connection) -> None:
     await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
 
 
-AFTER = {5: _senders_of_unread}
+AFTER = {5: _senders_of_unread, 11: _looks_of_agents}
 """Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version

@@ -28,14 +28,14 @@ from collections.abc import Coroutine, Iterator, Sequence
 from typing import Any, TypeVar
 
 from fabricd import wire
-from fabricd.core import agentdir, quota
+from fabricd.core import agentdir, lookalike, quota
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
 from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
-from fabricd.store.postgres.locks import HOUSEKEEPING
+from fabricd.store.postgres.locks import HOUSEKEEPING, LOOKS
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.tx_channels import PgChannelRecords
 from fabricd.store.postgres.tx_leases import PgLeaseRecords
@@ -111,6 +111,13 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
     def entries_named(self, session_name: str) -> list[MailboxEntry]:
         rows = self._fetch(f"{d.ENTRY_SQL} WHERE session_name = $1 AND session_name <> ''", session_name)
         return self._merged(rows, lambda e: e.session_name == session_name)
+
+    def entries_looking_like(self, looks: frozenset[str]) -> list[MailboxEntry]:
+        if self._write:  # a name being made: another node making a look-alike now waits, then reads this one
+            for key in sorted(looks):
+                self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, key)
+        rows = self._fetch(f"{d.ENTRY_SQL} WHERE looks && $1::text[]", sorted(looks))
+        return self._merged(rows, lambda e: not looks.isdisjoint(lookalike.keys_of(e)))
 
     def entries_since(self, revision: int, limit: int) -> list[MailboxEntry]:
         return self._run(d.entries_since(self._conn, revision, limit))
@@ -344,14 +351,14 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         for e in self._dirty.values():
             await self._conn.execute("""
                 INSERT INTO mailboxes AS m (agent_id, session_name, cwd, capabilities, metadata, registered, busy,
-                    last_activity, register_time, heartbeat, unread_count, last_seq, revision, change)
-                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+                    last_activity, register_time, heartbeat, unread_count, last_seq, revision, change, looks)
+                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::text[])
                 ON CONFLICT (agent_id) DO UPDATE SET session_name = EXCLUDED.session_name, cwd = EXCLUDED.cwd,
                     capabilities = EXCLUDED.capabilities, metadata = EXCLUDED.metadata,
                     registered = EXCLUDED.registered, busy = EXCLUDED.busy, last_activity = EXCLUDED.last_activity,
                     register_time = EXCLUDED.register_time, heartbeat = EXCLUDED.heartbeat,
                     unread_count = EXCLUDED.unread_count, last_seq = EXCLUDED.last_seq,
-                    revision = EXCLUDED.revision, change = EXCLUDED.change""",
-                *d.entry_args(e))
+                    revision = EXCLUDED.revision, change = EXCLUDED.change, looks = EXCLUDED.looks""",
+                *d.entry_args(e), d.looks_of(e))
         self._dirty.clear()
 
