@@ -79,6 +79,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
     QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
+    SESSION_REQUIRED: _ClassVar[ErrorReason]
+    CSRF_REJECTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -152,3 +154,5 @@ WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
 NAME_COLLISION: ErrorReason
 QUOTA_UNREAD_MESSAGES: ErrorReason
+SESSION_REQUIRED: ErrorReason
+CSRF_REJECTED: ErrorReason
