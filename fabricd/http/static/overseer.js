@@ -230,7 +230,8 @@ const Overseer = (() => {
 
   async function start() {
     const session = await api("GET", "/api/session").catch(() => null);
-    if (session && session.signed_in) signedIn(session); else signedOut();
+    if (session === null) { setTimeout(start, 2000); return; } // the daemon is unreachable: keep trying
+    if (session.signed_in) signedIn(session); else signedOut();
   }
 
   function setup() {
