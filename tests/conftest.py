@@ -8,6 +8,7 @@ Tests named in the module's `LMDB_ONLY` run on LMDB only.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 import shutil
@@ -61,6 +62,8 @@ class Daemon:
         lines.put(None)
 
     def wait_for(self, text: str, timeout: float = 30.0) -> str:
+        """The next line that says `text`: a plain line as printed, a JSON log line (the daemon's stdout and stderr
+        are not a terminal here, so it logs JSON) as its message."""
         while True:
             try:
                 line = self.lines.get(timeout=timeout)
@@ -68,6 +71,11 @@ class Daemon:
                 raise AssertionError(f"fabricd did not print {text!r} in {timeout}s:\n{''.join(self.output)}") from None
             if line is None:
                 raise AssertionError(f"fabricd exited before printing {text!r}:\n{''.join(self.output)}")
+            if line.startswith("{"):
+                try:
+                    line = str(json.loads(line).get("message", line)) + "\n"
+                except ValueError:
+                    pass
             if text in line:
                 return line
 

@@ -171,11 +171,11 @@ class App:
         await set_serving(self.health, True)
         where = self.store.stats().location if c.store else c.data_dir
         for address in self.bound:
-            print(f"fabricd {__version__} serving {where} on {address}", flush=True)
+            logs.announce(f"fabricd {__version__} serving {where} on {address}", address=address)
         if metrics_at:
-            print(f"fabricd metrics on http://{metrics_at}/metrics", flush=True)
+            logs.announce(f"fabricd metrics on http://{metrics_at}/metrics", url=f"http://{metrics_at}/metrics")
         if self.overseer is not None:
-            print(f"fabricd overseer page on {self.overseer.url}", flush=True)
+            logs.announce(f"fabricd overseer page on {self.overseer.url}", url=self.overseer.url)
         self._sd.notify("READY=1", f"STATUS={await self._summary()}")
         background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
                       asyncio.create_task(self._status_forever()), asyncio.create_task(self.wakes.run())]
@@ -208,7 +208,7 @@ class App:
                     os.unlink(address[len("unix:") :])
                 except FileNotFoundError:
                     pass
-        print("fabricd stopped", flush=True)
+        logs.announce("fabricd stopped")
 
     def stop(self) -> None:
         self._stop.set()

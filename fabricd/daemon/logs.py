@@ -1,4 +1,9 @@
-"""Logging: one JSON object per line when stderr is not a terminal, plain text when it is."""
+"""Logging: one JSON object per line when stderr is not a terminal, plain text when it is (setting `log_format`).
+
+The daemon's announcements (serving on ADDR, metrics on URL, stopped) go to stdout at any log level, for whoever
+started it, in the same format: under JSON every line the daemon writes, on stdout and stderr, is one JSON object
+(a journal reading both streams sees one format), with the address in its own field.
+"""
 
 from __future__ import annotations
 
@@ -36,10 +41,26 @@ class TextFormatter(logging.Formatter):
         return text + ("".join(f" {k}={v}" for k, v in extra.items()) if extra else "")
 
 
+_announcer: logging.Formatter | None = None
+"""The formatter of announcements under JSON; None: plain lines."""
+
+
 def setup(level: str, fmt: str = "auto") -> None:
+    global _announcer
     handler = logging.StreamHandler(sys.stderr)
     use_json = fmt == "json" or (fmt == "auto" and not sys.stderr.isatty())
     handler.setFormatter(JsonFormatter() if use_json else TextFormatter())
+    _announcer = JsonFormatter() if use_json else None
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+def announce(message: str, **fields: object) -> None:
+    """One line on stdout, whatever the log level: `message` as it is, or under JSON a log object with `fields`."""
+    if _announcer is None:
+        print(message, flush=True)
+        return
+    record = logging.LogRecord("fabricd", logging.INFO, "", 0, message, (), None)
+    record.__dict__.update(fields)
+    print(_announcer.format(record), flush=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import shutil
 import subprocess
@@ -176,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(App(config, reconfigure=lambda: load(args), failpoint=failpoint).run())
     except (StoreError, ListenError) as exc:
-        print(f"fabricd: {exc}", file=sys.stderr)
+        logging.getLogger("fabricd").error("fabricd: %s", exc)
         return 2
     return 0
 

@@ -143,10 +143,22 @@ async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) 
         await client.register("alice")
         await client.send("alice", "hi")
     daemon.stop()
-    records = [json.loads(line) for line in daemon.output if line.startswith("{")]
+    # one format: every line the daemon wrote (stdout and stderr, announcements included) is a JSON object
+    records = [json.loads(line) for line in daemon.output]
     calls = [r for r in records if r.get("message") == "call"]
     assert any(r["method"] == "SendMessage" and r["code"] == "OK" and "ms" in r for r in calls)
     assert all("time" in r and "level" in r for r in records)
+    serving = [r for r in records if " serving " in r["message"]]
+    assert [r["address"] for r in serving] == [daemon.target] and records[-1]["message"] == "fabricd stopped"
+
+
+def test_text_logs_announce_in_plain_lines_even_at_warning(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--log-level", "warning", "--log-format", "text", "--listen", "127.0.0.1:0").start()
+    daemon.stop()
+    assert not any(line.startswith("{") for line in daemon.output), daemon.output
+    serving = [line.rstrip().rsplit(" on ", 1)[1] for line in daemon.output if " serving " in line]
+    assert serving[0] == daemon.target and serving[1].startswith("127.0.0.1:"), daemon.output
+    assert daemon.output[-1] == "fabricd stopped\n"
 
 
 def test_the_unix_socket_is_0660_never_world_writable(daemon) -> None:  # noqa: ANN001
