@@ -8,7 +8,8 @@ Invariants:
   core services, and publishes a new version. Pages wait on the version and send the newest snapshot: a slow
   page skips versions, it never queues them, so memory stays bounded by one snapshot.
 - A wake-up from every key (a PostgreSQL LISTEN reconnect) or a new page after a quiet spell re-reads everything.
-- Presence turns OFFLINE with time, not with a write: the directory is re-read every TICK_S while pages are open.
+- Presence turns OFFLINE with time, not with a write: the directory is re-read every TICK_S while pages are open,
+  and the outbox every PENDING_TICK_S while it holds pending rows (delivery attempts wake no one).
 - More panels (channels, leases) add a `Panel`: the wake keys it follows and how it reads its part.
 """
 
@@ -36,6 +37,7 @@ log = logging.getLogger("fabricd.http")
 
 COALESCE_S = 0.1
 TICK_S = 5.0
+PENDING_TICK_S = 1.0
 QUEUE_SHOWN = 50
 ROWS_SHOWN = 50
 _MAILBOX, _QUEUE = mailbox_key(""), queue_key("")
@@ -107,6 +109,8 @@ class Live:
 
     def note(self, key: Hashable | None) -> None:
         """A wake-up listener (fabricd.core.notify.LocalWakeups.listeners): mark, and rebuild soon if watched."""
+        if not self.watchers:
+            return  # nobody looks: the first page reads everything (unwatch marked it so)
         d = self._dirty
         if key is None:
             d.everything = True
@@ -128,7 +132,7 @@ class Live:
             for s in self.sections:
                 if s.follows(key):
                     d.sections.add(s.name)
-        if self.watchers and self._timer is None and d.any():
+        if self._timer is None and d.any():
             self._timer = asyncio.get_running_loop().call_later(COALESCE_S, self._kick)
 
     def _kick(self) -> None:
@@ -191,7 +195,11 @@ class Live:
 
     async def _tick(self) -> None:
         while True:
-            await asyncio.sleep(TICK_S)
+            picture = self.snapshot
+            pending = picture is not None and bool(picture.outbox["pending"])
+            await asyncio.sleep(PENDING_TICK_S if pending else TICK_S)
+            if pending:  # a delivery attempt moves a row (to delivered, dead) without a wake-up of its own
+                self._dirty.outbox = True
             self.note(DIRECTORY)
 
     # -- reading

@@ -21,6 +21,7 @@ import json
 import logging
 import ssl
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
@@ -87,7 +88,10 @@ class Overseer:
         self._tls = tls
         self._runner: web.AppRunner | None = None
         self.url = ""
-        self._streams: set[asyncio.Task[Any]] = set()
+        self._streams: dict[asyncio.Task[Any], Session] = {}
+        """Open event streams, ended at once when their token is revoked or the daemon stops."""
+        self._ended: set[asyncio.Task[Any]] = set()
+        core.tokens.on_revoke.append(self._end_streams)
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._guarded])
@@ -119,9 +123,16 @@ class Overseer:
         self.url = f"{'https' if context else 'http'}://{shown}:{bound}/"
         return self.url
 
+    def _end_streams(self, token_id: str) -> None:
+        for task, session in list(self._streams.items()):
+            if session.identity.token_id == token_id:
+                self._ended.add(task)
+                task.cancel()
+
     async def stop(self) -> None:
         self.live.close()
         for task in list(self._streams):
+            self._ended.add(task)
             task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -138,6 +149,14 @@ class Overseer:
             response = error_response(exc)
         except web.HTTPException as exc:
             response = exc
+        except Exception:  # noqa: BLE001 - reported as INTERNAL with an incident id, as an RPC's would be
+            incident = uuid.uuid4().hex[:16]
+            log.exception("unexpected error in %s %s (incident %s)", request.method, request.path, incident,
+                          extra={"incident_id": incident})
+            response = web.json_response({"error": {
+                "code": "INTERNAL", "reason": "INTERNAL", "metadata": {"incident_id": incident},
+                "message": f"internal error (incident {incident}); the daemon log has the details under that id"}},
+                status=500)
         response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -225,7 +244,7 @@ class Overseer:
         session = self._session(request)
         task = asyncio.current_task()
         assert task is not None
-        self._streams.add(task)
+        self._streams[task] = session
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
                                                "X-Accel-Buffering": "no", "Content-Security-Policy": CSP})
         await response.prepare(request)
@@ -248,11 +267,16 @@ class Overseer:
                     touched = time.monotonic()  # the person is there while the page is open: keep it live
                     await self._core.directory.touch(session.acting_as, False)
                 snapshot = await self.live.next(version, KEEPALIVE_S)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except ConnectionResetError:
+            pass  # the page went away
+        except asyncio.CancelledError:
+            if task not in self._ended:
+                raise
+            task.uncancel()  # ended by us (a revoked token, the daemon stopping): finish the response
         finally:
             self.live.unwatch()
-            self._streams.discard(task)
+            self._streams.pop(task, None)
+            self._ended.discard(task)
         return response
 
     async def inbox(self, request: web.Request) -> web.Response:
