@@ -7,7 +7,9 @@ Invariants:
   what moved (the directory whole, only the marked mailboxes' oldest unread and the marked queues) through the
   core services, and publishes a new version. Pages wait on the version and send the newest snapshot: a slow
   page skips versions, it never queues them, so memory stays bounded by one snapshot.
-- A wake-up from every key (a PostgreSQL LISTEN reconnect) or a new page after a quiet spell re-reads everything.
+- A wake-up from every key (a PostgreSQL LISTEN reconnect) or a new page after a quiet spell re-reads everything:
+  first the directory alone (published at once: a page paints in one read), then every mailbox and queue.
+  The last picture is kept while no page is open (one picture: memory stays bounded).
 - Presence turns OFFLINE with time, not with a write: the directory is re-read every TICK_S while pages are open,
   and the outbox every PENDING_TICK_S while it holds pending rows (delivery attempts wake no one).
 - More panels (channels, leases) add a `Panel`: the wake keys it follows and how it reads its part.
@@ -40,6 +42,9 @@ TICK_S = 5.0
 PENDING_TICK_S = 1.0
 QUEUE_SHOWN = 50
 ROWS_SHOWN = 50
+READS_AT_ONCE = 4
+"""Mailbox and queue reads of one rebuild in flight together (a PostgreSQL store serves them on its pool of 8:
+half of it stays free for the calls)."""
 _MAILBOX, _QUEUE = mailbox_key(""), queue_key("")
 
 
@@ -143,19 +148,25 @@ class Live:
     async def _rebuild(self) -> None:
         dirty, self._dirty = self._dirty, _Dirty(everything=False)
         try:
+            if dirty.everything:  # a first page: the directory at once, each mailbox's and queue's details next
+                self.snapshot = await self._build(dirty, self.snapshot, quick=True)
+                self._publish()
             self.snapshot = await self._build(dirty, self.snapshot)
         except Exception:  # noqa: BLE001 - a failed read (a database away) is retried on the next change
             log.exception("the overseer page could not read the fabric")
             self._dirty.everything = True
-        self._published.set()
-        self._published = asyncio.Event()
+        self._publish()
         if self._dirty.any() and self.watchers and self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(COALESCE_S, self._kick)
+
+    def _publish(self) -> None:
+        self._published.set()
+        self._published = asyncio.Event()
 
     # -- pages
 
     async def watch(self) -> None:
-        """A page opened: build a snapshot now if there is none or it is stale."""
+        """A page opened: read now if there is no picture or it is stale (the page waits with `next`)."""
         self.watchers += 1
         if self._ticker is None or self._ticker.done():
             self._ticker = asyncio.ensure_future(self._tick())
@@ -165,15 +176,16 @@ class Live:
                 self._timer = None
             if self._building is None or self._building.done():
                 self._building = asyncio.ensure_future(self._rebuild())
-            await asyncio.shield(self._building)
 
     def unwatch(self) -> None:
         self.watchers -= 1
         if not self.watchers:
             if self._ticker is not None:
                 self._ticker.cancel()
-            self._dirty.everything = True  # nobody followed the changes meanwhile: read all at the next page
-            self.snapshot = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._dirty.everything = True  # nobody follows the changes now: read all at the next page
 
     async def next(self, version: int, timeout: float) -> Picture | None:
         """The snapshot after `version`, or None after `timeout` (a keepalive) or at close."""
@@ -214,26 +226,21 @@ class Live:
             if not token:
                 return entries
 
-    async def _build(self, dirty: _Dirty, before: Picture | None) -> Picture:
+    async def _build(self, dirty: _Dirty, before: Picture | None, quick: bool = False) -> Picture:
+        """A new picture: what `dirty` marks read again, the rest taken from `before`; `quick` skips the reads of
+        each mailbox and queue (a first page's first paint)."""
         core = self._core
         every = dirty.everything or before is None
+        status = await core.status()
         entries = await self._entries()
-        oldest = {} if every or before is None else dict(before.oldest_unread_ns)
-        queues = {} if every or before is None else dict(before.queues)
+        keep = before is not None and (quick or not every)  # a quick picture shows the details it had
+        oldest = dict(before.oldest_unread_ns) if keep and before is not None else {}
+        queues = dict(before.queues) if keep and before is not None else {}
         for e in entries:
-            if e.unread_count and (every or e.agent_id in dirty.mailboxes or e.agent_id not in oldest):
-                envelopes, _ = await core.mailboxes.peek(e.agent_id, 1)
-                if envelopes:
-                    oldest[e.agent_id] = types_pb2.Message.FromString(envelopes[0].encoded).send_time.ToNanoseconds()
-            elif not e.unread_count:
+            if not e.unread_count:
                 oldest.pop(e.agent_id, None)
-            if every or e.agent_id in dirty.queues:
-                listed = await core.rendezvous.queue(e.agent_id, QUEUE_SHOWN)
-                if listed.items:
-                    queues[e.agent_id] = rv_pb.GetQueueResponse(tickets=wire.queue_out(listed.items, listed.offset),
-                                                                next_page_token=listed.next_page_token)
-                else:
-                    queues.pop(e.agent_id, None)
+        if not quick:
+            await self._read_details(entries, dirty, every, status.queued_tickets, oldest, queues)
         known = {e.agent_id for e in entries}
         for gone in [a for a in queues if a not in known]:
             del queues[gone]
@@ -248,7 +255,37 @@ class Live:
                         now_ns=self._clock(), entries=entries,
                         presence={e.agent_id: core.directory.presence_of(e) for e in entries},
                         oldest_unread_ns=oldest, queues=queues, outbox=outbox, tokens=tokens,
-                        status=await core.status(), sections=sections)
+                        status=status, sections=sections)
+
+    async def _read_details(self, entries: list[MailboxEntry], dirty: _Dirty, every: bool, queued: int,
+                            oldest: dict[str, int], queues: dict[str, rv_pb.GetQueueResponse]) -> None:
+        """The oldest unread message of each mailbox that moved, and each queue that moved, READS_AT_ONCE at a time."""
+        names = [e.agent_id for e in entries if e.unread_count and (
+            every or e.agent_id in dirty.mailboxes or e.agent_id not in oldest)]
+        targets = [e.agent_id for e in entries if every or e.agent_id in dirty.queues]
+        if every and not queued:  # no ticket anywhere: no queue to read
+            targets = []
+        limit = asyncio.Semaphore(READS_AT_ONCE)
+
+        async def bounded(read: Awaitable[None]) -> None:
+            async with limit:
+                await read
+
+        await asyncio.gather(*(bounded(self._oldest(n, oldest)) for n in names),
+                             *(bounded(self._queue(t, queues)) for t in targets))
+
+    async def _oldest(self, agent_id: str, into: dict[str, int]) -> None:
+        envelopes, _ = await self._core.mailboxes.peek(agent_id, 1)
+        if envelopes:
+            into[agent_id] = types_pb2.Message.FromString(envelopes[0].encoded).send_time.ToNanoseconds()
+
+    async def _queue(self, agent_id: str, into: dict[str, rv_pb.GetQueueResponse]) -> None:
+        listed = await self._core.rendezvous.queue(agent_id, QUEUE_SHOWN)
+        if listed.items:
+            into[agent_id] = rv_pb.GetQueueResponse(tickets=wire.queue_out(listed.items, listed.offset),
+                                                    next_page_token=listed.next_page_token)
+        else:
+            into.pop(agent_id, None)
 
     async def _outbox(self) -> dict[str, Any]:
         outbox = self._core.outbox
