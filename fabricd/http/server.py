@@ -6,6 +6,7 @@ session may see it, then each change), `GET /api/inbox`, and the actions `POST /
 `/api/tickets/{id}/reply`, `/api/tickets/{id}/cancel`, `/api/outbox/retry`.
 
 Invariants:
+- Over plain HTTP, a request must name the page's loopback address in its Host (no DNS rebinding).
 - Every /api route but sign-in needs a session; every POST needs `Content-Type: application/json`, no foreign
   Origin, and (but sign-in) the session's CSRF token in X-Fabricd-Csrf. A refusal writes nothing.
 - Errors are the RPC's: the domain error's gRPC code (fabricd.rpc.errors.code_of) as an HTTP status, with its
@@ -17,6 +18,7 @@ Invariants:
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import ssl
@@ -70,6 +72,13 @@ def no_session() -> Unauthenticated:
 
 def csrf_refused(why: str) -> PermissionDenied:
     return PermissionDenied(f"refused as a possible cross-site request: {why}", reason="CSRF_REJECTED")
+
+
+def _is_loopback_ip(name: str) -> bool:
+    try:
+        return ipaddress.ip_address(name.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def _asset(name: str) -> bytes:
@@ -142,6 +151,7 @@ class Overseer:
     @web.middleware
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
+            self._check_host(request)
             if request.method == "POST":
                 self._check_post(request)
             response = await handler(request)
@@ -162,6 +172,14 @@ class Overseer:
         response.headers["Referrer-Policy"] = "no-referrer"
         response.headers["Cache-Control"] = "no-store"
         return response
+
+    def _check_host(self, request: web.Request) -> None:
+        """Over plain HTTP (the loopback), only a loopback name or address in Host: a site whose name was made to
+        point at 127.0.0.1 (DNS rebinding) would otherwise be this page's origin in its visitor's browser."""
+        name = request.host.rsplit(":", 1)[0] if not request.host.endswith("]") else request.host
+        if self._tls is None and not (name in ("localhost", "[::1]") or _is_loopback_ip(name)):
+            raise csrf_refused(f"Host {request.host!r} is not a name of this page's loopback address; open "
+                               f"{self.url}")
 
     def _check_post(self, request: web.Request) -> None:
         if request.content_type != "application/json":

@@ -93,3 +93,14 @@ async def test_revoking_a_token_ends_its_open_event_stream(page: Page, web: Web)
             if name == "fabric" and len(seen) == 1:
                 await admin.revoke_token(issued.info.token_id)
         assert seen[0] == "fabric"  # the stream ended (the loop is over) once the token was revoked
+
+
+async def test_the_daemon_stops_cleanly_with_pages_open(page: Page, web: Web) -> None:
+    await web.sign_in(page.admin_token, "alice")
+    names = []
+    async for name, _ in web.events():
+        names.append(name)
+        if len(names) == 1:
+            page.daemon.proc.send_signal(15)  # SIGTERM: the daemon ends the page's stream and stops
+    assert names[0] == "fabric"
+    assert page.daemon.proc.wait(30) == 0

@@ -17,7 +17,8 @@ BACKENDS = ("lmdb", "postgres")
 LMDB_ONLY = ("test_nothing_is_shown_or_done_without_a_session", "test_a_wrong_token_is_refused_and_gets_no_session",
              "test_the_session_cookie_is_httponly_samesite_strict_and_holds_no_token",
              "test_a_state_changing_request_without_the_csrf_token_writes_nothing",
-             "test_the_page_is_served_with_a_policy_that_runs_only_its_own_script")
+             "test_the_page_is_served_with_a_policy_that_runs_only_its_own_script",
+             "test_a_request_naming_another_host_is_refused_dns_rebinding")
 
 
 async def showing(web: Web, queue: str) -> dict:
@@ -157,3 +158,16 @@ async def test_with_auth_off_anyone_who_reaches_the_page_signs_in_without_a_toke
         assert status == 200 and session["kind"] == "local" and session["acting_as"] == "human:ops", session
         assert (await web.post("api/messages", {"to": "human:ops", "text": "note to self"}))[0] == 200
         assert [m["text"] for m in (await web.get("api/inbox"))[1]["messages"]] == ["note to self"]
+
+
+async def test_a_request_naming_another_host_is_refused_dns_rebinding(page: Page, web: Web) -> None:
+    """A site whose name resolves to 127.0.0.1 gets nothing: not the page, not a sign-in."""
+    port = page.url.rstrip("/").rsplit(":", 1)[1]
+    for path in ("", "api/session"):
+        async with web.http.get(page.url + path, headers={"Host": f"evil.example:{port}"}) as r:
+            assert r.status == 403 and (await r.json())["error"]["reason"] == "CSRF_REJECTED"
+    async with web.http.post(page.url + "api/session", json={"token": page.admin_token, "act_as": "x"},
+                             headers={"Host": f"evil.example:{port}"}) as r:
+        assert r.status == 403 and "Set-Cookie" not in r.headers
+    async with web.http.get(page.url, headers={"Host": f"localhost:{port}"}) as r:
+        assert r.status == 200
