@@ -98,7 +98,11 @@ async def test_a_person_answers_in_the_browser_an_ask_a_client_is_blocked_on(pag
         await expect(ask).to_contain_text("Ship release 2.3 to production?")
         await expect(ask).to_contain_text("release-bot")
         await screenshot(tab, backend, "overseer-asks.png")
-        await ask.locator("input[name=result]").fill("yes, ship it")
+        answer = ask.locator("input[name=result]")
+        await answer.fill("yes, ")
+        await agent.register("bystander")  # the page updates while the person types: the answer stays
+        await expect(tab.locator("#agents tr[data-agent=bystander]")).to_have_count(1)
+        await answer.press_sequentially("ship it")
         await ask.locator("button[type=submit]").click()
         assert await asyncio.wait_for(asking, 30) == "yes, ship it"
         await expect(ask).to_have_count(0)

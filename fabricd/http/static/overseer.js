@@ -88,28 +88,7 @@ const Overseer = (() => {
     }
     fill("queues", rows);
     const mine = queues.find((q) => q.target === me);
-    fill("asks", (mine ? mine.tickets : []).map((t) => {
-      const form = document.createElement("form");
-      form.className = "answer";
-      const input = el("input");
-      input.name = "result";
-      input.placeholder = "your answer";
-      input.autocomplete = "off";
-      const answer = el("button", "Answer");
-      answer.type = "submit";
-      const cancel = el("button", "Cancel");
-      cancel.type = "button";
-      form.append(input, answer, cancel);
-      form.addEventListener("submit", (ev) => {
-        ev.preventDefault();
-        act(() => api("POST", "/api/tickets/" + encodeURIComponent(t.ticket_id) + "/reply", { result: input.value }));
-      });
-      cancel.addEventListener("click", () =>
-        act(() => api("POST", "/api/tickets/" + encodeURIComponent(t.ticket_id) + "/cancel", {})));
-      const tr = row([t.position, t.asker, t.task, ageCell(t.enqueue_ms), form]);
-      tr.dataset.ticket = t.ticket_id;
-      return tr;
-    }));
+    renderAsks(mine ? mine.tickets : []);
     $("panel-asks").hidden = !me;
     if (f.outbox) {
       $("panel-outbox").hidden = false;
@@ -146,6 +125,42 @@ const Overseer = (() => {
       box.hidden = !(name in sections);
       if (name in sections) render(box, sections[name], { el, row, ageCell, api, act });
     }
+  }
+
+  // Rows of asks are kept while their tickets wait, so an answer being typed survives every update.
+  function renderAsks(tickets) {
+    const body = $("asks").tBodies[0];
+    const kept = new Map([...body.rows].map((r) => [r.dataset.ticket, r]));
+    const same = tickets.length === body.rows.length && tickets.every((t, i) => body.rows[i].dataset.ticket === t.ticket_id);
+    const rows = tickets.map((t) => {
+      const tr = kept.get(t.ticket_id) || askRow(t);
+      tr.cells[0].textContent = String(t.position);
+      return tr;
+    });
+    if (!same) body.replaceChildren(...rows);
+  }
+
+  function askRow(t) {
+    const form = document.createElement("form");
+    form.className = "answer";
+    const input = el("input");
+    input.name = "result";
+    input.placeholder = "your answer";
+    input.autocomplete = "off";
+    const answer = el("button", "Answer");
+    answer.type = "submit";
+    const cancel = el("button", "Cancel");
+    cancel.type = "button";
+    form.append(input, answer, cancel);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      act(() => api("POST", "/api/tickets/" + encodeURIComponent(t.ticket_id) + "/reply", { result: input.value }));
+    });
+    cancel.addEventListener("click", () =>
+      act(() => api("POST", "/api/tickets/" + encodeURIComponent(t.ticket_id) + "/cancel", {})));
+    const tr = row([t.position, t.asker, t.task, ageCell(t.enqueue_ms), form]);
+    tr.dataset.ticket = t.ticket_id;
+    return tr;
   }
 
   function renderInbox() {
