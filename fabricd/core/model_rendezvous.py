@@ -33,6 +33,9 @@ class TicketRequest:
     """A ticket answered INPUT_REQUIRED that this task answers: the ticket is queued again (same id and
     conversation) with this as its next turn, instead of a new ticket. The idempotency key then names the
     follow-up: a resend continues nothing twice."""
+    continues_turn: int = 0
+    """With `continues`: the turn the continued ticket must be at (its earlier turns + 1), checked in the write
+    (TICKET_TURN_MOVED otherwise); 0 takes any. A2A's if_generation_match, held across the read and the write."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,6 +71,14 @@ def not_continuable(ticket: Ticket) -> FailedPrecondition:
         reason="TICKET_NOT_CONTINUABLE", ticket_id=ticket.ticket_id, state=state)
 
 
+def turn_moved(ticket: Ticket, expected: int) -> FailedPrecondition:
+    turn = len(ticket.earlier) + 1
+    return FailedPrecondition(
+        f"ticket {ticket.ticket_id} moved on to turn {turn} since you read it at turn {expected}: read it again "
+        "and decide on what it asks now", reason="TICKET_TURN_MOVED", ticket_id=ticket.ticket_id,
+        turn=str(turn), expected=str(expected))
+
+
 def no_pending_request(agent_id: str, ticket_id: str) -> FailedPrecondition:
     return FailedPrecondition(
         f"no pending request to reply to for agent {agent_id}"

@@ -34,6 +34,7 @@ from fabricd.core.rendezvous import (
     not_continuable,
     task_text,
     ticket_not_found,
+    turn_moved,
 )
 
 IDEMPOTENCY_NAMESPACE = uuid.UUID("6f6a2c1e-1f0b-4c55-9d55-8f6b7a2a2a10")
@@ -146,6 +147,8 @@ def _follow_up(request: TicketRequest, facts: EnqueueFacts, now: int) -> Ticket 
     key = request.idempotency_key
     if key and any(turn.followup_key == key for turn in ticket.earlier):
         return Resent(ticket, False)
+    if request.continues_turn and request.continues_turn != len(ticket.earlier) + 1:
+        raise turn_moved(ticket, request.continues_turn)
     if ticket.state != TicketState.ANSWERED or ticket.outcome != TicketOutcome.INPUT_REQUIRED:
         raise not_continuable(ticket)
     earlier = [*ticket.earlier, Turn(ticket.task, ticket.data, ticket.headers, ticket.result, ticket.result_data,

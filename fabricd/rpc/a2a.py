@@ -9,11 +9,17 @@ reason where the spec has one. A request whose `a2a-version` is not 1.0 is VERSI
 
 Unlike Ask, a blocking SendMessage whose deadline passes does not retire its ticket: just before
 the deadline it returns the task as it stands (SUBMITTED or WORKING), to be fetched or resumed later.
+
+Tasks carry A2A 1.1's `generation` (fabricd.rpc.a2a_events): GetTask long-polls on `current_generation`,
+a follow-up's `if_generation_match` is checked, and a SubscribeToTask with the `fabricd-after-generation`
+header replays the events after that generation instead of starting with the task (docs/a2a.md says why
+a header).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import uuid
@@ -30,10 +36,13 @@ from fabricd.core.directory import Directory
 from fabricd.core.model import Ticket, TicketSourceKind, TicketState
 from fabricd.core.rendezvous import Rendezvous, TicketQuery, TicketRequest, TicketView
 from fabricd.rpc import a2a_convert as convert
+from fabricd.rpc import a2a_events as events
 from fabricd.rpc.auth import LOCAL, Identity, caller
 from fabricd.rpc.errors import internal_error
 
 _DEADLINE_MARGIN_S = 0.05
+AFTER_GENERATION = "fabricd-after-generation"
+"""SubscribeToTask's resume header: the last generation the caller saw (A2A has no field for it yet)."""
 _PAGE_SIZE = 50
 _STATES = {  # an A2A state filter as ticket states (the view then tells them apart)
     a2a.TASK_STATE_SUBMITTED: (TicketState.QUEUED,), a2a.TASK_STATE_WORKING: (TicketState.QUEUED,),
@@ -111,6 +120,24 @@ def _history_length(request) -> int | None:  # noqa: ANN001 - any A2A message wi
     return request.history_length
 
 
+def _after_generation(context: grpc.aio.ServicerContext) -> int | None:
+    """The generation a resumed SubscribeToTask starts after (None: a plain subscribe)."""
+    for key, value in context.invocation_metadata() or ():
+        if key == AFTER_GENERATION:
+            text = value.strip() if isinstance(value, str) else ""
+            if not text.isdigit() or len(text) > 18:
+                raise convert.invalid_params(f"{AFTER_GENERATION} must be the generation of the last event you "
+                                             f"saw, a whole number from 0; got {value!r}", field=AFTER_GENERATION)
+            return int(text)
+    return None
+
+
+def _until(context: grpc.aio.ServicerContext) -> float | None:
+    """How long a call may wait for a change: up to just before the caller's deadline (None: no deadline)."""
+    remaining = context.time_remaining()
+    return None if remaining is None else max(0.0, remaining - _DEADLINE_MARGIN_S)
+
+
 def _may_see(identity: Identity, ticket: Ticket) -> bool:
     return identity.trusted or identity.agent_id in (ticket.source_agent, ticket.target)
 
@@ -162,14 +189,22 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         if request.configuration.HasField("task_push_notification_config"):
             raise _push_unsupported()
         context_id = message.context_id
+        expected_turn = 0
+        identity = caller()
+        key = f"a2a {identity.kind}:{identity.agent_id} {message.message_id}"
         if message.task_id:  # a follow-up: it continues an INPUT_REQUIRED task (TICKET_NOT_CONTINUABLE otherwise)
             view = await self._task(request.tenant, message.task_id)
+            resent = any(turn.followup_key == key for turn in view.ticket.earlier)  # answered as it stands
+            if request.configuration.HasField("if_generation_match") and not resent:
+                expected = request.configuration.if_generation_match
+                if convert.generation(view) != expected:
+                    raise convert.generation_mismatch(view.ticket.ticket_id, expected, convert.generation(view))
+                expected_turn = len(view.ticket.earlier) + 1  # checked again in the write: no change in between
             if context_id and context_id != view.ticket.conversation_id:
                 raise convert.invalid_params(f"task {message.task_id} belongs to context "
                                              f"{view.ticket.conversation_id!r}, not {context_id!r}",
                                              field="message.context_id")
             context_id = view.ticket.conversation_id
-        identity = caller()
         is_agent = bool(identity.agent_id) and not identity.trusted
         text, data, headers = convert.message_content(message)
         ticket, _ = await self._rv.enqueue(TicketRequest(
@@ -179,11 +214,12 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
             source_kind=TicketSourceKind.AGENT if is_agent else TicketSourceKind.HUMAN,
             source_agent=identity.agent_id if is_agent else "",
             conversation_id=context_id or str(uuid.uuid4()),
-            idempotency_key=f"a2a {identity.kind}:{identity.agent_id} {message.message_id}",
+            idempotency_key=key,
             agent_token=identity.kind == "agent",
             data=data,
             headers=headers,
             continues=message.task_id,
+            continues_turn=expected_turn,
         ))
         return await self._rv.view(ticket.ticket_id)
 
@@ -195,10 +231,8 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         view = await self._enqueue(request)
         if request.configuration.return_immediately or view.ticket.state != TicketState.QUEUED:
             return a2a.SendMessageResponse(task=convert.task(view, history))
-        remaining = context.time_remaining()
-        timeout = None if remaining is None else max(0.0, remaining - _DEADLINE_MARGIN_S)
         try:
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(_until(context)):
                 async for seen in self._rv.watch(view.ticket.ticket_id):
                     if seen is not None:
                         view = seen
@@ -215,33 +249,40 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
 
     @a2a_mapped
     async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201, N802
+        after = _after_generation(context)
         view = await self._task(request.tenant, request.id)
-        async for event in self._events(view):
+        async for event in self._events(view, after=after):
             yield event
 
-    async def _events(self, first: TicketView, history: int | None = None):  # noqa: ANN202
-        """The task, then a status update at each change, then the artifact and the final status.
+    async def _events(self, first: TicketView, history: int | None = None, after: int | None = None):  # noqa: ANN202
+        """The task (or, resumed `after` a generation, the events since), then one event per generation.
 
-        A watch that ends with the task still queued was cut by a shutdown: UNAVAILABLE, as an Ask's wait,
-        so the caller subscribes again instead of taking the stream's end for the task's.
+        Each change is read from storage and sent as the events of the generations it moved through
+        (fabricd.rpc.a2a_events), so a reader that was slow or away misses none. A watch that ends with the
+        task still queued was cut by a shutdown: UNAVAILABLE, as an Ask's wait, so the caller subscribes
+        again (with the header, from where it was) instead of taking the stream's end for the task's.
         """
-        yield a2a.StreamResponse(task=convert.task(first, history))
+        sent = convert.generation(first)
+        if after is None:
+            yield a2a.StreamResponse(task=convert.task(first, history))
+        elif after > sent:
+            raise convert.invalid_params(f"{AFTER_GENERATION} {after} is ahead of task {first.ticket.ticket_id}'s "
+                                         f"generation {sent}, which never decreases: the cursor is another task's, "
+                                         "or the store was restored from an older copy; GetTask and resume from "
+                                         "its generation", field=AFTER_GENERATION, generation=sent)
+        else:
+            for event in events.after(first, after):
+                yield event
         if first.ticket.state != TicketState.QUEUED:
             return
-        last = convert.task_state(first), first.position
         queued = True
         async for view in self._rv.watch(first.ticket.ticket_id):
-            if view is None or (convert.task_state(view), view.position) == last:
+            if view is None:
                 continue
-            last = convert.task_state(view), view.position
+            for event in events.after(view, sent):
+                yield event
+            sent = max(sent, convert.generation(view))
             queued = view.ticket.state == TicketState.QUEUED
-            ticket = view.ticket
-            if convert.completed(ticket):
-                yield a2a.StreamResponse(artifact_update=a2a.TaskArtifactUpdateEvent(
-                    task_id=ticket.ticket_id, context_id=ticket.conversation_id, artifact=convert.artifact(ticket),
-                    last_chunk=True))
-            yield a2a.StreamResponse(status_update=a2a.TaskStatusUpdateEvent(
-                task_id=ticket.ticket_id, context_id=ticket.conversation_id, status=convert.status(view)))
         if queued:
             raise errors.Unavailable(f"the daemon is shutting down; task {first.ticket.ticket_id} is kept: "
                                      "SubscribeToTask after the restart", reason="SHUTTING_DOWN",
@@ -249,8 +290,20 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
 
     @a2a_mapped
     async def GetTask(self, request, context):  # noqa: ANN001, ANN201, N802
+        history = _history_length(request)
         view = await self._task(request.tenant, request.id)
-        return convert.task(view, _history_length(request))
+        if request.HasField("current_generation") and convert.generation(view) <= request.current_generation:
+            # A long poll: held while the task is queued, until its generation passes the caller's or just
+            # before the caller's deadline; a finished task (INPUT_REQUIRED too) is returned as it is.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_until(context)), \
+                        contextlib.aclosing(self._rv.watch(view.ticket.ticket_id)) as watch:
+                    async for seen in watch:
+                        if seen is not None:
+                            view = seen
+                            if convert.generation(view) > request.current_generation:
+                                break
+        return convert.task(view, history)
 
     @a2a_mapped
     async def ListTasks(self, request, context):  # noqa: ANN001, ANN201, N802

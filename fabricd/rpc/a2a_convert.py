@@ -7,7 +7,8 @@ A ticket is a task: id = ticket id, context id = conversation id. Its state:
   ABORTED by CancelTask -> CANCELED, ABORTED otherwise (queue closed, expired, abandoned) -> FAILED.
 A ticket continued after INPUT_REQUIRED keeps its earlier turns: the history shows each
 turn's task (user) and question (agent). Parts map onto text, data and headers as
-fabricd.rpc.a2a_parts says.
+fabricd.rpc.a2a_parts says. A task's generation (A2A 1.1) is derived from its ticket too:
+see `generation`, and fabricd.rpc.a2a_events for the events each generation stands for.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from fabricd.rpc.errors import DOMAIN, code_of
 A2A_DOMAIN = "a2a-protocol.org"
 PROTOCOL_VERSION = "1.0"
 ARTIFACT_ID = "reply"
+TURN_GENERATIONS = 3
+"""The generations an earlier turn took: SUBMITTED, WORKING, INPUT_REQUIRED (only that outcome is continued)."""
 
 
 class A2AProblem(errors.FabricError):
@@ -40,6 +43,13 @@ class A2AProblem(errors.FabricError):
 def task_not_found(task_id: str) -> A2AProblem:
     return A2AProblem(grpc.StatusCode.NOT_FOUND, "TASK_NOT_FOUND", f"no task {task_id!r} for this tenant (never "
                       "created, or expired)", task_id=task_id)
+
+
+def generation_mismatch(task_id: str, expected: int, generation: int) -> A2AProblem:
+    return A2AProblem(grpc.StatusCode.ABORTED, "TASK_GENERATION_MISMATCH",
+                      f"task {task_id} is at generation {generation}, not {expected} (if_generation_match): "
+                      "GetTask, and send again on what it shows now", task_id=task_id, generation=generation,
+                      expected=expected)
 
 
 def unsupported(what: str) -> A2AProblem:
@@ -57,6 +67,7 @@ _AS_A2A = {
     "NAME_NOT_FOUND": (grpc.StatusCode.NOT_FOUND, "INVALID_PARAMS"),
     "AMBIGUOUS_NAME": (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_PARAMS"),
     "TICKET_NOT_CONTINUABLE": (grpc.StatusCode.FAILED_PRECONDITION, "UNSUPPORTED_OPERATION"),
+    "TICKET_TURN_MOVED": (grpc.StatusCode.ABORTED, "TASK_GENERATION_MISMATCH"),
 }
 _ANSWERED = {
     TicketOutcome.INPUT_REQUIRED: a2a.TASK_STATE_INPUT_REQUIRED, TicketOutcome.REJECTED: a2a.TASK_STATE_REJECTED,
@@ -94,15 +105,41 @@ def task_state(view: TicketView) -> int:
     return a2a.TASK_STATE_CANCELED if ticket.reason == CANCELLED else a2a.TASK_STATE_FAILED
 
 
+def turn_base(ticket: Ticket) -> int:
+    """The generation of the current turn's SUBMITTED: 1 for a new task, 3 more for each earlier turn."""
+    return 1 + TURN_GENERATIONS * len(ticket.earlier)
+
+
+def generation(view: TicketView) -> int:
+    """The task's generation: its turn's base, +1 at the head (WORKING), +2 for an answer or an abort, +3 for
+    COMPLETED (after its artifact) or a withdrawn question (CANCELED after INPUT_REQUIRED).
+
+    Never decreases: turns only grow, and a queued ticket's position only falls (later tickets queue behind it)."""
+    ticket = view.ticket
+    base = turn_base(ticket)
+    if ticket.state == TicketState.QUEUED:
+        return base + (1 if view.position == 0 else 0)
+    if ticket.state == TicketState.ANSWERED:
+        return base + (3 if completed(ticket) else 2)
+    return base + (3 if withdrawn_question(ticket) else 2)
+
+
+def withdrawn_question(ticket: Ticket) -> bool:
+    """An aborted ticket that had been answered INPUT_REQUIRED: a withdrawn question keeps its reply."""
+    return ticket.state == TicketState.ABORTED and bool(ticket.result or ticket.result_data or ticket.result_headers)
+
+
 def status(view: TicketView) -> a2a.TaskStatus:
-    """The task status; while queued, its message says the position (metadata fabricd.position, 0 = head)."""
+    """The task status; while queued, its message says the position (metadata fabricd.position, 0 = head;
+    a position below 0 is not known: a status rebuilt for a replayed event)."""
     ticket = view.ticket
     out = a2a.TaskStatus(state=task_state(view))
     if ticket.state == TicketState.QUEUED:
         text = ("at the head of the agent's queue: the agent is on it" if view.position == 0
-                else f"queued behind {view.position} other task(s)")
+                else f"queued behind {view.position} other task(s)" if view.position > 0 else "queued")
         out.message.CopyFrom(_agent_message(ticket, f"{ticket.ticket_id}/status", text))
-        out.message.metadata.update({"fabricd": {"position": view.position}})
+        if view.position >= 0:
+            out.message.metadata.update({"fabricd": {"position": view.position}})
         _timestamp(out, status_ns(ticket))
     else:
         if ticket.state == TicketState.ABORTED:
@@ -145,7 +182,8 @@ def artifact(ticket: Ticket) -> a2a.Artifact:
 
 def task(view: TicketView, history_length: int | None = None, artifacts: bool = True) -> a2a.Task:
     ticket = view.ticket
-    out = a2a.Task(id=ticket.ticket_id, context_id=ticket.conversation_id, status=status(view))
+    out = a2a.Task(id=ticket.ticket_id, context_id=ticket.conversation_id, status=status(view),
+                   generation=generation(view))
     if artifacts and completed(ticket):
         out.artifacts.append(artifact(ticket))
     history = []
@@ -154,8 +192,7 @@ def task(view: TicketView, history_length: int | None = None, artifacts: bool = 
         history.append(_user_message(ticket, turn_id, turn.task, turn.data, turn.headers))
         history.append(_reply_message(ticket, turn_id, turn.result, turn.result_data, turn.result_headers))
     history.append(_user_message(ticket, ticket.message_id, ticket.task, ticket.data, ticket.headers))
-    asked = ticket.result or ticket.result_data or ticket.result_headers  # a question cancelled keeps its reply
-    if ticket.state == TicketState.ANSWERED or (ticket.state == TicketState.ABORTED and asked):
+    if ticket.state == TicketState.ANSWERED or withdrawn_question(ticket):
         history.append(_reply_message(ticket, ticket.message_id, ticket.result, ticket.result_data,
                                       ticket.result_headers))
     if history_length is not None:

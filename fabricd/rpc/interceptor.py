@@ -190,11 +190,12 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 finish(context, started, identity, False)
                 return None
 
+            serialize = _bytes_through(handler.response_serializer)
             if written:  # the answer is written in `unary`, under flow control (fabricd.rpc.delivery)
-                return grpc.stream_stream_rpc_method_handler(unary, None, handler.response_serializer)
+                return grpc.stream_stream_rpc_method_handler(unary, None, serialize)
             # Served as a client stream of one message: gRPC reads a unary request before the handler runs,
             # a streamed one when the handler asks (see admit). On the wire the two are the same call.
-            return grpc.stream_unary_rpc_method_handler(unary, None, handler.response_serializer)
+            return grpc.stream_unary_rpc_method_handler(unary, None, serialize)
         async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001
             """Write each response of a servicer's stream under flow control; end it as the rules say."""
             call = guard.track(identity)
@@ -298,11 +299,11 @@ def _let_go(exc: BaseException) -> None:
 
 
 def _bytes_through(serialize: Callable[[object], bytes] | None) -> Callable[[object], bytes] | None:
-    """A stream's response serializer that writes a response already in bytes as it is.
+    """A response serializer that writes a response already in bytes as it is.
 
-    A servicer may yield the bytes of its response message (fabricd.rpc.mailbox's Subscribe does, built
-    from stored encodings), so it is not parsed only to be written again; a method with an agent view
-    (fabricd.rpc.visibility) yields messages."""
+    A servicer may return or yield the bytes of its response message (fabricd.rpc.mailbox's sends and
+    Subscribe do, built from stored encodings), so it is not parsed only to be written again; a method with
+    an agent view (fabricd.rpc.visibility) answers with messages."""
     if serialize is None:
         return None
 

@@ -78,14 +78,15 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
 
     @mapped
     async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+        # SendMessageResponse bytes around the stored encoding, written as they are (see Subscribe)
         sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox, agent_token())
-        return pb.SendMessageResponse.FromString(wire.sent_result(sent))
+        return wire.sent_result(sent)
 
     @mapped
     async def SendMessages(self, request, context):  # noqa: ANN001, ANN201, N802
         results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic,
                                                   request.create_mailbox, agent_token())
-        return pb.SendMessagesResponse.FromString(_results(results))
+        return _results(results)  # SendMessagesResponse bytes, written as they are
 
     @mapped
     async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201, N802

@@ -84,3 +84,19 @@ async def test_list_by_asker_shows_only_the_tickets_that_agent_asked(fabric: Fab
     listed = await fabric.rendezvous.list("alice", TicketQuery(source_agent="bob"))
     assert [t.ticket_id for t in listed] == [mine.ticket_id]
     assert len(await fabric.rendezvous.list("alice", TicketQuery())) == 2
+
+
+async def test_a_follow_up_that_names_a_turn_the_ticket_left_is_refused_and_writes_nothing(fabric: Fabric) -> None:
+    await fabric.directory.register("alice")
+    ticket, _ = await fabric.rendezvous.enqueue(TicketRequest("alice", "which?"))
+    await fabric.rendezvous.reply("alice", Answer("red or blue?", TicketOutcome.INPUT_REQUIRED))
+    await fabric.rendezvous.enqueue(TicketRequest("alice", "red", continues=ticket.ticket_id, continues_turn=1))
+    await fabric.rendezvous.reply("alice", Answer("light or dark?", TicketOutcome.INPUT_REQUIRED))
+    with pytest.raises(FailedPrecondition) as caught:  # read at turn 1, but another follow-up made it turn 2
+        await fabric.rendezvous.enqueue(TicketRequest("alice", "blue", continues=ticket.ticket_id, continues_turn=1))
+    assert (caught.value.reason, caught.value.metadata["turn"]) == ("TICKET_TURN_MOVED", "2")
+    stored = (await fabric.rendezvous.view(ticket.ticket_id)).ticket
+    assert (stored.outcome, len(stored.earlier)) == (TicketOutcome.INPUT_REQUIRED, 1)
+    assert (await fabric.mailboxes.peek("alice", 10))[0] == []
+    await fabric.rendezvous.enqueue(TicketRequest("alice", "dark", continues=ticket.ticket_id, continues_turn=2))
+    assert len((await fabric.rendezvous.view(ticket.ticket_id)).ticket.earlier) == 2

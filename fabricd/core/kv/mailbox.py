@@ -49,24 +49,34 @@ def store(tx: RecordTx, now: int, mint: Callable[[int], str], msg: Message, dige
         prior = tx.get_id(sender, msg.id)
         if prior is not None and renew and tx.forget_id(sender, msg.id):
             prior = None
-    # without a prior, the name is resolved at once (one record read when it is an agent id)
-    facts = writes.AppendFacts(prior) if prior is not None else writes.AppendFacts(
-        None, _box(tx, msg.recipient.agent_id), resolved=True)
+    if prior is None:  # the name is resolved at once (one record read when it is an agent id)
+        try:
+            box: MailboxEntry | FabricError | None = resolve_name(tx, msg.recipient.agent_id)
+        except FabricError as exc:
+            box = exc
+        facts = writes.AppendFacts(None, box, resolved=True)
+    else:
+        facts = writes.AppendFacts(prior)
     message_id = msg.id or mint(now)
     while True:
         decided = writes.append(msg, digest, message_id, now, facts, create=create, max_unread=max_unread,
                                 quota=quota)
-        if not isinstance(decided, writes.More):
+        if type(decided) is not writes.More:
             break
         facts = _facts(tx, msg, decided, facts)
+    if type(decided) is writes.Append:
+        read = facts.box  # read by get_entry under the recipient's own id: the entry to update, not read again
+        return _apply(tx, now, decided, digest, bool(msg.id),
+                      read if type(read) is MailboxEntry and read.agent_id == msg.recipient.agent_id else None)
     if isinstance(decided, FabricError):
         raise decided
-    if isinstance(decided, Sent):
-        return decided
-    return _apply(tx, now, decided, digest, bool(msg.id))
+    assert isinstance(decided, Sent)
+    return decided
 
 
-def _apply(tx: RecordTx, now: int, write: writes.Append, digest: bytes, chosen: bool) -> Sent:
+def _apply(tx: RecordTx, now: int, write: writes.Append, digest: bytes, chosen: bool,
+           read: MailboxEntry | None = None) -> Sent:
+    """Apply an Append; `read`: the recipient's entry as tx.get_entry gave it in this transaction, if it did."""
     stored = write.message
     agent_id = stored.recipient.agent_id
     if write.created:
@@ -74,6 +84,8 @@ def _apply(tx: RecordTx, now: int, write: writes.Append, digest: bytes, chosen: 
         if write.creator:
             entry.metadata = {quotas.CREATED_BY: write.creator}  # charged to it until registered or removed
             tx.count_usage(write.creator, quotas.MAILBOXES, 1)
+    elif read is not None:
+        entry = read
     else:
         found = tx.get_entry(agent_id)
         assert found is not None

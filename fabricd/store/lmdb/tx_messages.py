@@ -113,8 +113,13 @@ class MessageRecords:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
-        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
+        sender = message.sender.agent_id
+        if sender:  # count_usage, inline: one charge per message stored
+            usage = self._usage
+            counter = keys.usage(quota.UNREAD_BYTES, sender)
+            usage[counter] = usage.get(counter, 0) + len(encoded)
+            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
+            usage[counter] = usage.get(counter, 0) + 1
         put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
         put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         if chosen:

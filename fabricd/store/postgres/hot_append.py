@@ -39,11 +39,16 @@ class Group:
     """One append call's sends and the facts gathered for them so far."""
 
     __slots__ = ("items", "ids", "now", "create", "atomic", "max_unread", "quota", "facts", "resolved",
-                 "floors", "similar", "bodies", "made_any")
+                 "floors", "similar", "bodies", "drafts", "made_any")
 
     def __init__(self, items: Sequence[tuple[Message, bytes]], ids: list[str], now: int, create: bool,
                  atomic: bool, max_unread: int, quota: quotas.Quotas | None) -> None:
         self.items, self.ids, self.now = items, ids, now
+        self.drafts = [s.encode(Message(i, m.sender, m.recipient, m.reply_to, m.thread_id, m.text, m.data,
+                                        m.headers, m.kind, m.hops, now, 0, m.ticket_id))
+                       for (m, _), i in zip(items, ids, strict=True)]
+        """Each send's stored body should it be stored under the name it gives (the usual case), encoded
+        before any row is locked: a group's rows stay locked only while it decides and writes."""
         self.create, self.atomic, self.max_unread, self.quota = create, atomic, max_unread, quota
         self.facts = sql.Facts()
         self.resolved: dict[str, str | FabricError | None] = {}
@@ -108,7 +113,7 @@ class Group:
         bodies = self.bodies
         bodies.clear()
         need = writes.More()
-        for (msg, digest), message_id in zip(self.items, self.ids, strict=True):
+        for (msg, digest), message_id, draft in zip(self.items, self.ids, self.drafts, strict=True):
             name, sender = msg.recipient.agent_id, msg.sender.agent_id
             prior = priors.get((message_id, sender))
             if prior is not None and not msg.id:  # a minted id: an earlier run of this very call committed it
@@ -139,7 +144,8 @@ class Group:
             if isinstance(decided, writes.Append):
                 stored = decided.message
                 agent_id = stored.recipient.agent_id
-                body = s.encode(stored)
+                # the draft holds all but the recipient, which a name resolved to another agent changes
+                body = draft if stored.recipient == msg.recipient else s.encode(stored)
                 boxes[agent_id] = decided.box
                 if decided.created:
                     made[name] = agent_id

@@ -77,6 +77,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     FRAME_SEQ: _ClassVar[ErrorReason]
     WAKE_HOST_NOT_ALLOWED: _ClassVar[ErrorReason]
     TICKET_NOT_CONTINUABLE: _ClassVar[ErrorReason]
+    TICKET_TURN_MOVED: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
     QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
     SESSION_REQUIRED: _ClassVar[ErrorReason]
@@ -152,6 +153,7 @@ SERVE_OPEN_FIRST: ErrorReason
 FRAME_SEQ: ErrorReason
 WAKE_HOST_NOT_ALLOWED: ErrorReason
 TICKET_NOT_CONTINUABLE: ErrorReason
+TICKET_TURN_MOVED: ErrorReason
 NAME_COLLISION: ErrorReason
 QUOTA_UNREAD_MESSAGES: ErrorReason
 SESSION_REQUIRED: ErrorReason

@@ -181,7 +181,10 @@ class MailboxServiceServicer:
         (RESOURCE_EXHAUSTED, TOO_MANY_STREAMS); a client that stops reading
         (RESOURCE_EXHAUSTED, STREAM_STALLED). An agent token sends as itself, acks
         its own mailbox and asks as itself, as in the unary calls (a frame out of
-        scope fails PERMISSION_DENIED, OUT_OF_SCOPE; the stream goes on).
+        scope fails PERMISSION_DENIED, OUT_OF_SCOPE; the stream goes on). While
+        the daemon shuts down, a frame it can no longer commit and an ask still
+        waiting fail UNAVAILABLE (SHUTTING_DOWN), as the unary call would, and the
+        stream ends: send them, and any frame with no response, again (Resume).
 
         Resume. After a cut (a crash, a deadline, a dropped connection), send
         the frames that got no response again on a new stream (any node): a
