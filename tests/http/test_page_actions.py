@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 
 import aiohttp
 
 from fabricd.client import Aborted, Client
+from tests.conftest import Daemon
 from tests.e2e.test_outbox import job
 from tests.http.conftest import Page, Web
 
 BACKENDS = ("lmdb", "postgres")
+# PostgreSQL only by nature: two nodes on one database (pg_url), whatever the module's backends.
 
 
 async def test_an_admin_retries_a_dead_letter_and_the_page_sees_it_delivered(make_daemon) -> None:
@@ -104,3 +108,30 @@ async def test_the_daemon_stops_cleanly_with_pages_open(page: Page, web: Web) ->
             page.daemon.proc.send_signal(15)  # SIGTERM: the daemon ends the page's stream and stops
     assert names[0] == "fabric"
     assert page.daemon.proc.wait(30) == 0
+
+
+async def test_any_postgresql_node_serves_the_page_and_sees_what_another_node_writes(pg_url, tmp_path,
+                                                                                     sock_dir) -> None:
+    other_sock = tempfile.mkdtemp(prefix="fo-", dir="/tmp")
+    writer = Daemon(str(tmp_path / "a"), sock_dir, "--store", pg_url).start()
+    viewer = Daemon(str(tmp_path / "b"), other_sock, "--store", pg_url, "--http", "127.0.0.1:0").start()
+    try:
+        url = viewer.wait_for("overseer page on").split(" on ", 1)[1].strip()
+        async with Client(writer.target) as on_a, Client(viewer.target) as on_b, aiohttp.ClientSession(
+                cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            token = (await on_b.issue_token(admin=True)).token
+            web = Web(http, url)
+            assert (await web.sign_in(token, "alice"))[0] == 200
+            await on_a.register("far-away")
+            async for name, data in web.events():
+                if name == "fabric" and "far-away" in {a["id"] for a in data["agents"]}:
+                    break
+            await on_a.send("far-away", "written on node A")
+            async for name, data in web.events():
+                agents = {a["id"]: a for a in data.get("agents", ())}
+                if name == "fabric" and agents.get("far-away", {}).get("unread") == 1:
+                    break
+    finally:
+        writer.stop()
+        viewer.stop()
+        shutil.rmtree(other_sock, ignore_errors=True)
