@@ -54,9 +54,13 @@ class Panel:
 
     name: str
     method: str
-    """The RPC whose access rule decides who sees it (fabricd.rpc.auth.POLICIES)."""
+    """The RPC whose access rule decides who sees it (fabricd.rpc.auth.POLICIES); a list call whose rule reads no
+    request field (it is checked with none)."""
     follows: Callable[[Hashable], bool]
     read: Callable[[], Awaitable[Any]]
+    """Its part, as JSON-ready data, read as a trusted caller (once per change, for every page)."""
+    withhold: Callable[[Any, str], Any] | None = None
+    """What an agent identity (its agent id) sees of the part, when less than the whole (fabricd.rpc.visibility)."""
 
 
 @dataclass(slots=True)
@@ -70,8 +74,8 @@ class Picture:
     outbox: dict[str, Any]
     tokens: list[Any]
     status: Any
-    sections: dict[str, tuple[str, Any]] = field(default_factory=dict)
-    """Each Panel's part by name, with the RPC that decides who sees it."""
+    sections: dict[str, tuple[Panel, Any]] = field(default_factory=dict)
+    """Each Panel's part by name, with its Panel."""
     encoded: dict[str, bytes] = field(default_factory=dict)
     """Each audience's JSON of this snapshot, made once (fabricd.http.views)."""
 
@@ -98,6 +102,7 @@ class Live:
         self._core = core
         self._clock = clock
         self.sections: list[Panel] = []
+        """The panels beyond the built-in ones (fabricd.http.server.Overseer adds channels and leases)."""
         self._dirty = _Dirty()
         self._timer: asyncio.TimerHandle | None = None
         self._building: asyncio.Task[None] | None = None
@@ -249,7 +254,7 @@ class Live:
         sections = dict(before.sections) if before is not None else {}
         for s in self.sections:
             if every or s.name in dirty.sections or s.name not in sections:
-                sections[s.name] = (s.method, await s.read())
+                sections[s.name] = (s, await s.read())
         self._version += 1
         return Picture(version=self._version,
                         now_ns=self._clock(), entries=entries,

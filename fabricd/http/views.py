@@ -78,9 +78,10 @@ async def encode(snapshot: Picture, identity: Identity, guard: Guard) -> bytes:
                          "outbox_pending": s.outbox_pending, "open_streams": s.open_streams,
                          "auth_tokens": s.auth_tokens, "start_ms": _ms(s.start_time_ns)}
     extra = {}
-    for name, (method, data) in snapshot.sections.items():
-        if await may(guard, identity, method, None):
-            extra[name] = data
+    for name, (panel, data) in snapshot.sections.items():
+        if await may(guard, identity, panel.method, None):
+            extra[name] = data if identity.trusted or panel.withhold is None else panel.withhold(data,
+                                                                                                 identity.agent_id)
     if extra:
         out["sections"] = extra
     data = snapshot.encoded[key] = json.dumps(out, separators=(",", ":")).encode()
