@@ -182,6 +182,18 @@ class Live:
             if self._building is None or self._building.done():
                 self._building = asyncio.ensure_future(self._rebuild())
 
+    async def settled(self) -> Picture | None:
+        """The picture once no rebuild runs or is due (the marks so far are all read)."""
+        while True:
+            if self._building is not None and not self._building.done():
+                await asyncio.shield(self._building)
+            elif self.watchers and self._dirty.any():
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._kick()
+            else:
+                return self.snapshot
+
     def unwatch(self) -> None:
         self.watchers -= 1
         if not self.watchers:
