@@ -92,7 +92,11 @@ class Actions:
         """PeekMessages of the session's own mailbox: its unread mail, oldest first (nothing is consumed)."""
         if not session.acting_as:
             return {"agent_id": "", "messages": [], "unread": 0}
-        request = mb_pb.PeekMessagesRequest(agent_id=session.acting_as, limit=INBOX_SHOWN)
+        return await self.mailbox(session, session.acting_as)
+
+    async def mailbox(self, session: Session, agent_id: str) -> dict[str, Any]:
+        """PeekMessages of `agent_id`'s mailbox: an admin may look into any, an agent only into its own."""
+        request = mb_pb.PeekMessagesRequest(agent_id=agent_id, limit=INBOX_SHOWN)
         await self._guard.authorize("PeekMessages", request, session.identity)
         envelopes, unread = await self._core.mailboxes.peek(request.agent_id, request.limit)
-        return {"agent_id": session.acting_as, "messages": messages(envelopes), "unread": unread}
+        return {"agent_id": agent_id, "messages": messages(envelopes), "unread": unread}

@@ -2,7 +2,7 @@
 
 Routes: `/` and `/static/*` (the page, from package data), `POST /api/session` (sign in: a token for a session
 cookie), `GET /api/session`, `POST /api/signout`, `GET /api/events` (server-sent events: the fabric as the
-session may see it, then each change), `GET /api/inbox`, and the actions `POST /api/messages`,
+session may see it, then each change), `GET /api/inbox`, `GET /api/mailboxes/{agent_id}` (another's unread mail: admins), and the actions `POST /api/messages`,
 `/api/tickets/{id}/reply`, `/api/tickets/{id}/cancel`, `/api/outbox/retry`.
 
 Invariants:
@@ -111,6 +111,7 @@ class Overseer:
         app.router.add_post("/api/signout", self.sign_out)
         app.router.add_get("/api/events", self.events)
         app.router.add_get("/api/inbox", self.inbox)
+        app.router.add_get("/api/mailboxes/{agent_id}", self.mailbox)
         app.router.add_post("/api/messages", self.send)
         app.router.add_post("/api/tickets/{ticket_id}/reply", self.reply)
         app.router.add_post("/api/tickets/{ticket_id}/cancel", self.cancel)
@@ -299,6 +300,10 @@ class Overseer:
 
     async def inbox(self, request: web.Request) -> web.Response:
         return web.json_response(await self.actions.inbox(self._session(request)))
+
+    async def mailbox(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        return web.json_response(await self.actions.mailbox(session, request.match_info["agent_id"]))
 
     # -- actions
 

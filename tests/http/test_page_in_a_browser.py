@@ -80,6 +80,9 @@ async def test_the_page_shows_a_registered_agent_and_its_unread_count_live(page:
         await expect(row.locator("td").nth(6)).to_have_text("0")
         await agent.send("builder", "build #41 is done", sender="tester")
         await expect(row.locator("td").nth(6)).to_have_text("1")  # pushed by the event stream, no reload
+        await row.click()  # an admin looks into the agent's mailbox (nothing consumed)
+        await expect(tab.locator("#mailbox-owner")).to_have_text("builder")
+        await expect(tab.locator("#mailbox tbody tr")).to_contain_text("build #41 is done")
         await agent.send("human:alice", "the nightly build failed", sender="builder", thread_id="nightly")
         await expect(tab.locator("#inbox tbody tr")).to_have_count(1)
         await tab.locator("#inbox tbody tr").first.click()

@@ -107,6 +107,9 @@ async def test_an_agent_token_sees_and_does_only_what_its_rpcs_allow(page: Page,
 
     inbox = (await web.get("api/inbox"))[1]
     assert inbox["agent_id"] == "bob" and [m["text"] for m in inbox["messages"]] == ["for bob"]
+    assert (await web.get("api/mailboxes/bob"))[1] == inbox
+    status, body = await web.get("api/mailboxes/carol")  # PeekMessages of another agent: an admin's call
+    assert status == 403 and body["error"]["reason"] == "OUT_OF_SCOPE", body
     status, body = await web.post(f"api/tickets/{secret.ticket_id}/cancel", {})
     assert status == 403 and body["error"]["reason"] == "OUT_OF_SCOPE", body
     status, body = await web.post(f"api/tickets/{secret.ticket_id}/reply", {"result": "forged"})

@@ -2,7 +2,8 @@
 "use strict";
 
 const Overseer = (() => {
-  const state = { session: null, fabric: null, inbox: null, receivedAt: 0, source: null, selected: null };
+  const state = { session: null, fabric: null, inbox: null, mailbox: null, receivedAt: 0, source: null,
+                  selected: null };
   const panels = new Map(); // name -> render(container, data): channels, leases and later panels plug in here
 
   const $ = (id) => document.getElementById(id);
@@ -22,6 +23,33 @@ const Overseer = (() => {
       tr.appendChild(td);
     }
     return tr;
+  }
+
+  // Rows keyed by `keyOf` are kept and updated in place, so a click or a selection survives the updates.
+  function fillKeyed(tableId, items, keyOf, cellsOf, decorate) {
+    const body = $(tableId).tBodies[0];
+    const kept = new Map([...body.rows].map((r) => [r.dataset.key, r]));
+    const rows = items.map((item) => {
+      const key = keyOf(item);
+      const cells = cellsOf(item);
+      let tr = kept.get(key);
+      if (tr) {
+        cells.forEach((cell, i) => {
+          const td = tr.cells[i];
+          if (cell instanceof Node) td.replaceChildren(cell);
+          else {
+            const text = cell === undefined || cell === null ? "" : String(cell);
+            if (td.textContent !== text) td.textContent = text;
+          }
+        });
+      } else {
+        tr = row(cells);
+        tr.dataset.key = key;
+      }
+      decorate(tr, item);
+      return tr;
+    });
+    if (rows.length !== body.rows.length || rows.some((r, i) => body.rows[i] !== r)) body.replaceChildren(...rows);
   }
 
   function fill(tableId, rows) {
@@ -71,22 +99,24 @@ const Overseer = (() => {
     const me = state.session.acting_as;
     const agents = f.agents || [];
     $("agents-count").textContent = String(agents.length);
-    fill("agents", agents.map((a) => {
-      const tr = row([a.id, a.session, a.presence + (a.human ? " (person)" : ""), a.cwd, a.capabilities.join(", "),
-                      ageCell(a.last_activity_ms), a.unread, a.unread ? ageCell(a.oldest_unread_ms) : ""]);
-      tr.dataset.agent = a.id;
-      tr.className = "presence-" + a.presence.toLowerCase();
-      return tr;
-    }));
+    fillKeyed("agents", agents, (a) => a.id,
+      (a) => [a.id, a.session, a.presence + (a.human ? " (person)" : ""), a.cwd, a.capabilities.join(", "),
+              ageCell(a.last_activity_ms), a.unread, a.unread ? ageCell(a.oldest_unread_ms) : ""],
+      (tr, a) => {
+        tr.className = "presence-" + a.presence.toLowerCase();
+        if (!tr.dataset.agent) {
+          tr.dataset.agent = a.id;
+          tr.addEventListener("click", () => act(() => openMailbox(a.id)));
+        }
+      });
+    const viewed = state.mailbox && agents.find((a) => a.id === state.mailbox.agent_id);
+    if (viewed && viewed.unread !== state.mailbox.unread) act(() => openMailbox(viewed.id));
     const queues = f.queues || [];
-    const rows = [];
-    for (const q of queues) {
-      for (const t of q.tickets) {
-        rows.push(row([q.target, t.position, t.ticket_id, t.asker, t.task, ageCell(t.enqueue_ms)]));
-      }
-      if (q.more) rows.push(row([q.target, "…", "more", "", "", ""]));
-    }
-    fill("queues", rows);
+    const waiting = queues.flatMap((q) => q.tickets.map((t) => ({ q, t })).concat(
+      q.more ? [{ q, t: { ticket_id: "more", position: "…", asker: "", task: "", enqueue_ms: 0 } }] : []));
+    fillKeyed("queues", waiting, ({ q, t }) => q.target + " " + t.ticket_id,
+      ({ q, t }) => [q.target, t.position, t.ticket_id, t.asker, t.task, t.enqueue_ms ? ageCell(t.enqueue_ms) : ""],
+      () => {});
     const mine = queues.find((q) => q.target === me);
     renderAsks(mine ? mine.tickets : []);
     $("panel-asks").hidden = !me;
@@ -169,17 +199,34 @@ const Overseer = (() => {
     $("panel-inbox").hidden = !box.agent_id;
     $("inbox-owner").textContent = box.agent_id;
     $("inbox-count").textContent = box.unread + " unread";
-    fill("inbox", box.messages.map((m) => {
-      const tr = row([m.sender, m.text, m.thread_id, ageCell(m.send_ms)]);
-      tr.dataset.message = m.id;
-      tr.addEventListener("click", () => { state.selected = m.id; renderMessage(); });
-      return tr;
-    }));
+    fillMessages("inbox", box.messages);
     renderMessage();
   }
 
+  async function openMailbox(agentId) {
+    state.mailbox = await api("GET", "/api/mailboxes/" + encodeURIComponent(agentId));
+    const box = state.mailbox;
+    $("panel-mailbox").hidden = false;
+    $("mailbox-owner").textContent = box.agent_id;
+    $("mailbox-count").textContent = box.unread + " unread";
+    fillMessages("mailbox", box.messages);
+  }
+
+  function fillMessages(tableId, messages) {
+    fillKeyed(tableId, messages, (m) => m.id, (m) => [m.sender, m.text, m.thread_id, ageCell(m.send_ms)], (tr, m) => {
+      if (!tr.dataset.message) {
+        tr.dataset.message = m.id;
+        tr.addEventListener("click", () => { state.selected = m.id; renderMessage(); });
+      }
+    });
+  }
+
+  function shownMessages() {
+    return (state.inbox ? state.inbox.messages : []).concat(state.mailbox ? state.mailbox.messages : []);
+  }
+
   function renderMessage() {
-    const m = state.selected && state.inbox && state.inbox.messages.find((x) => x.id === state.selected);
+    const m = state.selected && shownMessages().find((x) => x.id === state.selected);
     $("message-view").hidden = !m;
     if (!m) return;
     $("message-id").textContent = m.id;
@@ -187,7 +234,8 @@ const Overseer = (() => {
     $("message-to").textContent = m.recipient;
     $("message-thread").textContent = m.thread_id || "(none)";
     $("message-text").textContent = m.text;
-    const thread = m.thread_id ? state.inbox.messages.filter((x) => x.thread_id === m.thread_id) : [m];
+    const thread = m.thread_id ? shownMessages().filter((x) => x.thread_id === m.thread_id && x.recipient === m.recipient)
+      : [m];
     $("thread").replaceChildren(...thread.map((x) => el("li", x.sender + ": " + x.text)));
   }
 
@@ -269,6 +317,7 @@ const Overseer = (() => {
       });
     });
     $("message-close").addEventListener("click", () => { state.selected = null; renderMessage(); });
+    $("mailbox-close").addEventListener("click", () => { state.mailbox = null; $("panel-mailbox").hidden = true; });
     setInterval(tickAges, 1000);
     start();
   }
