@@ -229,7 +229,7 @@ class Overseer:
         token, act_as = body.get("token", ""), body.get("act_as", "")
         if not isinstance(token, str) or not isinstance(act_as, str):
             raise InvalidArgument("token and act_as are strings", reason="INVALID_FIELD", field="token")
-        key, session = self.sessions.sign_in(token, act_as)
+        key, session = await self.sessions.sign_in(token, act_as)
         if session.human:
             await self._register_human(session)
         response = web.json_response(session.public())

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from fabricd.core.errors import InvalidArgument, Unauthenticated
+from fabricd.core.model_tokens import Token
 from fabricd.core.tokens import Tokens
 from fabricd.rpc.auth import LOCAL, Identity
 
@@ -28,6 +29,7 @@ CSRF_HEADER = "X-Fabricd-Csrf"
 HUMAN_PREFIX = "human:"
 IDLE_S = 12 * 3600.0
 MAX_SESSIONS = 10_000
+REFRESH_S = 1.0
 
 
 @dataclass(slots=True)
@@ -64,16 +66,27 @@ class Sessions:
         self._tokens = tokens
         self._mode = mode
         self._open: OrderedDict[str, Session] = OrderedDict()
+        self._refreshed = -REFRESH_S
         tokens.on_revoke.append(self.end_token)
 
     def __len__(self) -> int:
         return len(self._open)
 
-    def sign_in(self, secret: str, act_as: str) -> tuple[str, Session]:
+    async def _verify(self, secret: str) -> Token | None:
+        """The live token for `secret`; an unknown one after re-reading the tokens (at most once a
+        REFRESH_S): another node may have issued it a moment ago, before this node's wake-up reload."""
+        token = self._tokens.verify(secret)
+        if token is None and time.monotonic() - self._refreshed >= REFRESH_S:
+            self._refreshed = time.monotonic()
+            await self._tokens.refresh()
+            token = self._tokens.verify(secret)
+        return token
+
+    async def sign_in(self, secret: str, act_as: str) -> tuple[str, Session]:
         """A new session for `secret` (empty: only when auth.tokens is off); returns (cookie value, session)."""
         secret = secret.strip().removeprefix("Bearer ").strip()
         if secret:
-            token = self._tokens.verify(secret)
+            token = await self._verify(secret)
             if token is None:
                 raise Unauthenticated("the token is unknown or revoked", reason="BAD_TOKEN")
             identity = Identity(token.scope, token.agent_id, token.token_id, token.session_names)

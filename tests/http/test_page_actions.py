@@ -117,9 +117,9 @@ async def test_any_postgresql_node_serves_the_page_and_sees_what_another_node_wr
     viewer = Daemon(str(tmp_path / "b"), other_sock, "--store", pg_url, "--http", "127.0.0.1:0").start()
     try:
         url = viewer.wait_for("overseer page on").split(" on ", 1)[1].strip()
-        async with Client(writer.target) as on_a, Client(viewer.target) as on_b, aiohttp.ClientSession(
+        async with Client(writer.target) as on_a, aiohttp.ClientSession(
                 cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-            token = (await on_b.issue_token(admin=True)).token
+            token = (await on_a.issue_token(admin=True)).token  # issued on node A, signs in on node B at once
             web = Web(http, url)
             assert (await web.sign_in(token, "alice"))[0] == 200
             await on_a.register("far-away")
