@@ -203,6 +203,7 @@ class Live:
                 self._timer.cancel()
                 self._timer = None
             self._dirty.everything = True  # nobody follows the changes now: read all at the next page
+            self.mail_versions.clear()  # a new page reads its inbox first anyway
 
     async def next(self, version: int, timeout: float) -> Picture | None:
         """The snapshot after `version`, or None after `timeout` (a keepalive) or at close."""
