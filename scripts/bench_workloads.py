@@ -22,6 +22,7 @@ from bench_common import derive, rounded
 # isort: off
 from fabricd.client import Client  # first: it sets gRPC's experiments before grpc loads (in older trees too)
 from bench_fairness import flood
+from bench_channels import WORKLOADS as CHANNEL_WORKLOADS
 from fabricd.a2a import a2a_pb2 as a2a_pb
 from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 # isort: on
@@ -381,6 +382,7 @@ WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
     "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
     "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync, "flood": flood,
+    **CHANNEL_WORKLOADS,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 

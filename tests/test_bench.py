@@ -53,6 +53,18 @@ def test_the_workload_names_the_cli_checks_are_the_workloads_that_exist() -> Non
     assert list(bench_workloads.WORKLOADS) == list(bench_common.WORKLOADS)
 
 
+def test_every_search_the_channel_workload_times_finds_posts() -> None:
+    import bench_channels
+
+    from fabricd.core import channel_search
+
+    texts = [bench_channels.post_text(i) for i in range(1000)]
+    assert len(set(texts)) > 100  # posts differ
+    for query in bench_channels.QUERIES:  # as the reference matcher reads the query language
+        terms = channel_search.parse(query.lower())
+        assert any(channel_search.matches(terms, t) for t in texts), query
+
+
 def test_durable_vs_nosync_is_derived_only_from_figures_of_the_same_run() -> None:
     assert bench_common.derive({"send_64_callers": 900.0, "send_64_callers_nosync": 1000.0})["durable_vs_nosync"] == 0.9
     assert "durable_vs_nosync" not in bench_common.derive({"send_64_callers": 900.0})

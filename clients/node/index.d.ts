@@ -16,6 +16,13 @@ import type { AskResponse__Output } from './generated/fabricd/v1/AskResponse';
 import type { AwaitReplyResponse__Output } from './generated/fabricd/v1/AwaitReplyResponse';
 import type { Ticket__Output } from './generated/fabricd/v1/Ticket';
 import type { CancelTicketResponse__Output } from './generated/fabricd/v1/CancelTicketResponse';
+import type { Channel__Output } from './generated/fabricd/v1/Channel';
+import type { ChannelMember__Output } from './generated/fabricd/v1/ChannelMember';
+import type { ChannelPost__Output } from './generated/fabricd/v1/ChannelPost';
+import type { JoinChannelResponse__Output } from './generated/fabricd/v1/JoinChannelResponse';
+import type { PublishResponse__Output } from './generated/fabricd/v1/PublishResponse';
+import type { ReadChannelResponse__Output } from './generated/fabricd/v1/ReadChannelResponse';
+import type { SearchMessagesResponse__Output } from './generated/fabricd/v1/SearchMessagesResponse';
 
 export declare const api: any;
 export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
@@ -75,5 +82,17 @@ export declare class Client {
   queue(agentId: string, options?: PageOptions): Promise<Page<QueuedTicket__Output>>;
   watchQueue(agentId: string): AsyncIterable<QueuedTicket__Output[]>;
   status(): Promise<GetStatusResponse__Output>;
+  // ChannelService: a name may carry the CLI's '#' sigil ('#team')
+  createChannel(name: string, options?: { description?: string; open?: boolean; maxMessages?: number; maxBytes?: number; maxAgeS?: number }): Promise<Channel__Output>;
+  getChannel(name: string): Promise<Channel__Output>;
+  listChannels(options?: PageOptions): Promise<Page<Channel__Output>>;
+  deleteChannel(name: string, options?: { purge?: boolean }): Promise<number>;
+  joinChannel(name: string, agentId?: string, options?: { delivery?: 'CHANNEL_DELIVERY_MAILBOX' | 'CHANNEL_DELIVERY_LOG' }): Promise<JoinChannelResponse__Output>;
+  leaveChannel(name: string, agentId?: string): Promise<boolean>;
+  listMembers(name: string, options?: PageOptions): Promise<Page<ChannelMember__Output>>;
+  publish(channel: string, text?: string, options?: { sender?: string; id?: string; data?: Uint8Array; headers?: Record<string, string>; threadId?: string }): Promise<PublishResponse__Output>;
+  readChannel(name: string, options?: { afterSeq?: number; pageSize?: number; maxBytes?: number }): Promise<ReadChannelResponse__Output>;
+  subscribeChannel(name: string, options?: { afterSeq?: number }): AsyncIterable<ChannelPost__Output[]>;
+  searchMessages(query: string, options?: { channel?: string; sender?: string; pageSize?: number; pageToken?: string }): Promise<SearchMessagesResponse__Output>;
   close(): void;
 }

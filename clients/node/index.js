@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 
 const PROTOS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'protos');
-const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin'];
+const SERVICES = ['directory', 'mailbox', 'rendezvous', 'outbox', 'agent_directory', 'admin', 'channel'];
 const definition = protoLoader.loadSync(
   SERVICES.map((name) => `fabricd/v1/${name}_service.proto`),
   { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] },
@@ -35,6 +35,9 @@ function* fields(buf) {
     else return;
   }
 }
+
+/** A channel's name without the CLI's '#' sigil. */
+function channelName(name) { return name.startsWith('#') ? name.slice(1) : name; }
 
 /** A google.rpc.ErrorInfo's bytes as {reason, domain, metadata}. */
 function parseErrorInfo(value) {
@@ -144,7 +147,8 @@ const duration = (ms) => (ms == null ? undefined : { seconds: Math.floor(ms / 10
 const address = (a) => (a == null ? undefined : typeof a === 'string' ? { agent_id: a } : a);
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 const STUBS = { directory: 'DirectoryService', mailbox: 'MailboxService', rendezvous: 'RendezvousService',
-  outbox: 'OutboxService', agentDirectory: 'AgentDirectoryService', admin: 'AdminService' };
+  outbox: 'OutboxService', agentDirectory: 'AgentDirectoryService', admin: 'AdminService',
+  channels: 'ChannelService' };
 const REPLIED_KEPT = 4096;
 const NOT_OFFERED = Symbol('no SendStream');
 
@@ -277,6 +281,7 @@ export class Client {
   get outbox() { return this.#stubs().outbox; }
   get agentDirectory() { return this.#stubs().agentDirectory; }
   get admin() { return this.#stubs().admin; }
+  get channels() { return this.#stubs().channels; }
 
   /** A call to `target` answered UNAVAILABLE: later calls go to the next node, unless another call moved already. */
   failed(target) {
@@ -565,6 +570,51 @@ export class Client {
   queue(agentId, options = {}) { return this.#pages('rendezvous', 'GetQueue', { agent_id: agentId }, 'tickets', options); }
   async *watchQueue(agentId) {
     for await (const r of this.stream('rendezvous', 'WatchQueue', { agent_id: agentId })) if (!r.keepalive) yield r.tickets;
+  }
+
+  // -- ChannelService: a channel may be named with the CLI's '#' sigil ('#team'), which is not part of its name
+  async createChannel(name, { description = '', open = true, maxMessages = 0, maxBytes = 0, maxAgeS = 0 } = {}) {
+    const retention = { max_messages: maxMessages, max_bytes: maxBytes };
+    if (maxAgeS) retention.max_age = { seconds: Math.floor(maxAgeS), nanos: Math.round((maxAgeS % 1) * 1e9) };
+    const channel = { name: channelName(name), description, open, retention };
+    return (await this.call('channels', 'CreateChannel', { channel })).channel;
+  }
+  async getChannel(name) {
+    return (await this.call('channels', 'GetChannel', { name: channelName(name) }, {}, { resend: true })).channel;
+  }
+  listChannels(options = {}) { return this.#pages('channels', 'ListChannels', {}, 'channels', options); }
+  async deleteChannel(name, { purge = false } = {}) {
+    return Number((await this.call('channels', 'DeleteChannel', { name: channelName(name), purge })).purged);
+  }
+  /** Make `agentId` (the token's agent when '') a member; delivery 'CHANNEL_DELIVERY_LOG': no copies. */
+  joinChannel(name, agentId = '', { delivery = 'CHANNEL_DELIVERY_MAILBOX' } = {}) {
+    return this.call('channels', 'JoinChannel', { channel: channelName(name), agent_id: agentId, delivery }, {},
+      { resend: true });
+  }
+  async leaveChannel(name, agentId = '') {
+    return (await this.call('channels', 'LeaveChannel', { channel: channelName(name), agent_id: agentId }, {},
+      { resend: true })).left;
+  }
+  listMembers(name, options = {}) {
+    return this.#pages('channels', 'ListMembers', { channel: channelName(name) }, 'members', options);
+  }
+  /** Post to a channel: appended to its log, copied to its members' mailboxes; {post, duplicate, delivered, skipped}. */
+  publish(channel, text = '', { sender = '', id = '', data, headers = {}, threadId = '' } = {}) {
+    const message = { id, sender: { agent_id: sender }, text, data, headers, thread_id: threadId };
+    return this.call('channels', 'Publish', { channel: channelName(channel), message }, {}, { resend: Boolean(id) });
+  }
+  readChannel(name, { afterSeq = 0, pageSize = 0, maxBytes = 0 } = {}) {
+    return this.call('channels', 'ReadChannel', { channel: channelName(name), after_seq: afterSeq, page_size: pageSize,
+      max_bytes: maxBytes }, {}, { resend: true });
+  }
+  /** The retained posts after `afterSeq`, then new ones as they commit: `for await (const posts of ...)`. */
+  async *subscribeChannel(name, { afterSeq = 0 } = {}) {
+    const request = { channel: channelName(name), after_seq: afterSeq };
+    for await (const r of this.stream('channels', 'SubscribeChannel', request)) if (!r.keepalive) yield r.posts;
+  }
+  searchMessages(query, { channel = '', sender = '', pageSize = 0, pageToken = '' } = {}) {
+    return this.call('channels', 'SearchMessages', { query, channel: channelName(channel), sender, page_size: pageSize,
+      page_token: pageToken }, {}, { resend: true });
   }
 
   /**

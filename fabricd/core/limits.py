@@ -73,6 +73,10 @@ class Limits:
                                         "quota", at_least=0, reloadable=True)
     quota_outbox_rows: int = setting(10_000, "reply rows of an agent token's FanOut calls not yet delivered "
                                      "(pending or dead-lettered); 0 is no quota", at_least=0, reloadable=True)
+    quota_channels: int = setting(100, "channels an agent token created that exist; 0 is no quota", at_least=0,
+                                  reloadable=True)
+    quota_posts: int = setting(1_000_000, "posts of an agent token still retained in channels' logs; 0 is no "
+                               "quota", at_least=0, reloadable=True)
     quota_all_callers: bool = setting(False, "hold admin tokens and local callers to the quotas too (charged to "
                                       "the sender they name); off: only agent tokens", reloadable=True)
 
@@ -81,4 +85,4 @@ class Limits:
         if not (agent_token or self.quota_all_callers):
             return None
         return Quotas(self.quota_mailboxes, self.quota_unread_bytes, self.quota_queued_tickets,
-                      self.quota_outbox_rows, self.quota_unread_messages)
+                      self.quota_outbox_rows, self.quota_unread_messages, self.quota_channels, self.quota_posts)

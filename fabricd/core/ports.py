@@ -1,6 +1,6 @@
 """What the core needs from storage and from wake-ups: one narrow, typed port per contract.
 
-A backend implements `Store`: seven per-contract ports (like nats-server's
+A backend implements `Store`: eight per-contract ports (like nats-server's
 StreamStore/ConsumerStore or etcd's Backend) and its lifecycle. Every method is
 async; a write returns once it is durable. Each write is an OPERATION, run
 atomically by the backend (LMDB: one function handed to its single writer and
@@ -58,6 +58,7 @@ from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, Ti
 from fabricd.core.model_tokens import Token
 from fabricd.core.model_wake import WakeHook
 from fabricd.core.paging import Page
+from fabricd.core.ports_channels import ChannelPort
 from fabricd.core.quota import Quotas, Usage
 
 WakeKey = str
@@ -366,6 +367,8 @@ class Store(Protocol):
     def tokens(self) -> TokenPort: ...
     @property
     def wake(self) -> WakePort: ...
+    @property
+    def channels(self) -> ChannelPort: ...
     @property
     def wakeups(self) -> Wakeups: ...
     @property

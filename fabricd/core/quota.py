@@ -11,6 +11,8 @@ database (never an in-memory tally of one process):
     unread_messages  the number of those messages: many tiny messages cost the store per record,
                    whatever their bytes, so the count is held beside the bytes
     queued         tickets the agent asked that are still queued
+    channels       channels the agent created that exist (deleting one gives it back)
+    posts          the agent's posts still retained in channels' logs (retention gives them back)
     outbox_rows    reply rows of the agent's FanOut not yet delivered (pending or dead-lettered);
                    a delivery (the row becomes its receipt) gives one back. Wake rows are the
                    daemon's, never counted
@@ -39,6 +41,7 @@ CREATED_BY = "fabricd-created-by"
 
 MAILBOXES, UNREAD_BYTES, QUEUED, OUTBOX_ROWS = "mailboxes", "unread_bytes", "queued_tickets", "outbox_rows"
 UNREAD_MESSAGES = "unread_messages"
+CHANNELS, POSTS = "channels", "posts"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,8 @@ class Quotas:
     queued_tickets: int = 0
     outbox_rows: int = 0
     unread_messages: int = 0
+    channels: int = 0
+    posts: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,18 +70,23 @@ class Usage:
 
 _REASONS = {MAILBOXES: dict(reason="QUOTA_MAILBOXES"), UNREAD_BYTES: dict(reason="QUOTA_UNREAD_BYTES"),
             QUEUED: dict(reason="QUOTA_QUEUED_TICKETS"), OUTBOX_ROWS: dict(reason="QUOTA_OUTBOX_ROWS"),
-            UNREAD_MESSAGES: dict(reason="QUOTA_UNREAD_MESSAGES")}
+            UNREAD_MESSAGES: dict(reason="QUOTA_UNREAD_MESSAGES"), CHANNELS: dict(reason="QUOTA_CHANNELS"),
+            POSTS: dict(reason="QUOTA_POSTS")}
 _WHAT = {MAILBOXES: "mailboxes created by its mail and not yet registered",
          UNREAD_BYTES: "bytes of its messages still unread", QUEUED: "tickets it asked that are still queued",
-         OUTBOX_ROWS: "reply rows of its FanOut not yet delivered", UNREAD_MESSAGES: "its messages still unread"}
+         OUTBOX_ROWS: "reply rows of its FanOut not yet delivered", UNREAD_MESSAGES: "its messages still unread",
+         CHANNELS: "channels it created that exist", POSTS: "its posts still retained in channels"}
 _NEXT = {MAILBOXES: "register or remove some of them (fabric unregister), or send only to existing mailboxes",
          UNREAD_BYTES: "retry once recipients have read some of its mail",
          QUEUED: "wait for answers or cancel some of its tickets",
          OUTBOX_ROWS: "retry once the outbox delivered some (fabric outbox ls shows them and their errors)",
-         UNREAD_MESSAGES: "retry once recipients have read some of its mail; send fewer, larger messages"}
+         UNREAD_MESSAGES: "retry once recipients have read some of its mail; send fewer, larger messages",
+         CHANNELS: "delete some of them (fabric channel rm), or have an admin create the channel",
+         POSTS: "retry once channel retention dropped some of them"}
 _KEYS = {MAILBOXES: "limits.quota_mailboxes", UNREAD_BYTES: "limits.quota_unread_bytes",
          QUEUED: "limits.quota_queued_tickets", OUTBOX_ROWS: "limits.quota_outbox_rows",
-         UNREAD_MESSAGES: "limits.quota_unread_messages"}
+         UNREAD_MESSAGES: "limits.quota_unread_messages", CHANNELS: "limits.quota_channels",
+         POSTS: "limits.quota_posts"}
 
 
 def exceeded(quota: str, agent_id: str, limit: int, usage: int, adding: int) -> ResourceExhausted:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
+from fabricd.core.channel_service import Channels
 from fabricd.core.directory import Directory
 from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
@@ -76,6 +77,7 @@ class App:
         self.agent_directory = AgentDirectory(self.store, c.limits, clock, max_causal_depth=c.max_causal_depth,
                                               keepalive_s=c.keepalive)
         self.tokens = Tokens(self.store, c.limits, clock, lookup=self.store.token_now)
+        self.channels = Channels(self.store, c.limits, clock, c.keepalive)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
                            ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve)
@@ -86,7 +88,7 @@ class App:
         self.started = time.time_ns()
         core = self.core = Core(directory=self.directory, mailboxes=self.mailboxes, rendezvous=self.rendezvous,
                     outbox=self.outbox, agent_directory=self.agent_directory, status=self.status, tokens=self.tokens,
-                    wakes=self.wakes,
+                    wakes=self.wakes, channels=self.channels,
                     backup=self.store.backup_to, backup_dir=c.data_dir)
         self.streams = Streams(lambda: core.mailboxes.limits)
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
@@ -110,7 +112,7 @@ class App:
 
     def _services(self) -> tuple[object, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
-                self.wakes)
+                self.wakes, self.channels)
 
     async def status(self) -> Status:
         stats = self.store.stats()
@@ -260,12 +262,17 @@ class App:
         self.limiter.rate, self.limiter.burst = c.auth.rate_limit, c.auth.rate_burst
 
     async def _housekeeping(self, every_s: float) -> None:
-        """Forget tickets past their retention and consumed message ids past the dedupe window."""
+        """Forget tickets past their retention and consumed message ids past the dedupe window; drop channel
+        posts past their retention and bring the channels' search index level with their logs (the first round
+        runs at the start)."""
         while True:
             try:
                 while await self.rendezvous.prune() >= 1000:
                     pass
                 await self.mailboxes.forget_old_ids(self.mailboxes.limits.dedupe_window_s)
+                while await self.store.channels.expire(1000) >= 1000:  # retention of channels no one posts to
+                    pass
+                await self.store.channels.catch_up()  # a search index beside the store (LMDB), after a crash too
             except Exception:  # noqa: BLE001 - housekeeping; try again next round
                 log.exception("housekeeping failed")
             await asyncio.sleep(every_s)

@@ -133,6 +133,12 @@ def anyone(request: object, identity: Identity, guard: Guard) -> None:
     return None
 
 
+def member_checked(request: object, identity: Identity, guard: Guard) -> None:
+    """Any identity passes the guard; the core decides on its agent (fabricd.core.channels: a member reads,
+    posts and lists members; an agent joins an open channel itself; a channel's creator deletes it)."""
+    return None
+
+
 def admin_only(request: object, identity: Identity, guard: Guard) -> None:
     raise _deny(identity, "make this call: it is for admin tokens")
 
@@ -152,6 +158,11 @@ def send_message(request: object, identity: Identity, guard: Guard) -> None:
 def send_messages(request: object, identity: Identity, guard: Guard) -> None:
     for message in request.messages:  # type: ignore[attr-defined]
         _send_as_self(message, identity)
+
+
+def publish_as_self(request: object, identity: Identity, guard: Guard) -> None:
+    """A post's sender is the token's agent; where it may post (a member) is the core's rule."""
+    _send_as_self(request.message, identity)  # type: ignore[attr-defined]
 
 
 def ask_as_self(request: object, identity: Identity, guard: Guard) -> None:
@@ -252,6 +263,10 @@ POLICIES: dict[str, Policy] = {
     # AgentDirectoryService: reads for every caller; changes are the host's (admin)
     "GetAgent": anyone, "ListAgents": anyone, "ListThreads": anyone, "ListRequests": anyone,
     "GetDirectoryData": anyone, "WatchDirectoryData": anyone,
+    # ChannelService: channels' names and settings are public; the rest the core decides on the caller's agent
+    "GetChannel": anyone, "ListChannels": anyone, "Publish": publish_as_self, **{name: member_checked for name in (
+        "CreateChannel", "DeleteChannel", "JoinChannel", "LeaveChannel", "ListMembers", "ReadChannel",
+        "SubscribeChannel", "SearchMessages")},
     # AdminService
     "GetStatus": anyone,
     # lf.a2a.v1.A2AService: any identity may call any tenant, as itself; the servicer shows an agent

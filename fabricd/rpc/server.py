@@ -12,6 +12,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
 from fabricd.core.agentdir import AgentDirectory
+from fabricd.core.channel_service import Channels
 from fabricd.core.directory import Directory
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.outbox import Outbox
@@ -23,6 +24,7 @@ from fabricd.rpc.a2a import A2AServicer, Endpoint
 from fabricd.rpc.admin import AdminServicer, Status
 from fabricd.rpc.agentdir import AgentDirectoryServicer
 from fabricd.rpc.auth import Guard
+from fabricd.rpc.channels import ChannelServicer
 from fabricd.rpc.directory import DirectoryServicer
 from fabricd.rpc.intake import Intake
 from fabricd.rpc.interceptor import GuardInterceptor, Load
@@ -35,6 +37,8 @@ from fabricd.v1 import (
     admin_service_pb2_grpc,
     agent_directory_service_pb2,
     agent_directory_service_pb2_grpc,
+    channel_service_pb2,
+    channel_service_pb2_grpc,
     directory_service_pb2,
     directory_service_pb2_grpc,
     mailbox_service_pb2,
@@ -54,6 +58,7 @@ SERVICE_NAMES = tuple(
         (outbox_service_pb2, "OutboxService"),
         (agent_directory_service_pb2, "AgentDirectoryService"),
         (admin_service_pb2, "AdminService"),
+        (channel_service_pb2, "ChannelService"),
     )
 )
 
@@ -72,6 +77,8 @@ class Core:
     status: Callable[[], Awaitable[Status]]
     tokens: Tokens
     wakes: Wakes
+    channels: Channels | None = None
+    """None in a server built without them (tests that wire their own core)."""
     backup: Callable[[int], None] | None = None
     """Writes a consistent copy of the store to a file descriptor (blocking)."""
     backup_dir: str = ""
@@ -149,6 +156,8 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
     agent_directory_service_pb2_grpc.add_AgentDirectoryServiceServicer_to_server(
         AgentDirectoryServicer(core.agent_directory), server)
     admin_service_pb2_grpc.add_AdminServiceServicer_to_server(AdminServicer(core.status, core.tokens, core.backup, core.backup_dir), server)
+    if core.channels is not None:
+        channel_service_pb2_grpc.add_ChannelServiceServicer_to_server(ChannelServicer(core.channels), server)
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(A2AServicer(core.rendezvous, core.directory, core.a2a), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

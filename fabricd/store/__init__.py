@@ -34,7 +34,9 @@ def open_store(location: str, *, wakeups: Wakeups, clock: Callable[[], int], map
         return PgStore(location, wakeups, clock, poll_interval=poll_interval, failpoint=failpoint)
     if "://" in location:
         raise ValueError(f"store {location!r}: use a postgresql://USER@HOST:PORT/DB URL or a data folder")
+    from fabricd.store.lmdb.channel_index import SqliteIndex
     from fabricd.store.lmdb.engine import LmdbEngine
 
     engine = LmdbEngine(location, map_size=map_size, wakeups=wakeups, sync=sync, failpoint=failpoint, group=group)
-    return KvStore(engine, wakeups, clock, node_id=0)  # one process owns the folder (it holds the lock)
+    # one process owns the folder (it holds the lock); channels' search index lives beside the store
+    return KvStore(engine, wakeups, clock, node_id=0, search_index=SqliteIndex(location))

@@ -37,6 +37,9 @@ class Kind(enum.StrEnum):
     REQUEST_KEY = "request_key"  # (scope, key, digest, created_id): idempotency keys of Admit and CreateThread
     TOKEN = "token"  # (SHA-256 digest, Token): the token itself is never stored
     WAKE_HOOK = "wake_hook"  # core.wake.WakeHook: an agent's hook (URL or command, secret) and its firing state
+    CHANNEL = "channel"  # model_channels.Channel: its settings and counters (seq, first retained, count, bytes)
+    CHANNEL_MEMBER = "channel_member"  # model_channels.Member
+    CHANNEL_POST = "channel_post"  # model_channels.Post: a retained post of a channel's log (its id index rebuilt)
 
 
 Record = tuple[Kind, Any]

@@ -116,6 +116,7 @@ PROBES = {
                          ("limits.quota_unread_messages", "quota_unread_messages"),
                          ("limits.quota_queued_tickets", "quota_queued_tickets"),
                          ("limits.quota_outbox_rows", "quota_outbox_rows"),
+                         ("limits.quota_channels", "quota_channels"), ("limits.quota_posts", "quota_posts"),
                          ("limits.quota_all_callers", "quota_all_callers")]},
 }
 """Where each reloadable key shows in a running daemon."""
@@ -125,7 +126,8 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.stream_buffer_total_bytes": 1 << 24, "limits.stream_stall_timeout": 5.0,
            "limits.max_streams_per_token": 8, "limits.quota_mailboxes": 7, "limits.quota_unread_bytes": 1 << 20,
            "limits.quota_unread_messages": 11,
-           "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True}
+           "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True,
+           "limits.quota_channels": 4, "limits.quota_posts": 9}
 
 
 async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001

@@ -25,9 +25,8 @@ def run(daemon, *command: str, timeout: float = 120) -> str:  # noqa: ANN001
 
 
 def test_every_example_is_run_by_a_test() -> None:
-    tested = {"two_agents.py", "supervisor.py", "node_agent.mjs", "ask_node_agent.py", "mcp/try_config.py",
-              "mcp/mcp.json", "README.md",
-              "ask_a_human.py"}
+    tested = {"two_agents.py", "supervisor.py", "team_channel.py", "node_agent.mjs", "ask_node_agent.py",
+              "mcp/try_config.py", "mcp/mcp.json", "README.md", "ask_a_human.py"}
     present = {str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert present == tested
 
@@ -36,6 +35,15 @@ def test_two_agents_exchange_mail_and_an_ask(daemon) -> None:  # noqa: ANN001
     out = run(daemon, sys.executable, "examples/two_agents.py")
     assert "alice read: 'please review PR 12' from example-bob" in out
     assert "bob got the answer: 'looks safe to me'" in out
+
+
+def test_three_agents_coordinate_through_a_channel(daemon) -> None:  # noqa: ANN001
+    out = run(daemon, sys.executable, "examples/team_channel.py")
+    assert "example-lead posted #example-team 1 to 2 members" in out
+    for me, part in (("example-api", "API"), ("example-ui", "UI")):
+        assert f"{me} read #example-team 1: 'plan: one of you takes the API, one the UI'" in out
+        assert f"{me}: I took the {part}" in out
+    assert "search 'took': 2 hits" in out and "[took]" in out
 
 
 def test_a_supervisor_sees_the_queues_fill_and_drain(daemon) -> None:  # noqa: ANN001
@@ -66,7 +74,8 @@ def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
 
 def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:  # noqa: ANN001
     out = run(daemon, sys.executable, "examples/mcp/try_config.py")
-    assert "tools: ask_agent, list_peers, read_inbox, reply_to_task, send_message, show_queue, wait_for_reply" in out
+    assert ("tools: ask_agent, list_peers, post_to_channel, read_channel, read_inbox, reply_to_task, search_messages, "
+            "send_message, show_queue, wait_for_reply") in out
     assert "ask_agent: use a context manager" in out
 
 

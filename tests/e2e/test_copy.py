@@ -29,6 +29,7 @@ from fabricd.store.lmdb.schema import MAX_DBS, NAMES
 from fabricd.store.postgres import dump as pg_dump
 from fabricd.store.transfer import Kind
 from fabricd.v1 import agent_directory_service_pb2 as ad
+from fabricd.v1 import channel_service_pb2 as ch
 from tests.conftest import ROOT, Daemon
 from tests.e2e.test_outbox import DEAD, DELIVERED, PENDING, job, rows
 
@@ -136,6 +137,11 @@ async def fill(client: Client) -> dict[str, object]:
     repair = await client.reconcile_repair("disk-check", 3, "the disk is full")
     await client.advertise('{"tier": "gold"}', "available")
     token = (await client.issue_token(agent_id=BOB, label="bob's laptop")).token
+    await client.create_channel("crew", description="the crew", max_messages=5)  # posts copied to no mailbox:
+    await client.join_channel("crew", BOB)  # bob posts (no copy of its own), helper reads the log
+    await client.join_channel("crew", HELPER, delivery=ch.CHANNEL_DELIVERY_LOG)
+    await client.publish("crew", "deploy at noon", sender=BOB, id="post-1")
+    await client.publish("crew", "deploy done", sender=BOB)
     return {"unread": [(m.id, m.seq) for m in unread], "minted": minted, "queued": queued, "answered": answered,
             "thread": thread.thread_id, "agent": agent.agent_id, "request": admitted.request_id, "repair": repair,
             "token": token, "sequence": (await client.get_directory_data()).sequence, "secret": secret}
@@ -169,6 +175,12 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
         assert await client.reconcile_repair("disk-check", 3, "the disk is full") == known["repair"]
         hooked = await client.get_wake_hook(SLEEPER)
         assert (hooked.hook.url, hooked.hook.quiet_period.seconds, hooked.hook.only_when_idle) == (HOOK_URL, 90, False)
+        read = await client.read_channel("crew")
+        assert [p.message.text for p in read.posts] == ["deploy at noon", "deploy done"]
+        assert (await client.publish("crew", "deploy at noon", sender=BOB, id="post-1")).duplicate
+        assert [m.agent_id for m in await client.list_members("crew")] == [BOB, HELPER]
+        assert [h.seq for h in (await client.search_messages("noon")).hits] == [1]
+        assert (await client.publish("crew", "after the copy", sender=BOB)).post.seq == 3
     async with Client(tcp, token=known["token"]) as as_bob:
         assert len((await as_bob.peek(BOB)).messages) == 3
 

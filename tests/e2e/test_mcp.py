@@ -27,7 +27,7 @@ async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) 
     async with McpClient(bridge(daemon, "alpha")) as mcp:
         tools = {t.name: t for t in (await mcp.list_tools()).tools}
         assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "wait_for_reply",
-                              "reply_to_task", "show_queue"}
+                              "reply_to_task", "show_queue", "post_to_channel", "read_channel", "search_messages"}
         assert tools["ask_agent"].input_schema["properties"]["timeout_seconds"]["default"] <= 55
         assert all(len(t.description or "") > 60 for t in tools.values())
         peers = json.loads(text(await mcp.call_tool("list_peers", {})))
@@ -115,3 +115,22 @@ async def test_send_message_to_an_unknown_agent_names_only_what_the_tool_offers(
         assert "fabric send" not in message and "--create" not in message
         sent = text(await alpha.call_tool("send_message", {"to": "newcomer", "text": "hi", "create_mailbox": True}))
         assert sent.startswith("sent ") and (await client.peek("newcomer")).messages[0].text == "hi"
+
+
+async def test_bridged_agents_talk_through_a_channel_read_its_history_and_search_it(daemon) -> None:  # noqa: ANN001
+    async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
+        async with Client(daemon.target) as local:
+            await local.create_channel("crew")
+            for agent in ("alpha", "beta"):
+                await local.join_channel("crew", agent)
+        posted = text(await alpha.call_tool("post_to_channel", {"channel": "#crew", "text": "main is red"}))
+        assert posted == "posted #crew 1 to 1 members"
+        (copy,) = json.loads(text(await beta.call_tool("read_inbox", {"consume": True})))["messages"]
+        assert (copy["from"], copy["text"], copy["channel"], copy["channel_seq"]) == ("alpha", "main is red",
+                                                                                      "#crew", 1)
+        history = json.loads(text(await beta.call_tool("read_channel", {"channel": "crew"})))
+        assert [(p["seq"], p["from"], p["text"]) for p in history["posts"]] == [(1, "alpha", "main is red")]
+        hits = json.loads(text(await beta.call_tool("search_messages", {"query": "red"})))
+        assert [(h["channel"], h["seq"]) for h in hits] == [("#crew", 1)] and "[red]" in hits[0]["snippet"]
+        refused = await beta.call_tool("post_to_channel", {"channel": "#nowhere", "text": "hello?"})
+        assert refused.is_error and "[CHANNEL_NOT_FOUND]" in refused.content[0].text

@@ -56,3 +56,27 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert heard == ["hello from node"]
         entries = {e.agent_id: e for e in await client.list_mailboxes()}
         assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"
+
+
+async def test_a_node_agent_and_a_python_agent_share_a_channel(daemon) -> None:  # noqa: ANN001
+    node = shutil.which("node")
+    if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
+        pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
+    async with Client(daemon.target) as client:
+        await client.register("py-member")
+        proc = await asyncio.create_subprocess_exec(node, "test/channels.mjs", daemon.target, cwd=NODE_CLIENT,
+                                                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        async with client.subscribe("py-member") as inbox:  # the Node agent's post, copied to this mailbox
+            message = await asyncio.wait_for(anext(aiter(inbox)), 60)
+        assert (message.text, message.headers["fabricd-channel"]) == ("hello team from node", "node-team")
+        await client.publish("#node-team", "hello node from python", sender="py-member")
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+        assert proc.returncode == 0, err.decode()
+        steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
+        assert steps["created"] == {"step": "created", "name": "node-team", "members": ["node-member", "py-member"]}
+        assert steps["published"] == {"step": "published", "seq": 1, "delivered": 1, "duplicate": True}
+        assert steps["heard"] == {"step": "heard", "texts": ["hello node from python"], "from": "py-member"}
+        assert steps["read"]["seqs"] == [1, 2] and steps["read"]["hits"] == 2 and "[hello]" in steps["read"]["snippet"]
+        assert steps["typo"] == {"step": "typo", "code": "NOT_FOUND", "reason": "CHANNEL_NOT_FOUND",
+                                 "suggestions": "node-team"}
+        assert steps["deleted"] == {"step": "deleted", "purged": 2}

@@ -23,6 +23,7 @@ from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 from fabricd.client import Client, ClientTls, FailedPrecondition, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.v1 import admin_service_pb2 as adm
 from fabricd.v1 import agent_directory_service_pb2 as ad
+from fabricd.v1 import channel_service_pb2 as chs
 from fabricd.v1 import directory_service_pb2 as dr
 from fabricd.v1 import mailbox_service_pb2 as mb
 from fabricd.v1 import outbox_service_pb2 as ob
@@ -128,6 +129,20 @@ CALLS = [
     Call("a2a", "DeleteTaskPushNotificationConfig",
          lambda s: a2a.DeleteTaskPushNotificationConfigRequest(tenant=BOB), "anyone"),
     Call("a2a", "GetExtendedAgentCard", lambda s: a2a.GetExtendedAgentCardRequest(tenant=BOB), "anyone"),
+    # ChannelService: `crew` is closed, alice a member; `alice-room` is alice's (see `secured`). Mallory's
+    # CreateChannel names a channel that exists: it passes the guard and writes nothing.
+    Call("channels", "CreateChannel", lambda s: chs.CreateChannelRequest(channel=chs.Channel(name="crew")),
+         "narrowed"),
+    Call("channels", "GetChannel", lambda s: chs.GetChannelRequest(name="crew"), "anyone"),
+    Call("channels", "ListChannels", lambda s: chs.ListChannelsRequest(), "anyone"),
+    Call("channels", "JoinChannel", lambda s: chs.JoinChannelRequest(channel="crew"), "own"),
+    Call("channels", "ListMembers", lambda s: chs.ListMembersRequest(channel="crew"), "own"),
+    Call("channels", "Publish", lambda s: chs.PublishRequest(channel="crew", message=pb.Message(text="hi")), "own"),
+    Call("channels", "ReadChannel", lambda s: chs.ReadChannelRequest(channel="crew"), "own"),
+    Call("channels", "SubscribeChannel", lambda s: chs.SubscribeChannelRequest(channel="crew"), "own", stream=True),
+    Call("channels", "SearchMessages", lambda s: chs.SearchMessagesRequest(query="hi", channel="crew"), "own"),
+    Call("channels", "DeleteChannel", lambda s: chs.DeleteChannelRequest(name="alice-room"), "own"),
+    Call("channels", "LeaveChannel", lambda s: chs.LeaveChannelRequest(channel="crew", agent_id=ALICE), "own"),
     # Last: it may remove alice's mailbox.
     Call("directory", "Unregister", lambda s: dr.UnregisterRequest(agent_id=ALICE), "own"),
 ]
@@ -138,6 +153,7 @@ def test_every_fabricd_rpc_is_in_the_matrix() -> None:
     from fabricd.v1 import (
         admin_service_pb2,
         agent_directory_service_pb2,
+        channel_service_pb2,
         directory_service_pb2,
         mailbox_service_pb2,
         outbox_service_pb2,
@@ -145,16 +161,17 @@ def test_every_fabricd_rpc_is_in_the_matrix() -> None:
     )
 
     modules = (admin_service_pb2, agent_directory_service_pb2, directory_service_pb2, mailbox_service_pb2,
-               outbox_service_pb2, rendezvous_service_pb2)
+               outbox_service_pb2, rendezvous_service_pb2, channel_service_pb2)
     methods = {m.name for mod in modules for s in mod.DESCRIPTOR.services_by_name.values() for m in s.methods}
     assert {c.method for c in CALLS if c.stub != "a2a"} == methods
     assert {c.method for c in CALLS if c.stub == "a2a"} == {
         m.name for m in a2a.DESCRIPTOR.services_by_name["A2AService"].methods}
-    assert len(SERVICE_NAMES) == 6
+    assert len(SERVICE_NAMES) == 7
 
 
-PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus"}
-"""Reads an agent token gets whole: addressing data and the daemon's status (see fabricd.rpc.visibility)."""
+PUBLIC_READS = {"ListMailboxes", "ResolveName", "WatchMailboxes", "GetStatus", "GetChannel", "ListChannels"}
+"""Reads an agent token gets whole: addressing data, channels' names and settings, and the daemon's status (see
+fabricd.rpc.visibility)."""
 
 
 def test_every_read_an_agent_may_make_beyond_its_own_is_either_withheld_in_part_or_public() -> None:
@@ -211,6 +228,9 @@ async def secured(make_daemon):  # noqa: ANN001, ANN201
         revoked = await local.issue_token(agent_id=ALICE)
         assert await local.revoke_token(revoked.info.token_id)
         state["revoked"] = revoked.token
+        async with Client(f"127.0.0.1:{port}", token=state["alice"]) as alice:
+            await alice.create_channel("crew", open=False)  # its creator: its first member
+            await alice.create_channel("alice-room")
         yield daemon, f"127.0.0.1:{port}", local, state
 
 

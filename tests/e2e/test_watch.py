@@ -62,3 +62,21 @@ def test_ctrl_c_ends_watch_cleanly_with_the_last_view(daemon) -> None:  # noqa: 
     rest = list(iter(watching.lines.get, None))
     assert code == 0 and rest == []  # no traceback, no "Aborted!"
     assert "alice" in out and "recent activity" in out
+
+
+def test_watch_shows_channels_and_new_posts(daemon) -> None:  # noqa: ANN001
+    with SyncClient(daemon.target) as client:
+        client.register("alice")
+        client.create_channel("team", description="the team")
+        client.publish("team", "one", sender="alice")
+        snapshot = json.loads(fabric(daemon, "watch", "--once", "--json").stdout)
+        assert [(c["name"], c["last_seq"]) for c in snapshot["channels"]] == [("team", 1)]
+        assert "#team" in fabric(daemon, "watch", "--once").stdout
+        watching = Running("--target", daemon.target, "watch", "--events", "2")
+        assert watching.next_line().startswith("fabric: watching 1 mailboxes")
+        client.publish("team", "two", sender="alice")
+        client.create_channel("ops")
+        code, out = watching.finish()
+    assert code == 0
+    recent = [line.split(" ", 1)[1] for line in out.split("recent activity\n", 1)[1].splitlines()]
+    assert sorted(recent) == ["1 new post in #team", "channel #ops created"]

@@ -8,7 +8,8 @@
 Each role logs only what a daemon acknowledged; `check` asserts that every
 acknowledged send is delivered or still unread, nothing is delivered or
 drained twice, every ticket ended (answered with its own answer, or aborted),
-and every outbox reply was posted exactly once with one receipt.
+every outbox reply was posted exactly once with one receipt, and every acknowledged channel post is in
+the channel's log once and in each member's mailbox once, each member's copies in channel order.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from fabricd.client import Client
 from fabricd.v1 import outbox_service_pb2 as ob
 from tests.reliability.helpers import eventually
 
-ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler")
+ROLES = ("sender", "drainer", "subscriber", "replier", "asker", "settler", "publisher")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -111,7 +112,33 @@ async def check(client: Client, folder: pathlib.Path) -> str:
             break
     assert receipts == len(posted)
 
+    posts = await check_channel(client, [f for f in logs["publisher"] if f["kind"] == "posted"])
+
     answered = sum(1 for f in ended.values() if f["kind"] == "answered")
-    return (f"sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "
+    return (f"posts_acked={posts} sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "
             f"answered={answered} aborted={len(ended) - answered} outbox_replies={len(set(fanned))} lost=0 "
             f"duplicated=0 drains_cut_by_a_kill={lost_drains} unseen_after_cut_drains={len(unseen)}")
+
+
+async def check_channel(client: Client, posted: list[dict]) -> int:
+    """Every acknowledged post in the log once with its seq, and in each member's mailbox once, in order."""
+    from tests.reliability.workload import CHANNEL, MEMBERS
+
+    log: list = []
+    after = 0
+    while batch := (await client.read_channel(CHANNEL, after_seq=after, page_size=1000)).posts:
+        log.extend(batch)
+        after = batch[-1].seq
+    ids = [p.message.id for p in log]
+    assert len(ids) == len(set(ids)), "a post is in the channel's log twice"
+    seq_of = {p.message.id: p.seq for p in log}
+    for f in posted:
+        assert seq_of.get(f["id"]) == f["seq"], f"acknowledged post {f['id']} is not in the log at #{f['seq']}"
+    for member in MEMBERS:
+        copies = [m for m in await drain_all(client, member) if m.headers.get("fabricd-channel") == CHANNEL]
+        of = [m.headers["fabricd-channel-post"] for m in copies]
+        assert len(of) == len(set(of)), f"{member} got a post twice"
+        assert {f["id"] for f in posted} <= set(of), f"an acknowledged post never reached {member}"
+        seqs = [int(m.headers["fabricd-channel-seq"]) for m in copies]
+        assert seqs == sorted(seqs), f"{member}'s copies are out of channel order"
+    return len(posted)

@@ -6,7 +6,7 @@ TARGET may name several nodes, comma-separated: the client fails over between th
 
 Roles: sender (idempotent sends to box-d and box-s), drainer (drains box-d),
 subscriber (follows box-s with acks), asker and replier (rendezvous through
-worker-t), settler (outbox fan-outs). Every role retries through daemon
+worker-t), settler (outbox fan-outs), publisher (idempotent posts to a channel of two members). Every role retries through daemon
 restarts and stops cleanly on SIGTERM.
 """
 
@@ -17,7 +17,7 @@ import json
 import signal
 import sys
 
-from fabricd.client import Aborted, Client, DeadlineExceeded, FabricError, NotFound, Unavailable
+from fabricd.client import Aborted, AlreadyExists, Client, DeadlineExceeded, FabricError, NotFound, Unavailable
 from fabricd.v1 import outbox_service_pb2 as ob
 from fabricd.v1 import types_pb2 as pb
 
@@ -141,7 +141,32 @@ async def settler(client: Client, log: Log, stop: asyncio.Event) -> None:
         j += 1
 
 
-ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler)}
+CHANNEL, MEMBERS = "chk-team", ("member-a", "member-b")
+
+
+async def publisher(client: Client, log: Log, stop: asyncio.Event) -> None:
+    """Idempotent posts to a channel whose two members get a copy of each."""
+    async def setup() -> None:
+        for member in MEMBERS:
+            await client.register(member)
+        try:
+            await client.create_channel(CHANNEL)
+        except AlreadyExists:  # made by a run whose answer a kill cut
+            pass
+        for member in MEMBERS:
+            await client.join_channel(CHANNEL, member)
+
+    await retry(setup, stop)
+    i = 0
+    while not stop.is_set():
+        pid = f"p-{i}"
+        posted = await retry(lambda: client.publish(CHANNEL, f"post {i}", sender="poster", id=pid), stop)  # noqa: B023 - retry() calls it within this iteration
+        if posted is not None:
+            log(kind="posted", id=pid, seq=posted.post.seq)
+        i += 1
+
+
+ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler, publisher)}
 
 
 async def main(role: str, target: str, path: str) -> None:

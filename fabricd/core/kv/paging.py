@@ -17,6 +17,7 @@ from fabricd.core.paging import Page, bad_token, take
 
 if TYPE_CHECKING:
     from fabricd.core.agentdir import Agent, Thread, WorkRequest
+    from fabricd.core.model_channels import Channel, Member
     from fabricd.core.tokens import Token
 
 T = TypeVar("T")
@@ -82,3 +83,11 @@ def requests(tx: RecordTx, which: int, after: str, limit: int, max_bytes: int) -
 
 def tokens(tx: RecordTx, after: str, limit: int, max_bytes: int) -> Page[Token]:
     return _page(tx.tokens_from(after), limit, max_bytes)
+
+
+def channels(tx: RecordTx, after: str, limit: int, max_bytes: int) -> Page[Channel]:
+    return _page(tx.channels_from(after), limit, max_bytes)
+
+
+def members(tx: RecordTx, channel: str, after: str, limit: int, max_bytes: int) -> Page[Member]:
+    return _page(tx.members_from(channel, after), limit, max_bytes)

@@ -15,6 +15,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.ids import IdMint
 from fabricd.core.kv import directory, lifecycle, mailbox, outbox, paging, rendezvous, wake
 from fabricd.core.kv.agentdir import Scripts
+from fabricd.core.kv.channel_port import KvChannels, SearchIndex
 from fabricd.core.kv.tx import Engine
 from fabricd.core.model import (
     Capability,
@@ -338,7 +339,8 @@ class KvTokens(_Part):
 class KvStore:
     """Implements fabricd.core.ports.Store over an Engine (which also provides the lifecycle)."""
 
-    def __init__(self, engine: Engine, wakeups: Wakeups, clock: Callable[[], int], node_id: int = 0) -> None:
+    def __init__(self, engine: Engine, wakeups: Wakeups, clock: Callable[[], int], node_id: int = 0,
+                 search_index: SearchIndex | None = None) -> None:
         self.engine = engine
         self.wakeups = wakeups
         self.backup_to: Callable[[int], None] | None = getattr(engine, "copy_to", None)
@@ -351,6 +353,8 @@ class KvStore:
         self.agent_directory = KvAgentDirectory(engine, clock, mint)
         self.tokens = KvTokens(engine, clock, mint)
         self.wake = KvWake(engine, clock, mint)
+        self.channels = KvChannels(engine, clock, mint, search_index)
+        self._search_index = search_index
 
     def use_node_id(self, node_id: int) -> None:
         """Mint ids with `node_id` from now on."""
@@ -382,6 +386,8 @@ class KvStore:
 
     async def close(self) -> None:
         await self.engine.close()
+        if self._search_index is not None:
+            self._search_index.close()
 
     def stats(self) -> StoreStats:
         return self.engine.stats()

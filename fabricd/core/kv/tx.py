@@ -19,6 +19,7 @@ from fabricd.core.quota import Usage
 
 if TYPE_CHECKING:
     from fabricd.core.agentdir import Agent, DirectoryData, Thread, WorkRequest
+    from fabricd.core.model_channels import Channel, Member, Post
     from fabricd.core.tokens import Token
     from fabricd.core.wake import WakeHook
 
@@ -251,6 +252,41 @@ class RecordTx(Protocol):
     def wake_hooks(self) -> list[WakeHook]:
         """Every hook (the wake loop reads them all): a listing; a script that changes one reads it again
         with get_wake_hook (which a database backend locks)."""
+
+    # -- channels (fabricd.core.channels): a record per channel, its members, its log of posts
+    def get_channel(self, name: str) -> Channel | None:
+        """A channel's record (a database backend locks it in a write: publishes to one channel take turns)."""
+
+    def put_channel(self, channel: Channel) -> None: ...
+
+    def delete_channel(self, name: str) -> None:
+        """Remove a channel's record, its members and every post left in its log."""
+
+    def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
+        """(cursor, channel) by name after the cursor `after` ("" from the first)."""
+
+    def get_member(self, channel: str, agent_id: str) -> Member | None: ...
+
+    def put_member(self, member: Member) -> None: ...
+
+    def delete_member(self, channel: str, agent_id: str) -> None: ...
+
+    def members_from(self, channel: str, after: str) -> Iterator[tuple[str, Member]]:
+        """(cursor, member) of a channel by agent id after the cursor `after`."""
+
+    def put_post(self, post: Post) -> None:
+        """Append a post to its channel's log, findable by (channel, sender, message id) and by search."""
+
+    def posts(self, channel: str, after_seq: int, limit: int) -> list[Post]:
+        """Posts of a channel's log with seq above `after_seq`, oldest first, at most `limit`."""
+
+    def post_by_id(self, channel: str, sender: str, message_id: str) -> Post | None: ...
+
+    def delete_posts(self, channel: str, posts: Sequence[Post]) -> None:
+        """Drop posts from a channel's log (and from its id and search indexes)."""
+
+    def usage_of(self, agent_id: str, quota: str) -> int:
+        """One of an agent's usage counters (count_usage moves it)."""
 
     # -- effects
     def wake(self, key: str) -> None:

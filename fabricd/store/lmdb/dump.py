@@ -27,17 +27,20 @@ import heapq
 import os
 from collections import Counter
 from collections.abc import AsyncGenerator, Iterator
+from typing import Any
 
 import lmdb
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, quota
 from fabricd.core.model import Ticket
 from fabricd.store.errors import StoreError
 from fabricd.store.lmdb import folder, keys, records, recount, sealed
+from fabricd.store.lmdb import records_channels as rec_channels
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
+from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.records import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
@@ -68,6 +71,10 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
     "tokens": (Kind.TOKEN,),
     "quarantine": (),  # deliberately not copied: records that failed their checksum (counted as not copied)
+    "channels": (Kind.CHANNEL,),
+    "chan_members": (Kind.CHANNEL_MEMBER,),
+    "chan_log": (Kind.CHANNEL_POST,),
+    "chan_ids": INDEX,  # rebuilt with the posts
 }
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
@@ -183,6 +190,19 @@ class LmdbSource:
         yield from self._repairs(txn, dbs, rows("ad_repairs"))
         for key, raw in rows("tokens"):
             yield Kind.TOKEN, (key, records.decode_token(raw))
+        if dbs.channels is not None:  # a store from before channels has none
+            yield from self._channels(txn, dbs, rows("channels"))
+
+    @staticmethod
+    def _channels(txn: lmdb.Transaction, dbs: Any, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
+        for _, raw in rows:
+            channel = rec_channels.decode_channel(raw)
+            yield Kind.CHANNEL, channel
+            prefix = keys.h(channel.name)
+            for _, member in rows_under(txn, dbs.chan_members, prefix, b""):
+                yield Kind.CHANNEL_MEMBER, rec_channels.decode_member(channel.name, member)
+            for key, post in rows_under(txn, dbs.chan_log, prefix, b""):
+                yield Kind.CHANNEL_POST, rec_channels.decode_post(channel.name, keys.read_u64(key, keys.DIGEST), post)
 
     @staticmethod
     def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> tuple[str, str, bool] | None:
@@ -311,6 +331,14 @@ class LmdbTarget:
             tx.put_token(*value)
         elif kind is Kind.WAKE_HOOK:
             tx.put_wake_hook(value)
+        elif kind is Kind.CHANNEL:
+            tx.put_channel(value)
+            tx.count_usage(value.creator, quota.CHANNELS, 1)  # usage is derived: counted again, as the daemon does
+        elif kind is Kind.CHANNEL_MEMBER:
+            tx.put_member(value)
+        elif kind is Kind.CHANNEL_POST:
+            tx.put_post(value)
+            tx.count_usage(value.message.sender.agent_id, quota.POSTS, 1)
         else:
             raise StoreError(f"cannot load a {kind.value} record into LMDB")
 

@@ -36,6 +36,8 @@ from fabricd.store.lmdb.schema import MAX_DBS, check_schema, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
 
 DATA, LOCK = "data.mdb", "lock.mdb"
+SEARCH = "search.sqlite3"
+"""The channels' search index (fabricd.store.lmdb.channel_index), rebuilt from the logs when missing."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +109,9 @@ def restore(source: str, path: str, *, force: bool, group: str = "") -> None:
             raise StoreError(f"{path} is not empty (it holds {', '.join(present[:3])}): restore into a new folder, "
                              "or pass --force to replace the store in it")
         _replace_data(path, source, modes, copy=True)
+        for name in (SEARCH, SEARCH + "-wal", SEARCH + "-shm"):  # the old store's: rebuilt from the new logs
+            if os.path.exists(os.path.join(path, name)):
+                os.remove(os.path.join(path, name))
     except OSError as exc:
         raise StoreError(folder.explain(path, exc)) from exc
     finally:

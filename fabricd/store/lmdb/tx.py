@@ -3,7 +3,7 @@
 This module holds the databases, the mailbox entries (cached, written once by flush()), the sequences and
 the usage counters; each other concern is a mixin beside it: tx_messages.py (messages and their ids),
 tx_tickets.py (rendezvous tickets), tx_outbox.py (outbox rows), tx_directory.py (agent directory, wake
-hooks, access tokens).
+hooks, access tokens), tx_channels.py (channels, members, their logs).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from fabricd.core import quota
 from fabricd.core.model import Change, MailboxEntry
 from fabricd.store.lmdb import keys, records
 from fabricd.store.lmdb.sealed import OnCorrupt, SealedTxn
+from fabricd.store.lmdb.tx_channels import LmdbChannelRecords
 from fabricd.store.lmdb.tx_directory import DirectoryRecords, rows_after
 from fabricd.store.lmdb.tx_messages import MessageRecords
 from fabricd.store.lmdb.tx_outbox import OutboxRecords
@@ -49,11 +50,15 @@ class Databases:
     ad_repairs: lmdb._Database
     tokens: lmdb._Database
     quarantine: lmdb._Database
+    channels: lmdb._Database
+    chan_members: lmdb._Database
+    chan_log: lmdb._Database
+    chan_ids: lmdb._Database
     sealed: dict[Any, str] = field(default_factory=dict, compare=False)
     """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 
 
-class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
+class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, LmdbChannelRecords):
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
     __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_dirty", "_revision", "_usage",
@@ -241,6 +246,10 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords):
 
         return quota.Usage(value(quota.MAILBOXES), value(quota.UNREAD_BYTES), value(quota.QUEUED),
                            value(quota.OUTBOX_ROWS), value(quota.UNREAD_MESSAGES))
+
+    def usage_of(self, agent_id: str, name: str) -> int:
+        key = keys.usage(name, agent_id)
+        return max(0, self._stored_usage(key) + self._usage.get(key, 0))
 
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         if not agent_id or not delta:

@@ -33,18 +33,19 @@ from fabricd.core.model import (
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
+from fabricd.store.memory.tx_channels import CHANNEL_TABLES, MemoryChannelRecords
 from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens", "request_keys", "wake_hooks")
+          "requests", "repairs", "tokens", "request_keys", "wake_hooks", *CHANNEL_TABLES)
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
     return {name: {} for name in TABLES}
 
 
-class MemoryTx:
+class MemoryTx(MemoryChannelRecords):
     """One transaction; `tables` holds the new state once the script is done and `flush` ran."""
 
     def __init__(self, tables: dict[str, dict[Any, Any]], *, write: bool) -> None:

@@ -18,6 +18,7 @@ from fabricd.core import agentdir, wake
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
+from fabricd.store.postgres import tx_channels as ch
 from fabricd.store.postgres.migrate import connect
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
@@ -37,6 +38,9 @@ TABLES: tuple[tuple[str, str, str, Callable[[Any], Any]], ...] = (
     ("ad_requests", "request_id", "seq, body", lambda r: d.request_of(r["seq"], r["body"])),
     ("tokens", "token_id", d.TOKEN_COLUMNS, d.token_of),
     ("wake_hooks", "agent_id", "body", lambda r: wake.decode(r["body"])),
+    ("channels", "name", ch.CHANNEL_COLUMNS, ch.channel_of),
+    ("channel_members", "channel || ' ' || agent_id", "*", ch.member_of),
+    ("channel_posts", "channel || ' #' || seq", "channel, seq, size, body", ch.post_of),
 )
 
 

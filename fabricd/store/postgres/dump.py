@@ -23,16 +23,18 @@ from fabricd.core import agentdir, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
-from fabricd.core.quota import CREATED_BY, WAKE_ROW_PREFIX
+from fabricd.core.quota import CHANNELS, CREATED_BY, POSTS, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
+from fabricd.store.postgres import tx_channels as ch
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed
 from fabricd.store.records import BATCH, Kind, Record
+from fabricd.store.usage import counter_name
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -53,6 +55,9 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "request_keys": (Kind.REQUEST_KEY,),
     "tokens": (Kind.TOKEN,),
     "wake_hooks": (Kind.WAKE_HOOK,),
+    "channels": (Kind.CHANNEL,),
+    "channel_members": (Kind.CHANNEL_MEMBER,),
+    "channel_posts": (Kind.CHANNEL_POST,),
 }
 """What each table holds, as records of `fabricd copy` (tests check every table of the schema is here)."""
 
@@ -91,6 +96,11 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
      lambda r: (Kind.REQUEST_KEY, (r["scope"], r["key"], bytes(r["digest"]), r["created_id"]))),
     ("tokens", f"SELECT {d.TOKEN_COLUMNS} FROM tokens ORDER BY digest", lambda r: (Kind.TOKEN, d.token_of(r))),
     ("wake_hooks", "SELECT body FROM wake_hooks ORDER BY agent_id", lambda r: (Kind.WAKE_HOOK, wake.decode(r["body"]))),
+    ("channels", "SELECT * FROM channels ORDER BY name", lambda r: (Kind.CHANNEL, ch.channel_of(r))),
+    ("channel_members", "SELECT * FROM channel_members ORDER BY channel, agent_id",
+     lambda r: (Kind.CHANNEL_MEMBER, ch.member_of(r))),
+    ("channel_posts", "SELECT channel, seq, size, body FROM channel_posts ORDER BY channel, seq",
+     lambda r: (Kind.CHANNEL_POST, ch.post_of(r))),
 )
 
 
@@ -137,6 +147,11 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                  lambda v: (v[0], v[1].token_id, v[1].scope, v[1].agent_id, v[1].label, v[1].create_ns,
                             v[1].revoke_ns, "\n".join(v[1].session_names))),
     Kind.WAKE_HOOK: ("wake_hooks", ("agent_id", "body"), lambda h: (h.agent_id, wake.encode(h))),
+    Kind.CHANNEL: ("channels", tuple(ch.CHANNEL_COLUMNS.replace(" ", "").split(",")), ch.channel_args),
+    Kind.CHANNEL_MEMBER: ("channel_members", ("channel", "agent_id", "delivery", "join_ns", "joined_after_seq"),
+                          lambda m: (m.channel, m.agent_id, int(m.delivery), m.join_ns, m.joined_after_seq)),
+    Kind.CHANNEL_POST: ("channel_posts", ("channel", "seq", "sender", "id", "send_ns", "size", "body", "text"),
+                        ch.post_args),
 }
 
 
@@ -145,6 +160,7 @@ def written_columns() -> dict[str, set[str]]:
     out = {table: set(columns) for table, columns, _ in _LOADS.values()}
     out["counters"] = {"name", "value"}
     out["ad_data"] = {"one", "sequence", "body"}  # `one` is the row's constant key
+    out["channel_posts"].add("search")  # generated from the text
     return out
 
 
@@ -277,6 +293,10 @@ _USAGE = (
            "AS m WHERE c <> '' GROUP BY c"),
     charge(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM outbox WHERE state IN (1, 2) AND sender_agent <> '' "
            f"AND key NOT LIKE '{WAKE_ROW_PREFIX}%' GROUP BY sender_agent"),
+    charge(f"SELECT '{counter_name(CHANNELS, '')}' || creator, count(*) FROM channels WHERE creator <> '' "
+           "GROUP BY creator"),
+    charge(f"SELECT '{counter_name(POSTS, '')}' || sender, count(*) FROM channel_posts WHERE sender <> '' "
+           "GROUP BY sender"),
 )
 """The quota usage counters (fabricd.core.quota), counted from the loaded records as the daemon counts them:
 they are derived, so the dump leaves them out (`usage/` counters) and the load makes them again."""

@@ -299,6 +299,48 @@ BEGIN
     RETURN NULL;
 END $$;
 """),
+    # Migration 8 adds the channels (issue 28): channel records, members, each channel's log with its search
+    # column and GIN index. Self-contained: it reads and changes no table of the earlier migrations.
+    Migration(8, "channels: records, members, a log per channel with full-text search", """
+CREATE TABLE channels (
+    name         text PRIMARY KEY,
+    uid          text NOT NULL,
+    description  text NOT NULL DEFAULT '',
+    open         boolean NOT NULL DEFAULT true,
+    max_messages bigint NOT NULL DEFAULT 0,
+    max_bytes    bigint NOT NULL DEFAULT 0,
+    max_age_ns   bigint NOT NULL DEFAULT 0,
+    creator      text NOT NULL DEFAULT '',
+    create_ns    bigint NOT NULL DEFAULT 0,
+    last_seq     bigint NOT NULL DEFAULT 0,
+    first_seq    bigint NOT NULL DEFAULT 1,
+    count        bigint NOT NULL DEFAULT 0,
+    size         bigint NOT NULL DEFAULT 0,
+    members      bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE channel_members (
+    channel          text NOT NULL,
+    agent_id         text NOT NULL,
+    delivery         smallint NOT NULL,
+    join_ns          bigint NOT NULL,
+    joined_after_seq bigint NOT NULL,
+    PRIMARY KEY (channel, agent_id)
+);
+CREATE TABLE channel_posts (
+    channel  text NOT NULL,
+    seq      bigint NOT NULL,
+    sender   text NOT NULL,
+    id       text NOT NULL,
+    send_ns  bigint NOT NULL,
+    size     bigint NOT NULL,
+    body     bytea NOT NULL,
+    text     text NOT NULL,
+    search   tsvector GENERATED ALWAYS AS (to_tsvector('simple', text)) STORED,
+    PRIMARY KEY (channel, seq)
+);
+CREATE UNIQUE INDEX channel_posts_ids ON channel_posts (channel, sender, id);
+CREATE INDEX channel_posts_search ON channel_posts USING GIN (search);
+"""),
 )
 
 

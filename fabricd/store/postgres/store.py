@@ -26,6 +26,7 @@ from fabricd.core.kv.store import KvStore
 from fabricd.core.model import PostgresInfo, Ticket
 from fabricd.core.ports import Wakeups
 from fabricd.core.tokens import Token
+from fabricd.store.postgres.channels import PgChannels
 from fabricd.store.postgres.coalesce import GroupedMailboxes
 from fabricd.store.postgres.engine import PgEngine
 from fabricd.store.postgres.hot_outbox import PgOutbox
@@ -47,6 +48,7 @@ class PgStore(KvStore):
         self.mailboxes = GroupedMailboxes(self.engine, clock, self._mint_id)
         self.rendezvous = PgRendezvous(self.engine, clock, self._mint_id)
         self.outbox = PgOutbox(self.engine, clock, self._mint_id)
+        self.channels = PgChannels(self.engine, clock, self._mint_id)
 
     async def start(self) -> None:
         await self.engine.start()

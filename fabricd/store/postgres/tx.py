@@ -18,7 +18,7 @@ Read transactions are REPEATABLE READ, READ ONLY: one snapshot, like LMDB's.
 This module holds the entries (cached, written by flush), the messages, the usage counters, the
 sequences, the agent directory and the access tokens; the other concerns are mixins beside it:
 tx_tickets.py (rendezvous tickets), tx_outbox.py (outbox rows), tx_wake.py (wake hooks) and
-tx_pages.py (the cursor reads List RPCs page through).
+tx_pages.py (the cursor reads List RPCs page through), tx_channels.py (channels, members, their logs).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.locks import HOUSEKEEPING
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
+from fabricd.store.postgres.tx_channels import PgChannelRecords
 from fabricd.store.postgres.tx_outbox import PgOutboxRecords
 from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.postgres.tx_tickets import PgTicketRecords
@@ -47,7 +48,7 @@ from fabricd.v1 import types_pb2 as pb
 
 T = TypeVar("T")
 
-class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords):
+class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelRecords):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
 
     def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:

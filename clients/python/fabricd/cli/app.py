@@ -282,6 +282,7 @@ class Command(click.Command):
 SECTIONS = (
     ("Start here", ("doctor", "register", "send", "peek", "tail", "ask", "reply")),
     ("Mail and presence", ("ls", "drain", "wait", "watch", "resolve", "touch", "unregister", "wake")),
+    ("Channels", ("channel", "search")),
     ("Requests between agents", ("queue", "ticket", "outbox")),
     ("Agent directory", ("agents", "threads", "admit", "requests", "settle")),
     ("Coding agents and other protocols", ("mcp", "hook", "a2a")),

@@ -151,13 +151,17 @@ def resolve(ctx: Context, name: str) -> None:
 @click.pass_obj
 def send(ctx: Context, to: str, text: str | None, sender: str, message_id: str, thread: str, header: tuple[str, ...],
          reply_to: tuple[str, ...], user: bool, create: bool, path: str | None, data_arg: str | None) -> None:
-    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name.
+    """Send TEXT (or --file PATH, or piped standard input) to TO, an agent id or session name; '#NAME' posts
+    to channel NAME (quote it: a shell reads # as a comment).
 
     With --data and no TEXT or --file, the message carries the data and no text.
     """
     data = data_argument(data_arg)
     text = "" if data_arg is not None and text is None and path is None else text_argument(text, path, "TEXT")
     headers = dict(h.split("=", 1) if "=" in h else (h, "") for h in header)
+    if to.startswith("#"):  # a channel: a post to its members
+        channel.publish(ctx, to, text, sender=sender, id=message_id, thread_id=thread, data=data, headers=headers)
+        return
     result = ctx.run(lambda c: c.send(to, text, sender=sender or None, id=message_id, thread_id=thread, data=data,
                                       headers=headers, reply_to=reply_to,
                                       kind=pb.MESSAGE_KIND_USER if user else pb.MESSAGE_KIND_AGENT,
@@ -243,7 +247,7 @@ def tail(ctx: Context, agent_id: str, ack: bool, count: int, wait: float) -> Non
     ctx.run(follow)
 
 
-from fabricd.cli import a2a, admin, ask, doctor, hooks, ticket, wait, wake, watch, work  # noqa: E402, F401 - their commands join the group
+from fabricd.cli import a2a, admin, ask, channel, doctor, hooks, ticket, wait, wake, watch, work  # noqa: E402, F401 - their commands join the group
 
 
 def main(args: list[str] | None = None) -> None:

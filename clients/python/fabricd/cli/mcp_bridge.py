@@ -71,7 +71,16 @@ def _message(m: pb.Message) -> dict[str, Any]:
         out["note"] = "a request waiting for your answer: call reply_to_task when done"
     if m.thread_id:
         out["thread_id"] = m.thread_id
+    if "fabricd-channel" in m.headers:  # a channel post's copy: answer in the channel with post_to_channel
+        out["channel"] = "#" + m.headers["fabricd-channel"]
+        out["channel_seq"] = int(m.headers.get("fabricd-channel-seq", "0") or 0)
     return out
+
+
+def _post(p: Any) -> dict[str, Any]:
+    m = p.message
+    return {"seq": p.seq, "from": m.sender.agent_id or None, "text": m.text,
+            "sent": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(m.send_time.seconds))}
 
 
 OUTCOMES = {"completed": rv_pb.TICKET_OUTCOME_COMPLETED, "input_required": rv_pb.TICKET_OUTCOME_INPUT_REQUIRED,
@@ -93,7 +102,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
                       "list_peers to see who is there (busy means a peer is in the middle of a run and may answer "
                       "late; offline means its session ended), send_message to tell them things, ask_agent to "
                       "delegate a task and wait for the answer (an answer slower than the call's wait comes with "
-                      "wait_for_reply), and show_queue to see waiting requests."),
+                      "wait_for_reply), and show_queue to see waiting requests. A message with a `channel` is a post to "
+                      "a team channel you are a member of: answer the team with post_to_channel, catch up with "
+                      "read_channel, and find what was said earlier with search_messages."),
     )
 
     @server.tool()
@@ -201,6 +212,32 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
         return json.dumps([{"position": t.position, "ticket_id": t.ticket_id, "requester": t.requester,
                             "waiting_seconds": round(now - t.enqueue_time.seconds), "task": t.task}
                            for t in tickets], indent=1)
+
+    @server.tool()
+    async def post_to_channel(channel: str, text: str) -> str:
+        """Post to a team channel (`#team` or `team`) you are a member of: every other member gets a copy in
+        its inbox, and the post stays in the channel's history. Use it for what the whole team should know
+        ("main is red, stop merging", "I took the API refactor"); use send_message for one agent."""
+        sent = await bridge.call(lambda: client.publish(channel, text, sender=me))
+        note = f"; {sent.skipped} members' inboxes were full (they read it in the channel)" if sent.skipped else ""
+        return f"posted #{sent.post.channel} {sent.post.seq} to {sent.delivered} members{note}"
+
+    @server.tool()
+    async def read_channel(channel: str, after_seq: int = 0, limit: int = 50) -> str:
+        """Read a channel's history, oldest first: the posts after after_seq (0: from the oldest kept), at most
+        limit. Use it to catch up on a channel you joined late; pass the last seq you saw to read what is new."""
+        read = await bridge.call(lambda: client.read_channel(channel, after_seq=after_seq,
+                                                             page_size=max(1, min(limit, 1000))))
+        return json.dumps({"posts": [_post(p) for p in read.posts], "last_seq": read.last_seq}, indent=1)
+
+    @server.tool()
+    async def search_messages(query: str, channel: str = "") -> str:
+        """Search what was said in the channels you are a member of (or one channel): words (all must match),
+        "a phrase", -word to leave out, prefix* for any word starting so. Returns the best matches with the
+        channel, seq, sender and a snippet marking each match [like this]; read_channel shows the context."""
+        found = await bridge.call(lambda: client.search_messages(query, channel=channel))
+        return json.dumps([{"channel": "#" + h.channel, "seq": h.seq, "from": h.sender, "snippet": h.snippet}
+                           for h in found.hits], indent=1)
 
     return server
 

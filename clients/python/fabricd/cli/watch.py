@@ -1,8 +1,8 @@
 """`fabric watch`: a live view of the fabric in the terminal, from WatchMailboxes and WatchQueue.
 
 One WatchMailboxes stream gives every mailbox with its presence; a WatchQueue
-stream per mailbox (at most MAX_QUEUES) gives its requests; unread counts are
-re-read each second. What changes between two updates (mail delivered or
+stream per mailbox (at most MAX_QUEUES) gives its requests; unread counts and
+the channels (their members and last post) are re-read each second. What changes between two updates (mail delivered or
 read, tickets queued or gone, agents registered or busy) is listed as recent
 activity. `--once` prints one snapshot and exits;
 `--events N` exits after N changes, for scripts and tests.
@@ -38,6 +38,7 @@ class View:
     def __init__(self, on_event: Any) -> None:
         self.mailboxes: dict[str, Any] = {}
         self.queues: dict[str, list[Any]] = {}
+        self.channels: dict[str, Any] = {}
         self.recent: collections.deque[tuple[float, str]] = collections.deque(maxlen=RECENT)
         self.events = 0
         self.changed = asyncio.Event()
@@ -79,6 +80,23 @@ class View:
             self.event(f"ticket {ticket_id} left {agent_id}'s queue (answered or withdrawn)")
         self.changed.set()
 
+    def channel_list(self, channels: list[Any], initial: bool) -> None:
+        """The channels as listed now: new posts and new or deleted channels are activity."""
+        before = self.channels
+        self.channels = {c.name: c for c in channels}
+        if initial:
+            return
+        for name, c in self.channels.items():
+            old = before.get(name)
+            if old is None:
+                self.event(f"channel #{name} created")
+            elif c.last_seq > old.last_seq:
+                n = c.last_seq - old.last_seq
+                self.event(f"{n} new post{'s' if n != 1 else ''} in #{name}")
+        for name in sorted(set(before) - set(self.channels)):
+            self.event(f"channel #{name} deleted")
+        self.changed.set()
+
     def recall(self) -> None:
         """Recent activity from the snapshot, for a view that saw no change yet (`--once`): each mailbox's
         last activity and each queued ticket's arrival, newest last."""
@@ -100,6 +118,13 @@ class View:
             boxes.add_row(show.cell(agent_id), show.cell(e.session_name or "-"), PRESENCE.get(e.presence, "?"),
                           str(e.unread_count),
                           str(queued), age(e.last_activity_time))
+        channels = Table(title="channels", title_justify="left", box=None, header_style="bold")
+        for column in ("CHANNEL", "MEMBERS", "POSTS", "LAST", "DESCRIPTION"):
+            channels.add_column(column, justify="right" if column in ("MEMBERS", "POSTS", "LAST") else "left")
+        for name in sorted(self.channels):
+            c = self.channels[name]
+            channels.add_row(show.cell("#" + name), str(c.member_count), str(c.message_count), str(c.last_seq),
+                             show.cell(show.preview(c.description, 40)))
         queues = Table(title="queues", title_justify="left", box=None, header_style="bold")
         for column in ("TARGET", "POS", "TICKET", "REQUESTER", "WAITING", "TASK"):
             queues.add_column(column, justify="right" if column == "POS" else "left", no_wrap=column != "TASK")
@@ -114,12 +139,15 @@ class View:
         if not self.recent:
             recent.append("nothing yet\n", style="dim")
         parts: list[Any] = [boxes if self.mailboxes else Text("no mailboxes yet", style="dim"), Text("")]
+        if self.channels:  # no section at all on a fabric without channels
+            parts += [channels, Text("")]
         parts += [queues if any(self.queues.values()) else Text("no requests waiting", style="dim"), Text(""), recent]
         return Group(*parts)
 
     def as_json(self) -> dict[str, Any]:
         return {"mailboxes": [to_json(self.mailboxes[a]) for a in sorted(self.mailboxes)],
                 "queues": {a: [to_json(t) for t in ts] for a, ts in sorted(self.queues.items()) if ts},
+                "channels": [to_json(self.channels[n]) for n in sorted(self.channels)],
                 "recent": [{"time": when, "event": text} for when, text in self.recent]}
 
 
@@ -167,6 +195,7 @@ class Streams:
             await self.saw([e.entry for e in response.events], initial)
             if response.snapshot_complete and initial:
                 initial = False
+                await self._channels(True)
                 ready.set()
                 self.tasks.add(asyncio.create_task(self._poll()))
 
@@ -175,6 +204,15 @@ class Streams:
             while True:
                 await asyncio.sleep(self.POLL_S)
                 await self.saw(await self.client.list_mailboxes(), False)
+                await self._channels(False)
+
+    async def _channels(self, initial: bool) -> None:
+        """The channels now (a daemon without ChannelService, or a refusal: none shown)."""
+        try:
+            channels = await self.client.list_channels()
+        except FabricError:
+            return
+        self.view.channel_list(list(channels), initial)
 
     async def stop(self) -> None:
         for task in self.tasks:
@@ -231,6 +269,6 @@ async def _first(waiting: Any, follower: asyncio.Task[None]) -> None:
               help="exit after this many changes (default: run until Ctrl-C)")
 @click.pass_obj
 def watch(ctx: Context, once: bool, events: int) -> None:
-    """A live view: mailboxes with presence and unread counts, queues with positions, recent activity."""
+    """A live view: mailboxes with presence and unread counts, channels, queues with positions, recent activity."""
     ctx.run(lambda c: watch_fabric(ctx, c, once, events))
     sys.exit(0)

@@ -15,6 +15,7 @@ import grpc
 from fabricd.client import _nodes, _target
 from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerUnary
 from fabricd.client._batch import Coalescer
+from fabricd.client._channels import ChannelCalls
 from fabricd.client._errors import FabricError, Unavailable, from_rpc_error, from_status
 from fabricd.client._paging import Page, read_pages
 from fabricd.client._sender import NotOffered, SenderStream
@@ -22,6 +23,7 @@ from fabricd.client._subscription import Subscription
 from fabricd.client._work import WorkCalls
 from fabricd.v1 import admin_service_pb2_grpc as admin_grpc
 from fabricd.v1 import agent_directory_service_pb2_grpc as ad_grpc
+from fabricd.v1 import channel_service_pb2_grpc as ch_grpc
 from fabricd.v1 import directory_service_pb2 as dir_pb
 from fabricd.v1 import directory_service_pb2_grpc as dir_grpc
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
@@ -59,7 +61,7 @@ class SendResult:
 _REPLIED_KEPT = 4096
 
 
-class Client(WorkCalls):
+class Client(WorkCalls, ChannelCalls):
     """A connection to fabricd. Use `async with Client(target) as client:`.
 
     `target` is `unix:PATH`, a socket path or `HOST:PORT`; default $FABRICD_TARGET,
@@ -87,7 +89,7 @@ class Client(WorkCalls):
         self._nodes = _nodes.Nodes(self._resolved.targets, self._open)
         self.retry_window = (retry_window if retry_window is not None else
                              _nodes.RETRY_WINDOW_S if len(self._resolved.targets) > 1 else 0.0)
-        for name in ("directory", "mailbox", "rendezvous", "admin", "outbox", "agent_directory"):
+        for name in ("directory", "mailbox", "rendezvous", "admin", "outbox", "agent_directory", "channels"):
             setattr(self, name, _nodes.Service(self._nodes, name))
         # Batches stay far below gRPC's 64 MiB frame however large the messages are.
         self._sends: Coalescer[pb.Message, SendResult] = Coalescer(
@@ -157,6 +159,7 @@ class Client(WorkCalls):
             "admin": admin_grpc.AdminServiceStub(channel),
             "outbox": ob_grpc.OutboxServiceStub(channel),
             "agent_directory": ad_grpc.AgentDirectoryServiceStub(channel),
+            "channels": ch_grpc.ChannelServiceStub(channel),
         }
 
     def rediscover(self) -> bool:

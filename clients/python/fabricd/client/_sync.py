@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from fabricd.client._client import AddressLike, Client, SendResult, Subscription
 from fabricd.client._errors import FabricError
 from fabricd.client._paging import Page
+from fabricd.client._sync_channels import SyncChannelCalls
 from fabricd.v1 import admin_service_pb2 as admin_pb
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import directory_service_pb2 as dir_pb
@@ -42,7 +43,7 @@ def _renamed(method: Callable[..., T], old: str) -> Callable[..., T]:
     return alias
 
 
-class SyncClient:
+class SyncClient(SyncChannelCalls):
     """`with SyncClient(target) as client: client.send("bob", "hi")`; options as for Client."""
 
     def __init__(self, target: str | Sequence[str] | None = None, **options: Any) -> None:

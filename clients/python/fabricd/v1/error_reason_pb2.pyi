@@ -80,6 +80,14 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TICKET_TURN_MOVED: _ClassVar[ErrorReason]
     NAME_COLLISION: _ClassVar[ErrorReason]
     QUOTA_UNREAD_MESSAGES: _ClassVar[ErrorReason]
+    CHANNEL_NOT_FOUND: _ClassVar[ErrorReason]
+    CHANNEL_EXISTS: _ClassVar[ErrorReason]
+    NOT_A_MEMBER: _ClassVar[ErrorReason]
+    CHANNEL_CLOSED: _ClassVar[ErrorReason]
+    CHANNEL_NOT_EMPTY: _ClassVar[ErrorReason]
+    QUOTA_CHANNELS: _ClassVar[ErrorReason]
+    QUOTA_POSTS: _ClassVar[ErrorReason]
+    EMPTY_QUERY: _ClassVar[ErrorReason]
     SESSION_REQUIRED: _ClassVar[ErrorReason]
     CSRF_REJECTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -156,5 +164,13 @@ TICKET_NOT_CONTINUABLE: ErrorReason
 TICKET_TURN_MOVED: ErrorReason
 NAME_COLLISION: ErrorReason
 QUOTA_UNREAD_MESSAGES: ErrorReason
+CHANNEL_NOT_FOUND: ErrorReason
+CHANNEL_EXISTS: ErrorReason
+NOT_A_MEMBER: ErrorReason
+CHANNEL_CLOSED: ErrorReason
+CHANNEL_NOT_EMPTY: ErrorReason
+QUOTA_CHANNELS: ErrorReason
+QUOTA_POSTS: ErrorReason
+EMPTY_QUERY: ErrorReason
 SESSION_REQUIRED: ErrorReason
 CSRF_REJECTED: ErrorReason
