@@ -19,6 +19,7 @@ from fabricd.http.sessions import Session
 from fabricd.http.views import messages
 from fabricd.rpc.auth import Guard
 from fabricd.rpc.server import Core
+from fabricd.v1 import channel_service_pb2 as ch_pb
 from fabricd.v1 import mailbox_service_pb2 as mb_pb
 from fabricd.v1 import outbox_service_pb2 as ob_pb
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -57,6 +58,19 @@ class Actions:
         identity = await self._guard.admit("SendMessage", request, None, session.identity)  # type: ignore[arg-type]
         sent = await self._core.mailboxes.send(wire.message_in(request.message), False, identity.kind == "agent")
         return {"message_id": sent.message.id, "duplicate": sent.duplicate}
+
+    async def post(self, session: Session, channel: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Publish to `channel` as the session's agent (an agent token: where it is a member, the core's rule)."""
+        if self._core.channels is None:
+            raise InvalidArgument("this daemon has no channels", reason="INVALID_FIELD", field="channel")
+        request = ch_pb.PublishRequest(channel=channel, message=types_pb2.Message(
+            sender=types_pb2.Address(agent_id=_acting(session)), text=_text(body, "text"),
+            thread_id=_text(body, "thread_id", False)))
+        identity = await self._guard.admit("Publish", request, None, session.identity)  # type: ignore[arg-type]
+        done = await self._core.channels.publish(request.channel, wire.message_in(request.message),
+                                                 None if identity.trusted else identity.agent_id,
+                                                 identity.kind == "agent")
+        return {"seq": done.post.seq, "duplicate": done.duplicate, "delivered": done.delivered}
 
     async def reply(self, session: Session, ticket_id: str, body: dict[str, Any]) -> dict[str, Any]:
         """Reply to a ticket waiting in the session's own queue (the asker's Ask returns with the result)."""

@@ -56,9 +56,10 @@ class Panel:
     method: str
     """The RPC whose access rule decides who sees it (fabricd.rpc.auth.POLICIES); a list call whose rule reads no
     request field (it is checked with none)."""
-    follows: Callable[[Hashable], bool]
-    read: Callable[[], Awaitable[Any]]
-    """Its part, as JSON-ready data, read as a trusted caller (once per change, for every page)."""
+    follows: Callable[[str], bool]
+    read: Callable[[Any, set[str] | None], Awaitable[Any]]
+    """Its part, as JSON-ready data, read as a trusted caller once per change for every page: given its part
+    as it was (None the first time) and the keys that moved since (None: read everything)."""
     withhold: Callable[[Any, str], Any] | None = None
     """What an agent identity (its agent id) sees of the part, when less than the whole (fabricd.rpc.visibility)."""
 
@@ -88,7 +89,7 @@ class _Dirty:
     tokens: bool = False
     mailboxes: set[str] = field(default_factory=set)
     queues: set[str] = field(default_factory=set)
-    sections: set[str] = field(default_factory=set)
+    sections: dict[str, set[str]] = field(default_factory=dict)
 
     def any(self) -> bool:
         return (self.everything or self.directory or self.outbox or self.tokens or bool(self.mailboxes)
@@ -138,10 +139,9 @@ class Live:
             d.outbox = True
         elif key == TOKENS:
             d.tokens = True
-        else:
-            for s in self.sections:
-                if s.follows(key):
-                    d.sections.add(s.name)
+        for s in self.sections:  # a panel may follow built-in keys too (the directory's, moved every TICK_S)
+            if isinstance(key, str) and s.follows(key):
+                d.sections.setdefault(s.name, set()).add(key)
         if self._timer is None and d.any():
             self._timer = asyncio.get_running_loop().call_later(COALESCE_S, self._kick)
 
@@ -267,7 +267,9 @@ class Live:
         sections = dict(before.sections) if before is not None else {}
         for s in self.sections:
             if every or s.name in dirty.sections or s.name not in sections:
-                sections[s.name] = (s, await s.read())
+                was = sections[s.name][1] if s.name in sections else None
+                moved = None if every or was is None else dirty.sections.get(s.name, set())
+                sections[s.name] = (s, await s.read(was, moved))
         self._version += 1
         return Picture(version=self._version,
                         now_ns=self._clock(), entries=entries,

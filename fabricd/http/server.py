@@ -2,7 +2,7 @@
 
 Routes: `/` and `/static/*` (the page, from package data), `POST /api/session` (sign in: a token for a session
 cookie), `GET /api/session`, `POST /api/signout`, `GET /api/events` (server-sent events: the fabric as the
-session may see it, then each change), `GET /api/inbox`, `GET /api/mailboxes/{agent_id}` (another's unread mail: admins), and the actions `POST /api/messages`,
+session may see it, then each change), `GET /api/inbox`, `GET /api/mailboxes/{agent_id}` (another's unread mail: admins), and the actions `POST /api/messages`, `/api/channels/{name}/posts`,
 `/api/tickets/{id}/reply`, `/api/tickets/{id}/cancel`, `/api/outbox/retry`.
 
 Invariants:
@@ -35,6 +35,7 @@ from fabricd.core.model import MailboxEntry
 from fabricd.http import views
 from fabricd.http.actions import Actions
 from fabricd.http.live import Live
+from fabricd.http.panels import channels_panel
 from fabricd.http.sessions import COOKIE, CSRF_HEADER, Session, Sessions
 from fabricd.rpc.auth import Guard
 from fabricd.rpc.errors import code_of
@@ -92,6 +93,8 @@ class Overseer:
         self._core = core
         self._guard = guard
         self.live = Live(core)
+        if core.channels is not None:
+            self.live.sections.append(channels_panel(core.channels))
         self.sessions = Sessions(core.tokens, mode)
         self.actions = Actions(core, guard)
         self._tls = tls
@@ -113,6 +116,7 @@ class Overseer:
         app.router.add_get("/api/inbox", self.inbox)
         app.router.add_get("/api/mailboxes/{agent_id}", self.mailbox)
         app.router.add_post("/api/messages", self.send)
+        app.router.add_post("/api/channels/{channel}/posts", self.post)
         app.router.add_post("/api/tickets/{ticket_id}/reply", self.reply)
         app.router.add_post("/api/tickets/{ticket_id}/cancel", self.cancel)
         app.router.add_post("/api/outbox/retry", self.retry)
@@ -309,6 +313,10 @@ class Overseer:
 
     async def send(self, request: web.Request) -> web.Response:
         return web.json_response(await self.actions.send(self._session(request), await self._body(request)))
+
+    async def post(self, request: web.Request) -> web.Response:
+        session, body = self._session(request), await self._body(request)
+        return web.json_response(await self.actions.post(session, request.match_info["channel"], body))
 
     async def reply(self, request: web.Request) -> web.Response:
         session, body = self._session(request), await self._body(request)

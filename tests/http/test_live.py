@@ -29,7 +29,7 @@ async def app(tmp_path) -> AsyncIterator[App]:
 
 
 def demo_panel(reads: list[int]) -> Panel:
-    async def read() -> dict[str, object]:
+    async def read(was: object, moved: set[str] | None) -> dict[str, object]:
         reads.append(len(reads) + 1)
         return {"reads": len(reads), "secret": "only for admins"}
 

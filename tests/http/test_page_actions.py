@@ -135,3 +135,38 @@ async def test_any_postgresql_node_serves_the_page_and_sees_what_another_node_wr
         writer.stop()
         viewer.stop()
         shutil.rmtree(other_sock, ignore_errors=True)
+
+
+async def test_a_channel_s_log_is_live_on_the_page_and_a_person_posts_to_it(page: Page, web: Web,
+                                                                           other_web: Web) -> None:
+    async with Client(page.daemon.target) as admin:
+        await admin.register("builder")
+        await admin.register("outsider")
+        await admin.create_channel("release", description="the 2.3 release")
+        await admin.join_channel("release", "builder")
+        outsider = (await admin.issue_token(agent_id="outsider")).token
+        await web.sign_in(page.admin_token, "alice")
+        await other_web.sign_in(outsider)
+
+        async def picture(w: Web, seq: int) -> dict:
+            async for name, data in w.events():
+                found = [c for c in data.get("sections", {}).get("channels", {}).get("channels", ())
+                         if c["name"] == "release"]
+                if name == "fabric" and found and found[0]["last_seq"] >= seq:
+                    return found[0]
+            raise AssertionError("the event stream ended")
+
+        await admin.publish("release", "tests are green", sender="builder")
+        shown = await picture(web, 1)
+        assert [(p["sender"], p["text"]) for p in shown["posts"]] == [("builder", "tests are green")]
+        assert shown["member_ids"] == ["builder"] and shown["description"] == "the 2.3 release"
+        status, body = await web.post("api/channels/release/posts", {"text": "ship it"})
+        assert status == 200 and body["seq"] == 2, body
+        shown = await picture(web, 2)
+        assert [(p["sender"], p["text"]) for p in shown["posts"]][-1] == ("human:alice", "ship it")
+        assert "ship it" in [m.text for m in (await admin.peek("builder")).messages]  # the member's copy
+
+        hidden = await picture(other_web, 2)  # not a member: the channel, its counts, no members, no posts
+        assert hidden["count"] == 2 and hidden["posts"] == [] and hidden["member_ids"] == []
+        status, body = await other_web.post("api/channels/release/posts", {"text": "let me in"})
+        assert status == 403 and body["error"]["reason"] == "NOT_A_MEMBER", body

@@ -112,6 +112,25 @@ async def test_a_person_answers_in_the_browser_an_ask_a_client_is_blocked_on(pag
     assert console.errors == []
 
 
+async def test_a_channel_s_log_moves_live_and_a_person_posts_to_it_from_the_page(page: Overseer, browser,
+                                                                                  backend) -> None:
+    async with Client(page.daemon.target) as agent:
+        await agent.register("builder")
+        await agent.create_channel("release", description="the 2.3 release")
+        await agent.join_channel("release", "builder")
+        tab, console = await open_signed_in(browser, page)
+        channel = tab.locator("#panel-channels .channel[data-channel=release]")
+        await expect(channel.locator("h3")).to_contain_text("#release")
+        await agent.publish("release", "tests are green", sender="builder")
+        await expect(channel.locator("tbody tr")).to_contain_text("tests are green")  # live, no reload
+        await channel.locator("input[name=text]").fill("ship it")
+        await channel.locator("button[type=submit]").click()
+        await expect(channel.locator("tbody tr").nth(1)).to_contain_text("ship it")
+        assert "ship it" in [m.text for m in (await agent.peek("builder")).messages]
+        await screenshot(tab, backend, "overseer-channels.png")
+    assert console.errors == []
+
+
 async def test_a_wrong_token_is_refused_by_the_page(page: Overseer, browser) -> None:
     tab = await browser.new_page()
     await tab.goto(page.url)

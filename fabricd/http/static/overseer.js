@@ -322,6 +322,60 @@ const Overseer = (() => {
     start();
   }
 
+  // Channels: one block per channel, kept across updates (so a post being typed survives them).
+  panels.set("channels", (box, data) => {
+    if (!box.dataset.ready) {
+      box.dataset.ready = "1";
+      box.append(el("h2", "Channels"), el("p", "", "muted"), el("div"));
+    }
+    const [, note, list] = box.children;
+    note.textContent = data.channels.length ? (data.more ? "the first " + data.channels.length + " channels" : "")
+      : "no channels yet";
+    const kept = new Map([...list.children].map((b) => [b.dataset.channel, b]));
+    const blocks = data.channels.map((c) => {
+      const block = kept.get(c.name) || channelBlock(c.name);
+      const [title, about, members, posts] = block.children;
+      title.textContent = "#" + c.name + " · " + c.members + " members · " + c.count + " posts" +
+        (c.open ? "" : " · closed");
+      about.textContent = c.description;
+      members.textContent = c.member_ids.length ? "members: " + c.member_ids.join(", ") : "";
+      fillList(posts, c.posts.map((p) => [String(p.seq), p.sender, p.text, ageCell(p.send_ms)]));
+      return block;
+    });
+    if (blocks.length !== list.children.length || blocks.some((b, i) => list.children[i] !== b)) {
+      list.replaceChildren(...blocks);
+    }
+  });
+
+  function channelBlock(name) {
+    const block = el("div", null, "channel");
+    block.dataset.channel = name;
+    const form = document.createElement("form");
+    const input = el("input");
+    input.name = "text";
+    input.placeholder = "post to #" + name;
+    input.autocomplete = "off";
+    const send = el("button", "Post");
+    send.type = "submit";
+    form.append(input, send);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      act(async () => {
+        await api("POST", "/api/channels/" + encodeURIComponent(name) + "/posts", { text: input.value });
+        input.value = "";
+      });
+    });
+    const posts = document.createElement("table");
+    posts.appendChild(document.createElement("tbody"));
+    form.hidden = !(state.session && state.session.acting_as);
+    block.append(el("h3"), el("p", "", "muted"), el("p", "", "muted"), posts, form);
+    return block;
+  }
+
+  function fillList(table, rows) {
+    table.tBodies[0].replaceChildren(...rows.map((cells) => row(cells)));
+  }
+
   document.addEventListener("DOMContentLoaded", setup);
   return { panel: (name, render) => panels.set(name, render) };
 })();
