@@ -19,7 +19,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from fabricd.core.errors import InvalidArgument, Unauthenticated
+from fabricd.core.errors import InvalidArgument, PermissionDenied, Unauthenticated
 from fabricd.core.model_tokens import Token
 from fabricd.core.tokens import Tokens
 from fabricd.rpc.auth import LOCAL, Identity
@@ -98,8 +98,9 @@ class Sessions:
                                   reason="MISSING_TOKEN")
         if identity.kind == "agent":
             if act_as and act_as != identity.agent_id:
-                raise Unauthenticated(f"an agent token acts as its own agent {identity.agent_id!r}, not {act_as!r}; "
-                                      "to act as a person, sign in with an admin token", reason="BAD_TOKEN")
+                raise PermissionDenied(f"an agent token acts as its own agent {identity.agent_id!r}, not {act_as!r};"
+                                       " to act as a person, sign in with an admin token", reason="OUT_OF_SCOPE",
+                                       identity=str(identity))
             acting_as = identity.agent_id
         else:
             acting_as = human_id(act_as) if act_as.strip() else ""

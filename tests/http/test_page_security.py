@@ -95,7 +95,7 @@ async def test_an_agent_token_sees_and_does_only_what_its_rpcs_allow(page: Page,
         await admin.send("bob", "for bob", sender="carol")
         await admin.send("carol", "for carol", sender="bob")
     status, session = await web.sign_in(bob_token, "carol")
-    assert status == 401 and session["error"]["reason"] == "BAD_TOKEN"  # an agent token acts as itself only
+    assert status == 403 and session["error"]["reason"] == "OUT_OF_SCOPE"  # an agent token acts as itself only
     status, session = await web.sign_in(bob_token)
     assert status == 200 and session["acting_as"] == "bob" and session["kind"] == "agent"
 
