@@ -16,6 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 import bench_common
+import bench_pages
 from bench_common import derive, rounded
 
 # isort: off
@@ -34,18 +35,21 @@ from fabricd.v1 import types_pb2 as pb
 class Daemon:
     """`fabricd serve` of the tree `root`, on a temporary folder, reached over a unix socket."""
 
-    def __init__(self, *args: str, root: str) -> None:
+    def __init__(self, *args: str, root: str, page: bool = False) -> None:
         self.dir = tempfile.mkdtemp(prefix="fdb-", dir="/tmp")
         self.target = f"unix:{self.dir}/s.sock"
         self.proc = subprocess.Popen(
             [sys.executable, bench_common.__file__, root, "serve", "--data-dir", f"{self.dir}/data",
-             "--listen", self.target, "--log-level", "WARNING", *args],
+             "--listen", self.target, "--log-level", "WARNING", *(["--http", "127.0.0.1:0"] if page else []),
+             *args],
             stdout=subprocess.PIPE, text=True, cwd=root)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if "serving" not in line:
             self.stop()
             raise SystemExit(f"fabricd ({root}) did not start: {line}")
+        self.page_url = bench_pages.page_url(self.proc.stdout.readline()) if page else ""
+        """The overseer page's URL (scripts/bench --pages)."""
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -252,8 +256,13 @@ RECIPIENTS = [*(f"r{i}" for i in range(8)), *(f"c{i}" for i in range(8)), "batch
 class Tree:
     """One source tree's daemons (durable, and --no-sync when asked for), started on first use."""
 
-    def __init__(self, root: str, quick: bool, store: str = "", nodes: int = 1) -> None:
+    def __init__(self, root: str, quick: bool, store: str = "", nodes: int = 1, pages: int = 0,
+                 agents: int = 0) -> None:
         self.root = root
+        self.pages = pages
+        """Overseer pages kept open on the durable LMDB daemon (scripts/bench_pages.py), after `agents` more agents."""
+        self.agents = agents
+        self.open_pages: bench_pages.Pages | None = None
         self.scale = 0.2 if quick else 1.0
         self.store = store
         """A PostgreSQL URL: `nodes` daemons on it (bench_pg.py), else one LMDB daemon."""
@@ -273,12 +282,18 @@ class Tree:
                 daemons = [Daemon("--store", self.store, root=self.root) for _ in range(self.nodes)]
                 client: Client = bench_common.Spread([Client(d.target) for d in daemons])  # type: ignore[assignment]
             else:
-                daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root)]
+                page = bool(self.pages) and not nosync
+                daemons = [Daemon(*(["--no-sync"] if nosync else []), root=self.root, page=page)]
                 client = Client(daemons[0].target)
             self._daemons[nosync] = (daemons, client)
             await client.wait_ready()
             for name in RECIPIENTS:  # mail to an unregistered name is refused (UNKNOWN_RECIPIENT)
                 await client.register(name)
+            if daemons[0].page_url:
+                await bench_pages.populate(client, self.agents)
+                token = (await client.issue_token(admin=True, label="bench pages")).token
+                self.open_pages = bench_pages.Pages(daemons[0].page_url, token, self.pages)
+                await self.open_pages.open()
             await send_rate(client, 8, 256)  # warm up
         return self._daemons[nosync][1]
 
@@ -286,7 +301,17 @@ class Tree:
         """The daemons' process ids (for CPU accounting)."""
         return [d.proc.pid for daemons, _ in self._daemons.values() for d in daemons]
 
+    def page_figures(self) -> dict[str, float]:
+        """What the open pages saw and cost (none without --pages)."""
+        pages = self.open_pages
+        if pages is None:
+            return {}
+        return {"pages_first_paint_ms": max(pages.first_paint_ms), "pages_events": pages.events,
+                "pages_daemon_rss_mb": bench_pages.rss_mb(self._daemons[False][0][0].proc.pid)}
+
     async def close(self) -> None:
+        if self.open_pages is not None:
+            await self.open_pages.close()
         for daemons, client in self._daemons.values():
             await client.close()
             for daemon in daemons:
@@ -377,14 +402,16 @@ WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 
 
-async def run(root: str, quick: bool, only: list[str]) -> dict[str, float]:
-    """The workloads named in `only` (in WORKLOADS order) against one durable and one --no-sync daemon."""
-    tree = Tree(root, quick)
+async def run(root: str, quick: bool, only: list[str], pages: int = 0, agents: int = 0) -> dict[str, float]:
+    """The workloads named in `only` (in WORKLOADS order) against one durable and one --no-sync daemon (with
+    `pages` overseer pages open on the durable one)."""
+    tree = Tree(root, quick, pages=pages, agents=agents)
     figures: dict[str, float] = {}
     try:
         for name, workload in WORKLOADS.items():
             if name in only:
                 figures.update(await workload(tree))
+        figures.update(tree.page_figures())
     finally:
         await tree.close()
     return rounded(derive(figures))

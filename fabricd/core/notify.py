@@ -4,12 +4,14 @@ A waiter reads the version, reads storage, then waits for the version to move;
 a change that lands between the read and the wait is never missed. Nothing is
 buffered here: streams catch up from storage, so memory does not grow with a
 slow reader.
+`listeners` see every key that moves (the overseer page coalesces them into one
+refresh); they run inside `notify`, so they must only note the key.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Hashable
+from collections.abc import Callable, Collection, Hashable
 
 
 class LocalWakeups:
@@ -20,6 +22,8 @@ class LocalWakeups:
         self._waiters: dict[Hashable, set[asyncio.Future[bool]]] = {}
         self._closed = False
         self._epoch = 0
+        self.listeners: list[Callable[[Hashable | None], None]] = []
+        """Called with each key that moves, and with None when every key does (wake_all)."""
 
     @property
     def closed(self) -> bool:
@@ -30,6 +34,8 @@ class LocalWakeups:
 
     def notify(self, key: Hashable) -> None:
         self._versions[key] = self._versions.get(key, 0) + 1
+        for listener in self.listeners:
+            listener(key)
         waiters = self._waiters.pop(key, None)
         if waiters:
             for fut in waiters:
@@ -64,6 +70,8 @@ class LocalWakeups:
         may have been lost: each waiter re-reads storage, and one between its read and its wait
         sees the version moved)."""
         self._epoch += 1
+        for listener in self.listeners:
+            listener(None)
         for key in list(self._waiters):
             for fut in self._waiters.pop(key):
                 if not fut.done():

@@ -11,6 +11,7 @@ import signal
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from fabricd import __version__
 from fabricd.core.agentdir import AgentDirectory
@@ -37,6 +38,9 @@ from fabricd.rpc.server import Core, ListenError, Tls, bind, build_server, set_s
 from fabricd.rpc.streams import Streams
 from fabricd.store import open_store
 
+if TYPE_CHECKING:
+    from fabricd.http.server import Overseer
+
 log = logging.getLogger("fabricd")
 # The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
 _OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES)
@@ -51,6 +55,7 @@ class App:
         self._sd = systemd.SystemdNotifier.from_env()
         self._stop = asyncio.Event()
         self.bound: list[str] = []
+        self.overseer: Overseer | None = None
 
     # -- wiring
 
@@ -92,6 +97,17 @@ class App:
         self.server, self.health = build_server(core, max_message_bytes=c.limits.max_message_bytes, guard=self.guard,
                                                 observe=self.metrics.observe_call, streams=self.streams,
                                                 load=self.load)
+
+    async def _overseer(self) -> Overseer:
+        """The overseer web page (fabricd.http), on the daemon's loop, reading through the same core and guard."""
+        from fabricd.http.server import Overseer  # aiohttp is loaded only when the page is on
+
+        c = self.config
+        page = Overseer(self.core, self.guard, mode=c.auth.tokens, tls=(c.tls.cert, c.tls.key) if c.tls.enabled
+                        else None)
+        self.notifier.listeners.append(page.live.note)
+        await page.start(c.http.listen)
+        return page
 
     def _quiet(self) -> bool:
         """No call in flight but the one writing (an Ask or AwaitReply waiting for its answer does not count)."""
@@ -144,6 +160,7 @@ class App:
             self.wake_sender.target = next((a for a in self.bound if a.startswith("unix:")), "")
             self.core.a2a.mutual_tls = bool(c.tls.enabled and c.tls.client_ca)
             metrics_at = self.metrics.serve(c.metrics.listen) if c.metrics.listen else ""
+            self.overseer = await self._overseer() if c.http.listen else None
         except (ListenError, OSError) as exc:
             await self.store.close()
             raise ListenError(str(exc)) from exc
@@ -162,6 +179,8 @@ class App:
             logs.announce(f"fabricd {__version__} serving {where} on {address}", address=address)
         if metrics_at:
             logs.announce(f"fabricd metrics on http://{metrics_at}/metrics", url=f"http://{metrics_at}/metrics")
+        if self.overseer is not None:
+            logs.announce(f"fabricd overseer page on {self.overseer.url}", url=self.overseer.url)
         self._sd.notify("READY=1", f"STATUS={await self._summary()}")
         background = [asyncio.create_task(self._housekeeping(c.housekeeping_interval)),
                       asyncio.create_task(self._status_forever()), asyncio.create_task(self.wakes.run()),
@@ -181,6 +200,8 @@ class App:
         for task in background:
             task.cancel()
         await self.outbox.stop_sending()
+        if self.overseer is not None:
+            await self.overseer.stop()  # ends its pages' event streams
         self.notifier.close()  # ends Subscribe and Watch streams, wakes waiters
         await self.server.stop(c.grace)
         stats = self.store.stats()

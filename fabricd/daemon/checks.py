@@ -232,6 +232,11 @@ def combinations(v: Mapping[str, Any], at: Callable[[str], str]) -> list[tuple[t
             problems.append((("listen", "tls.cert"), f"{at('listen')}: {address} is a TCP listener beyond the "
                              "loopback without TLS, which would expose every mailbox to the network; set "
                              "tls.cert and tls.key, or listen on 127.0.0.1"))
+    http = v["http.listen"]
+    if http and not tls and not http.startswith(LOOPBACK):
+        problems.append((("http.listen", "tls.cert"), f"{at('http.listen')} is beyond the loopback without TLS, "
+                         "which would show every agent and its mail to the network; set tls.cert and tls.key "
+                         "(the page is then served over HTTPS), or listen on 127.0.0.1"))
     if tcp and v["auth.tokens"] == "off" and v["wake.allow_commands"] == "on":
         problems.append((("wake.allow_commands", "auth.tokens", "listen"), f"{at('wake.allow_commands')} with "
                          f"{at('auth.tokens')} and {at('listen')}: any process that reaches {tcp[0]} could run "

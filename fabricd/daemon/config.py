@@ -69,6 +69,15 @@ class MetricsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class HttpConfig:
+    """`[http]`: the overseer web page (fabricd.http)."""
+
+    listen: str = setting("", "HOST:PORT of the overseer web page (port 0 picks one); loopback only unless "
+                          "tls.cert is set (then HTTPS); empty is off", kind="address", shown_default="off",
+                          flag="--http")
+
+
+@dataclass(frozen=True, slots=True)
 class SocketConfig:
     """`[socket]`: permissions of the unix sockets."""
 
@@ -147,6 +156,7 @@ class Config:
     outbox: OutboxConfig = section(OutboxConfig)
     wake: WakeConfig = section(WakeConfig)
     metrics: MetricsConfig = section(MetricsConfig)
+    http: HttpConfig = section(HttpConfig)
     socket: SocketConfig = section(SocketConfig)
     auth: AuthConfig = section(AuthConfig, flag_prefix="")
     tls: TlsConfig = section(TlsConfig, env_prefix="SERVER_TLS")

@@ -441,8 +441,15 @@ class Guard:
         self._limit(identity)
         _CALLER.set(identity)
         lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)
+        await self.authorize(method, request, identity)
+        return identity
+
+    async def authorize(self, method: str, request: object, identity: Identity) -> None:
+        """POLICIES' decision on `method` with `request` for `identity` (no rate limit): raises PermissionDenied
+        or Unauthenticated, and may fill the request's own fields (a sender left empty), as for a call. The
+        overseer page (fabricd.http) checks each of its reads and actions here, as the RPC it stands for."""
         if identity.trusted:
-            return identity
+            return
         if not identity.agent_id:  # defence in depth: no policy may see an agent without a name
             raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
         policy = POLICIES.get(method, admin_only)
@@ -452,4 +459,3 @@ class Guard:
         name = policy(request, identity, self)
         if name is not None and self._resolve is not None:  # read through the async port, as the ticket is
             await check_own_name(self._resolve, name, identity.agent_id, str(identity))
-        return identity

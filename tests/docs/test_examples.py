@@ -25,8 +25,8 @@ def run(daemon, *command: str, timeout: float = 120) -> str:  # noqa: ANN001
 
 
 def test_every_example_is_run_by_a_test() -> None:
-    tested = {"two_agents.py", "supervisor.py", "team_channel.py", "node_agent.mjs", "ask_node_agent.py", "mcp/try_config.py",
-              "mcp/mcp.json", "README.md"}
+    tested = {"two_agents.py", "supervisor.py", "team_channel.py", "node_agent.mjs", "ask_node_agent.py",
+              "mcp/try_config.py", "mcp/mcp.json", "README.md", "ask_a_human.py"}
     present = {str(p.relative_to(EXAMPLES)) for p in EXAMPLES.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     assert present == tested
 
@@ -78,3 +78,34 @@ def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) ->
             "release_files, reply_to_task, reserve_files, search_messages, send_message, show_queue, "
             "wait_for_reply") in out
     assert "ask_agent: use a context manager" in out
+
+
+async def test_an_agent_asks_a_person_who_answers_in_the_overseer_page(make_daemon) -> None:  # noqa: ANN001
+    import aiohttp
+
+    daemon = make_daemon("--http", "127.0.0.1:0").start()
+    url = daemon.wait_for("overseer page on").split(" on ", 1)[1].strip()
+    with SyncClient(daemon.target) as admin:
+        token = admin.issue_token(admin=True).token
+    env = dict(os.environ, FABRICD_TARGET=daemon.target)
+    agent = subprocess.Popen([sys.executable, "examples/ask_a_human.py", "--person", "alice", "--timeout", "60"],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert agent.stdout is not None and "answer it in the overseer page" in agent.stdout.readline()
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(url + "api/session", json={"token": token, "act_as": "alice"}) as r:
+                csrf = (await r.json())["csrf"]
+            async with http.get(url + "api/events") as events:  # the page's own feed: wait for the ask to show
+                ticket = ""
+                async for line in events.content:
+                    if line.startswith(b"data: ") and b'"target":"human:alice"' in line:
+                        ticket = line.split(b'"ticket_id":"')[1].split(b'"')[0].decode()
+                        break
+            async with http.post(f"{url}api/tickets/{ticket}/reply", json={"result": "yes, deploy it"},
+                                 headers={"X-Fabricd-Csrf": csrf}) as r:
+                assert r.status == 200, await r.text()
+        out, err = agent.communicate(timeout=60)
+    finally:
+        agent.kill()
+    assert agent.returncode == 0, err
+    assert "human:alice answered: 'yes, deploy it'" in out

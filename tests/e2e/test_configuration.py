@@ -152,6 +152,7 @@ def test_a_bad_value_stops_the_daemon_naming_key_and_source(tmp_path, text, args
      "tls.admin_names = ops (file {config}) but tls.client_ca is not set"),
     ("", ("--tls-cert", "{pem}", "--tls-key", "{pem}"), "has no HOST:PORT: TLS is for TCP listeners"),
     ("", ("--listen", "0.0.0.0:0"), "0.0.0.0:0 is a TCP listener beyond the loopback without TLS"),
+    ("", ("--http", "0.0.0.0:7078"), "http.listen = 0.0.0.0:7078 (flag --http) is beyond the loopback without TLS"),
     ("[outbox]\nbackoff = 10\n", ("--outbox-backoff-cap", "2"),
      "outbox.backoff_cap = 2 (flag --outbox-backoff-cap) is below outbox.backoff = 10 (file {config})"),
     ('map_size = "4M"\n[limits]\nmax_message_bytes = "3M"\n', (),

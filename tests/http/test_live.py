@@ -1,0 +1,75 @@
+"""fabricd.http.live in process: nothing read without a page, a Panel's part follows its key, views withhold it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from fabricd.daemon import settings
+from fabricd.daemon.app import App
+from fabricd.daemon.config import Config
+from fabricd.http import views
+from fabricd.http.live import Live, Panel
+from fabricd.rpc.auth import Identity
+
+
+@pytest.fixture
+async def app(tmp_path) -> AsyncIterator[App]:
+    config = settings.build(dict(settings.values_of(Config()), data_dir=str(tmp_path / "data")))
+    app = App(config)
+    app._wire()
+    await app.store.start()
+    await app.tokens.refresh()
+    try:
+        yield app
+    finally:
+        await app.store.close()
+
+
+def demo_panel(reads: list[int]) -> Panel:
+    async def read(was: object, moved: set[str] | None) -> dict[str, object]:
+        reads.append(len(reads) + 1)
+        return {"reads": len(reads), "secret": "only for admins"}
+
+    return Panel("demo", "ListMailboxes", lambda key: key == "demo", read,
+                 withhold=lambda data, agent_id: {**data, "secret": ""})
+
+
+async def test_a_panel_is_read_only_while_a_page_watches_and_again_when_its_key_moves(app: App) -> None:
+    reads: list[int] = []
+    live = Live(app.core)
+    live.sections.append(demo_panel(reads))
+    app.notifier.listeners.append(live.note)
+    app.notifier.notify("demo")
+    app.notifier.notify("directory")
+    assert reads == [] and live.snapshot is None  # no page: the wake-ups are only noted
+    await live.watch()
+    first = await live.settled()  # the quick picture, then the full one: each reads the panel
+    assert first is not None and first.sections["demo"][1]["reads"] == len(reads) == 2
+    seen = len(reads)
+    app.notifier.notify("demo")
+    after = await live.next(first.version, 30)
+    assert after is not None and after.sections["demo"][1]["reads"] == seen + 1
+    app.notifier.notify("mailbox/nobody")  # a key the panel does not follow: its part is not read again
+    later = await live.next(after.version, 30)
+    assert later is not None and later.sections["demo"][1]["reads"] == seen + 1 and len(reads) == seen + 1
+    live.unwatch()
+    live.close()
+
+
+async def test_an_agent_sees_a_panel_as_its_withhold_leaves_it_and_an_admin_whole(app: App) -> None:
+    live = Live(app.core)
+    live.sections.append(demo_panel([]))
+    app.notifier.listeners.append(live.note)
+    await live.watch()
+    picture = await live.settled()
+    assert picture is not None
+    admin = json.loads(await views.encode(picture, Identity("admin", token_id="t1"), app.guard))
+    agent = json.loads(await views.encode(picture, Identity("agent", "bob", "t2"), app.guard))
+    assert admin["sections"]["demo"]["secret"] == "only for admins"
+    assert agent["sections"]["demo"]["secret"] == ""
+    assert "tokens" in admin and "tokens" not in agent
+    live.unwatch()
+    live.close()
