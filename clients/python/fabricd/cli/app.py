@@ -285,7 +285,7 @@ SECTIONS = (
     ("Channels", ("channel", "search")),
     ("Requests between agents", ("queue", "ticket", "outbox")),
     ("Agent directory", ("agents", "threads", "admit", "requests", "settle")),
-    ("Coding agents and other protocols", ("mcp", "hook", "a2a")),
+    ("Coding agents and other protocols", ("lease", "mcp", "hook", "a2a")),
     ("Operators", ("status", "token", "backup")),
 )
 """`fabric --help` lists the commands by task in this order; a command in no section comes last, under Other."""
