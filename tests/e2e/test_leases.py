@@ -18,6 +18,7 @@ from fabricd.client import (
     InvalidArgument,
     NotFound,
     PermissionDenied,
+    ResourceExhausted,
     conflict_holders,
 )
 from fabricd.v1 import lease_service_pb2 as ls
@@ -186,3 +187,45 @@ async def test_a_waiter_on_one_node_is_granted_when_the_holder_releases_on_anoth
         await one.release_lease(held.lease_id)
         granted = await asyncio.wait_for(waiting, 10)  # woken by the other node's NOTIFY, not a keepalive
         assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
+
+
+async def test_a_lease_ends_when_its_agent_goes_offline_unless_it_stays_live(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--live-window", "2", "--lease-offline-grace", "1").start()
+    async with Client(daemon.target) as client:
+        for agent in ("quiet", "busy"):
+            await client.register(agent)
+        lost = await client.acquire_lease("quiet", ["a/**"], ttl=3600)
+        kept = await client.acquire_lease("busy", ["b/**"], ttl=3600, renew_with_presence=True)
+        stream = client.watch_leases()
+        await asyncio.wait_for(anext(stream), 10)
+
+        async def first_end() -> ls.LeaseEvent:
+            async for batch in stream:
+                for event in batch.events:
+                    if event.type == ls.LEASE_EVENT_TYPE_ENDED:
+                        return event
+            raise AssertionError("the watch ended")
+
+        ending = asyncio.ensure_future(first_end())
+        while not ending.done():  # "busy" heartbeats; "quiet" says nothing, and is offline after 2 s
+            await client.touch("busy")
+            await asyncio.wait({ending}, timeout=0.3)
+        ended = ending.result()
+        assert (ended.lease.lease_id, ended.cause) == (lost.lease_id, ls.LEASE_END_CAUSE_HOLDER_OFFLINE)
+        assert [lease.lease_id for lease in await client.list_leases()] == [kept.lease_id]
+        await stream.aclose()
+
+
+async def test_an_agent_token_is_held_to_its_lease_quota(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-leases", "2")
+    daemon.start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:
+        token = (await local.issue_token(agent_id="alice")).token
+    async with Client(f"127.0.0.1:{port}", token=token) as client:
+        await client.acquire_lease("alice", ["x"])
+        await client.acquire_lease("alice", ["y"])
+        with pytest.raises(ResourceExhausted) as refused:
+            await client.acquire_lease("alice", ["z"])
+        assert refused.value.reason == "QUOTA_LEASES" and refused.value.metadata["limit"] == "2"
+        assert len(await client.list_leases()) == 2
