@@ -1,9 +1,11 @@
 """Transaction scripts of the leases (LMDB, memory, and PostgreSQL through PgTx), and their port over an Engine.
 
-fabricd.core.leases decides every write. A write that may grant takes the lease counter first
-(`tx.next_sequence`): on PostgreSQL that row lock serialises grants across nodes before any lease is read, so
-two overlapping grants never both commit; LMDB and memory have one writer. A refusal raises, so the counter
-and everything else the script did are rolled back.
+fabricd.core.leases decides every write. A grant, a renewal, a release and a sweep take the lease counter
+first (`tx.next_sequence`): on PostgreSQL that row lock serialises them across nodes before any lease is
+read (and locked), so two overlapping grants never both commit and lease rows are always locked after the
+counter (no deadlock between a grant and a release); LMDB and memory have one writer. A refusal raises, so
+the counter and everything else the script did are rolled back. Unregister (end_all) reads the agent's
+leases first: it takes the counter only when there are some.
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ def renew(tx: RecordTx, now: int, lease_id: str, ttl_ns: int, clocks: Clocks, as
 def release(tx: RecordTx, now: int, lease_id: str, agent_id: str, as_agent: str, clocks: Clocks) -> list[Lease]:
     """End one lease (`lease_id`) or every live one of `agent_id`; the records released. A lease found
     ended by its ttl or presence is ended with that cause instead (and is not counted)."""
+    revision = tx.next_sequence(COUNTER)  # first, as a grant does: lease rows are locked in one order
     if lease_id:
         found = tx.get_lease(lease_id)
         candidates = [found] if found is not None and found.live else []
@@ -87,7 +90,6 @@ def release(tx: RecordTx, now: int, lease_id: str, agent_id: str, as_agent: str,
         candidates = tx.leases_of(agent_id)
     if not candidates:
         return []
-    revision = tx.next_sequence(COUNTER)
     live, gone = rules.sweep(candidates, _seen(tx, [c.agent_id for c in candidates]), now, clocks, revision)
     released = [r for r in (rules.release(lease, as_agent, now, revision) for lease in live) if r is not None]
     for lease in [*gone, *released]:
@@ -120,6 +122,7 @@ def due(tx: RecordTx, now: int, clocks: Clocks) -> tuple[bool, int]:
 def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
     """Write the end of every lease judged ended (its cause: ttl or presence) and prune ended records older
     than ENDED_KEPT_NS (a full read, done only with ends to write)."""
+    revision = tx.next_sequence(COUNTER)  # first, as a grant does: lease rows are locked in one order
     stored = tx.leases()
     for old in stored:
         if not old.live and old.end_ns + ENDED_KEPT_NS <= now:
@@ -128,7 +131,7 @@ def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
     seen = _seen(tx, [lease.agent_id for lease in live])
     if not any(rules.judge(lease, seen.get(lease.agent_id), now, clocks) != EndCause.UNSPECIFIED for lease in live):
         return []
-    _, gone = rules.sweep(live, seen, now, clocks, tx.next_sequence(COUNTER))
+    _, gone = rules.sweep(live, seen, now, clocks, revision)
     for lease in gone:
         tx.put_lease(lease)
     tx.wake(LEASES)
