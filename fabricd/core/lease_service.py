@@ -32,6 +32,8 @@ from fabricd.core.ports import Service, Store
 log = logging.getLogger("fabricd.leases")
 LIST = "leases"
 MAX_REASON_BYTES = 1024
+PRUNE_EVERY_S = 60.0
+"""How often the sweep forgets ended records past their keeping (kv.leases.ENDED_KEPT_NS) with no end due."""
 MAX_RESOURCES = 256
 """Resources of one Acquire, paths of one CheckLeases: with 1 KiB each, a lease stays within 260 KiB."""
 WATCH_BATCH = 500
@@ -161,22 +163,25 @@ class Leases(Service):
         asked = checked_resources(paths, "paths")
         return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
 
-    async def sweep(self) -> tuple[list[Lease], int]:
-        """Write the ends that are due; (the ended, when the next is due in ns, 0: none)."""
-        return await self._store.leases.sweep(self.clocks())
+    async def sweep(self, prune: bool = False) -> tuple[list[Lease], int]:
+        """Write the ends that are due (with `prune`, forget ended records kept long enough even when none
+        is); (the ended, when the next is due in ns, 0: none)."""
+        return await self._store.leases.sweep(self.clocks(), prune)
 
     async def sweep_forever(self, most_s: float = 5.0, gap_s: float = 0.5) -> None:
         """Sweep when an end is due, or a lease changed, or every `most_s` seconds (presence moves alone), at
         most once per `gap_s` (a burst of grants costs one read of the live leases, not one each)."""
-        last = -gap_s
+        last, pruned = -gap_s, time.monotonic()
         while not self._wakeups.closed:
             pause = last + gap_s - time.monotonic()
             if pause > 0:
                 await asyncio.sleep(pause)
             seen = self._wakeups.version(LEASES)
             last = time.monotonic()
+            prune = last - pruned >= PRUNE_EVERY_S
+            pruned = last if prune else pruned
             try:
-                _, next_at = await self.sweep()
+                _, next_at = await self.sweep(prune)
             except FabricError as exc:  # the store is full, away or closing: try again later
                 log.warning("lease sweep paused: %s", exc.message)
                 next_at = 0

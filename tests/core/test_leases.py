@@ -263,3 +263,18 @@ async def test_an_acquire_names_at_most_256_resources(fabric: Fabric) -> None:
         leases.request("a", [f"f{i}" for i in range(257)], EX, 0, "", False)
     assert refused.value.reason == "TOO_MANY_ITEMS" and refused.value.metadata["limit"] == "256"
     assert len((await take(leases, "a", *(f"f{i}" for i in range(256)))).resources) == 256
+
+
+async def test_ended_records_are_kept_for_watchers_then_pruned(fabric: Fabric) -> None:
+    from fabricd.core.kv.leases import ENDED_KEPT_NS
+
+    leases = leases_of(fabric)
+    held = await take(leases, "a", "x")
+    await leases.release(held.lease_id, "", "")
+    _, changes, ids = await fabric.store.leases.changed(0, leases.clocks())
+    assert held.lease_id in ids and changes[-1].end_cause == EndCause.RELEASED
+    fabric.clock.advance(ENDED_KEPT_NS / 1e9 + 1)
+    await leases.sweep()  # nothing due: ended records stay until a pruning sweep
+    assert held.lease_id in (await fabric.store.leases.changed(0, leases.clocks()))[2]
+    await leases.sweep(prune=True)
+    assert (await fabric.store.leases.changed(0, leases.clocks()))[2] == set()

@@ -189,9 +189,10 @@ class KvLeases:
     async def changed(self, after: int, clocks: Clocks) -> tuple[list[Lease], list[Lease], set[str]]:
         return await self._e.read(lambda tx: changed(tx, self._clock(), clocks, after))
 
-    async def sweep(self, clocks: Clocks) -> tuple[list[Lease], int]:
-        """Write the ends that are due (only when a read finds some); (the ended, the next end, 0: none)."""
+    async def sweep(self, clocks: Clocks, prune: bool = False) -> tuple[list[Lease], int]:
+        """Write the ends that are due (only when a read finds some, or to `prune` old ended records);
+        (the ended, the next end, 0: none)."""
         work, _ = await self._e.read(lambda tx: due(tx, self._clock(), clocks))
-        gone = await self._e.write(lambda tx: sweep(tx, self._clock(), clocks)) if work else []
+        gone = await self._e.write(lambda tx: sweep(tx, self._clock(), clocks)) if work or prune else []
         _, next_at = await self._e.read(lambda tx: due(tx, self._clock(), clocks))
         return gone, next_at
