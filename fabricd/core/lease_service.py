@@ -36,6 +36,8 @@ PRUNE_EVERY_S = 60.0
 """How often the sweep forgets ended records past their keeping (kv.leases.ENDED_KEPT_NS) with no end due."""
 MAX_RESOURCES = 256
 """Resources of one Acquire, paths of one CheckLeases: with 1 KiB each, a lease stays within 260 KiB."""
+RESYNC_S = 300.0
+SINCE_LIMIT = 5000
 WATCH_BATCH = 500
 """Events in one WatchLeases response at most; a response also stays within paging.budget() bytes."""
 
@@ -189,36 +191,39 @@ class Leases(Service):
             await self._wakeups.wait(LEASES, seen, wait)
 
     async def watch(self) -> AsyncIterator[LeaseBatch]:
-        """A snapshot of the live leases, then each change; an empty batch after keepalive_s without one."""
-        revision, known, reset = 0, set[str](), False
+        """A snapshot of the live leases, then each change read through the revision index (never the whole
+        table per change); an empty batch after keepalive_s without one. Every RESYNC_S the live leases are
+        read again: a watcher whose view drifted (records it never saw pruned) gets a new snapshot (reset)."""
+        known: set[str] = set()
+        revision, resync, reset = 0, 0.0, False
         while True:
             seen = self._wakeups.version(LEASES)
-            live, changes, ids = await self._store.leases.changed(revision, self.clocks())
-            if not revision or known - ids:  # the first read, or ended records pruned before this watcher saw them
-                known = {lease.lease_id for lease in live}
-                revision = max((c.revision for c in changes), default=revision)
-                chunks = list(paging.batches(live, WATCH_BATCH, paging.budget())) or [[]]
-                for i, chunk in enumerate(chunks):
-                    yield LeaseBatch([Event("SNAPSHOT", lease) for lease in chunk],
-                                     snapshot_complete=i == len(chunks) - 1, reset=reset)
-                reset, revision = True, max(revision, 1)
-            else:
-                events = [_event(c, known) for c in changes]
-                for c in changes:
-                    (known.add if c.live else known.discard)(c.lease_id)
-                revision = max((c.revision for c in changes), default=revision)
-                for batch in paging.batches(events, WATCH_BATCH, paging.budget()):
-                    yield LeaseBatch(batch)
-                if changes:
-                    continue
+            if time.monotonic() >= resync:
+                live = await self.live()
+                live_ids = {lease.lease_id for lease in live}
+                if not resync or live_ids != known:  # the first snapshot, or a drift: a (new) snapshot
+                    known = live_ids
+                    revision = max([revision, *(lease.revision for lease in live)])
+                    chunks = list(paging.batches(live, WATCH_BATCH, paging.budget())) or [[]]
+                    for i, chunk in enumerate(chunks):
+                        yield LeaseBatch([Event("SNAPSHOT", lease) for lease in chunk],
+                                         snapshot_complete=i == len(chunks) - 1, reset=reset)
+                reset, resync = True, time.monotonic() + RESYNC_S
+            changes = await self._store.leases.since(revision, SINCE_LIMIT)
+            events = []
+            for lease in changes:
+                revision = max(revision, lease.revision)
+                if lease.live:
+                    events.append(Event("RENEWED" if lease.lease_id in known else "ACQUIRED", lease))
+                    known.add(lease.lease_id)
+                elif lease.lease_id in known:  # an end of a lease this watcher was shown
+                    events.append(Event("ENDED", lease))
+                    known.discard(lease.lease_id)
+            for batch in paging.batches(events, WATCH_BATCH, paging.budget()):
+                yield LeaseBatch(batch)
+            if len(changes) >= SINCE_LIMIT:
+                continue
             if not await self._wakeups.wait(LEASES, seen, self._keepalive_s):
                 if self._wakeups.closed:
                     return
                 yield LeaseBatch()
-
-
-def _event(lease: Lease, known: set[str]) -> Event:
-    if not lease.live:
-        return Event("ENDED", lease)
-    return Event("RENEWED" if lease.lease_id in known else "ACQUIRED", lease)
-

@@ -95,7 +95,7 @@ async def test_unregister_ends_the_agents_leases_in_its_transaction(fabric: Fabr
     held = await take(leases, "a", "x", ttl_ns=60 * MIN)
     await fabric.directory.unregister("a", purge=True)
     assert await leases.live() == []
-    _, changes, _ = await fabric.store.leases.changed(held.revision, leases.clocks())
+    changes = await fabric.store.leases.since(held.revision, 100)
     assert [(c.lease_id, c.end_cause) for c in changes] == [(held.lease_id, EndCause.UNREGISTERED)]
 
 
@@ -271,10 +271,22 @@ async def test_ended_records_are_kept_for_watchers_then_pruned(fabric: Fabric) -
     leases = leases_of(fabric)
     held = await take(leases, "a", "x")
     await leases.release(held.lease_id, "", "")
-    _, changes, ids = await fabric.store.leases.changed(0, leases.clocks())
-    assert held.lease_id in ids and changes[-1].end_cause == EndCause.RELEASED
+    [record] = await fabric.store.leases.since(0, 100)
+    assert record.lease_id == held.lease_id and record.end_cause == EndCause.RELEASED
     fabric.clock.advance(ENDED_KEPT_NS / 1e9 + 1)
     await leases.sweep()  # nothing due: ended records stay until a pruning sweep
-    assert held.lease_id in (await fabric.store.leases.changed(0, leases.clocks()))[2]
+    assert [r.lease_id for r in await fabric.store.leases.since(0, 100)] == [held.lease_id]
     await leases.sweep(prune=True)
-    assert (await fabric.store.leases.changed(0, leases.clocks()))[2] == set()
+    assert await fabric.store.leases.since(0, 100) == []
+
+
+async def test_a_watcher_reads_what_changed_in_revision_order(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    first = await take(leases, "a", "x")
+    second = await take(leases, "b", "y")
+    renewed = await leases.renew(first.lease_id, 0, "")
+    await leases.release(second.lease_id, "", "")
+    changed = await fabric.store.leases.since(first.revision, 100)
+    assert [(c.lease_id, c.live) for c in changed] == [(first.lease_id, True), (second.lease_id, False)]
+    assert changed[0].revision == renewed.revision and changed[0].revision < changed[1].revision
+    assert [c.lease_id for c in await fabric.store.leases.since(0, 100)] == [first.lease_id, second.lease_id]  # moved slots

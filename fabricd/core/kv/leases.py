@@ -154,14 +154,6 @@ def check(tx: RecordTx, now: int, clocks: Clocks, agent_id: str, paths: Sequence
     return rules.conflicts(live_, paths, mode, agent_id)
 
 
-def changed(tx: RecordTx, now: int, clocks: Clocks, after: int) -> tuple[list[Lease], list[Lease], set[str]]:
-    """For a watcher at revision `after`: (the live leases, every record changed after it in revision order,
-    the ids of all records)."""
-    stored = tx.leases()
-    return (live(tx, now, clocks), sorted((s for s in stored if s.revision > after), key=lambda s: s.revision),
-            {s.lease_id for s in stored})
-
-
 class KvLeases:
     """The lease port (fabricd.core.ports.LeasePort) over an Engine: each operation one script."""
 
@@ -186,8 +178,9 @@ class KvLeases:
     async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]:
         return await self._e.read(lambda tx: check(tx, self._clock(), clocks, agent_id, paths, mode))
 
-    async def changed(self, after: int, clocks: Clocks) -> tuple[list[Lease], list[Lease], set[str]]:
-        return await self._e.read(lambda tx: changed(tx, self._clock(), clocks, after))
+    async def since(self, after: int, limit: int) -> list[Lease]:
+        """Records changed after revision `after`, in revision order (at most `limit`)."""
+        return await self._e.read(lambda tx: tx.leases_since(after, limit))
 
     async def sweep(self, clocks: Clocks, prune: bool = False) -> tuple[list[Lease], int]:
         """Write the ends that are due (only when a read finds some, or to `prune` old ended records);

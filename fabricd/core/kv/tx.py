@@ -310,6 +310,10 @@ class RecordTx(Protocol):
     def leases_of(self, agent_id: str) -> list[Lease]:
         """The live leases of one agent, through an index."""
 
+    def leases_since(self, revision: int, limit: int) -> list[Lease]:
+        """Records (live or ended) whose revision is above `revision`, in revision order, at most `limit`:
+        through an index by revision, so a watcher reads what changed, not every lease."""
+
     # -- effects
     def wake(self, key: str) -> None:
         """Wake the waiters of `key` once this work is durable (never if it fails); once per key per commit."""

@@ -80,7 +80,8 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 """What each sub-database of a store holds, as records of `fabricd copy` (tests check every one is here)."""
 
 _SEQ = b"seq/"
-_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF, keys.LOOKS_BUILT)
+_DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF, keys.LEASE_REV,
+            keys.LOOKS_BUILT)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
 the ticket index's built flag (with the tickets), the leases' indexes (with the leases) and the look-alike
 index's built flag (with the entries)."""

@@ -45,6 +45,7 @@ big-endian so that byte order is numeric order.
     meta       b"lease/" H(lease_id)                 lease JSON (fabricd.core.model_leases.encode), live or ended
     meta       b"lease-at/" H(anchor) H(lease_id)    b""  (live leases by anchor: fabricd.core.lease_patterns.anchor)
     meta       b"lease-of/" H(agent_id) H(lease_id)  b""  (live leases by agent)
+    meta       b"lease-rev/" u64 revision H(lease_id)  b""  (every lease record by its last change)
     meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
                                                     (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
@@ -208,6 +209,13 @@ def lease_at(anchor: str, lease_id: str = "") -> bytes:
 
 def lease_of(agent_id: str, lease_id: str = "") -> bytes:
     return LEASE_OF + entry(agent_id) + (h(lease_id) if lease_id else b"")
+
+
+LEASE_REV = b"lease-rev/"
+
+
+def lease_rev(revision: int, lease_id: str = "") -> bytes:
+    return LEASE_REV + U64.pack(revision) + (h(lease_id) if lease_id else b"")
 
 
 def lease_from_slot(slot: bytes) -> bytes:

@@ -4,9 +4,11 @@ indexes of the live ones.
     meta  b"lease/" H(lease_id)                lease JSON (fabricd.core.model_leases.encode: it holds the id)
     meta  b"lease-at/" H(anchor) H(lease_id)   b""  a live lease under each anchor of its resources
     meta  b"lease-of/" H(agent_id) H(lease_id) b""  a live lease under its agent
+    meta  b"lease-rev/" u64 revision H(id)     b""  every record under its last change (for watchers)
 
-A lease's resources and agent never change, so its slots follow from the record alone: a live one has them,
-an ended one none.
+A lease's resources and agent never change, so its anchor and agent slots follow from the record alone: a
+live one has them, an ended one none. Its revision slot moves with each change (the stored record says where
+it was).
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ class LeaseRecords:
 
     def put_lease(self, lease: Lease) -> None:
         meta = self._dbs.meta
+        before = self.get_lease(lease.lease_id)
+        if before is not None and before.revision != lease.revision:
+            self._txn.delete(keys.lease_rev(before.revision, lease.lease_id), db=meta)
         self._txn.put(keys.lease(lease.lease_id), model_leases.encode(lease), db=meta)
+        self._txn.put(keys.lease_rev(lease.revision, lease.lease_id), b"", db=meta)
         slots = [keys.lease_at(a, lease.lease_id) for a in {anchor(r) for r in lease.resources}]
         slots.append(keys.lease_of(lease.agent_id, lease.lease_id))
         for slot in slots:
@@ -45,6 +51,8 @@ class LeaseRecords:
         found = self.get_lease(lease_id)
         if found is not None and found.live:
             self.put_lease(model_leases.ended_copy(found))  # its index slots go first
+        if found is not None:
+            self._txn.delete(keys.lease_rev(found.revision, lease_id), db=self._dbs.meta)
         self._txn.delete(keys.lease(lease_id), db=self._dbs.meta)
 
     def leases(self) -> list[Lease]:
@@ -69,3 +77,13 @@ class LeaseRecords:
 
     def leases_of(self, agent_id: str) -> list[Lease]:
         return self._under(keys.lease_of(agent_id))
+
+    def leases_since(self, revision: int, limit: int) -> list[Lease]:
+        out = []
+        for slot, _ in rows_under(self._txn, self._dbs.meta, keys.LEASE_REV, keys.U64.pack(revision + 1)):
+            raw = self._txn.get(keys.lease_from_slot(slot), db=self._dbs.meta)
+            if raw is not None:
+                out.append(model_leases.decode(bytes(raw)))
+            if len(out) >= limit:
+                break
+        return out

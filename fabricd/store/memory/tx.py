@@ -499,6 +499,10 @@ class MemoryTx(MemoryChannelRecords):
     def leases_of(self, agent_id: str) -> list[Lease]:
         return [lease for lease in self.leases() if lease.live and lease.agent_id == agent_id]
 
+    def leases_since(self, revision: int, limit: int) -> list[Lease]:
+        return sorted((lease for lease in self.leases() if lease.revision > revision),
+                      key=lambda lease: lease.revision)[:limit]
+
     # -- effects
 
     def wake(self, key: str) -> None:

@@ -36,7 +36,8 @@
     node_ids        (a sequence)                each node takes one at start for its minted ids (fabricd.core.ids)
     wake_hooks      agent_id                    body = the hook and its firing state, JSON (fabricd.core.wake)
     leases          lease_id                    body = the lease, live or ended, JSON (fabricd.core.model_leases);
-                                                anchors (GIN) and agent_id index the live ones; grants
+                                                anchors (GIN) and agent_id index the live ones, revision every
+                                                change; grants
                                                 serialise on the 'lease' counter's row
 
 Decisions, and why:
@@ -353,8 +354,10 @@ CREATE TABLE IF NOT EXISTS leases (
     lease_id text PRIMARY KEY,
     agent_id text NOT NULL,
     anchors  text[] NOT NULL,  -- fabricd.core.model_leases.anchors: empty once the lease ended
+    revision bigint NOT NULL,  -- the lease counter's value at its last change (watchers read what changed)
     body     text NOT NULL
 );
+CREATE INDEX IF NOT EXISTS leases_since ON leases (revision);
 CREATE INDEX IF NOT EXISTS leases_near ON leases USING gin (anchors);
 CREATE INDEX IF NOT EXISTS leases_of ON leases (agent_id) WHERE anchors <> '{}';
 """),

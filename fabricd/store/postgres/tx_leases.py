@@ -49,12 +49,20 @@ class PgLeaseRecords:
                            f"{self._lock}", agent_id)
         return [model_leases.decode(r["body"]) for r in rows]
 
+    def leases_since(self, revision: int, limit: int) -> list[Lease]:
+        rows = self._fetch("SELECT body FROM leases WHERE revision > $1 ORDER BY revision, lease_id LIMIT $2",
+                           revision, limit)
+        return [model_leases.decode(r["body"]) for r in rows]
 
-UPSERT = """INSERT INTO leases (lease_id, agent_id, anchors, body) VALUES ($1, $2, $3, $4)
-ON CONFLICT (lease_id) DO UPDATE SET agent_id = EXCLUDED.agent_id, anchors = EXCLUDED.anchors, body = EXCLUDED.body"""
-COLUMNS = ("lease_id", "agent_id", "anchors", "body")
+
+UPSERT = """INSERT INTO leases (lease_id, agent_id, anchors, revision, body) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (lease_id) DO UPDATE SET agent_id = EXCLUDED.agent_id, anchors = EXCLUDED.anchors,
+    revision = EXCLUDED.revision, body = EXCLUDED.body"""
+COLUMNS = ("lease_id", "agent_id", "anchors", "revision", "body")
 
 
-def row(lease: Lease) -> tuple[str, str, list[str], str]:
-    """A lease's row: `anchors` (its live index, empty once ended) is what leases_near searches."""
-    return lease.lease_id, lease.agent_id, list(model_leases.anchors(lease)), model_leases.encode(lease).decode()
+def row(lease: Lease) -> tuple[str, str, list[str], int, str]:
+    """A lease's row: `anchors` (its live index, empty once ended) is what leases_near searches, `revision`
+    what leases_since does."""
+    return (lease.lease_id, lease.agent_id, list(model_leases.anchors(lease)), lease.revision,
+            model_leases.encode(lease).decode())
