@@ -50,9 +50,12 @@ def _active(tx: RecordTx, agent_id: str, now: int) -> None:
         tx.put_entry(entry, None)
 
 
-def acquire(tx: RecordTx, now: int, request: AcquireRequest, lease_id: str, clocks: Clocks,
+def acquire(tx: RecordTx, clock: Callable[[], int], request: AcquireRequest, lease_id: str, clocks: Clocks,
             quota: int) -> Lease:
     revision = tx.next_sequence(COUNTER)  # first: the row that serialises grants on PostgreSQL
+    # The time is read once the counter is held: a grant that waited for the lock behind other grants and
+    # releases is stamped after them, so acquire times grow with fencing tokens across nodes.
+    now = clock()
     # what may conflict, and the agent's own (its quota)
     stored = list({lease.lease_id: lease for lease in [*_near(tx, request.resources),
                                                        *tx.leases_of(request.agent_id)]}.values())
@@ -164,7 +167,7 @@ class KvLeases:
         self._clock = clock
 
     async def acquire(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int) -> Lease:
-        return await self._e.write(lambda tx: acquire(tx, self._clock(), request, lease_id, clocks, quota))
+        return await self._e.write(lambda tx: acquire(tx, self._clock, request, lease_id, clocks, quota))
 
     async def renew(self, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease:
         return await self._e.write(lambda tx: renew(tx, self._clock(), lease_id, ttl_ns, clocks, as_agent))
