@@ -1,4 +1,4 @@
-"""The overseer's panels beyond the built-in parts: channels (their members and live log).
+"""The overseer's panels beyond the built-in parts: channels (their members and live log), and the live leases.
 
 Each is a fabricd.http.live.Panel: the wake-up keys it follows, the RPC whose access rule decides who sees it,
 how it reads its part (again only for what moved) and what an agent identity may not see of it.
@@ -8,6 +8,10 @@ joining one wakes nothing, so the listing (names, member counts) is re-read with
 live.TICK_S too. An agent sees every channel's name, description and counts (ListChannels is anyone's), and
 the members and posts of the channels it is a member of only (ReadChannel's and ListMembers' rule,
 fabricd.core.channels.may_read).
+
+Leases: every grant, renewal, release and written end wakes fabricd.core.leases.LEASES, so the live leases are
+re-read whole when it moves (the daemon's sweep writes the ends that are due). ListLeases is anyone's: an agent
+sees them all, as it would over gRPC.
 """
 
 from __future__ import annotations
@@ -17,12 +21,16 @@ from typing import Any
 from fabricd.core import channels as channel_rules
 from fabricd.core.channel_service import Channels
 from fabricd.core.directory import DIRECTORY
+from fabricd.core.lease_service import Leases
+from fabricd.core.leases import LEASES
 from fabricd.core.model_channels import Channel, Post
+from fabricd.core.model_leases import Lease
 from fabricd.http.live import Panel
 
 CHANNELS_SHOWN = 100
 POSTS_SHOWN = 20
 MEMBERS_SHOWN = 100
+LEASES_SHOWN = 100
 _CHANNEL = channel_rules.wake_key("")
 
 
@@ -61,3 +69,18 @@ def channels_panel(service: Channels) -> Panel:
 
     return Panel("channels", "ListChannels", lambda key: key.startswith(_CHANNEL) or key == DIRECTORY, read,
                  withhold)
+
+
+def _lease(lease: Lease) -> dict[str, Any]:
+    return {"lease_id": lease.lease_id, "agent": lease.agent_id, "session_name": lease.session_name,
+            "resources": list(lease.resources), "mode": lease.mode.name, "fencing_token": lease.fencing_token,
+            "reason": lease.reason, "expire_ms": lease.expire_ns // 1_000_000,
+            "renew_with_presence": lease.renew_with_presence}
+
+
+def leases_panel(service: Leases) -> Panel:
+    async def read(was: Any, moved: set[str] | None) -> dict[str, Any]:
+        live = sorted(await service.live(), key=lambda lease: lease.fencing_token)
+        return {"leases": [_lease(lease) for lease in live[:LEASES_SHOWN]], "more": len(live) > LEASES_SHOWN}
+
+    return Panel("leases", "ListLeases", lambda key: key == LEASES, read)

@@ -35,7 +35,7 @@ from fabricd.core.model import MailboxEntry
 from fabricd.http import views
 from fabricd.http.actions import Actions
 from fabricd.http.live import Live
-from fabricd.http.panels import channels_panel
+from fabricd.http.panels import channels_panel, leases_panel
 from fabricd.http.sessions import COOKIE, CSRF_HEADER, Session, Sessions
 from fabricd.rpc.auth import Guard
 from fabricd.rpc.errors import code_of
@@ -95,6 +95,7 @@ class Overseer:
         self.live = Live(core)
         if core.channels is not None:
             self.live.sections.append(channels_panel(core.channels))
+        self.live.sections.append(leases_panel(core.leases))
         self.sessions = Sessions(core.tokens, mode)
         self.actions = Actions(core, guard)
         self._tls = tls

@@ -21,7 +21,8 @@ from tests.http.conftest import Page as Overseer
 
 BACKENDS = ("lmdb", "postgres")
 LMDB_ONLY = ("test_a_wrong_token_is_refused_by_the_page", "test_hostile_text_is_shown_as_text_and_never_runs",
-             "test_the_page_catches_up_after_its_connection_drops")
+             "test_the_page_catches_up_after_its_connection_drops",
+             "test_a_lease_shows_live_with_its_holder_and_goes_when_released")
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -128,6 +129,23 @@ async def test_a_channel_s_log_moves_live_and_a_person_posts_to_it_from_the_page
         await expect(channel.locator("tbody tr").nth(1)).to_contain_text("ship it")
         assert "ship it" in [m.text for m in (await agent.peek("builder")).messages]
         await screenshot(tab, backend, "overseer-channels.png")
+    assert console.errors == []
+
+
+async def test_a_lease_shows_live_with_its_holder_and_goes_when_released(page: Overseer, browser, backend) -> None:
+    async with Client(page.daemon.target) as agent:
+        await agent.register("builder", session_name="build")
+        tab, console = await open_signed_in(browser, page)
+        await expect(tab.locator("#panel-leases")).to_contain_text("no live leases")
+        lease = await agent.acquire_lease("builder", ["src/app/**"], ttl=600, reason="refactor")
+        row = tab.locator("#leases tbody tr[data-agent=builder]")
+        await expect(row).to_contain_text("src/app/**")  # live, no reload
+        await expect(row).to_contain_text("EXCLUSIVE")
+        await expect(row).to_contain_text("refactor")
+        await expect(row.locator("td").nth(4)).to_have_text(str(lease.fencing_token))
+        await agent.release_lease(lease.lease_id)
+        await expect(row).to_have_count(0)
+        await expect(tab.locator("#panel-leases")).to_contain_text("no live leases")
     assert console.errors == []
 
 

@@ -347,6 +347,27 @@ const Overseer = (() => {
     }
   });
 
+  // Leases: one row per live lease, oldest grant first, its expiry counted down from the snapshot's clock.
+  panels.set("leases", (box, data) => {
+    if (!box.dataset.ready) {
+      box.dataset.ready = "1";
+      const table = document.createElement("table");
+      table.id = "leases";
+      const head = document.createElement("thead");
+      head.appendChild(row(["resources", "mode", "holder", "session", "fencing token", "reason", "expires in"]));
+      table.append(head, document.createElement("tbody"));
+      box.append(el("h2", "Leases"), el("p", "", "muted"), table);
+    }
+    const [, note, table] = box.children;
+    note.textContent = data.leases.length ? (data.more ? "the first " + data.leases.length + " live leases" : "")
+      : "no live leases";
+    const left = (ms) => Math.max(0, Math.round((ms - nowMs()) / 1000)) + "s";
+    fillKeyed("leases", data.leases, (l) => l.lease_id,
+              (l) => [l.resources.join(", "), l.mode, l.agent, l.session_name, String(l.fencing_token), l.reason,
+                      left(l.expire_ms) + (l.renew_with_presence ? " (renewed by presence)" : "")],
+              (tr, l) => { tr.dataset.agent = l.agent; });
+  });
+
   function channelBlock(name) {
     const block = el("div", null, "channel");
     block.dataset.channel = name;
