@@ -19,8 +19,11 @@ from tests.e2e.test_cli import fabric
 FABRIC = [sys.executable, "-m", "fabricd.cli.main"]
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+# Run `fabric` with SIGINT at its default. Not with preexec_fn: that forks this gRPC-loaded process in Python, and
+# gRPC's fork handlers then printed event-engine errors ("epoll_wait error: Bad file descriptor") on the child's
+# stderr, before the command's own first line.
+DEFAULT_SIGINT = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                  "os.execv(sys.argv[1], sys.argv[1:])"]
 
 
 class Running:
@@ -29,8 +32,8 @@ class Running:
     def __init__(self, *args: str) -> None:
         # Ctrl-C is what a person sends: SIGINT as a terminal delivers it, even when the suite itself was started in
         # the background (a non-interactive shell starts background jobs with SIGINT ignored, which children inherit).
-        self.proc = subprocess.Popen([*FABRIC, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     preexec_fn=_default_sigint)
+        self.proc = subprocess.Popen([*DEFAULT_SIGINT, *FABRIC, *args], stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
