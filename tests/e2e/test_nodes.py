@@ -141,7 +141,7 @@ async def test_streams_converge_after_the_database_terminates_the_listen_connect
             try:
                 killed = await conn.fetchval("""
                     SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-                    WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()""")
+                    WHERE datname = current_database() AND application_name = 'fabricd listen'""")
             finally:
                 await conn.close()
             assert killed == 3, "each node holds one LISTEN connection"

@@ -43,7 +43,7 @@ from fabricd.store.fair import FairGate
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import schema
 from fabricd.store.postgres.errors import CONNECTION_LOST, ROLLED_BACK, PostgresError
-from fabricd.store.postgres.listen import Listener, Publisher
+from fabricd.store.postgres.listen import LISTEN_APP, Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
 from fabricd.store.postgres.tx import PgTx
@@ -118,7 +118,8 @@ class PgEngine:
         # Each NOTIFY names the node that sent it, so the listener skips this node's own echoes (its waiters
         # were woken at the commit). A node id, unlike a server pid, is not reused by a reconnect.
         self._publisher = Publisher(self._pool, origin=self.node_id)
-        self.listener = Listener(lambda: asyncpg.connect(self.url), self._remote, self._reconnected,
+        self.listener = Listener(
+            lambda: asyncpg.connect(self.url, server_settings={"application_name": LISTEN_APP}), self._remote, self._reconnected,
                                  origin=self.node_id)
         self._listen_task = asyncio.get_running_loop().create_task(self.listener.run())
         await asyncio.wait_for(self.listener.connected.wait(), 10)

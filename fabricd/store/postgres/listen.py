@@ -38,6 +38,8 @@ from fabricd.store.postgres.errors import CONNECTION_LOST
 log = logging.getLogger("fabricd.store.postgres")
 
 CHANNEL = "fabricd"
+LISTEN_APP = "fabricd listen"
+"""application_name of the LISTEN connection: pg_stat_activity shows which backend it is."""
 MAX_PAYLOAD = 7900  # PostgreSQL refuses 8000 bytes and more
 
 
