@@ -93,6 +93,14 @@ class Tokens:
             for hook in self.on_revoke:
                 hook(token_id)
 
+    def find(self, token_id: str) -> tuple[bytes, Token] | None:
+        """(digest, token) of the token whose public id is `token_id`, live or revoked, from memory (a scan: a
+        fabric has hundreds of tokens, not millions)."""
+        for key, token in self._by_digest.items():
+            if token.token_id == token_id:
+                return key, token
+        return None
+
     def verify(self, secret: str) -> Token | None:
         """The live token for `secret`, or None (unknown or revoked)."""
         key = digest(secret)

@@ -36,7 +36,7 @@ from fabricd.http import views
 from fabricd.http.actions import Actions
 from fabricd.http.live import Live
 from fabricd.http.panels import channels_panel, leases_panel
-from fabricd.http.sessions import COOKIE, CSRF_HEADER, Session, Sessions
+from fabricd.http.sessions import COOKIE, CSRF_HEADER, IDLE_S, Session, Sessions
 from fabricd.rpc.auth import Guard
 from fabricd.rpc.errors import code_of
 from fabricd.rpc.server import Core
@@ -158,9 +158,12 @@ class Overseer:
     async def _guarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         try:
             self._check_host(request)
+            session = request["session"] = await self.sessions.get(request.cookies.get(COOKIE, ""))
             if request.method == "POST":
                 self._check_post(request)
             response = await handler(request)
+            if session is not None and session.renewed and not response.prepared and request.path != "/api/signout":
+                self._set_cookie(response, session.renewed)
         except FabricError as exc:
             response = error_response(exc)
         except web.HTTPException as exc:
@@ -200,11 +203,16 @@ class Overseer:
             if not Sessions.csrf_ok(session, request.headers.get(CSRF_HEADER, "")):
                 raise csrf_refused(f"the {CSRF_HEADER} header does not carry this session's CSRF token")
 
-    def _session(self, request: web.Request) -> Session:
-        session = self.sessions.get(request.cookies.get(COOKIE, ""))
+    @staticmethod
+    def _session(request: web.Request) -> Session:
+        session: Session | None = request.get("session")
         if session is None:
             raise no_session()
         return session
+
+    def _set_cookie(self, response: web.StreamResponse, value: str) -> None:
+        response.set_cookie(COOKIE, value, httponly=True, samesite="Strict", secure=self._tls is not None, path="/",
+                            max_age=IDLE_S)
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
@@ -238,7 +246,7 @@ class Overseer:
         if session.human:
             await self._register_human(session)
         response = web.json_response(session.public())
-        response.set_cookie(COOKIE, key, httponly=True, samesite="Strict", secure=self._tls is not None, path="/")
+        self._set_cookie(response, key)
         return response
 
     async def _register_human(self, session: Session) -> MailboxEntry:
@@ -250,11 +258,12 @@ class Overseer:
 
     async def who(self, request: web.Request) -> web.Response:
         """The session, or {"signed_in": false}: a page without one asks for a token (no error to log)."""
-        session = self.sessions.get(request.cookies.get(COOKIE, ""))
+        session: Session | None = request.get("session")
         return web.json_response({"signed_in": False} if session is None else session.public())
 
     async def sign_out(self, request: web.Request) -> web.Response:
-        self.sessions.sign_out(request.cookies.get(COOKIE, ""))
+        if request.get("session") is not None:
+            self.sessions.sign_out(request.cookies.get(COOKIE, ""))
         response = web.json_response({})
         response.del_cookie(COOKIE, path="/")
         return response
@@ -275,7 +284,7 @@ class Overseer:
         await self.live.watch()
         try:
             snapshot, version, mail_seen, touched = self.live.snapshot, -1, -1, time.monotonic()
-            while self.sessions.get(key) is session and not self.live.closed:
+            while not self.live.closed and await self.sessions.alive(key):
                 if snapshot is not None and snapshot.version != version:
                     version = snapshot.version
                     data = await views.encode(snapshot, session.identity, self._guard)

@@ -319,6 +319,8 @@ const Overseer = (() => {
     $("message-close").addEventListener("click", () => { state.selected = null; renderMessage(); });
     $("mailbox-close").addEventListener("click", () => { state.mailbox = null; $("panel-mailbox").hidden = true; });
     setInterval(tickAges, 1000);
+    // An open page keeps its session: the daemon renews the cookie on a request once it is 5 minutes old.
+    setInterval(() => { if (state.session) api("GET", "/api/session").catch(() => null); }, 5 * 60 * 1000);
     start();
   }
 
