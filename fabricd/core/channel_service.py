@@ -8,6 +8,7 @@ so a slow reader catches up from storage and a stream holds one batch at most.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 
 from fabricd.core import channel_search, paging, validate
@@ -114,7 +115,9 @@ class Channels(Service):
 
     async def search(self, query: str, channel: str, sender: str, after_ns: int, before_ns: int, page_size: int,
                      page_token: str, caller: str | None) -> tuple[list[Hit], str]:
-        """Hits best first, and the next page's token ("" at the end)."""
+        """Hits newest first (by post time, then channel name, then seq, highest first), and the next page's
+        token ("" at the end). The token holds the last hit's place, so posts published while a caller pages
+        neither repeat nor shift a hit: each hit is handed out once."""
         channel_search.parse(query)  # EMPTY_QUERY before anything is read
         if channel:
             self._name(channel)
@@ -122,7 +125,7 @@ class Channels(Service):
             validate.agent_id(sender, self.limits, "sender")
         size = DEFAULT_HITS if page_size == 0 else min(paging.page_size(page_size), MAX_HITS)
         scope = "\n".join((query, channel, sender, str(after_ns), str(before_ns)))
-        offset = int(paging.decode(page_token, "search", scope)[0]) if page_token else 0
+        below, seen = _below(page_token, scope) if page_token else (None, 0)
         store = self._store.channels
         if channel:
             await store.read(channel, caller, 0, 1, 1)  # NOT_A_MEMBER, CHANNEL_NOT_FOUND
@@ -132,7 +135,20 @@ class Channels(Service):
             names = None if readable is None else tuple(readable)
         if names == ():
             return [], ""
-        hits = await store.search(SearchQuery(query, names, sender, after_ns, before_ns, size + 1, offset))
+        hits = await store.search(SearchQuery(query, names, sender, after_ns, before_ns, size + 1, below))
+        hits = hits[:size + 1]
         more = len(hits) > size
-        token = paging.encode("search", scope, str(offset + size), offset + size) if more else ""
+        token = paging.encode("search", scope, json.dumps(hits[size - 1].order), seen + size) if more else ""
         return hits[:size], token
+
+
+def _below(token: str, scope: str) -> tuple[tuple[int, str, int], int]:
+    """The last hit's place (send_ns, channel, seq) a search token holds, and the hits handed out before."""
+    cursor, seen = paging.decode(token, "search", scope)
+    try:
+        send_ns, channel, seq = json.loads(cursor)
+    except (ValueError, TypeError):
+        raise paging.bad_token("is not one this daemon handed out") from None
+    if not (isinstance(send_ns, int) and isinstance(channel, str) and isinstance(seq, int)):
+        raise paging.bad_token("is not one this daemon handed out")
+    return (send_ns, channel, seq), seen

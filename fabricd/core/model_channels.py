@@ -97,14 +97,21 @@ class SearchQuery:
     after_ns: int = 0
     before_ns: int = 0
     limit: int = 20
-    offset: int = 0
+    below: tuple[int, str, int] | None = None
+    """Only hits older than this one (its `Hit.order`): the last hit of the page before (None: from the newest)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
+    """A search hit. Hits come newest first: by `order` = (send_ns, channel, seq), highest first."""
+
     channel: str
     seq: int
     sender: str
     send_ns: int
     snippet: str
     message_id: str
+
+    @property
+    def order(self) -> tuple[int, str, int]:
+        return (self.send_ns, self.channel, self.seq)

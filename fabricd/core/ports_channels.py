@@ -46,7 +46,8 @@ class ChannelPort(Protocol):
         """The channels `caller` may read (None: every channel, for a trusted caller)."""
 
     async def search(self, query: SearchQuery) -> list[Hit]:
-        """Full-text hits, best first, answered from the backend's index."""
+        """Full-text hits, newest first (Hit.order) below query.below, at most query.limit of them, answered
+        from the backend's index one page at a time (never every match ranked or highlighted)."""
 
     async def expire(self, limit: int) -> int:
         """Retention applied to every channel (the maintenance sweep); posts dropped."""

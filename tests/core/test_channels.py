@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 
 import pytest
 
+from fabricd.core import channel_search
 from fabricd.core.channel_service import Channels
 from fabricd.core.errors import (
     AlreadyExists,
@@ -268,3 +271,81 @@ async def test_search_finds_words_phrases_and_prefixes_in_the_channels_a_caller_
     assert empty.value.reason == "EMPTY_QUERY"
     with pytest.raises(PermissionDenied):
         await ch.search("main", "secret", "", 0, 0, 0, "", "ann")
+
+
+async def every_hit(ch: Channels, query: str, channel: str = "", sender: str = "", after_ns: int = 0,
+                    before_ns: int = 0, page_size: int = 5, caller: str | None = ADMIN) -> list[tuple[int, str, int]]:
+    """(send_ns, channel, seq) of every hit, page after page."""
+    got: list[tuple[int, str, int]] = []
+    token = ""
+    while True:
+        hits, token = await ch.search(query, channel, sender, after_ns, before_ns, page_size, token, caller)
+        assert len(hits) <= page_size
+        got += [(h.send_ns, h.channel, h.seq) for h in hits]
+        if not token:
+            return got
+
+
+async def test_paging_through_many_hits_hands_out_each_once_newest_first_while_posts_arrive(
+        fabric: Fabric, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("fabricd.store.postgres.channels.WALK", 4)  # PostgreSQL: 4 posts walked, then the GIN index
+    ch = await team(fabric, "ann")
+    await ch.create(Channel("ops"), ADMIN)
+    await ch.join("ops", "ann", Delivery.LOG, ADMIN)
+    texts = ("main is red", "main is green", "red main", "deploy now", "stop: red main build")
+    expected = []
+    for i in range(40):
+        if i % 3 == 0:
+            fabric.clock.advance(1)  # the others share a time with a post before them: ties by channel, then seq
+        for name in ("team", "ops"):
+            done = await ch.publish(name, post(f"{texts[i % len(texts)]} {i}", "ann"), ADMIN)
+            if channel_search.matches(channel_search.parse("main red"), done.post.message.text):
+                expected.append((done.post.message.send_time_ns, name, done.post.seq))
+    expected.sort(reverse=True)
+    assert len(expected) == 48
+    assert await every_hit(ch, "main red") == expected
+    assert await every_hit(ch, "main red", caller="ann", page_size=1) == expected
+    assert await every_hit(ch, "main red", channel="team", page_size=7, caller="ann") == [
+        e for e in expected if e[1] == "team"]
+    first, token = await ch.search("main red", "", "", 0, 0, 10, "", ADMIN)
+    fabric.clock.advance(1)
+    await ch.publish("team", post("main red again", "ann"), ADMIN)  # newer than the pages handed out
+    rest = []
+    while token:
+        hits, token = await ch.search("main red", "", "", 0, 0, 10, token, ADMIN)
+        rest += hits
+    assert [(h.send_ns, h.channel, h.seq) for h in first + rest] == expected
+    newest, _ = await ch.search("main red", "", "", 0, 0, 1, "", ADMIN)
+    assert [(h.channel, h.seq, h.snippet) for h in newest] == [("team", 41, "[main] [red] again")]
+    _, token = await ch.search("main red", "", "", 0, 0, 10, "", ADMIN)
+    with pytest.raises(InvalidArgument) as other:
+        await ch.search("main green", "", "", 0, 0, 10, token, ADMIN)
+    assert other.value.reason == "INVALID_PAGE_TOKEN"
+
+
+async def test_every_backend_finds_what_the_reference_reading_of_a_query_finds(
+        fabric: Fabric, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("fabricd.store.postgres.channels.WALK", 4)
+    ch = await team(fabric, "ann", "bob")
+    words = ("main", "red", "green", "mainline", "deploy", "deployed", "redo", "stop")
+    rng = random.Random(7)
+    posts = []
+    for i in range(60):
+        fabric.clock.advance(1)
+        text = " ".join(rng.choice(words) for _ in range(5))
+        sender = ("ann", "bob")[i % 2]
+        done = await ch.publish("team", post(text, sender), ADMIN)
+        posts.append((done.post.message.send_time_ns, "team", done.post.seq, text, sender))
+    newest_first = sorted(posts, reverse=True)
+    middle = posts[20][0], posts[45][0]
+    for query in ('"main red"', "mai*", "main -red", '"red main" -green', "deploy* main -stop", "redo"):
+        terms = channel_search.parse(query)
+        want = [p[:3] for p in newest_first if channel_search.matches(terms, p[3])]
+        assert want, query
+        assert await every_hit(ch, query) == want, query
+        assert await every_hit(ch, query, sender="bob") == [
+            p[:3] for p in newest_first if p[4] == "bob" and channel_search.matches(terms, p[3])], query
+        assert await every_hit(ch, query, after_ns=middle[0], before_ns=middle[1], page_size=3) == [
+            w for w in want if middle[0] < w[0] < middle[1]], query
+    hits, _ = await ch.search('"main red"', "", "", 0, 0, 0, "", ADMIN)
+    assert hits and all(re.search(r"\[main]? \[?red]", h.snippet) for h in hits)  # FTS5 marks "[main red]"

@@ -134,6 +134,30 @@ async def test_search_finds_posts_with_highlighted_snippets(team) -> None:  # no
         assert [h.seq for h in (await ann.search_messages('"API refactor"', sender="bob")).hits] == [2]
 
 
+
+async def test_search_pages_hand_out_each_hit_once_newest_first(team) -> None:  # noqa: ANN001
+    _, tcp, local, tokens = team
+    await local.create_channel("team")
+    await local.join_channel("team", "ann")
+    for i in range(1, 26):
+        await local.publish("team", f"deploy {i} is {'red' if i % 5 else 'green'}", sender="bob")
+    async with Client(tcp, token=tokens["ann"]) as ann:
+        seqs, token, pages = [], "", 0
+        while True:
+            found = await ann.search_messages("deploy* -green", channel="team", page_size=7, page_token=token)
+            seqs += [h.seq for h in found.hits]
+            pages += 1
+            token = found.next_page_token
+            if pages == 1:
+                await local.publish("team", "deploy 26 is red", sender="bob")  # after the first page: not in these
+            if not token:
+                break
+        assert seqs == [i for i in range(25, 0, -1) if i % 5] and pages == 3
+        assert [h.seq for h in (await ann.search_messages('"is red"', page_size=2)).hits] == [26, 24]
+        with pytest.raises(InvalidArgument) as other:
+            await ann.search_messages("deploy*", channel="team", page_token=token or "bm90IGEgdG9rZW4")
+        assert other.value.reason == "INVALID_PAGE_TOKEN"
+
 def test_the_sync_client_publishes_and_reads(team) -> None:  # noqa: ANN001
     daemon = team[0]
     with SyncClient(daemon.target) as client:

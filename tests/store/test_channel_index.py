@@ -13,7 +13,7 @@ from fabricd.core.model import Address, Message
 from fabricd.core.model_channels import Channel, Retention
 from fabricd.core.notify import LocalWakeups
 from fabricd.store import open_store
-from fabricd.store.lmdb.channel_index import FILE
+from fabricd.store.lmdb.channel_index import FILE, VERSION
 
 NOW = 1_700_000_000 * 10**9
 
@@ -96,4 +96,40 @@ async def test_the_index_file_is_made_only_for_channels_and_as_private_as_the_st
     await ch.create(Channel("team"), None)
     await store.channels.catch_up()  # type: ignore[attr-defined]
     assert os.stat(tmp_path / FILE).st_mode & 0o777 == os.stat(tmp_path / "data.mdb").st_mode & 0o777
+    await store.close()  # type: ignore[attr-defined]
+
+
+async def test_an_index_of_the_older_layout_is_indexed_anew(tmp_path: Path) -> None:
+    store, ch = await opened(tmp_path)
+    await ch.create(Channel("team"), None)
+    await ch.publish("team", post("delta one"), None)
+    await store.close()  # type: ignore[attr-defined]
+    db = sqlite3.connect(tmp_path / FILE)  # the first layout: no `chan` column, user_version 0
+    db.executescript("""
+        CREATE VIRTUAL TABLE posts USING fts5(text, channel UNINDEXED, seq UNINDEXED, sender UNINDEXED,
+            id UNINDEXED, send_ns UNINDEXED, tokenize = 'unicode61');
+        CREATE TABLE indexed (channel TEXT PRIMARY KEY, uid TEXT NOT NULL, first_seq INTEGER NOT NULL,
+            last_seq INTEGER NOT NULL);
+        INSERT INTO posts VALUES ('delta stale', 'team', 9, 'ann', 'x', 0);
+        INSERT INTO indexed VALUES ('team', 'gone', 1, 9);""")
+    db.close()
+    store, ch = await opened(tmp_path)
+    assert await found(ch, "delta") == [("team", 1)]
+    await store.close()  # type: ignore[attr-defined]
+    db = sqlite3.connect(tmp_path / FILE)
+    assert db.execute("PRAGMA user_version").fetchone() == (VERSION,)
+    db.close()
+
+
+async def test_retention_trims_only_the_oldest_posts_of_its_channel(tmp_path: Path) -> None:
+    store, ch = await opened(tmp_path)
+    await ch.create(Channel("team", retention=Retention(max_messages=3)), None)
+    await ch.create(Channel("ops"), None)
+    for i in range(6):
+        await ch.publish("ops", post(f"epsilon ops {i}"), None)
+        await ch.publish("team", post(f"epsilon team {i}"), None)
+        if i % 2:
+            await found(ch, "epsilon")
+    assert await found(ch, "epsilon team") == [("team", 6), ("team", 5), ("team", 4)]
+    assert await found(ch, "epsilon ops") == [("ops", n) for n in range(6, 0, -1)]
     await store.close()  # type: ignore[attr-defined]

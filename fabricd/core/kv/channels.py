@@ -10,6 +10,7 @@ copy writes anything, so the post and the other copies commit.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from fabricd.core import channel_search
@@ -230,8 +231,9 @@ def scan_search(tx: RecordTx, terms: list[channel_search.Term], query: SearchQue
                 if (query.after_ns and m.send_time_ns <= query.after_ns) or (
                         query.before_ns and m.send_time_ns >= query.before_ns):
                     continue
+                if query.below is not None and (m.send_time_ns, name, p.seq) >= query.below:
+                    continue
                 if channel_search.matches(terms, m.text):
-                    hits.append(Hit(name, p.seq, m.sender.agent_id, m.send_time_ns,
-                                    channel_search.snippet(terms, m.text), m.id))
-    hits.sort(key=lambda h: -h.send_ns)  # newest first: no ranking here
-    return hits[query.offset:query.offset + query.limit]
+                    hits.append(Hit(name, p.seq, m.sender.agent_id, m.send_time_ns, m.text, m.id))
+    hits.sort(key=lambda h: h.order, reverse=True)  # newest first (see SearchQuery.below)
+    return [dataclasses.replace(h, snippet=channel_search.snippet(terms, h.snippet)) for h in hits[:query.limit]]

@@ -1,8 +1,15 @@
 """SqliteIndex: the full-text index of the channels' posts on LMDB, in SQLite FTS5 beside the store.
 
-    <data folder>/search.sqlite3
-      posts(text, channel, seq, sender, id, send_ns)     FTS5 (unicode61), only `text` indexed
+    <data folder>/search.sqlite3   (PRAGMA user_version = 2; a file of another version is indexed anew)
+      posts(text, chan, channel, seq, sender, id, send_ns)   FTS5 (unicode61); `text` and `chan` indexed
       indexed(channel PRIMARY KEY, uid, first_seq, last_seq)   which part of each channel's log it holds
+
+`chan` holds one token naming the post's channel (`c` and the name's UTF-8 in hex), so a search of one
+channel is an index lookup, not a filter of every match. A channel's posts are added in seq order, so
+their rowids follow their seqs: a search walks the matches newest first (ORDER BY rowid DESC) and stops
+after one page, never ranking, sorting or highlighting the rest. Several channels are searched one by one
+and their pages merged by (send_ns, channel, seq) (fabricd.core.model_channels.Hit.order), which is a
+channel's seq order as long as its posts' times follow their seqs (one process stamps them, in order).
 
 The channels' logs in LMDB are the truth; the index follows them. Before every search it catches up, in
 one SQLite transaction per channel behind: the posts after `last_seq` are added, those below the
@@ -29,17 +36,27 @@ from fabricd.core.model_channels import Hit, Post, SearchQuery
 T = TypeVar("T")
 FILE = "search.sqlite3"
 BATCH = 512
-_SCHEMA = """
-CREATE VIRTUAL TABLE IF NOT EXISTS posts USING fts5(text, channel UNINDEXED, seq UNINDEXED, sender UNINDEXED,
-    id UNINDEXED, send_ns UNINDEXED, tokenize = 'unicode61');
+VERSION = 2
+_SCHEMA = f"""
+CREATE VIRTUAL TABLE IF NOT EXISTS posts USING fts5(text, chan, channel UNINDEXED, seq UNINDEXED,
+    sender UNINDEXED, id UNINDEXED, send_ns UNINDEXED, tokenize = 'unicode61');
 CREATE TABLE IF NOT EXISTS indexed (channel TEXT PRIMARY KEY, uid TEXT NOT NULL, first_seq INTEGER NOT NULL,
     last_seq INTEGER NOT NULL);
+PRAGMA user_version = {VERSION};
 """
+_OLD = "DROP TABLE IF EXISTS posts; DROP TABLE IF EXISTS indexed;"
+_SNIPPET = "snippet(posts, 0, '[', ']', '…', 24)"
 Read = Callable[[Callable[[RecordTx], T]], Awaitable[T]]
 
 
-def fts_query(terms: list[Term]) -> str:
-    """The FTS5 query of parsed terms: words and phrases quoted, prefix*, NOT for -excluded."""
+def chan_token(channel: str) -> str:
+    """The one token of a channel's name in the `chan` column: `c` and its UTF-8 in hex (one word for unicode61)."""
+    return "c" + channel.encode("utf-8", "surrogatepass").hex()
+
+
+def fts_query(terms: list[Term], channel: str | None = None) -> str:
+    """The FTS5 query of parsed terms: words and phrases quoted, prefix*, NOT for -excluded; in the `text`
+    column, and of one channel's posts when `channel` is given."""
     include: list[str] = []
     exclude: list[str] = []
     for t in terms:
@@ -48,7 +65,9 @@ def fts_query(terms: list[Term]) -> str:
     query = " AND ".join(include)
     for text in exclude:
         query += f" NOT {text}"
-    return query
+    if channel is None:
+        return f"text : ({query})"
+    return f'chan : "{chan_token(channel)}" AND text : ({query})'
 
 
 class SqliteIndex:
@@ -66,6 +85,8 @@ class SqliteIndex:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("PRAGMA synchronous = NORMAL")  # a lost tail is caught up from the log
+            if db.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                db.executescript(_OLD)  # an index of an older layout: indexed anew from the logs
             db.executescript(_SCHEMA)
             self._db = db
         return self._db
@@ -137,7 +158,8 @@ def _posts(channel: str, after: int, tx: RecordTx) -> list[Post]:
 def _drop(db: sqlite3.Connection, channel: str) -> None:
     with db:
         db.execute("BEGIN")
-        db.execute("DELETE FROM posts WHERE channel = ?", (channel,))
+        db.execute("DELETE FROM posts WHERE rowid IN (SELECT rowid FROM posts WHERE posts MATCH ?)",
+                   (f'chan : "{chan_token(channel)}"',))
         db.execute("DELETE FROM indexed WHERE channel = ?", (channel,))
 
 
@@ -145,7 +167,15 @@ def _trim(db: sqlite3.Connection, channel: str, uid: str, first: int, after: int
     """Retention dropped the posts below `first`: so does the index."""
     with db:
         db.execute("BEGIN")
-        db.execute("DELETE FROM posts WHERE channel = ? AND seq < ?", (channel, first))
+        rows = db.execute("SELECT rowid, seq FROM posts WHERE posts MATCH ? ORDER BY rowid",
+                          (f'chan : "{chan_token(channel)}"',))
+        gone = []
+        for rowid, seq in rows:  # the channel's oldest first (rowids follow seqs): read only those dropped
+            if seq >= first:
+                break
+            gone.append((rowid,))
+        rows.close()
+        db.executemany("DELETE FROM posts WHERE rowid = ?", gone)
         db.execute("INSERT INTO indexed (channel, uid, first_seq, last_seq) VALUES (?, ?, ?, ?) ON CONFLICT (channel) "
                    "DO UPDATE SET uid = excluded.uid, first_seq = excluded.first_seq, last_seq = excluded.last_seq",
                    (channel, uid, first, after))
@@ -154,18 +184,30 @@ def _trim(db: sqlite3.Connection, channel: str, uid: str, first: int, after: int
 def _add(db: sqlite3.Connection, channel: str, uid: str, posts: list[Post]) -> None:
     with db:
         db.execute("BEGIN")
-        db.executemany("INSERT INTO posts (text, channel, seq, sender, id, send_ns) VALUES (?, ?, ?, ?, ?, ?)",
-                       [(p.message.text, channel, p.seq, p.message.sender.agent_id, p.message.id,
+        chan = chan_token(channel)
+        db.executemany("INSERT INTO posts (text, chan, channel, seq, sender, id, send_ns) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(p.message.text, chan, channel, p.seq, p.message.sender.agent_id, p.message.id,
                          p.message.send_time_ns) for p in posts])
         db.execute("UPDATE indexed SET last_seq = ? WHERE channel = ? AND uid = ?", (posts[-1].seq, channel, uid))
 
 
 def _search(db: sqlite3.Connection, terms: list[Term], q: SearchQuery) -> list[Hit]:
+    """The first q.limit hits, newest first: one channel's straight from the index, several channels' merged."""
+    names = q.channels if q.channels is not None else [r[0] for r in db.execute("SELECT channel FROM indexed")]
+    if len(names) == 1:
+        return [_hit(r) for r in _newest(db, terms, q, names[0], _SNIPPET)]
+    rows = sorted((r for name in names for r in _newest(db, terms, q, name, "''")),
+                  key=lambda r: (r[4], r[1], r[2]), reverse=True)[:q.limit]
+    text = fts_query(terms)
+    return [_hit(r[:5] + db.execute(f"SELECT {_SNIPPET} FROM posts WHERE posts MATCH ? AND rowid = ?",
+                                    (text, r[0])).fetchone() + r[6:]) for r in rows]
+
+
+def _newest(db: sqlite3.Connection, terms: list[Term], q: SearchQuery, channel: str, snippet: str) -> list[Any]:
+    """One channel's first q.limit matches, newest first: the index walked backwards, stopped after a page."""
     where: list[str] = ["posts MATCH ?"]
-    args: list[Any] = [fts_query(terms)]
-    if q.channels is not None:
-        where.append(f"channel IN ({','.join('?' * len(q.channels))})")
-        args.extend(q.channels)
+    args: list[Any] = [fts_query(terms, channel)]
     if q.sender:
         where.append("sender = ?")
         args.append(q.sender)
@@ -175,7 +217,12 @@ def _search(db: sqlite3.Connection, terms: list[Term], q: SearchQuery) -> list[H
     if q.before_ns:
         where.append("send_ns < ?")
         args.append(q.before_ns)
-    rows = db.execute(f"SELECT channel, seq, sender, send_ns, snippet(posts, 0, '[', ']', '…', 24), id FROM posts "
-                      f"WHERE {' AND '.join(where)} ORDER BY rank, send_ns DESC LIMIT ? OFFSET ?",
-                      (*args, q.limit, q.offset)).fetchall()
-    return [Hit(r[0], int(r[1]), r[2], int(r[3]), r[4], r[5]) for r in rows]
+    if q.below is not None:
+        where.append("(send_ns, channel, seq) < (?, ?, ?)")
+        args.extend(q.below)
+    return db.execute(f"SELECT rowid, channel, seq, sender, send_ns, {snippet}, id FROM posts "
+                      f"WHERE {' AND '.join(where)} ORDER BY rowid DESC LIMIT ?", (*args, q.limit)).fetchall()
+
+
+def _hit(r: Any) -> Hit:
+    return Hit(r[1], int(r[2]), r[3], int(r[4]), r[5], r[6])

@@ -367,6 +367,12 @@ CREATE INDEX IF NOT EXISTS leases_of ON leases (agent_id) WHERE anchors <> '{}';
 ALTER TABLE mailboxes ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
 CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks);
 """),
+    # Migration 13: SearchMessages answers newest first, one page at a time. For words most posts hold,
+    # walking a channel's posts backwards in this index and stopping after a page beats the GIN index's
+    # every match sorted; PostgreSQL picks one or the other by the words' frequency.
+    Migration(13, "channel posts are searched newest first by an index on (channel, send_ns, seq)", """
+CREATE INDEX IF NOT EXISTS channel_posts_newest ON channel_posts (channel, send_ns, seq);
+"""),
 )
 
 

@@ -235,7 +235,7 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     @server.tool()
     async def search_messages(query: str, channel: str = "") -> str:
         """Search what was said in the channels you are a member of (or one channel): words (all must match),
-        "a phrase", -word to leave out, prefix* for any word starting so. Returns the best matches with the
+        "a phrase", -word to leave out, prefix* for any word starting so. Returns the newest matches with the
         channel, seq, sender and a snippet marking each match [like this]; read_channel shows the context."""
         found = await bridge.call(lambda: client.search_messages(query, channel=channel))
         return json.dumps([{"channel": "#" + h.channel, "seq": h.seq, "from": h.sender, "snippet": h.snippet}

@@ -245,9 +245,14 @@ class ChannelServiceServicer:
     def SearchMessages(self, request, context):
         """Full-text search over the retained posts of the channels the caller may
         read (an agent token: its agent's channels; `channel` narrows it to one),
-        best match first, with a highlighted snippet. The query takes words
-        (all must match), "quoted phrases", -excluded words and prefix* words.
-        INVALID_ARGUMENT (EMPTY_QUERY) for a query with no word.
+        newest first (by send_time, then channel name, then seq, highest
+        first), with a highlighted snippet; not ranked by relevance, so a page
+        costs the same however many posts match. The query takes words (all must
+        match), "quoted phrases", -excluded words and prefix* words.
+        next_page_token resumes after the last hit returned, so posts published
+        meanwhile neither repeat nor shift hits: each hit comes once.
+        INVALID_ARGUMENT (EMPTY_QUERY) for a query with no word; a page_token of
+        another query or filter, INVALID_ARGUMENT (INVALID_PAGE_TOKEN).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
