@@ -19,7 +19,7 @@ import logging
 import math
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from fabricd.core import lease_patterns as patterns
@@ -27,9 +27,8 @@ from fabricd.core import leases as rules
 from fabricd.core import paging, validate
 from fabricd.core.errors import DeadlineExceeded, FabricError, InvalidArgument
 from fabricd.core.leases import LEASES, Clocks, Line
-from fabricd.core.limits import Limits
 from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode, Waiter
-from fabricd.core.ports import Service, Store
+from fabricd.core.ports import Service
 
 log = logging.getLogger("fabricd.leases")
 LIST = "leases"

@@ -7,8 +7,14 @@ import asyncio
 
 import pytest
 
-from fabricd.core.errors import (DeadlineExceeded, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied,
-                                 ResourceExhausted)
+from fabricd.core.errors import (
+    DeadlineExceeded,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+)
 from fabricd.core.lease_service import Leases
 from fabricd.core.leases import LeaseConflict, Line, Queued
 from fabricd.core.limits import Limits
