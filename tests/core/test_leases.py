@@ -431,3 +431,20 @@ async def test_the_sweep_deletes_dead_waiter_records_and_says_when_the_next_one_
     fabric.clock.advance(6)
     await leases.sweep()
     assert await leases.waiters() == [] and await fabric.store.leases.leave("w") is False
+
+
+async def test_a_reopened_embedded_store_forgets_the_waiters_of_the_process_before(make_fabric: MakeFabric,
+                                                                                  store_location: str) -> None:
+    fabric = await make_fabric()
+    leases = leases_of(fabric)
+    await take(leases, "a", "x")
+    await fabric.store.leases.wait_turn(leases.request("b", ["x"], EX, MIN, "", False), "l1", leases.clocks(), 0,
+                                        Line("w", 0, 20 * 10**9))
+    if store_location == "memory:":
+        return  # memory keeps nothing across a reopen
+    await fabric.store.close()
+    again = leases_of(await make_fabric())
+    # LMDB: one daemon holds the folder, so every waiter was a call of a process that is gone. PostgreSQL: other
+    # nodes' waiters are live calls; a dead node's die at their expiry (the test above).
+    on_postgres = store_location.startswith("postgres")
+    assert [w.agent_id for w in await again.waiters()] == (["b"] if on_postgres else [])

@@ -24,6 +24,15 @@ from fabricd.store.lmdb import keys
 from fabricd.store.lmdb.tx_directory import rows_under
 
 
+def forget_waiters(txn: Any, dbs: Any) -> int:
+    """Delete every waiter record (at open: the daemon holds the folder's lock, so each was a call of a process
+    that is gone, and would stand in others' way until it expired); the number deleted."""
+    found = [key for key, _ in rows_under(txn, dbs.meta, keys.LEASE_WAIT, b"")]
+    for key in found:
+        txn.delete(key, db=dbs.meta)
+    return len(found)
+
+
 class LeaseRecords:
     __slots__ = ()
     _txn: Any
