@@ -27,7 +27,7 @@ from fabricd.core import leases as rules
 from fabricd.core import paging, validate
 from fabricd.core.errors import DeadlineExceeded, FabricError, InvalidArgument
 from fabricd.core.leases import LEASES, Clocks, Line
-from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode, Waiter
+from fabricd.core.model_leases import AcquireRequest, Behind, Holder, Lease, LeaseMode, Waiter
 from fabricd.core.ports import Service
 
 log = logging.getLogger("fabricd.leases")
@@ -166,6 +166,13 @@ class Leases(Service):
         validate.text_field(agent_id, "agent_id", self.limits, required=False)
         asked = checked_resources(paths, "paths")
         return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
+
+    async def check_line(self, agent_id: str, paths: Sequence[str],
+                         mode: LeaseMode) -> tuple[list[Holder], list[Behind]]:
+        """`check`, and the other agents' waiters in line for these paths (oldest place first)."""
+        holders = await self.check(agent_id, paths, mode)
+        asked = checked_resources(paths, "paths")
+        return holders, rules.in_line(await self.waiters(), asked, mode or LeaseMode.EXCLUSIVE, agent_id)
 
     async def sweep(self, prune: bool = False) -> tuple[list[Lease], int]:
         """Write the ends that are due (with `prune`, forget ended records kept long enough even when none

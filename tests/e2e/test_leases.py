@@ -288,6 +288,9 @@ async def test_waiters_on_two_nodes_are_granted_in_the_order_they_queued(line_no
             await until_line(pg_url, lambda found: found == ["a"])
             second = asyncio.ensure_future(two.acquire_lease("b", [path], wait=True, wait_timeout=60))
             await until_line(pg_url, lambda found: found == ["a", "b"])
+            line_seen = await one.lease_waiters([path], agent_id="c")  # what any node shows of the line
+            assert [(w.agent_id, w.resource, w.requested) for w in line_seen] == [("a", path, path), ("b", path, path)]
+            assert line_seen[0].enqueue_time.ToNanoseconds() <= line_seen[1].enqueue_time.ToNanoseconds()
             with pytest.raises(FailedPrecondition) as queued:  # free of leases, but a waits for it: no jumping
                 await two.acquire_lease("c", [f"docs/{round_}.md"])
             assert queued.value.reason == "LEASE_QUEUED" and queued.value.metadata["waiter_0_agent_id"] == "a"

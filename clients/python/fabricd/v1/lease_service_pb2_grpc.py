@@ -153,7 +153,9 @@ class LeaseServiceServicer:
         """The conflicts other agents' leases would cause if `agent_id` worked on
         these paths (an EXCLUSIVE lease of another agent conflicts with any work;
         a SHARED one with an exclusive intent): what a pre-edit or pre-commit hook
-        asks. INVALID_ARGUMENT (LEASE_PATTERN_INVALID) for a bad path.
+        asks; and the other agents' waiting Acquire calls in line for these paths
+        (`waiting`), which an Acquire without wait may not jump (LEASE_QUEUED).
+        INVALID_ARGUMENT (LEASE_PATTERN_INVALID) for a bad path.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
