@@ -2,9 +2,11 @@
 
 The rules are fabricd.core.leases; the store runs them (fabricd.core.kv.leases). This module checks
 requests, turns the settings into the rules' terms, and does the waiting:
-- Acquire with wait: waiters on this node are served in arrival order per resource (a waiter tries only
-  when no earlier waiter wants an overlapping resource), each retrying when a lease changes, until granted
-  or its deadline passes (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT);
+- Acquire with wait: the call takes a place in the store's line (fabricd.core.leases, "The line": FIFO per
+  resource across every node) and tries again when a lease or the line changes (a wake-up, which crosses
+  PostgreSQL nodes by NOTIFY) and at least every third of limits.lease_waiter_ttl (which keeps its place
+  alive), until granted or its deadline passes (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT); however it ends
+  ungranted (deadline, cancelled, its client gone) it leaves the line;
 - the sweep writes each lease's end (ttl or presence) when it is due, which wakes waiters and watchers;
   readers judge ends themselves, so nothing depends on the sweep's timing;
 - WatchLeases reads storage after each wake-up (read the version, read, then wait): memory stays bounded.
@@ -13,21 +15,20 @@ requests, turns the settings into the rules' terms, and does the waiting:
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
+import math
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from fabricd.core import lease_patterns as patterns
 from fabricd.core import leases as rules
 from fabricd.core import paging, validate
 from fabricd.core.errors import DeadlineExceeded, FabricError, InvalidArgument
-from fabricd.core.leases import LEASES, Clocks, LeaseConflict
-from fabricd.core.limits import Limits
-from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode
-from fabricd.core.ports import Service, Store
+from fabricd.core.leases import LEASES, Clocks, Line
+from fabricd.core.model_leases import AcquireRequest, Behind, Holder, Lease, LeaseMode, Waiter
+from fabricd.core.ports import Service
 
 log = logging.getLogger("fabricd.leases")
 LIST = "leases"
@@ -57,12 +58,6 @@ class LeaseBatch:
     reset: bool = False
 
 
-@dataclass(slots=True)
-class _Waiter:
-    order: int
-    resources: tuple[str, ...]
-
-
 def checked_resources(values: Sequence[str], field_name: str = "resources") -> tuple[str, ...]:
     """Normalised, deduplicated in order; at least one (MISSING_FIELD)."""
     if not values:
@@ -77,12 +72,6 @@ def checked_resources(values: Sequence[str], field_name: str = "resources") -> t
 
 class Leases(Service):
     """LeaseService's core (see the module docstring)."""
-
-    _order = itertools.count()
-
-    def __init__(self, store: Store, limits: Limits, clock: Callable[[], int], keepalive_s: float = 15.0) -> None:
-        super().__init__(store, limits, clock, keepalive_s)
-        self._waiters: list[_Waiter] = []
 
     def clocks(self) -> Clocks:
         return Clocks(int(self.limits.live_window_s * 1e9), int(self.limits.lease_offline_grace_s * 1e9))
@@ -102,31 +91,44 @@ class Leases(Service):
         lease_id = str(uuid.uuid4())
         if wait_s is None:
             return await self._store.leases.acquire(request, lease_id, self.clocks(), quota)
-        me = _Waiter(next(self._order), request.resources)
-        self._waiters.append(me)
+        ttl_s = self.limits.lease_waiter_ttl_s
         deadline = time.monotonic() + wait_s
+        line = Line(str(uuid.uuid4()), self._clock() + int(wait_s * 1e9) if math.isfinite(wait_s) else 0,
+                    int(ttl_s * 1e9))
+        granted = False
         try:
             while True:
                 seen = self._wakeups.version(LEASES)
-                if not self._ahead_of(me):
-                    try:
-                        return await self._store.leases.acquire(request, lease_id, self.clocks(), quota)
-                    except LeaseConflict:
-                        pass
+                got = await self._store.leases.wait_turn(request, lease_id, self.clocks(), quota, line)
+                if isinstance(got, Lease):
+                    granted = True
+                    return got
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise DeadlineExceeded(
-                        f"waited {wait_s:g}s for {', '.join(request.resources)} and other agents still hold "
-                        "them; nothing was granted", reason="LEASE_WAIT_TIMEOUT", waited_s=f"{wait_s:g}")
-                await self._wakeups.wait(LEASES, seen, min(left, self._keepalive_s))
+                        f"waited {wait_s:g}s for {', '.join(request.resources)}: {len(got.holders)} lease(s) and "
+                        f"{len({b.waiter.waiter_id for b in got.ahead})} earlier waiter(s) still stand in the "
+                        "way; nothing was granted", reason="LEASE_WAIT_TIMEOUT", waited_s=f"{wait_s:g}")
+                await self._wakeups.wait(LEASES, seen, min(left, self._keepalive_s, ttl_s / 3))
         finally:
-            self._waiters.remove(me)
-            self._wakeups.notify(LEASES)  # the next in line may try now
+            if not granted:  # however it ended (deadline, an error, cancelled: its client left)
+                await self._leave(line.waiter_id)
 
-    def _ahead_of(self, me: _Waiter) -> bool:
-        """Whether an earlier waiter on this node wants a resource overlapping one of `me`'s."""
-        return any(w.order < me.order and any(patterns.overlap(a, b) for a in w.resources for b in me.resources)
-                   for w in self._waiters)
+    async def _leave(self, waiter_id: str) -> None:
+        """Take a waiting call's record out of the line, even while the call is being cancelled; a failure
+        leaves it to die at its expiry (limits.lease_waiter_ttl)."""
+        task = asyncio.ensure_future(self._store.leases.leave(waiter_id))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # seen, even once no one awaits it
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except FabricError as exc:
+            log.warning("a waiter's place in line was left to expire: %s", exc.message)
+
+    async def waiters(self) -> list[Waiter]:
+        """The waiting calls of every node (live records), oldest place first."""
+        return await self._store.leases.waiters()
 
     async def renew(self, lease_id: str, ttl_ns: int, as_agent: str) -> Lease:
         validate.text_field(lease_id, "lease_id", self.limits, required=True)
@@ -164,6 +166,13 @@ class Leases(Service):
         validate.text_field(agent_id, "agent_id", self.limits, required=False)
         asked = checked_resources(paths, "paths")
         return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
+
+    async def check_line(self, agent_id: str, paths: Sequence[str],
+                         mode: LeaseMode) -> tuple[list[Holder], list[Behind]]:
+        """`check`, and the other agents' waiters in line for these paths (oldest place first)."""
+        holders = await self.check(agent_id, paths, mode)
+        asked = checked_resources(paths, "paths")
+        return holders, rules.in_line(await self.waiters(), asked, mode or LeaseMode.EXCLUSIVE, agent_id)
 
     async def sweep(self, prune: bool = False) -> tuple[list[Lease], int]:
         """Write the ends that are due (with `prune`, forget ended records kept long enough even when none

@@ -5,8 +5,10 @@ writer, PostgreSQL in one transaction serialised on the lease counter's row). No
 
     end_of        when a lease ends, and why: its ttl (renewed by presence when it asked), or its agent
                   offline for longer than the grace; the first of them
-    acquire       a grant, all or nothing: refused with each conflicting holder (LEASE_CONFLICT), or at the
-                  agent's quota (QUOTA_LEASES); the records it found ended end with it
+    acquire       a grant, all or nothing: refused with each conflicting holder (LEASE_CONFLICT), with each
+                  earlier waiter in line for an overlapping resource (LEASE_QUEUED), or at the agent's quota
+                  (QUOTA_LEASES); for a waiting call (a Line), the place in line it keeps instead of a refusal;
+                  the records it found ended end with it, the waiter records found dead go
     renew         a live lease's expiry moved to now + ttl; an ended one is LEASE_NOT_FOUND
     ended         a record ending with its cause
 
@@ -15,6 +17,13 @@ the store); a grant's fencing token is that value, so tokens strictly increase a
 another agent conflicts when the two overlap (fabricd.core.lease_patterns.overlap) and either is EXCLUSIVE;
 an agent's own leases never conflict with its requests. A lease judged ended is ended for every reader,
 whether or not a sweep has written its end yet.
+
+The line (fair waiting, FIFO per resource, across every node of a store): a waiting Acquire stores a Waiter
+whose `order` is the lease counter's value when it first queued. A request is granted only when no live lease
+and no live earlier waiter of another agent stands in its way (overlapping, EXCLUSIVE on either side: the
+lease rule); a request that does not wait is "later" than every waiter. A waiter record is live until its
+`expire_ns` (moved forward by each try of its call; a dead node stops moving it) or its call's deadline; a
+dead one stands in no one's way and is deleted by the next write that sees it.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from dataclasses import dataclass
 from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied, ResourceExhausted
 from fabricd.core.lease_patterns import overlap
 from fabricd.core.model import MailboxEntry
-from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
+from fabricd.core.model_leases import AcquireRequest, Behind, EndCause, Holder, Lease, LeaseMode, Waiter
 
 COUNTER = "lease"
 """The store's named counter of lease changes (fabricd.core.kv.tx.RecordTx.next_sequence)."""
@@ -95,7 +104,7 @@ def conflicts(live: Iterable[Lease], asked: Sequence[str], mode: LeaseMode, agen
 class LeaseConflict(FailedPrecondition):
     """LEASE_CONFLICT, with the holders as objects (`holders`) for the typed detail."""
 
-    def __init__(self, holders: list[Holder], now: int) -> None:
+    def __init__(self, holders: list[Holder], now: int, ahead: Sequence[Behind] = ()) -> None:
         first = holders[0]
         who = sorted({h.lease.agent_id for h in holders})
         left = max(0, first.lease.expire_ns - now) / 1e9
@@ -105,6 +114,8 @@ class LeaseConflict(FailedPrecondition):
                              h.lease.session_name, f"holder_{i}_resource": h.resource,
                              f"holder_{i}_requested": h.requested, f"holder_{i}_mode": h.lease.mode.name,
                              f"holder_{i}_reason": h.lease.reason, f"holder_{i}_expire_ns": h.lease.expire_ns})
+        if ahead:
+            metadata["waiters_ahead"] = len({b.waiter.waiter_id for b in ahead})
         super().__init__(
             f"{first.requested!r} overlaps {first.resource!r}, leased {first.lease.mode.name} by agent "
             f"{first.lease.agent_id!r} ({first.lease.reason or 'no reason given'}; ttl ends in {left:.0f}s); "
@@ -112,6 +123,37 @@ class LeaseConflict(FailedPrecondition):
             "(fabric lease take --wait), ask them, or choose other resources",
             reason="LEASE_CONFLICT", **metadata)
         self.holders = holders
+
+
+def in_line(waiters: Iterable[Waiter], asked: Sequence[str], mode: LeaseMode, agent_id: str) -> list[Behind]:
+    """Each (waiter, its resource, the asked one) of `waiters` in the way of `agent_id` asking for `asked` in
+    `mode` (the lease rule: overlapping, EXCLUSIVE on either side, another agent), oldest first."""
+    out: list[Behind] = []
+    for w in sorted(waiters, key=lambda w: w.order):
+        if w.agent_id == agent_id or (mode == LeaseMode.SHARED and w.mode == LeaseMode.SHARED):
+            continue
+        out.extend(Behind(w, held, want) for want in asked for held in w.resources if overlap(held, want))
+    return out
+
+
+class LeaseQueued(FailedPrecondition):
+    """LEASE_QUEUED: no lease stands in the way, but earlier waiters do (`ahead`, oldest first)."""
+
+    def __init__(self, ahead: list[Behind], now: int) -> None:
+        first = ahead[0]
+        waiters = list({b.waiter.waiter_id: b.waiter for b in ahead}.values())
+        metadata: dict[str, object] = {"waiters": len(waiters)}
+        for i, b in enumerate(ahead[:MAX_HOLDERS_IN_METADATA]):
+            metadata.update({f"waiter_{i}_agent_id": b.waiter.agent_id, f"waiter_{i}_resource": b.resource,
+                             f"waiter_{i}_requested": b.requested, f"waiter_{i}_mode": b.waiter.mode.name,
+                             f"waiter_{i}_enqueue_ns": b.waiter.enqueue_ns})
+        since = max(0, now - first.waiter.enqueue_ns) / 1e9
+        super().__init__(
+            f"{first.requested!r} overlaps {first.resource!r}, which agent {first.waiter.agent_id!r} has been "
+            f"waiting for ({first.waiter.mode.name}) for {since:.0f}s; {len(waiters)} waiter(s) ahead in line "
+            "(FIFO per resource). Nothing was granted: wait to queue behind them (fabric lease take --wait), or "
+            "choose other resources", reason="LEASE_QUEUED", **metadata)
+        self.ahead = ahead
 
 
 def not_found(lease_id: str) -> NotFound:
@@ -149,6 +191,29 @@ class AcquireFacts:
     revision: int
     """The lease counter's value this write took."""
     session_name: str = ""
+    waiters: list[Waiter] = dataclasses.field(default_factory=list)
+    """The stored waiter records (live or dead) that may stand in the way, and the caller's own."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A waiting call's terms: its waiter id, its deadline (0: none), and how long its record lives without
+    a try (a node that dies stops trying: the bound on how long its waiters stand in others' way)."""
+
+    waiter_id: str
+    deadline_ns: int
+    ttl_ns: int
+
+
+@dataclass(frozen=True, slots=True)
+class Queued:
+    """A waiting call keeps (or takes) its place in line: store `waiter`, delete `left`, write `ended`."""
+
+    waiter: Waiter
+    holders: list[Holder]
+    ahead: list[Behind]
+    left: list[str]
+    ended: list[Lease]
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +221,8 @@ class Granted:
     lease: Lease
     ended: list[Lease]
     """Records found ended (judged so by `end_of`): stored ended with the grant."""
+    left: list[str] = dataclasses.field(default_factory=list)
+    """Waiter records to delete: the caller's own, and those found dead."""
 
 
 def sweep(leases: Iterable[Lease], seen: dict[str, Seen | None], now: int, clocks: Clocks,
@@ -172,13 +239,30 @@ def sweep(leases: Iterable[Lease], seen: dict[str, Seen | None], now: int, clock
 
 
 def acquire(request: AcquireRequest, facts: AcquireFacts, lease_id: str, now: int, clocks: Clocks,
-            quota: int) -> Granted:
-    """A grant of every asked resource, or the refusal (LEASE_CONFLICT with every holder; QUOTA_LEASES when
-    `quota` (0: none) live leases of the agent's stand)."""
+            quota: int, line: Line | None = None) -> Granted | Queued:
+    """A grant of every asked resource, or the refusal (LEASE_CONFLICT with every holder; LEASE_QUEUED with
+    every earlier waiter in the way; QUOTA_LEASES when `quota` (0: none) live leases of the agent's stand).
+
+    With `line` (a waiting call) a conflict or an earlier waiter is no refusal but Queued: the caller's record
+    (found live: its place kept, its expiry moved; else a new place at the back, `facts.revision`)."""
     live, gone = sweep(facts.leases, facts.seen, now, clocks, facts.revision)
+    waiting = [w for w in facts.waiters if w.live(now)]
+    left = [w.waiter_id for w in facts.waiters if not w.live(now)]
+    mine = next((w for w in waiting if line is not None and w.waiter_id == line.waiter_id), None)
+    place = mine.order if mine is not None else facts.revision
+    earlier = [w for w in waiting if w is not mine and (line is None or w.order < place)]
+    ahead = in_line(earlier, request.resources, request.mode, request.agent_id)
     in_the_way = conflicts(live, request.resources, request.mode, request.agent_id)
-    if in_the_way:
-        raise LeaseConflict(in_the_way, now)
+    if line is None and in_the_way:
+        raise LeaseConflict(in_the_way, now, ahead)
+    if line is None and ahead:
+        raise LeaseQueued(ahead, now)
+    if in_the_way or ahead:
+        assert line is not None
+        expire = now + line.ttl_ns
+        waiter = dataclasses.replace(mine, expire_ns=expire) if mine is not None else Waiter(
+            line.waiter_id, request.agent_id, request.resources, request.mode, place, now, expire, line.deadline_ns)
+        return Queued(waiter, in_the_way, ahead, left, gone)
     held = sum(lease.agent_id == request.agent_id for lease in live)
     if quota and held + 1 > quota:
         raise ResourceExhausted(
@@ -189,7 +273,18 @@ def acquire(request: AcquireRequest, facts: AcquireFacts, lease_id: str, now: in
                   fencing_token=facts.revision, acquire_ns=now, expire_ns=now + request.ttl_ns,
                   ttl_ns=request.ttl_ns, session_name=facts.session_name, reason=request.reason,
                   renew_with_presence=request.renew_with_presence, revision=facts.revision)
-    return Granted(lease, gone)
+    return Granted(lease, gone, [*left, *([mine.waiter_id] if mine is not None else [])])
+
+
+def waiters_due(waiters: Iterable[Waiter], now: int) -> tuple[list[str], int]:
+    """(the dead waiter records to delete, when the next live one dies unless its call tries again; 0: none)."""
+    dead, ends = [], []
+    for w in waiters:
+        if w.live(now):
+            ends.append(min(w.expire_ns, w.deadline_ns or w.expire_ns))
+        else:
+            dead.append(w.waiter_id)
+    return dead, min(ends, default=0)
 
 
 def renew(lease: Lease | None, lease_id: str, seen: Seen | None, now: int, clocks: Clocks, ttl_ns: int,

@@ -86,6 +86,10 @@ class Limits:
     lease_offline_grace_s: float = setting(60.0, "seconds a lease outlives its agent going offline (no activity "
                                            "for live_window, or a goodbye)", key="lease_offline_grace",
                                            at_least=0, reloadable=True)
+    lease_waiter_ttl_s: float = setting(15.0, "seconds a waiting Acquire's place in line outlives its last try "
+                                        "(a waiting call tries at least every third of it): how long the waiters "
+                                        "of a node that died stand in others' way", key="lease_waiter_ttl",
+                                        at_least=0.01, reloadable=True)
     quota_all_callers: bool = setting(False, "hold admin tokens and local callers to the quotas too (charged to "
                                       "the sender they name); off: only agent tokens", reloadable=True)
 

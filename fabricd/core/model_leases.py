@@ -1,4 +1,5 @@
-"""The types of the lease contract: a lease record, its mode and end cause, a holder standing in the way."""
+"""The types of the lease contract: a lease record, its mode and end cause, a holder standing in the way, and a
+waiter in line (a waiting Acquire's record, shared by every node of a store)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,48 @@ class AcquireRequest:
     ttl_ns: int
     reason: str = ""
     renew_with_presence: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Waiter:
+    """A waiting Acquire's place in line, stored while its call waits (fabricd.core.leases.acquire).
+
+    `order` is the lease counter's value when it queued: the line is store-wide, so FIFO holds across
+    PostgreSQL nodes. The record lives until `expire_ns` (moved forward while its call waits: a node that dies
+    stops moving it) or `deadline_ns` (the call's own end; 0: none), whichever comes first."""
+
+    waiter_id: str
+    agent_id: str
+    resources: tuple[str, ...]
+    mode: LeaseMode
+    order: int
+    enqueue_ns: int
+    expire_ns: int
+    deadline_ns: int = 0
+
+    def live(self, now: int) -> bool:
+        return now < self.expire_ns and (not self.deadline_ns or now < self.deadline_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Behind:
+    """An earlier waiter standing in the way of a request: which of its resources meets which asked one."""
+
+    waiter: Waiter
+    resource: str
+    requested: str
+
+
+def encode_waiter(waiter: Waiter) -> bytes:
+    fields = {f: getattr(waiter, f) for f in Waiter.__dataclass_fields__}
+    fields["resources"], fields["mode"] = list(waiter.resources), int(waiter.mode)
+    return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def decode_waiter(raw: bytes | str) -> Waiter:
+    fields = json.loads(raw)
+    fields["resources"], fields["mode"] = tuple(fields["resources"]), LeaseMode(fields["mode"])
+    return Waiter(**fields)
 
 
 def encode(lease: Lease) -> bytes:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fabricd.core.errors import FabricError
-from fabricd.core.leases import Clocks
+from fabricd.core.leases import Clocks, Line, Queued
 from fabricd.core.limits import Limits
 from fabricd.core.model import (
     Capability,
@@ -54,7 +54,7 @@ from fabricd.core.model import (
     Ticket,
 )
 from fabricd.core.model_agentdir import Admission, Agent, DirectoryData, RepairInfo, Submission, Thread, WorkRequest
-from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode
+from fabricd.core.model_leases import AcquireRequest, Holder, Lease, LeaseMode, Waiter
 from fabricd.core.model_outbox import DrainResult, RetryPolicy
 from fabricd.core.model_rendezvous import Answer, TicketQuery, TicketRequest, TicketView
 from fabricd.core.model_tokens import Token
@@ -319,6 +319,16 @@ class LeasePort(Protocol):
     """fabricd.core.kv.leases.KvLeases is the one implementation (PostgreSQL runs its scripts too)."""
 
     async def acquire(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int) -> Lease: ...
+
+    async def wait_turn(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int,
+                        line: Line) -> Lease | Queued:
+        """A waiting call's try: the grant, or its place in line (stored, its expiry moved)."""
+
+    async def leave(self, waiter_id: str) -> bool:
+        """Delete a waiting call's record (it ended ungranted); whether there was one."""
+
+    async def waiters(self) -> list[Waiter]:
+        """The live waiter records, oldest place first."""
 
     async def renew(self, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease: ...
 

@@ -8,7 +8,7 @@ from google.protobuf.duration_pb2 import Duration
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from fabricd import wire
-from fabricd.core.model_leases import EndCause, Holder, Lease, LeaseMode
+from fabricd.core.model_leases import Behind, EndCause, Holder, Lease, LeaseMode
 from fabricd.v1 import lease_service_pb2 as pb
 
 _NS = 10**9
@@ -57,3 +57,9 @@ def holder_out(holder: Holder) -> pb.LeaseHolder:
 
 def conflict_out(holders: Sequence[Holder]) -> pb.LeaseConflict:
     return pb.LeaseConflict(holders=[holder_out(h) for h in holders])
+
+
+def waiter_out(behind: Behind) -> pb.LeaseWaiter:
+    w = behind.waiter
+    return pb.LeaseWaiter(agent_id=w.agent_id, resources=list(w.resources), mode=ls_mode(w.mode),
+                          enqueue_time=_time(w.enqueue_ns), resource=behind.resource, requested=behind.requested)

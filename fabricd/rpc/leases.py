@@ -16,7 +16,7 @@ from fabricd.core.lease_service import Leases
 from fabricd.core.model_leases import LeaseMode
 from fabricd.rpc.auth import agent_token, caller
 from fabricd.rpc.errors import mapped
-from fabricd.rpc.lease_convert import duration_ns, end_cause, holder_out, lease_out
+from fabricd.rpc.lease_convert import duration_ns, end_cause, holder_out, lease_out, waiter_out
 from fabricd.v1 import lease_service_pb2 as pb
 from fabricd.v1 import lease_service_pb2_grpc as pb_grpc
 
@@ -80,8 +80,10 @@ class LeaseServicer(pb_grpc.LeaseServiceServicer):
     @mapped
     async def CheckLeases(self, request: pb.CheckLeasesRequest,
                           context: grpc.aio.ServicerContext) -> pb.CheckLeasesResponse:
-        conflicts = await self._leases.check(request.agent_id, list(request.paths), _mode(request.mode))
-        return pb.CheckLeasesResponse(conflicts=[holder_out(h) for h in conflicts])
+        conflicts, waiting = await self._leases.check_line(request.agent_id, list(request.paths),
+                                                           _mode(request.mode))
+        return pb.CheckLeasesResponse(conflicts=[holder_out(h) for h in conflicts],
+                                      waiting=[waiter_out(w) for w in waiting])
 
     @mapped
     async def WatchLeases(self, request: pb.WatchLeasesRequest,

@@ -3,13 +3,22 @@ renewal, release, and the ends of a lease (ttl, unregister, presence), each with
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from fabricd.core.errors import DeadlineExceeded, InvalidArgument, NotFound, PermissionDenied, ResourceExhausted
+from fabricd.core.errors import (
+    DeadlineExceeded,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+)
 from fabricd.core.lease_service import Leases
-from fabricd.core.leases import LeaseConflict
+from fabricd.core.leases import LeaseConflict, Line, Queued
 from fabricd.core.limits import Limits
-from fabricd.core.model_leases import EndCause, Lease, LeaseMode
+from fabricd.core.model_leases import EndCause, Lease, LeaseMode, Waiter
 from tests.core.conftest import Fabric, MakeFabric
 
 MIN = 60 * 10**9
@@ -290,3 +299,152 @@ async def test_a_watcher_reads_what_changed_in_revision_order(fabric: Fabric) ->
     assert [(c.lease_id, c.live) for c in changed] == [(first.lease_id, True), (second.lease_id, False)]
     assert changed[0].revision == renewed.revision and changed[0].revision < changed[1].revision
     assert [c.lease_id for c in await fabric.store.leases.since(0, 100)] == [first.lease_id, second.lease_id]  # moved slots
+
+
+# -- the line: fair waiting across nodes (FIFO per resource), one record per waiting call in the store
+
+
+async def two_nodes(make_fabric: MakeFabric, store_location: str, limits: Limits | None = None) -> tuple[
+        Fabric, Leases, Leases]:
+    """Two nodes' lease services over one store: on PostgreSQL two stores on one database (their wake-ups
+    cross by NOTIFY, as between daemons); on memory and LMDB, two services over the one store."""
+    first = await make_fabric(limits)
+    second = await make_fabric(limits) if store_location.startswith("postgres") else first
+    return first, leases_of(first, limits), leases_of(second, limits)
+
+
+async def until_waiting(leases: Leases, count: int) -> list[Waiter]:
+    """The store's live waiter records once there are `count` (polled: a waiter is visible in the store)."""
+    async with asyncio.timeout(10):
+        while len(found := await leases.waiters()) != count:
+            await asyncio.sleep(0.005)
+    return found
+
+
+def wait_for(leases: Leases, agent: str, *resources: str, mode: LeaseMode = EX, wait_s: float = 30) -> asyncio.Task[Lease]:
+    request = leases.request(agent, resources, mode, 10 * MIN, "", False)
+    return asyncio.ensure_future(leases.acquire(request, held_to_quota=False, wait_s=wait_s))
+
+
+async def test_waiters_on_two_nodes_are_granted_in_the_order_they_queued(make_fabric: MakeFabric,
+                                                                           store_location: str) -> None:
+    _, node1, node2 = await two_nodes(make_fabric, store_location)
+    held = await take(node1, "a", "src/**")
+    first = wait_for(node1, "b", "src/api.py")
+    [queued] = await until_waiting(node1, 1)
+    assert queued.agent_id == "b" and queued.resources == ("src/api.py",)
+    second = wait_for(node2, "c", "src/**")
+    assert [w.agent_id for w in await until_waiting(node2, 2)] == ["b", "c"]
+    await node2.release(held.lease_id, "", "")  # released on the node of the later waiter: it still goes second
+    granted = await asyncio.wait_for(first, 10)
+    assert granted.agent_id == "b" and not second.done()
+    assert [w.agent_id for w in await until_waiting(node1, 1)] == ["c"]  # the grant took b out of the line
+    await node1.release(granted.lease_id, "", "")
+    after = await asyncio.wait_for(second, 10)
+    assert after.agent_id == "c" and after.fencing_token > granted.fencing_token > held.fencing_token
+    assert await node1.waiters() == []
+
+
+async def test_a_request_that_does_not_wait_never_jumps_the_line(make_fabric: MakeFabric,
+                                                                  store_location: str) -> None:
+    _, node1, node2 = await two_nodes(make_fabric, store_location)
+    await take(node1, "a", "x")
+    waiting = wait_for(node1, "b", "x", "y")  # y is free, but b takes all or nothing: it waits for x
+    await until_waiting(node1, 1)
+    with pytest.raises(FailedPrecondition) as refused:
+        await take(node2, "c", "y")
+    err = refused.value
+    assert err.reason == "LEASE_QUEUED" and err.metadata["waiters"] == "1"
+    assert err.metadata["waiter_0_agent_id"] == "b" and err.metadata["waiter_0_resource"] == "y"
+    assert err.metadata["waiter_0_requested"] == "y" and err.metadata["waiter_0_mode"] == "EXCLUSIVE"
+    with pytest.raises(LeaseConflict) as both:  # a holder and a waiter in the way: the holder is named
+        await take(node2, "c", "x")
+    assert both.value.metadata["waiters_ahead"] == "1"
+    with pytest.raises(FailedPrecondition, match="waiting"):
+        await take(node2, "d", "y", mode=SH)  # SHARED behind an EXCLUSIVE waiter waits too
+    assert (await take(node2, "c", "z")).agent_id == "c"  # what no one waits for is granted at once
+    assert (await take(node1, "b", "y")).agent_id == "b"  # an agent's own waiting call is not in its way
+    assert [lease.agent_id for lease in await node1.live()] == ["a", "c", "b"]
+    waiting.cancel()
+
+
+async def test_shared_waiters_do_not_stand_in_each_others_way(make_fabric: MakeFabric, store_location: str) -> None:
+    _, node1, node2 = await two_nodes(make_fabric, store_location)
+    held = await take(node1, "a", "data/**")
+    readers = [wait_for(node1, "b", "data/x", mode=SH), wait_for(node2, "c", "data/y", mode=SH)]
+    await until_waiting(node1, 2)
+    writer = wait_for(node2, "d", "data/**")
+    await until_waiting(node1, 3)
+    await node1.release(held.lease_id, "", "")
+    got = [await asyncio.wait_for(r, 10) for r in readers]
+    assert {lease.agent_id for lease in got} == {"b", "c"} and not writer.done()
+    for lease in got:
+        await node1.release(lease.lease_id, "", "")
+    assert (await asyncio.wait_for(writer, 10)).agent_id == "d"
+
+
+async def test_a_waiting_call_that_ends_ungranted_leaves_the_line(make_fabric: MakeFabric,
+                                                                   store_location: str) -> None:
+    _, node1, node2 = await two_nodes(make_fabric, store_location)
+    await take(node1, "a", "x")
+    with pytest.raises(DeadlineExceeded):
+        await node1.acquire(node1.request("b", ["x"], EX, MIN, "", False), held_to_quota=False, wait_s=0.05)
+    assert await node1.waiters() == []
+    cancelled = wait_for(node2, "c", "x")  # its client went away: gRPC cancels the call
+    await until_waiting(node1, 1)
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    await until_waiting(node1, 0)
+    with pytest.raises(LeaseConflict):  # the holder is still in the way, but no waiter is
+        await take(node2, "d", "x")
+
+
+async def test_a_dead_nodes_waiter_stands_in_the_way_until_its_place_expires(make_fabric: MakeFabric) -> None:
+    limits = Limits(lease_waiter_ttl_s=20.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    held = await take(leases, "a", "x")
+    # A node queues b, then dies: its record is stored and no call tries again (nor leaves the line).
+    line = Line("from-a-dead-node", 0, 20 * 10**9)
+    queued = await fabric.store.leases.wait_turn(leases.request("b", ["x"], EX, MIN, "", False), "l1",
+                                                 leases.clocks(), 0, line)
+    assert isinstance(queued, Queued) and queued.waiter.expire_ns == fabric.clock.now + 20 * 10**9
+    later = wait_for(leases, "c", "x")
+    await until_waiting(leases, 2)
+    await leases.release(held.lease_id, "", "")
+    with pytest.raises(FailedPrecondition, match="waiting"):
+        await take(leases, "d", "x")
+    assert not later.done() and [w.agent_id for w in await leases.waiters()] == ["b", "c"]
+    fabric.clock.advance(21)  # b's place dies with no try (c's too under this jump: its next try queues it anew)
+    granted = await asyncio.wait_for(later, 10)
+    assert granted.agent_id == "c" and await leases.waiters() == []
+
+
+async def test_the_sweep_deletes_dead_waiter_records_and_says_when_the_next_one_dies(fabric: Fabric) -> None:
+    leases = leases_of(fabric)
+    await take(leases, "a", "x")
+    request = leases.request("b", ["x"], EX, MIN, "", False)
+    await fabric.store.leases.wait_turn(request, "l1", leases.clocks(), 0, Line("w", 0, 5 * 10**9))
+    _, next_at = await leases.sweep()
+    assert next_at == fabric.clock.now + 5 * 10**9  # before the lease's ttl: the waiter's place dies first
+    fabric.clock.advance(6)
+    await leases.sweep()
+    assert await leases.waiters() == [] and await fabric.store.leases.leave("w") is False
+
+
+async def test_a_reopened_embedded_store_forgets_the_waiters_of_the_process_before(make_fabric: MakeFabric,
+                                                                                  store_location: str) -> None:
+    fabric = await make_fabric()
+    leases = leases_of(fabric)
+    await take(leases, "a", "x")
+    await fabric.store.leases.wait_turn(leases.request("b", ["x"], EX, MIN, "", False), "l1", leases.clocks(), 0,
+                                        Line("w", 0, 20 * 10**9))
+    if store_location == "memory:":
+        return  # memory keeps nothing across a reopen
+    await fabric.store.close()
+    again = leases_of(await make_fabric())
+    # LMDB: one daemon holds the folder, so every waiter was a call of a process that is gone. PostgreSQL: other
+    # nodes' waiters are live calls; a dead node's die at their expiry (the test above).
+    on_postgres = store_location.startswith("postgres")
+    assert [w.agent_id for w in await again.waiters()] == (["b"] if on_postgres else [])

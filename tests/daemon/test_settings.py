@@ -121,7 +121,8 @@ PROBES = {
                          ("limits.quota_leases", "quota_leases"),
                          ("limits.lease_default_ttl", "lease_default_ttl_s"),
                          ("limits.lease_max_ttl", "lease_max_ttl_s"),
-                         ("limits.lease_offline_grace", "lease_offline_grace_s")]},
+                         ("limits.lease_offline_grace", "lease_offline_grace_s"),
+                         ("limits.lease_waiter_ttl", "lease_waiter_ttl_s")]},
 }
 """Where each reloadable key shows in a running daemon."""
 CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, "auth.rate_burst": 9,
@@ -133,7 +134,7 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.quota_queued_tickets": 5, "limits.quota_outbox_rows": 6, "limits.quota_all_callers": True,
            "limits.quota_channels": 4, "limits.quota_posts": 9,
            "limits.quota_leases": 4, "limits.lease_default_ttl": 30.0, "limits.lease_max_ttl": 60.0,
-           "limits.lease_offline_grace": 2.0}
+           "limits.lease_offline_grace": 2.0, "limits.lease_waiter_ttl": 3.0}
 
 
 async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001

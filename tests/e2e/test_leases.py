@@ -1,14 +1,18 @@
 """LeaseService against the real daemon, on LMDB and PostgreSQL: conflicts with their holders (metadata and
-the typed detail), check, list, waiting in line, watch events with their causes, a restart, access, and two
-PostgreSQL nodes racing for one file."""
+the typed detail), check, list, waiting in line, watch events with their causes, a restart, access, two
+PostgreSQL nodes racing for one file, and the line of waiters across two nodes (FIFO, a killed client's and a
+dead node's waiters leave it)."""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
+import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
+import asyncpg
 import pytest
 
 from fabricd.client import (
@@ -21,6 +25,7 @@ from fabricd.client import (
     ResourceExhausted,
     conflict_holders,
 )
+from fabricd.core import model_leases
 from fabricd.v1 import lease_service_pb2 as ls
 from tests.conftest import Daemon
 
@@ -229,3 +234,109 @@ async def test_an_agent_token_is_held_to_its_lease_quota(make_daemon) -> None:  
             await client.acquire_lease("alice", ["z"])
         assert refused.value.reason == "QUOTA_LEASES" and refused.value.metadata["limit"] == "2"
         assert len(await client.list_leases()) == 2
+
+
+# -- the line across nodes: FIFO per resource on one PostgreSQL database (docs/leases.md, "Waiting in line")
+
+WAITER_TTL_S = 2.0
+
+
+@pytest.fixture
+def line_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+    """Two nodes on one database whose waiters' places die 2 s after their last try."""
+    made, folders = [], []
+    for i in range(2):
+        folders.append(tempfile.mkdtemp(prefix=f"lq{i}-", dir="/tmp"))
+        made.append(Daemon(str(tmp_path / f"data{i}"), folders[-1], "--store", pg_url, "--no-outbox-loop",
+                           "--lease-waiter-ttl", str(WAITER_TTL_S)))
+    for d in made:
+        d.start()
+    yield made
+    for d in made:
+        if d.proc is not None and d.proc.poll() is None:
+            d.kill()
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+async def line(url: str) -> list[str]:
+    """The agents of the stored waiter records, in line order (what every node decides by)."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("SELECT body FROM lease_waiters ORDER BY ord")
+    finally:
+        await conn.close()
+    return [model_leases.decode_waiter(r["body"]).agent_id for r in rows]
+
+
+async def until_line(url: str, done: Callable[[list[str]], bool]) -> list[str]:
+    """The line once `done` says so (polled: the durable line is the observable state)."""
+    async with asyncio.timeout(20):
+        while not done(found := await line(url)):
+            await asyncio.sleep(0.02)
+    return found
+
+
+async def test_waiters_on_two_nodes_are_granted_in_the_order_they_queued(line_nodes: list[Daemon],
+                                                                           pg_url: str) -> None:
+    async with Client(line_nodes[0].target) as one, Client(line_nodes[1].target) as two:
+        for round_ in range(3):
+            path = f"repo/{round_}.py"
+            held = await one.acquire_lease("holder", [path])
+            first = asyncio.ensure_future(one.acquire_lease("a", [path, f"docs/{round_}.md"], wait=True,
+                                                            wait_timeout=60))
+            await until_line(pg_url, lambda found: found == ["a"])
+            second = asyncio.ensure_future(two.acquire_lease("b", [path], wait=True, wait_timeout=60))
+            await until_line(pg_url, lambda found: found == ["a", "b"])
+            line_seen = await one.lease_waiters([path], agent_id="c")  # what any node shows of the line
+            assert [(w.agent_id, w.resource, w.requested) for w in line_seen] == [("a", path, path), ("b", path, path)]
+            assert line_seen[0].enqueue_time.ToNanoseconds() <= line_seen[1].enqueue_time.ToNanoseconds()
+            with pytest.raises(FailedPrecondition) as queued:  # free of leases, but a waits for it: no jumping
+                await two.acquire_lease("c", [f"docs/{round_}.md"])
+            assert queued.value.reason == "LEASE_QUEUED" and queued.value.metadata["waiter_0_agent_id"] == "a"
+            # Released through node 2: its own waiter b hears of it first, and still goes second.
+            await two.release_lease(held.lease_id)
+            granted = await asyncio.wait_for(first, 20)
+            assert granted.agent_id == "a" and not second.done()
+            assert await until_line(pg_url, lambda found: found == ["b"]) == ["b"]
+            await one.release_lease(granted.lease_id)
+            after = await asyncio.wait_for(second, 20)
+            assert after.agent_id == "b" and after.fencing_token > granted.fencing_token > held.fencing_token
+            await two.release_lease(after.lease_id)
+        assert await line(pg_url) == []
+
+
+async def test_a_killed_clients_waiter_leaves_the_line(line_nodes: list[Daemon], pg_url: str) -> None:
+    node = line_nodes[0]
+    async with Client(node.target) as client:
+        await client.acquire_lease("holder", ["x"])
+        waiter = subprocess.Popen([sys.executable, "-c", (
+            "import sys; from fabricd.client import SyncClient\n"
+            "with SyncClient(sys.argv[1]) as c: c.acquire_lease('k', ['x'], wait=True, wait_timeout=600)"),
+            node.target])
+        try:
+            await until_line(pg_url, lambda found: found == ["k"])
+        finally:
+            waiter.kill()
+            waiter.wait()
+        # Gone with its connection, long before its place would die (WAITER_TTL_S) or its wait end (600 s).
+        await until_line(pg_url, lambda found: found == [])
+        with pytest.raises(FailedPrecondition) as refused:
+            await client.acquire_lease("other", ["x"])
+        assert refused.value.reason == "LEASE_CONFLICT"  # the holder, and no waiter, in the way
+
+
+async def test_a_dead_nodes_waiters_stop_standing_in_the_way(line_nodes: list[Daemon], pg_url: str) -> None:
+    live, doomed = line_nodes
+    async with Client(live.target) as one, Client(doomed.target) as two:
+        held = await one.acquire_lease("holder", ["x"])
+        orphan = asyncio.ensure_future(two.acquire_lease("d", ["x"], wait=True, wait_timeout=600))
+        await until_line(pg_url, lambda found: found == ["d"])
+        doomed.kill()  # kill -9: its waiter's record stays, and no one tries for it again
+        with pytest.raises(Exception):  # noqa: B017, PT011 - the call died with its node (Unavailable or a reset)
+            await asyncio.wait_for(orphan, 20)
+        later = asyncio.ensure_future(one.acquire_lease("e", ["x"], wait=True, wait_timeout=60))
+        await until_line(pg_url, lambda found: "e" in found)
+        await one.release_lease(held.lease_id)
+        granted = await asyncio.wait_for(later, 20)  # within WAITER_TTL_S of d's last try, not never
+        assert granted.agent_id == "e" and await line(pg_url) == []

@@ -6,10 +6,11 @@ import asyncio
 import json
 import sys
 
+import pytest
 from mcp import Client as McpClient
 from mcp.client.stdio import StdioServerParameters
 
-from fabricd.client import Client
+from fabricd.client import Client, FailedPrecondition
 from fabricd.v1 import types_pb2 as pb
 
 
@@ -148,6 +149,21 @@ async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations
         assert [(r["agent_id"], r["paths"]) for r in listed] == [("alpha", ["src/api/**"])]
         bad = await beta.call_tool("reserve_files", {"paths": ["../etc"]})
         assert bad.is_error and "LEASE_PATTERN_INVALID" in bad.content[0].text
-        assert text(await alpha.call_tool("release_files", {})) == "released 1 reservation(s)"
+        async with Client(daemon.target) as local:  # gamma waits in line for src/api (and build, delta's)
+            held = await local.acquire_lease("delta", ["build/**"])
+            waiting = asyncio.ensure_future(local.acquire_lease("gamma", ["src/api/**", "build/**"], wait=True,
+                                                                wait_timeout=30))
+            async with asyncio.timeout(20):  # until gamma's place is in the line (the conflict counts it)
+                while True:
+                    with pytest.raises(FailedPrecondition) as probe:
+                        await local.acquire_lease("probe", ["build/x"])
+                    if probe.value.metadata.get("waiters_ahead") == "1":
+                        break
+            assert text(await alpha.call_tool("release_files", {})) == "released 1 reservation(s)"
+            queued = json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))
+            assert queued == {"status": "queued", "waiters": 1, "ahead": [
+                {"path": "src/api/app.py", "waiting_for": "src/api/**", "agent_id": "gamma", "mode": "exclusive"}]}
+            await local.release_lease(held.lease_id)
+            await local.release_lease((await asyncio.wait_for(waiting, 10)).lease_id)
         assert json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))[
             "status"] == "reserved"

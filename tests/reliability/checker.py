@@ -114,8 +114,8 @@ async def check(client: Client, folder: pathlib.Path) -> str:
     assert receipts == len(posted)
 
     posts = await check_channel(client, [f for f in logs["publisher"] if f["kind"] == "posted"])
-    # leases: one exclusive resource, two agents; fencing tokens only grow, and a grant to the other agent comes
-    # after the previous holder's lease expired or was being released.
+    # leases: one exclusive resource, three agents (one waiting in line); fencing tokens only grow, and a grant
+    # to another agent comes after the previous holder's lease expired or was being released.
     grants = sorted((f for f in logs["leaser"] if f["kind"] == "granted"), key=lambda f: f["token"])
     releasing = {f["lease"] for f in logs["leaser"] if f["kind"] == "releasing"}
     assert len({g["token"] for g in grants}) == len(grants), "a fencing token was granted twice"

@@ -6,8 +6,8 @@ TARGET may name several nodes, comma-separated: the client fails over between th
 
 Roles: sender (idempotent sends to box-d and box-s), drainer (drains box-d),
 subscriber (follows box-s with acks), asker and replier (rendezvous through
-worker-t), settler (outbox fan-outs), publisher (idempotent posts to a channel of two members), leaser (two
-agents taking turns on one exclusive lease). Every role retries through daemon
+worker-t), settler (outbox fan-outs), publisher (idempotent posts to a channel of two members), leaser (three
+agents taking turns on one exclusive lease, one of them waiting in line). Every role retries through daemon
 restarts and stops cleanly on SIGTERM.
 """
 
@@ -177,13 +177,15 @@ async def publisher(client: Client, log: Log, stop: asyncio.Event) -> None:
 
 
 async def leaser(client: Client, log: Log, stop: asyncio.Event) -> None:
-    """Two agents take turns on one exclusive lease (ttl 1.5 s), each releasing what it was granted."""
+    """Three agents take turns on one exclusive lease (ttl 1.5 s), each releasing what it was granted: two
+    try and retry, one waits in line (its place cut by the kills: a restart or its expiry ends it)."""
 
-    async def agent(name: str) -> None:
+    async def agent(name: str, wait: bool = False) -> None:
         while not stop.is_set():
             try:
-                lease = await client.acquire_lease(name, ["kill9/shared.txt"], ttl=1.5)
-            except (FailedPrecondition, Unavailable):
+                lease = await client.acquire_lease(name, ["kill9/shared.txt"], ttl=1.5, wait=wait,
+                                                   wait_timeout=3 if wait else None)
+            except (FailedPrecondition, Unavailable, DeadlineExceeded):
                 await asyncio.sleep(0.05)
                 continue
             log(kind="granted", agent=name, lease=lease.lease_id, token=int(lease.fencing_token),
@@ -192,7 +194,7 @@ async def leaser(client: Client, log: Log, stop: asyncio.Event) -> None:
             log(kind="releasing", lease=lease.lease_id)  # before the call: a release cut by a kill may commit
             await retry(lambda: client.release_lease(lease.lease_id), stop)  # noqa: B023 - called in this turn
 
-    await asyncio.gather(agent("lease-a"), agent("lease-b"))
+    await asyncio.gather(agent("lease-a"), agent("lease-b"), agent("lease-w", wait=True))
 
 
 ROLES = {f.__name__: f for f in (sender, drainer, subscriber, replier, asker, settler, publisher, leaser)}

@@ -14,7 +14,7 @@ from fabricd.store.postgres.errors import SchemaAhead
 
 TABLES = {"schema_version", "counters", "mailboxes", "removals", "messages", "message_ids", "tickets", "outbox",
           "ad_data", "ad_history", "ad_agents", "ad_threads", "ad_requests", "ad_repairs", "tokens", "request_keys",
-          "wake_hooks", "channels", "channel_members", "channel_posts", "leases"}
+          "wake_hooks", "channels", "channel_members", "channel_posts", "leases", "lease_waiters"}
 
 
 async def tables(conn: asyncpg.Connection) -> set[str]:

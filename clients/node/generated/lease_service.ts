@@ -10,6 +10,7 @@ import type { LeaseConflict as _fabricd_v1_LeaseConflict, LeaseConflict__Output 
 import type { LeaseEvent as _fabricd_v1_LeaseEvent, LeaseEvent__Output as _fabricd_v1_LeaseEvent__Output } from './fabricd/v1/LeaseEvent';
 import type { LeaseHolder as _fabricd_v1_LeaseHolder, LeaseHolder__Output as _fabricd_v1_LeaseHolder__Output } from './fabricd/v1/LeaseHolder';
 import type { LeaseServiceClient as _fabricd_v1_LeaseServiceClient, LeaseServiceDefinition as _fabricd_v1_LeaseServiceDefinition } from './fabricd/v1/LeaseService';
+import type { LeaseWaiter as _fabricd_v1_LeaseWaiter, LeaseWaiter__Output as _fabricd_v1_LeaseWaiter__Output } from './fabricd/v1/LeaseWaiter';
 import type { ListLeasesRequest as _fabricd_v1_ListLeasesRequest, ListLeasesRequest__Output as _fabricd_v1_ListLeasesRequest__Output } from './fabricd/v1/ListLeasesRequest';
 import type { ListLeasesResponse as _fabricd_v1_ListLeasesResponse, ListLeasesResponse__Output as _fabricd_v1_ListLeasesResponse__Output } from './fabricd/v1/ListLeasesResponse';
 import type { ReleaseRequest as _fabricd_v1_ReleaseRequest, ReleaseRequest__Output as _fabricd_v1_ReleaseRequest__Output } from './fabricd/v1/ReleaseRequest';
@@ -40,6 +41,7 @@ export interface ProtoGrpcType {
       LeaseHolder: MessageTypeDefinition<_fabricd_v1_LeaseHolder, _fabricd_v1_LeaseHolder__Output>
       LeaseMode: EnumTypeDefinition
       LeaseService: SubtypeConstructor<typeof grpc.Client, _fabricd_v1_LeaseServiceClient> & { service: _fabricd_v1_LeaseServiceDefinition }
+      LeaseWaiter: MessageTypeDefinition<_fabricd_v1_LeaseWaiter, _fabricd_v1_LeaseWaiter__Output>
       ListLeasesRequest: MessageTypeDefinition<_fabricd_v1_ListLeasesRequest, _fabricd_v1_ListLeasesRequest__Output>
       ListLeasesResponse: MessageTypeDefinition<_fabricd_v1_ListLeasesResponse, _fabricd_v1_ListLeasesResponse__Output>
       ReleaseRequest: MessageTypeDefinition<_fabricd_v1_ReleaseRequest, _fabricd_v1_ReleaseRequest__Output>

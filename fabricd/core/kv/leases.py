@@ -6,6 +6,14 @@ read (and locked), so two overlapping grants never both commit and lease rows ar
 counter (no deadlock between a grant and a release); LMDB and memory have one writer. A refusal raises, so
 the counter and everything else the script did are rolled back. Unregister (end_all) reads the agent's
 leases first: it takes the counter only when there are some.
+
+The line of waiting calls (fabricd.core.leases, "The line") is a table of waiter records every node reads in
+the same serialised write as the leases: a waiting call's first try stores its record (its place: the
+counter's value), each later try moves its expiry, and the grant deletes it. A call that ends ungranted
+deletes its record (`leave`: it locks that one row only, never the counter, so it cannot deadlock with a
+grant); the writes that find dead records (a node that stopped trying) delete them, and the sweep does when no
+one else does. Deleting a record, or a grant, wakes the waiters (LEASES); storing one or moving its expiry
+does not (a try would wake every other waiter, which would try, and so on).
 """
 
 from __future__ import annotations
@@ -15,8 +23,8 @@ from collections.abc import Callable, Iterable, Sequence
 from fabricd.core import leases as rules
 from fabricd.core.kv.tx import Engine, RecordTx
 from fabricd.core.lease_patterns import ANYWHERE, anchor, overlap
-from fabricd.core.leases import COUNTER, LEASES, Clocks, Seen
-from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode
+from fabricd.core.leases import COUNTER, LEASES, Clocks, Line, Queued, Seen
+from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode, Waiter
 
 ENDED_KEPT_NS = 10 * 60 * 10**9
 """Ended records stay this long, so a watcher behind by less sees each end with its cause."""
@@ -51,7 +59,7 @@ def _active(tx: RecordTx, agent_id: str, now: int) -> None:
 
 
 def acquire(tx: RecordTx, clock: Callable[[], int], request: AcquireRequest, lease_id: str, clocks: Clocks,
-            quota: int) -> Lease:
+            quota: int, line: Line | None = None) -> Lease | Queued:
     revision = tx.next_sequence(COUNTER)  # first: the row that serialises grants on PostgreSQL
     # The time is read once the counter is held: a grant that waited for the lock behind other grants and
     # releases is stamped after them, so acquire times grow with fencing tokens across nodes.
@@ -62,13 +70,33 @@ def acquire(tx: RecordTx, clock: Callable[[], int], request: AcquireRequest, lea
     _active(tx, request.agent_id, now)
     entry = tx.get_entry(request.agent_id)
     facts = rules.AcquireFacts(stored, _seen(tx, [*(lease.agent_id for lease in stored), request.agent_id]),
-                               revision, entry.session_name if entry is not None else "")
-    granted = rules.acquire(request, facts, lease_id, now, clocks, quota)
-    for gone in granted.ended:
+                               revision, entry.session_name if entry is not None else "", tx.waiters())
+    decided = rules.acquire(request, facts, lease_id, now, clocks, quota, line)
+    for gone in decided.ended:
         tx.put_lease(gone)
-    tx.put_lease(granted.lease)
+    for waiter_id in decided.left:
+        tx.delete_waiter(waiter_id)
+    if isinstance(decided, Queued):
+        tx.put_waiter(decided.waiter)
+        if decided.ended or decided.left:
+            tx.wake(LEASES)
+        return decided
+    tx.put_lease(decided.lease)
     tx.wake(LEASES)
-    return granted.lease
+    return decided.lease
+
+
+def leave(tx: RecordTx, waiter_id: str) -> bool:
+    """Delete a waiting call's record (its call ended ungranted); whether there was one."""
+    if tx.get_waiter(waiter_id) is None:
+        return False
+    tx.delete_waiter(waiter_id)
+    tx.wake(LEASES)  # the next in line may go now
+    return True
+
+
+def waiters(tx: RecordTx, now: int) -> list[Waiter]:
+    return [w for w in tx.waiters() if w.live(now)]
 
 
 def renew(tx: RecordTx, now: int, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease:
@@ -119,13 +147,20 @@ def due(tx: RecordTx, now: int, clocks: Clocks) -> tuple[bool, int]:
     live = tx.leases_near(None)
     seen = _seen(tx, [lease.agent_id for lease in live])
     ends = [rules.end_of(lease, seen.get(lease.agent_id), clocks)[0] for lease in live]
-    return any(at <= now for at in ends), min((at for at in ends if at > now), default=0)
+    dead, next_waiter = rules.waiters_due(tx.waiters(), now)
+    ends.extend([next_waiter] if next_waiter else [])
+    return bool(dead) or any(at <= now for at in ends), min((at for at in ends if at > now), default=0)
 
 
 def sweep(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
-    """Write the end of every lease judged ended (its cause: ttl or presence) and prune ended records older
-    than ENDED_KEPT_NS (a full read, done only with ends to write)."""
+    """Write the end of every lease judged ended (its cause: ttl or presence), delete dead waiter records, and
+    prune ended records older than ENDED_KEPT_NS (a full read, done only with ends to write)."""
     revision = tx.next_sequence(COUNTER)  # first, as a grant does: lease rows are locked in one order
+    dead, _ = rules.waiters_due(tx.waiters(), now)
+    for waiter_id in dead:
+        tx.delete_waiter(waiter_id)
+    if dead:
+        tx.wake(LEASES)  # the waiters behind a dead node's may go now
     stored = tx.leases()
     for old in stored:
         if not old.live and old.end_ns + ENDED_KEPT_NS <= now:
@@ -167,7 +202,19 @@ class KvLeases:
         self._clock = clock
 
     async def acquire(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int) -> Lease:
-        return await self._e.write(lambda tx: acquire(tx, self._clock, request, lease_id, clocks, quota))
+        granted = await self._e.write(lambda tx: acquire(tx, self._clock, request, lease_id, clocks, quota))
+        assert isinstance(granted, Lease)  # without a line, the rule grants or refuses
+        return granted
+
+    async def wait_turn(self, request: AcquireRequest, lease_id: str, clocks: Clocks, quota: int,
+                        line: Line) -> Lease | Queued:
+        return await self._e.write(lambda tx: acquire(tx, self._clock, request, lease_id, clocks, quota, line))
+
+    async def leave(self, waiter_id: str) -> bool:
+        return await self._e.write(lambda tx: leave(tx, waiter_id))
+
+    async def waiters(self) -> list[Waiter]:
+        return await self._e.read(lambda tx: waiters(tx, self._clock()))
 
     async def renew(self, lease_id: str, ttl_ns: int, clocks: Clocks, as_agent: str) -> Lease:
         return await self._e.write(lambda tx: renew(tx, self._clock(), lease_id, ttl_ns, clocks, as_agent))

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
-from fabricd.core.model_leases import Lease
+from fabricd.core.model_leases import Lease, Waiter
 from fabricd.core.ports import StoreStats
 from fabricd.core.quota import Usage
 
@@ -313,6 +313,17 @@ class RecordTx(Protocol):
     def leases_since(self, revision: int, limit: int) -> list[Lease]:
         """Records (live or ended) whose revision is above `revision`, in revision order, at most `limit`:
         through an index by revision, so a watcher reads what changed, not every lease."""
+
+    def get_waiter(self, waiter_id: str) -> Waiter | None:
+        """A waiting Acquire's record (fabricd.core.leases.Line); a database backend locks it in a write."""
+
+    def put_waiter(self, waiter: Waiter) -> None: ...
+
+    def delete_waiter(self, waiter_id: str) -> None: ...
+
+    def waiters(self) -> list[Waiter]:
+        """Every waiter record, live or dead, in line order (a database backend locks them in a write): few,
+        one per waiting call, so they are read whole."""
 
     # -- effects
     def wake(self, key: str) -> None:

@@ -55,7 +55,7 @@ from fabricd.core import lanes
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.fair import FairQueue
-from fabricd.store.lmdb import folder, looks, sealed, ticket_index, upgrade
+from fabricd.store.lmdb import folder, looks, sealed, ticket_index, tx_leases, upgrade
 from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.quarantine import Quarantine
@@ -115,6 +115,7 @@ class LmdbEngine:
             with self._env.begin(write=True) as txn:
                 ticket_index.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
                 looks.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
+                tx_leases.forget_waiters(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
                 sealed.seal_old_meta(txn, self._dbs.meta)  # wake hooks stored before they were sealed
         except (lmdb.Error, OSError) as exc:
             os.close(self._lock_fd)

@@ -46,6 +46,7 @@ big-endian so that byte order is numeric order.
     meta       b"lease-at/" H(anchor) H(lease_id)    b""  (live leases by anchor: fabricd.core.lease_patterns.anchor)
     meta       b"lease-of/" H(agent_id) H(lease_id)  b""  (live leases by agent)
     meta       b"lease-rev/" u64 revision H(lease_id)  b""  (every lease record by its last change)
+    meta       b"lease-wait/" H(waiter_id)           a waiting Acquire's record (model_leases.encode_waiter)
     meta       b"wake/" H(agent_id)                  0x01, wake hook JSON (fabricd.core.wake.encode: it holds the id), CRC-32
                                                     (sealed in place, sealed.seal_meta; `{`: JSON stored before)
     ad_history u64 sequence                          fabricd.v1.DirectoryData as of that sequence
@@ -216,6 +217,13 @@ LEASE_REV = b"lease-rev/"
 
 def lease_rev(revision: int, lease_id: str = "") -> bytes:
     return LEASE_REV + U64.pack(revision) + (h(lease_id) if lease_id else b"")
+
+
+LEASE_WAIT = b"lease-wait/"
+
+
+def lease_waiter(waiter_id: str) -> bytes:
+    return LEASE_WAIT + h(waiter_id)
 
 
 def lease_from_slot(slot: bytes) -> bytes:

@@ -5,6 +5,7 @@ indexes of the live ones.
     meta  b"lease-at/" H(anchor) H(lease_id)   b""  a live lease under each anchor of its resources
     meta  b"lease-of/" H(agent_id) H(lease_id) b""  a live lease under its agent
     meta  b"lease-rev/" u64 revision H(id)     b""  every record under its last change (for watchers)
+    meta  b"lease-wait/" H(waiter_id)          waiter JSON (model_leases.encode_waiter): a waiting Acquire
 
 A lease's resources and agent never change, so its anchor and agent slots follow from the record alone: a
 live one has them, an ended one none. Its revision slot moves with each change (the stored record says where
@@ -18,9 +19,18 @@ from typing import Any
 
 from fabricd.core import model_leases
 from fabricd.core.lease_patterns import ANYWHERE, anchor
-from fabricd.core.model_leases import Lease
+from fabricd.core.model_leases import Lease, Waiter
 from fabricd.store.lmdb import keys
 from fabricd.store.lmdb.tx_directory import rows_under
+
+
+def forget_waiters(txn: Any, dbs: Any) -> int:
+    """Delete every waiter record (at open: the daemon holds the folder's lock, so each was a call of a process
+    that is gone, and would stand in others' way until it expired); the number deleted."""
+    found = [key for key, _ in rows_under(txn, dbs.meta, keys.LEASE_WAIT, b"")]
+    for key in found:
+        txn.delete(key, db=dbs.meta)
+    return len(found)
 
 
 class LeaseRecords:
@@ -87,3 +97,18 @@ class LeaseRecords:
             if len(out) >= limit:
                 break
         return out
+
+    def get_waiter(self, waiter_id: str) -> Waiter | None:
+        raw = self._txn.get(keys.lease_waiter(waiter_id), db=self._dbs.meta)
+        return model_leases.decode_waiter(bytes(raw)) if raw is not None else None
+
+    def put_waiter(self, waiter: Waiter) -> None:
+        self._txn.put(keys.lease_waiter(waiter.waiter_id), model_leases.encode_waiter(waiter), db=self._dbs.meta)
+
+    def delete_waiter(self, waiter_id: str) -> None:
+        self._txn.delete(keys.lease_waiter(waiter_id), db=self._dbs.meta)
+
+    def waiters(self) -> list[Waiter]:
+        found = [model_leases.decode_waiter(bytes(raw))
+                 for _, raw in rows_under(self._txn, self._dbs.meta, keys.LEASE_WAIT, b"")]
+        return sorted(found, key=lambda w: w.order)

@@ -31,7 +31,7 @@ from fabricd.core.model import (
     Ticket,
     TicketState,
 )
-from fabricd.core.model_leases import Lease
+from fabricd.core.model_leases import Lease, Waiter
 from fabricd.core.outbox import row_cursor, split_cursor
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
@@ -40,7 +40,8 @@ from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import types_pb2
 
 TABLES = ("meta", "entries", "revisions", "messages", "ids", "tickets", "outbox", "history", "agents", "threads",
-          "requests", "repairs", "tokens", "request_keys", "wake_hooks", "leases", *CHANNEL_TABLES)
+          "requests", "repairs", "tokens", "request_keys", "wake_hooks", "leases", "lease_waiters",
+          *CHANNEL_TABLES)
 
 
 def new_tables() -> dict[str, dict[Any, Any]]:
@@ -502,6 +503,19 @@ class MemoryTx(MemoryChannelRecords):
     def leases_since(self, revision: int, limit: int) -> list[Lease]:
         return sorted((lease for lease in self.leases() if lease.revision > revision),
                       key=lambda lease: lease.revision)[:limit]
+
+    def get_waiter(self, waiter_id: str) -> Waiter | None:
+        found: Waiter | None = self._t("lease_waiters").get(waiter_id)
+        return found
+
+    def put_waiter(self, waiter: Waiter) -> None:
+        self._w("lease_waiters")[waiter.waiter_id] = waiter
+
+    def delete_waiter(self, waiter_id: str) -> None:
+        self._w("lease_waiters").pop(waiter_id, None)
+
+    def waiters(self) -> list[Waiter]:
+        return sorted(self._t("lease_waiters").values(), key=lambda w: w.order)
 
     # -- effects
 

@@ -65,6 +65,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 NOT_COPIED = {
     "schema_version": "the target's own migrations write it",
     "node_ids": "a sequence: each node takes a new node id when it starts",
+    "lease_waiters": "waiting Acquire calls in flight on the source's nodes: a copy has no calls",
 }
 
 _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a fabric has written it

@@ -39,6 +39,10 @@
                                                 anchors (GIN) and agent_id index the live ones, revision every
                                                 change; grants
                                                 serialise on the 'lease' counter's row
+    lease_waiters   waiter_id                   body = a waiting Acquire's place in line, JSON
+                                                (fabricd.core.model_leases.Waiter); ord its place (the 'lease'
+                                                counter's value when it queued), expire_ns when it dies unless
+                                                its call tries again; never copied (calls in flight)
 
 Decisions, and why:
 - Times are bigint Unix nanoseconds, as in the core: timestamptz keeps microseconds, so a
@@ -366,6 +370,16 @@ CREATE INDEX IF NOT EXISTS leases_of ON leases (agent_id) WHERE anchors <> '{}';
     Migration(11, "agents' mailboxes are found by the look-alike keys of their id and session name", """
 ALTER TABLE mailboxes ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
 CREATE INDEX IF NOT EXISTS mailboxes_looks ON mailboxes USING gin (looks);
+"""),
+    # Migration 12 (fair waiting across nodes, issue 30) is self-contained: one table, no change to the others.
+    Migration(12, "lease waiters: the line of waiting Acquire calls, shared by every node", """
+CREATE TABLE IF NOT EXISTS lease_waiters (
+    waiter_id text PRIMARY KEY,
+    ord       bigint NOT NULL,  -- its place in line: the lease counter's value when it queued
+    expire_ns bigint NOT NULL,  -- it dies then unless its call tries again (a dead node's waiters end)
+    body      text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lease_waiters_line ON lease_waiters (ord);
 """),
     # Migration 13: SearchMessages answers newest first, one page at a time. For words most posts hold,
     # walking a channel's posts backwards in this index and stopping after a page beats the GIN index's

@@ -11,7 +11,7 @@ from typing import Any
 
 from fabricd.core import model_leases
 from fabricd.core.lease_patterns import ANYWHERE
-from fabricd.core.model_leases import Lease
+from fabricd.core.model_leases import Lease, Waiter
 
 
 class PgLeaseRecords:
@@ -53,6 +53,23 @@ class PgLeaseRecords:
         rows = self._fetch("SELECT body FROM leases WHERE revision > $1 ORDER BY revision, lease_id LIMIT $2",
                            revision, limit)
         return [model_leases.decode(r["body"]) for r in rows]
+
+    def get_waiter(self, waiter_id: str) -> Waiter | None:
+        body = self._val(f"SELECT body FROM lease_waiters WHERE waiter_id = $1{self._lock}", waiter_id)
+        return model_leases.decode_waiter(body) if body is not None else None
+
+    def put_waiter(self, waiter: Waiter) -> None:
+        self._exec("INSERT INTO lease_waiters (waiter_id, ord, expire_ns, body) VALUES ($1, $2, $3, $4) "
+                   "ON CONFLICT (waiter_id) DO UPDATE SET ord = EXCLUDED.ord, expire_ns = EXCLUDED.expire_ns, "
+                   "body = EXCLUDED.body", waiter.waiter_id, waiter.order, waiter.expire_ns,
+                   model_leases.encode_waiter(waiter).decode())
+
+    def delete_waiter(self, waiter_id: str) -> None:
+        self._exec("DELETE FROM lease_waiters WHERE waiter_id = $1", waiter_id)
+
+    def waiters(self) -> list[Waiter]:
+        return [model_leases.decode_waiter(r["body"])
+                for r in self._fetch(f"SELECT body FROM lease_waiters ORDER BY ord{self._lock}")]
 
 
 UPSERT = """INSERT INTO leases (lease_id, agent_id, anchors, revision, body) VALUES ($1, $2, $3, $4, $5)

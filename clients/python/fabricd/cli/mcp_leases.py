@@ -2,7 +2,8 @@
 
 A reservation is a lease of the bridge's agent kept while the agent is live (renew_with_presence), so it
 ends soon after its session does; a conflict is an answer naming each holder, not a tool error, so the model
-can ask the holder or work elsewhere.
+can ask the holder or work elsewhere; so is a place taken by earlier waiters (LEASE_QUEUED: "queued", naming
+each agent waiting ahead).
 """
 
 from __future__ import annotations
@@ -31,12 +32,20 @@ def add_tools(server: Any, bridge: Any) -> None:  # noqa: ANN401 - an mcp MCPSer
         """Reserve files before you edit them, so other agents keep off: paths relative to the repository,
         `dir/**` for a folder and everything in it, `*.py` globs within a folder. All or nothing: if another
         agent holds an overlapping reservation you get status "conflict" with each holder (ask them with
-        send_message, or work elsewhere). The reservation lasts while your session is live (ttl_minutes past
+        send_message, or work elsewhere); if other agents are already waiting in line for them, status
+        "queued" with each waiter ahead (first come, first served: try again later, or work elsewhere). The reservation lasts while your session is live (ttl_minutes past
         your last activity); release it with release_files when done. shared=true lets others share it."""
         try:
             lease = await client.acquire_lease(me, paths, mode="shared" if shared else "exclusive",
                                                ttl=ttl_minutes * 60, reason=reason, renew_with_presence=True)
         except FabricError as exc:
+            if exc.reason == "LEASE_QUEUED":
+                m = exc.metadata
+                ahead = [{"path": m[f"waiter_{i}_requested"], "waiting_for": m[f"waiter_{i}_resource"],
+                          "agent_id": m[f"waiter_{i}_agent_id"], "mode": m[f"waiter_{i}_mode"].lower()}
+                         for i in range(10) if f"waiter_{i}_agent_id" in m]
+                return json.dumps({"status": "queued", "waiters": int(m.get("waiters", len(ahead))),
+                                   "ahead": ahead}, indent=1)
             holders = conflict_holders(exc)
             if not holders:
                 from mcp.server.mcpserver.exceptions import ToolError

@@ -81,6 +81,13 @@ class LeaseCalls:
         request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode))
         return list((await self._call(self.lease.CheckLeases, request, resend=True)).conflicts)
 
+    async def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "",
+                            mode: str = "exclusive") -> list[ls_pb.LeaseWaiter]:
+        """Other agents' waiting acquires in line for `paths` (oldest place first): while any wait, an acquire
+        of them without `wait` is refused (LEASE_QUEUED) and one with `wait` queues behind them."""
+        request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode))
+        return list((await self._call(self.lease.CheckLeases, request, resend=True)).waiting)
+
     async def watch_leases(self) -> AsyncIterator[ls_pb.WatchLeasesResponse]:
         """The snapshot, then every grant, renewal and end; keepalives are skipped."""
         target = self.target

@@ -343,6 +343,10 @@ class SyncClient(SyncChannelCalls):
                      mode: str = "exclusive") -> list[ls_pb.LeaseHolder]:
         return self._run(self._client.check_leases(paths, agent_id=agent_id, mode=mode))
 
+    def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "",
+                      mode: str = "exclusive") -> list[ls_pb.LeaseWaiter]:
+        return self._run(self._client.lease_waiters(paths, agent_id=agent_id, mode=mode))
+
     def watch_leases(self) -> Iterator[ls_pb.WatchLeasesResponse]:
         return self._iterate(self._client.watch_leases())
 

@@ -94,6 +94,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEASE_NOT_FOUND: _ClassVar[ErrorReason]
     LEASE_WAIT_TIMEOUT: _ClassVar[ErrorReason]
     QUOTA_LEASES: _ClassVar[ErrorReason]
+    LEASE_QUEUED: _ClassVar[ErrorReason]
     SESSION_REQUIRED: _ClassVar[ErrorReason]
     CSRF_REJECTED: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
@@ -184,5 +185,6 @@ LEASE_TTL_OUT_OF_RANGE: ErrorReason
 LEASE_NOT_FOUND: ErrorReason
 LEASE_WAIT_TIMEOUT: ErrorReason
 QUOTA_LEASES: ErrorReason
+LEASE_QUEUED: ErrorReason
 SESSION_REQUIRED: ErrorReason
 CSRF_REJECTED: ErrorReason

@@ -185,10 +185,28 @@ class CheckLeasesRequest(_message.Message):
     def __init__(self, agent_id: _Optional[str] = ..., paths: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[LeaseMode, str]] = ...) -> None: ...
 
 class CheckLeasesResponse(_message.Message):
-    __slots__ = ("conflicts",)
+    __slots__ = ("conflicts", "waiting")
     CONFLICTS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     conflicts: _containers.RepeatedCompositeFieldContainer[LeaseHolder]
-    def __init__(self, conflicts: _Optional[_Iterable[_Union[LeaseHolder, _Mapping]]] = ...) -> None: ...
+    waiting: _containers.RepeatedCompositeFieldContainer[LeaseWaiter]
+    def __init__(self, conflicts: _Optional[_Iterable[_Union[LeaseHolder, _Mapping]]] = ..., waiting: _Optional[_Iterable[_Union[LeaseWaiter, _Mapping]]] = ...) -> None: ...
+
+class LeaseWaiter(_message.Message):
+    __slots__ = ("agent_id", "resources", "mode", "enqueue_time", "resource", "requested")
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    RESOURCES_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    ENQUEUE_TIME_FIELD_NUMBER: _ClassVar[int]
+    RESOURCE_FIELD_NUMBER: _ClassVar[int]
+    REQUESTED_FIELD_NUMBER: _ClassVar[int]
+    agent_id: str
+    resources: _containers.RepeatedScalarFieldContainer[str]
+    mode: LeaseMode
+    enqueue_time: _timestamp_pb2.Timestamp
+    resource: str
+    requested: str
+    def __init__(self, agent_id: _Optional[str] = ..., resources: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[LeaseMode, str]] = ..., enqueue_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., resource: _Optional[str] = ..., requested: _Optional[str] = ...) -> None: ...
 
 class WatchLeasesRequest(_message.Message):
     __slots__ = ()

@@ -102,9 +102,17 @@ class LeaseServiceServicer:
     def Acquire(self, request, context):
         """Grants a lease on every resource, or on none: FAILED_PRECONDITION
         (LEASE_CONFLICT) names each conflicting holder in the ErrorInfo metadata
-        and in a LeaseConflict detail. With `wait`, the call queues (first come,
-        first served per resource) until granted or its deadline passes
-        (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT). INVALID_ARGUMENT: LEASE_PATTERN_INVALID,
+        and in a LeaseConflict detail. Waiting is fair (FIFO per resource, across
+        every node of a store): a request is granted only when no live lease and
+        no earlier waiting call of another agent wants an overlapping resource
+        (EXCLUSIVE on either side). Without `wait`, a request that only earlier
+        waiters stand in the way of is refused too: FAILED_PRECONDITION
+        (LEASE_QUEUED) names them; it never jumps the line. With `wait`, the call
+        takes its place in line until granted or its deadline passes
+        (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT); a call that ends ungranted
+        (deadline, cancelled, its client gone) leaves the line at once, and the
+        waiting calls of a node that died leave it within
+        `limits.lease_waiter_ttl`. INVALID_ARGUMENT: LEASE_PATTERN_INVALID,
         LEASE_TTL_OUT_OF_RANGE, MISSING_FIELD; RESOURCE_EXHAUSTED (QUOTA_LEASES)
         when the agent holds `limits.quota_leases` leases; PERMISSION_DENIED for
         another agent's id with an agent token.
@@ -145,7 +153,9 @@ class LeaseServiceServicer:
         """The conflicts other agents' leases would cause if `agent_id` worked on
         these paths (an EXCLUSIVE lease of another agent conflicts with any work;
         a SHARED one with an exclusive intent): what a pre-edit or pre-commit hook
-        asks. INVALID_ARGUMENT (LEASE_PATTERN_INVALID) for a bad path.
+        asks; and the other agents' waiting Acquire calls in line for these paths
+        (`waiting`), which an Acquire without wait may not jump (LEASE_QUEUED).
+        INVALID_ARGUMENT (LEASE_PATTERN_INVALID) for a bad path.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
