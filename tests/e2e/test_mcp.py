@@ -151,3 +151,20 @@ async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations
         assert text(await alpha.call_tool("release_files", {})) == "released 1 reservation(s)"
         assert json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))[
             "status"] == "reserved"
+
+
+async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge_goes_on(daemon) -> None:  # noqa: ANN001
+    # The SDK answers any exception but its ToolError with a bare "Error executing tool NAME": a number the
+    # request cannot carry, or an outcome the tool does not know, must reach the model as a reason.
+    async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as mcp:
+        await client.create_channel("team")
+        for tool, arguments, says in (
+                ("reply_to_task", {"result": "r", "outcome": "weird"}, "outcome 'weird' is not one of completed"),
+                ("read_channel", {"channel": "team", "after_seq": -1}, "out of range"),
+                ("read_channel", {"channel": "team", "after_seq": 2**70}, "out of range"),
+                ("reserve_files", {"paths": ["a.py"], "ttl_minutes": 1e300}, "out of range")):
+            failed = await mcp.call_tool(tool, arguments)
+            assert failed.is_error and says in failed.content[0].text, (tool, arguments, failed.content)
+        assert list(await client.list_leases()) == []
+        assert json.loads(text(await mcp.call_tool("read_channel", {"channel": "team"}))) == {"posts": [],
+                                                                                              "last_seq": 0}

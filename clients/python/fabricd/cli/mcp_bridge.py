@@ -42,6 +42,8 @@ class Bridge:
             return await fn()
         except FabricError as exc:
             raise ToolError(f"{exc.message} [{exc.reason}]") from exc
+        except (ValueError, OverflowError) as exc:
+            raise out_of_range(exc) from exc
 
     @contextlib.asynccontextmanager
     async def busy(self) -> AsyncIterator[None]:
@@ -61,6 +63,14 @@ class Bridge:
             await asyncio.sleep(self.heartbeat_s)
             with contextlib.suppress(FabricError):
                 await self.client.touch(self.agent_id, busy=self._waiting > 0)
+
+
+def out_of_range(exc: Exception) -> Exception:
+    """The tool error for an argument the request cannot carry (a seq below 0 or past 2**64, a ttl past any
+    duration): said to the model, not the SDK's bare 'Error executing tool' it gives any other exception."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(f"an argument is out of range ({exc}); check the numbers passed [INVALID_ARGUMENT]")
 
 
 def _message(m: pb.Message) -> dict[str, Any]:
@@ -201,7 +211,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
         with the same ticket_id), "rejected" (you decline; result says why) or "failed" (result says why)."""
         code = OUTCOMES.get(outcome.strip().lower().replace("-", "_"))
         if code is None:
-            raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)} [INVALID_ARGUMENT]")
         answered = await bridge.call(lambda: client.reply(me, result, ticket_id=ticket_id, outcome=code))
         return f"answered {answered}" + ("" if outcome == "completed" else f" ({outcome})")
 
