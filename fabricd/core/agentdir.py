@@ -160,7 +160,7 @@ class AgentDirectory(Service):
         return await self._store.agent_directory.initialize(instructions, settings)
 
     async def create_agent(self, name: str, description: str, instructions: str, settings: str) -> Agent:
-        validate.visible(validate.text_field(name, "name", self.limits, required=True), "name")
+        validate.name(validate.text_field(name, "name", self.limits, required=True), "name")
         for value, field_name in ((description, "description"), (instructions, "instructions"), (settings, "settings")):
             self._text(value, field_name)
         return await self._store.agent_directory.create_agent(name, description, instructions, settings)

@@ -100,12 +100,15 @@ async def test_a_decomposed_name_is_refused_as_not_normalized(client) -> None:  
     decomposed = "jose\u0301"  # 'é' as 'e' and a combining acute accent
     for call in (lambda: client.register(decomposed), lambda: client.touch(decomposed),
                  lambda: client.issue_token(agent_id=decomposed),
-                 lambda: client.register("jose", session_name=decomposed)):
+                 lambda: client.register("jose", session_name=decomposed),
+                 lambda: client.create_channel(decomposed), lambda: client.create_agent(decomposed)):
         with pytest.raises(InvalidArgument) as err:
             await call()
         assert err.value.reason == "INVALID_CHARACTERS"
         assert "jos\\xe9" in str(err.value)  # the normalized form to send instead
     assert [e.agent_id for e in await client.list_mailboxes()] == []
+    # a channel (or directory agent) under each form would be two that read the same
+    assert list(await client.list_channels()) == [] and list(await client.list_agents()) == []
 
 
 INVISIBLE = {  # each shows as nothing (or a blank) after 'alice'
