@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass
 
-from fabricd.core import paging, validate
+from fabricd.core import lookalike, paging, validate
 from fabricd.core.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound
 from fabricd.core.limits import Limits
 from fabricd.core.model_agentdir import PENDING as PENDING
@@ -100,6 +100,25 @@ def agent_name_taken(name: str) -> AlreadyExists:
     return AlreadyExists(f"an agent named {name!r} already exists", reason="AGENT_NAME_TAKEN", name=name)
 
 
+MAX_NAMES_COMPARED = 10_000
+"""A new agent's name is compared with at most this many existing agents' names (in name order)."""
+
+
+def new_agent_name(name: str, named: Agent | None, others: Iterable[tuple[str, str]]) -> None:
+    """The decider of a new agent's name: AGENT_NAME_TAKEN when an agent has it; NAME_COLLISION when it only looks
+    like the name of one of `others` ((name, agent id): UTS #39 skeletons, case, spaces around it, as for
+    mailbox agent ids), so two agents would read the same in listings."""
+    if named is not None:
+        raise agent_name_taken(name)
+    twin = lookalike.look_alike(name, ((other, agent_id, "the agent name") for other, agent_id in others))
+    if twin is not None:
+        raise AlreadyExists(
+            f"name {lookalike.shown(name)} looks like the agent name {lookalike.shown(twin[0])} of agent "
+            f"{lookalike.shown(twin[1])}: the two would read the same in listings, so a person could take one "
+            "agent for the other; choose a name that differs in more than look-alike letters, case or spaces",
+            reason="NAME_COLLISION", name=name, held_by=twin[1], looks_like=twin[0])
+
+
 def wrong_thread(request_id: str, thread_id: str, holder: str) -> FailedPrecondition:
     return FailedPrecondition(f"thread {thread_id!r} does not hold request {request_id!r} (it is in {holder!r})",
                               reason="WRONG_THREAD", request_id=request_id)
@@ -160,7 +179,7 @@ class AgentDirectory(Service):
         return await self._store.agent_directory.initialize(instructions, settings)
 
     async def create_agent(self, name: str, description: str, instructions: str, settings: str) -> Agent:
-        validate.text_field(name, "name", self.limits, required=True)
+        validate.name(validate.text_field(name, "name", self.limits, required=True), "name")
         for value, field_name in ((description, "description"), (instructions, "instructions"), (settings, "settings")):
             self._text(value, field_name)
         return await self._store.agent_directory.create_agent(name, description, instructions, settings)

@@ -31,7 +31,7 @@ class Channels(Service):
         return rules.channel_name(name, self.limits, field)
 
     async def create(self, request: Channel, caller: str | None, agent_token: bool = False) -> Channel:
-        self._name(request.name, "channel.name")
+        validate.name(self._name(request.name, "channel.name"), "channel.name")  # NFC, nothing invisible
         validate.stored_text(request.description, "channel.description")
         validate.text_bytes(request.description, "channel.description", MAX_DESCRIPTION_BYTES)
         rules.retention(request.retention)

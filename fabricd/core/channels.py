@@ -25,8 +25,8 @@ import difflib
 import uuid
 from collections.abc import Sequence
 
+from fabricd.core import lookalike, validate
 from fabricd.core import quota as quotas
-from fabricd.core import validate
 from fabricd.core.errors import AlreadyExists, FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import digest_of, message_id_reused
@@ -113,11 +113,23 @@ def retention(value: Retention) -> Retention:
 # -- deciders
 
 
+def looks_taken(name: str, other: str) -> AlreadyExists:
+    return AlreadyExists(
+        f"channel {lookalike.shown(name)} looks like channel {lookalike.shown(other)}: the two would read the same "
+        "in listings and in posts' copies, so a member could take one for the other; choose a name that differs in "
+        "more than look-alike letters, case or spaces", reason="NAME_COLLISION", name=name, looks_like=other)
+
+
 def create(request: Channel, existing: Channel | None, creator: str, created: int, now: int, uid: str,
-           quota: quotas.Quotas | None) -> Channel:
-    """The new channel; `created` is the creator's usage of CHANNELS (its channels that exist)."""
+           quota: quotas.Quotas | None, others: Sequence[str] = ()) -> Channel:
+    """The new channel; `created` is the creator's usage of CHANNELS (its channels that exist); `others` the
+    names of channels that exist (a name that only looks like one of them is refused: UTS #39 skeletons, case,
+    spaces around it, as for agent names)."""
     if existing is not None:
         raise exists(request.name)
+    twin = lookalike.look_alike(request.name, ((n, n, "channel") for n in others))
+    if twin is not None:
+        raise looks_taken(request.name, twin[0])
     if quota is not None and creator:
         quotas.check(CHANNELS, creator, quota.channels, created, 1)
     return dataclasses.replace(request, uid=uid, creator=creator, create_ns=now, last_seq=0, first_seq=1, count=0,

@@ -186,7 +186,9 @@ class Directory(Service):
 
         Returns (messages deleted, tickets aborted).
         """
-        validate.agent_id(name, self.limits)
+        # not agent_id's name rules: an agent named before them (decomposed, or with an invisible character)
+        # can still be removed
+        validate.text_field(name, "agent_id", self.limits, required=True)
         return await self._store.directory.unregister(name, purge)
 
     async def list(self, page_size: int = 0, page_token: str = "") -> Listed[MailboxEntry]:

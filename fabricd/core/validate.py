@@ -14,6 +14,7 @@ answers alike. Message text, data and headers are stored as bytes and keep it.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -84,12 +85,40 @@ def normalized(value: str, field: str) -> str:
     return value
 
 
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f"
+    "\u2800\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]")
+"""Unicode's Default_Ignorable_Code_Point characters (variation selectors, Hangul fillers, the combining grapheme
+joiner, zero-width and bidi controls: shown as nothing) and U+2800 BRAILLE PATTERN BLANK (shown as a blank)."""
+
+
+def visible(value: str, field: str) -> str:
+    """INVALID_CHARACTERS when a name holds a character that shows as nothing: 'bob' followed by U+3164 HANGUL
+    FILLER would read as 'bob' without being it, and no look-alike skeleton maps such characters away.
+    `text_field` refuses the unprintable ones (zero-width, bidi); these are the printable ones it lets by."""
+    found = None if value.isascii() else _INVISIBLE.search(value)
+    if found is not None:
+        char = found[0]
+        raise InvalidArgument(
+            f"{field} {ascii(value)} holds U+{ord(char):04X} ({unicodedata.name(char, 'an unassigned character')}), "
+            "which shows as nothing, so the name would read as another; remove it",
+            reason="INVALID_CHARACTERS", field=field)
+    return value
+
+
+def name(value: str, field: str) -> str:
+    """A name a person reads (an agent id, a session name, a channel's or a directory agent's name): in NFC and
+    with no character that shows as nothing."""
+    return visible(normalized(value, field), field)
+
+
 def agent_id(value: str, limits: Limits, field: str = "agent_id") -> str:
-    return normalized(text_field(value, field, limits, required=True), field)
+    return name(text_field(value, field, limits, required=True), field)
 
 
 def session_name(value: str, limits: Limits) -> str:
-    normalized(text_field(value, "session_name", limits, required=False), "session_name")
+    name(text_field(value, "session_name", limits, required=False), "session_name")
     if "/" in value:
         raise InvalidArgument(
             "session_name may not contain '/': 'name/suffix' is how peers pick one of several agents",

@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("fabricd")
 # The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
 _OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES)
+TOKENS_RECHECK_S = 2.0
+"""On a shared store, how often a node re-reads the tokens with no wake-up from the others: the bound on how
+long a token revoked on another node still works here should that node's NOTIFY be lost."""
 
 class App:
     """One running daemon. `reconfigure` returns a fresh Config (file and environment re-read) for SIGHUP."""
@@ -285,7 +288,9 @@ class App:
         """Reload the token cache on each `tokens` wake-up (or a LISTEN reconnect, which wakes everything)."""
         while not self.notifier.closed:
             seen = self.notifier.version(TOKENS)
-            await self.notifier.wait(TOKENS, seen, None)
+            # Also every TOKENS_RECHECK_S without one: a wake-up is a hint the sending node drops when its
+            # NOTIFY fails, and a revocation must not be missed for good on this node.
+            await self.notifier.wait(TOKENS, seen, TOKENS_RECHECK_S)
             try:
                 await self.tokens.refresh()
             except FabricError as exc:  # the database is away: the next wake-up (its reconnect) tries again

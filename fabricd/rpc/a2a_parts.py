@@ -28,10 +28,20 @@ from __future__ import annotations
 import json
 
 from google.protobuf import json_format
+from google.protobuf.message import Message
 
 from fabricd.a2a import a2a_pb2 as a2a
 
 PART, URL, FILENAME, TEXT, CONTENT_TYPE = "a2a-part", "a2a-url", "a2a-filename", "a2a-text", "content-type"
+
+
+def _as_json(message: Message) -> object:
+    """A part (or its data) as JSON; ValueError when JSON cannot hold it (a NaN or Infinity number in a Struct,
+    which protobuf's json_format refuses with an error of its own, not a ValueError)."""
+    try:
+        return json_format.MessageToDict(message)
+    except (ValueError, json_format.Error) as exc:
+        raise ValueError(f"a part's data or metadata cannot be kept as JSON: {exc} (JSON numbers are finite)") from None
 
 
 def split(parts: list[a2a.Part]) -> tuple[str, bytes, dict[str, str]]:
@@ -53,14 +63,14 @@ def split(parts: list[a2a.Part]) -> tuple[str, bytes, dict[str, str]]:
             data = part.raw
             headers[CONTENT_TYPE] = part.media_type or "application/octet-stream"
         elif kind == "data":
-            data = json.dumps(json_format.MessageToDict(part.data), ensure_ascii=False).encode()
+            data = json.dumps(_as_json(part.data), ensure_ascii=False).encode()
             headers[CONTENT_TYPE] = "application/json"
         else:
             headers[URL] = part.url
             if part.media_type:
                 headers[CONTENT_TYPE] = part.media_type
     elif others:
-        data = json.dumps([json_format.MessageToDict(p) for p in others], ensure_ascii=False).encode()
+        data = json.dumps([_as_json(p) for p in others], ensure_ascii=False).encode()
         headers.update({PART: "parts", CONTENT_TYPE: "application/json"})
     text = "\n".join(texts)
     if not texts:

@@ -33,11 +33,28 @@ from dataclasses import dataclass
 
 import grpc
 
-from fabricd.core import lanes
+from fabricd.core import lanes, validate
 from fabricd.core.directory import check_own_name
-from fabricd.core.errors import PermissionDenied, ResourceExhausted, Unauthenticated
+from fabricd.core.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.model import MailboxEntry
 from fabricd.core.tokens import Tokens
+
+
+def certificate_name(raw: bytes) -> str:
+    """The agent id a client certificate's common name names, as it is: "" when it is not a name an agent id
+    could be. Never trimmed or repaired: a CA that issued 'alice ' (or 'alice' and a no-break space, or bytes
+    that are not UTF-8) issued another name, which must not act as alice."""
+    try:
+        name = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    if not name or name != name.strip() or not name.isprintable():
+        return ""
+    try:
+        validate.name(name, "CN")
+    except InvalidArgument:
+        return ""
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,11 +411,12 @@ class Guard:
         auth = context.auth_context() or {}
         names = auth.get("x509_common_name") or []
         if names or auth.get("x509_pem_cert"):
-            name = names[0].decode(errors="replace").strip() if names else ""
-            if not name or not name.isprintable():
+            name = certificate_name(names[0]) if names else ""
+            if not name:
                 raise Unauthenticated("the client certificate has no usable common name (CN), so it names no "
-                                      "agent; issue it with CN=<agent id>, or use a token",
-                                      reason="CERTIFICATE_WITHOUT_NAME")
+                                      "agent (a CN with spaces around it, control or invisible characters, "
+                                      "decomposed accents or bytes that are not UTF-8 names none); issue it with "
+                                      "CN=<agent id>, or use a token", reason="CERTIFICATE_WITHOUT_NAME")
             return Identity("admin", "", f"cert:{name}") if name in self.admin_names else Identity(
                 "agent", name, f"cert:{name}")
         peer = context.peer() or ""

@@ -175,6 +175,24 @@ async def test_names_are_checked_and_taken_once(fabric: Fabric) -> None:
     assert [c.name for c in (await ch.listed(0, "")).items] == ["team"]
 
 
+@pytest.mark.parametrize("twin", ["g\u0435neral", "gener\u0430l", "General", "GENERAL", "general ", " general",
+                                  "\uff47eneral", "genera1"],
+                         ids=["cyrillic e", "cyrillic a", "case", "upper case", "trailing space", "leading space",
+                              "fullwidth g", "digit 1 for l"])
+async def test_a_channel_name_that_only_looks_like_another_is_name_collision_and_writes_nothing(
+        fabric: Fabric, twin: str) -> None:
+    ch = channels_of(fabric)
+    await ch.create(Channel("general"), ADMIN)
+    with pytest.raises(AlreadyExists) as err:
+        await ch.create(Channel(twin), ADMIN)
+    assert err.value.reason == "NAME_COLLISION" and err.value.metadata["looks_like"] == "general"
+    assert ascii(twin) in str(err.value)  # the difference shown in ASCII
+    assert [c.name for c in (await ch.listed(0, "")).items] == ["general"]
+    await ch.create(Channel("generals"), ADMIN)  # a name that reads differently is fine
+    await ch.delete("general", False, ADMIN)
+    await ch.create(Channel(twin), ADMIN)  # a name given up is free for its look-alikes
+
+
 async def test_retention_drops_the_oldest_posts_past_max_messages_and_max_bytes(fabric: Fabric) -> None:
     ch = await team(fabric, "ann", retention=Retention(max_messages=3))
     for i in range(5):

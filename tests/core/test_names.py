@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fabricd.core.errors import PermissionDenied
+from fabricd.core.errors import InvalidArgument, PermissionDenied
 from fabricd.core.limits import Limits
 from fabricd.core.model import Presence
 from fabricd.core.tokens import mint
@@ -43,3 +43,15 @@ def test_names_bind_to_agent_tokens_only_and_are_checked() -> None:
         with pytest.raises(Exception) as err:
             mint(scope, agent, "", Limits(), 1, names)
         assert getattr(err.value, "reason", "") in ("INVALID_FIELD", "INVALID_CHARACTERS", "MISSING_FIELD")
+
+
+async def test_an_agent_named_before_the_name_rules_can_still_be_removed(fabric: Fabric) -> None:
+    # 'bob' with a Hangul filler (shows as nothing) and a decomposed 'josé': refused as new names since, but an
+    # agent stored under one before must not be stuck: Unregister takes its id as it is.
+    for old in ("bob\u3164", "jose\u0301"):
+        await fabric.store.directory.register(old, "", (), "", {}, False, 10**9)
+        with pytest.raises(InvalidArgument) as err:
+            await fabric.directory.register(old)
+        assert err.value.reason == "INVALID_CHARACTERS"
+        assert await fabric.directory.unregister(old, purge=False) == (0, 0)
+    assert (await fabric.directory.list()).items == []

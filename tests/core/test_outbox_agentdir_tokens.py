@@ -81,6 +81,23 @@ async def test_admission_refusals_say_why_and_change_nothing(fabric: Fabric) -> 
         await ad.list_threads("agent-nope")
 
 
+@pytest.mark.parametrize("twin", ["pl\u0430nner", "Planner", "planner ", "\uff50lanner"],
+                         ids=["cyrillic a", "case", "trailing space", "fullwidth p"])
+async def test_a_directory_agent_name_that_only_looks_like_anothers_is_name_collision(fabric: Fabric,
+                                                                                      twin: str) -> None:
+    ad = fabric.agent_directory
+    await ad.initialize("", "")
+    planner = await ad.create_agent("planner", "", "", "")
+    before = (await ad.data()).sequence
+    with pytest.raises(AlreadyExists) as err:
+        await ad.create_agent(twin, "", "", "")
+    assert err.value.reason == "NAME_COLLISION"
+    assert (err.value.metadata["looks_like"], err.value.metadata["held_by"]) == ("planner", planner.agent_id)
+    assert sorted(a.name for a in (await ad.list_agents()).items) == ["default", "planner"]
+    assert (await ad.data()).sequence == before
+    assert (await ad.create_agent("planners", "", "", "")).name == "planners"  # reads differently
+
+
 async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:
     revoked: list[str] = []
     fabric.tokens.on_revoke.append(revoked.append)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 
 import grpc
 import pytest
@@ -201,3 +202,29 @@ async def test_list_tasks_sets_total_size_before_paging(fabric, stub) -> None:  
     canceled = await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, status=a2a.TASK_STATE_CANCELED))
     assert (len(submitted.tasks), submitted.total_size) == (2, 3)  # queued behind the head (WORKING)
     assert (len(canceled.tasks), canceled.total_size) == (1, 1)
+
+
+async def test_a_nan_or_infinity_in_a_parts_struct_is_invalid_params_and_queues_nothing(fabric, stub) -> None:  # noqa: ANN001
+    # JSON has no NaN or Infinity: a Struct holding one cannot be kept. In a part's metadata (or a data part
+    # sent with others) protobuf's json_format refuses it with an error that is no ValueError: it was UNKNOWN.
+    def data(number: float):  # noqa: ANN202
+        part = a2a.Part(media_type="application/json")
+        part.data.struct_value.update({"score": number})
+        return part
+
+    def raw_with_metadata(number: float):  # noqa: ANN202
+        part = a2a.Part(raw=b"x")
+        part.metadata.update({"score": number})
+        return part
+
+    for i, parts in enumerate(([a2a.Part(text="t"), raw_with_metadata(math.inf)], [data(math.nan)],
+                               [data(1.0), data(-math.inf)], [a2a.Part(text="t"), raw_with_metadata(math.nan)])):
+        request = send(f"m-{i}")
+        request.message.ClearField("parts")
+        request.message.parts.extend(parts)
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await stub.SendMessage(request)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT and reason(err.value) == "INVALID_PARAMS"
+        assert "JSON numbers are finite" in (err.value.details() or "")
+    assert list(await fabric.get_queue(AGENT)) == []
+    assert list((await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT))).tasks) == []

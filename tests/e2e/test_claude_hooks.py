@@ -197,7 +197,9 @@ async def test_an_unreachable_daemon_never_breaks_the_session(tmp_path: Path, do
 
 async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: Path) -> None:  # noqa: ANN001
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
-    for stdin, event in (("not json", "Stop"), ("[1, 2]", "Stop"), (json.dumps(STOP), "PostToolUse")):
+    deep = "[" * 100_000 + "]" * 100_000  # deeper than Python's recursion limit: a RecursionError, not a ValueError
+    for stdin, event in (("not json", "Stop"), ("[1, 2]", "Stop"), (json.dumps(STOP), "PostToolUse"), (deep, "Stop"),
+                         ('{"a":' * 100_000 + "1" + "}" * 100_000, "SessionStart")):
         done = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "hook",
                                "claude", event], input=stdin, capture_output=True, text=True, env=env, timeout=60)
         assert done.returncode == 0 and done.stdout == "" and "doing nothing" in done.stderr

@@ -105,6 +105,42 @@ async def test_a_client_certificate_without_a_common_name_is_unauthenticated(mak
         assert [t.ticket_id for t in await local.get_queue(BOB)] == [human.ticket_id]  # not cancelled
 
 
+async def test_a_client_certificate_whose_common_name_only_reads_as_an_agents_is_unauthenticated(
+        make_daemon, tmp_path) -> None:  # noqa: ANN001
+    # The CN was trimmed: a certificate issued for 'alice ' (or 'alice' and a no-break or em space) acted as
+    # alice herself; one with a Hangul filler or a decomposed accent acted as a name no agent may register.
+    ca_key = _key()
+    ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
+    server_key = _key()
+    files = {"ca": ca.public_bytes(serialization.Encoding.PEM), "server.crt": _cert(
+        "server", server_key, "fabricd test CA", ca_key, server=True).public_bytes(serialization.Encoding.PEM),
+        "server.key": _pem(server_key)}
+    names = {"space": " alice", "nbsp": "alice\u00a0", "em space": "alice\u2003", "hangul filler": "alice\u3164",
+             "decomposed": "jose\u0301"}
+    for label, name in names.items():
+        key = _key()
+        files[f"{label}.crt"] = _cert(name, key, "fabricd test CA", ca_key).public_bytes(serialization.Encoding.PEM)
+        files[f"{label}.key"] = _pem(key)
+    for file, data in files.items():
+        (tmp_path / file).write_bytes(data)
+    daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", str(tmp_path / "server.crt"), "--tls-key",
+                         str(tmp_path / "server.key"), "--tls-client-ca", str(tmp_path / "ca"),
+                         "--tls-require-client-cert").start()
+    port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
+    async with Client(daemon.target) as local:
+        await local.register(ALICE)
+        await local.register(BOB)
+    for label in names:
+        tls = ClientTls.from_files(str(tmp_path / "ca"), str(tmp_path / f"{label}.crt"), str(tmp_path / f"{label}.key"))
+        async with Client(f"127.0.0.1:{port}", tls=tls) as mallory:
+            for call in (mallory.send(BOB, "from alice, honest", sender=ALICE), mallory.drain(ALICE)):
+                with pytest.raises(Unauthenticated) as err:
+                    await call
+                assert err.value.reason == "CERTIFICATE_WITHOUT_NAME", label
+    async with Client(daemon.target) as local:
+        assert list((await local.peek(BOB)).messages) == []
+
+
 def test_a_client_ca_without_required_certificates_is_refused_at_start(make_daemon, certs) -> None:  # noqa: ANN001, F811
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", certs["server.crt"], "--tls-key",
                          certs["server.key"], "--tls-client-ca", certs["ca"])

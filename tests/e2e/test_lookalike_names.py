@@ -100,23 +100,41 @@ async def test_a_decomposed_name_is_refused_as_not_normalized(client) -> None:  
     decomposed = "jose\u0301"  # 'é' as 'e' and a combining acute accent
     for call in (lambda: client.register(decomposed), lambda: client.touch(decomposed),
                  lambda: client.issue_token(agent_id=decomposed),
-                 lambda: client.register("jose", session_name=decomposed)):
+                 lambda: client.register("jose", session_name=decomposed),
+                 lambda: client.create_channel(decomposed), lambda: client.create_agent(decomposed)):
         with pytest.raises(InvalidArgument) as err:
             await call()
         assert err.value.reason == "INVALID_CHARACTERS"
         assert "jos\\xe9" in str(err.value)  # the normalized form to send instead
     assert [e.agent_id for e in await client.list_mailboxes()] == []
+    # a channel (or directory agent) under each form would be two that read the same
+    assert list(await client.list_channels()) == [] and list(await client.list_agents()) == []
 
 
-@pytest.mark.parametrize("name", ["ali\u200bce", "alice\u200d", "\u202ealice", "alice\u2066", "ali\u00adce"],
-                         ids=["zero-width space", "zero-width joiner", "right-to-left override", "isolate",
-                              "soft hyphen"])
+INVISIBLE = {  # each shows as nothing (or a blank) after 'alice'
+    "zero-width space": "ali\u200bce", "zero-width joiner": "alice\u200d", "right-to-left override": "\u202ealice",
+    "isolate": "alice\u2066", "soft hyphen": "ali\u00adce", "word joiner": "alice\u2060", "bom": "\ufeffalice",
+    # printable to Python (letters and marks), so the control-character check let them by:
+    "hangul filler": "alice\u3164", "halfwidth hangul filler": "alice\uffa0", "hangul choseong filler": "\u115falice",
+    "combining grapheme joiner": "ali\u034fce", "variation selector 16": "alice\ufe0f",
+    "variation selector 17": "alice\U000e0100", "mongolian free variation selector": "alice\u180b",
+    "khmer inherent vowel": "alice\u17b4", "braille blank": "alice\u2800",
+}
+
+
+@pytest.mark.parametrize("name", list(INVISIBLE.values()), ids=list(INVISIBLE))
 async def test_invisible_and_bidi_characters_are_refused(client, name) -> None:  # noqa: ANN001
+    await client.register(ALICE)
+    before = await _directory(client)
     for call in (lambda: client.register(name), lambda: client.register("bob", session_name=name),
-                 lambda: client.issue_token(agent_id=name)):
+                 lambda: client.touch(name), lambda: client.issue_token(agent_id=name),
+                 lambda: client.issue_token(agent_id="bob", session_names=[name]),
+                 lambda: client.create_channel(name), lambda: client.create_agent(name)):
         with pytest.raises(InvalidArgument) as err:
             await call()
-        assert err.value.reason == "INVALID_CHARACTERS"
+        assert err.value.reason == "INVALID_CHARACTERS", err.value
+    assert await _directory(client) == before
+    assert list(await client.list_channels()) == [] and list(await client.list_agents()) == []
 
 
 async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:  # noqa: ANN001

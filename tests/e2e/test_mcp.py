@@ -167,3 +167,50 @@ async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations
             await local.release_lease((await asyncio.wait_for(waiting, 10)).lease_id)
         assert json.loads(text(await beta.call_tool("reserve_files", {"paths": ["src/api/app.py"]})))[
             "status"] == "reserved"
+
+
+async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge_goes_on(daemon) -> None:  # noqa: ANN001
+    # The SDK answers any exception but its ToolError with a bare "Error executing tool NAME": a number the
+    # request cannot carry, or an outcome the tool does not know, must reach the model as a reason.
+    async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as mcp:
+        await client.create_channel("team")
+        for tool, arguments, says in (
+                ("reply_to_task", {"result": "r", "outcome": "weird"}, "outcome 'weird' is not one of completed"),
+                ("read_channel", {"channel": "team", "after_seq": -1}, "out of range"),
+                ("read_channel", {"channel": "team", "after_seq": 2**70}, "out of range"),
+                ("reserve_files", {"paths": ["a.py"], "ttl_minutes": 1e300}, "out of range")):
+            failed = await mcp.call_tool(tool, arguments)
+            assert failed.is_error and says in failed.content[0].text, (tool, arguments, failed.content)
+        assert list(await client.list_leases()) == []
+        assert json.loads(text(await mcp.call_tool("read_channel", {"channel": "team"}))) == {"posts": [],
+                                                                                              "last_seq": 0}
+
+
+async def test_a_tool_call_with_a_lone_surrogate_escape_is_answered(daemon) -> None:  # noqa: ANN001
+    # JSON.stringify writes a JavaScript string cut inside an emoji as "\ud83d" (no pair); the SDK's JSON parser
+    # refuses such a line whole, so without the bridge's help the call would never be answered and the MCP client
+    # would wait for it until its own timeout. The bridge reads it as U+FFFD, as it reads bytes that are not UTF-8.
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "mcp", "--agent", "alpha",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+
+    async def call(line: str) -> dict:
+        proc.stdin.write(line.encode() + b"\n")
+        await proc.stdin.drain()
+        return json.loads(await asyncio.wait_for(proc.stdout.readline(), 30))
+
+    try:
+        init = await call(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}))
+        assert init["id"] == 1 and "result" in init
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        sent = await call('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"send_message",'
+                          '"arguments":{"to":"alpha","text":"cut \\ud83d here, kept \\ud83d\\ude00, \\\\ud800"}}}')
+        assert sent["id"] == 2 and not sent["result"]["isError"], sent
+        async with Client(daemon.target) as client:
+            (mail,) = (await client.peek("alpha")).messages
+            assert mail.text == "cut \ufffd here, kept \U0001f600, \\ud800"
+    finally:
+        proc.stdin.close()
+        await asyncio.wait_for(proc.wait(), 30)

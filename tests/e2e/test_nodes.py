@@ -267,6 +267,55 @@ async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str,
             shutil.rmtree(folder, ignore_errors=True)
 
 
+async def test_a_revocation_whose_wake_up_was_lost_still_reaches_the_other_node(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+    # A node learns of another's revocation from its NOTIFY, and a NOTIFY is a hint the Publisher drops when it
+    # fails (a broken pooled connection, a statement error) while the other node's LISTEN connection stays up:
+    # the token then worked on that node, streams included, until some other token changed. Here the revocation
+    # is written as the revoking node's commit is, with no NOTIFY after it (the one that was dropped).
+    import grpc
+
+    from fabricd.client import Unauthenticated
+    from fabricd.daemon.app import TOKENS_RECHECK_S
+    from fabricd.v1 import mailbox_service_pb2 as mb
+
+    issued = await _admin_and_bob_tokens(pg_url)
+    socks = [tempfile.mkdtemp(prefix="fl-", dir="/tmp")]
+    b = Daemon(str(tmp_path / "d0"), socks[0], "--store", pg_url, "--auth", "on").start()
+    try:
+        async with Client(b.target, token=issued["agent"][1]) as bob:
+            await bob.register("bob")
+            subscribe = bob.mailbox.Subscribe(mb.SubscribeRequest(agent_id="bob"))
+            await bob.touch("bob")  # the stream is open once a call after it is answered on the same channel
+            conn = await asyncpg.connect(pg_url)
+            try:
+                assert await conn.execute("UPDATE tokens SET revoke_ns = $1 WHERE token_id = $2", time.time_ns(),
+                                          issued["agent"][0]) == "UPDATE 1"
+            finally:
+                await conn.close()
+            revoked = time.monotonic()
+            bound = TOKENS_RECHECK_S + 5  # the recheck, and a loaded machine's slack
+            while True:
+                try:
+                    await bob.touch("bob")
+                except Unauthenticated:
+                    break
+                assert time.monotonic() - revoked < bound, "the node still accepts a token revoked elsewhere"
+                await asyncio.sleep(0.05)
+
+            async def ended() -> grpc.StatusCode:
+                try:
+                    while True:
+                        await subscribe.read()
+                except grpc.aio.AioRpcError as exc:
+                    return exc.code()
+
+            assert await asyncio.wait_for(ended(), bound) == grpc.StatusCode.UNAUTHENTICATED
+    finally:
+        b.kill()
+        for folder in socks:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_others(pg_url: str,
                                                                                    tmp_path) -> None:  # noqa: ANN001
     # The revoking node ends the token's open calls at once; another node refused its next call but went on

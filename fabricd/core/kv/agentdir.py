@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from itertools import islice
 
 from fabricd.core import agentdir as rules
 from fabricd.core.agentdir import (
@@ -89,8 +90,10 @@ class Scripts:
         return agent, thread
 
     def create_agent(self, tx: RecordTx, name: str, description: str, instructions: str, settings: str) -> Agent:
-        if tx.agent_named(name) is not None:
-            raise rules.agent_name_taken(name)
+        named = tx.agent_named(name)
+        others = () if named is not None else (
+            (a.name, a.agent_id) for _, a in islice(tx.agents_from(""), rules.MAX_NAMES_COMPARED))
+        rules.new_agent_name(name, named, others)
         agent = Agent(self._new_id("agent"), name, description, instructions, settings, self._clock())
         tx.put_agent(agent)
         self._changed(tx, tx.get_directory_data())

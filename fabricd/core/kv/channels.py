@@ -51,7 +51,8 @@ def names(tx: RecordTx, limit: int = MAX_SCAN) -> list[str]:
 
 def create(tx: RecordTx, now: int, uid: str, request: Channel, creator: str, quota: quotas.Quotas | None) -> Channel:
     held = tx.usage_of(creator, quotas.CHANNELS) if creator and quota is not None else 0
-    made = rules.create(request, tx.get_channel(request.name), creator, held, now, uid, quota)
+    existing = tx.get_channel(request.name)
+    made = rules.create(request, existing, creator, held, now, uid, quota, names(tx) if existing is None else ())
     tx.put_channel(made)
     if creator:
         tx.count_usage(creator, quotas.CHANNELS, 1)

@@ -284,8 +284,10 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
     """Run one hook event; any failure is a note on stderr and exit 0, never a broken session."""
     try:
         payload = read_payload()
-    except ValueError as exc:  # json.JSONDecodeError is a ValueError
-        click.echo(f"fabric: hook input is not the JSON Claude Code sends ({exc}); doing nothing", err=True)
+    except (ValueError, RecursionError) as exc:  # json.JSONDecodeError and UnicodeDecodeError are ValueErrors;
+        # JSON nested deeper than Python's recursion limit is a RecursionError
+        why = "nested too deeply" if isinstance(exc, RecursionError) else exc
+        click.echo(f"fabric: hook input is not the JSON Claude Code sends ({why}); doing nothing", err=True)
         return
     given = event or str(payload.get("hook_event_name") or "")
     name = event_name(given)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
+import re
+import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
@@ -42,6 +45,8 @@ class Bridge:
             return await fn()
         except FabricError as exc:
             raise ToolError(f"{exc.message} [{exc.reason}]") from exc
+        except (ValueError, OverflowError) as exc:
+            raise out_of_range(exc) from exc
 
     @contextlib.asynccontextmanager
     async def busy(self) -> AsyncIterator[None]:
@@ -61,6 +66,14 @@ class Bridge:
             await asyncio.sleep(self.heartbeat_s)
             with contextlib.suppress(FabricError):
                 await self.client.touch(self.agent_id, busy=self._waiting > 0)
+
+
+def out_of_range(exc: Exception) -> Exception:
+    """The tool error for an argument the request cannot carry (a seq below 0 or past 2**64, a ttl past any
+    duration): said to the model, not the SDK's bare 'Error executing tool' it gives any other exception."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(f"an argument is out of range ({exc}); check the numbers passed [INVALID_ARGUMENT]")
 
 
 def _message(m: pb.Message) -> dict[str, Any]:
@@ -201,7 +214,9 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
         with the same ticket_id), "rejected" (you decline; result says why) or "failed" (result says why)."""
         code = OUTCOMES.get(outcome.strip().lower().replace("-", "_"))
         if code is None:
-            raise ValueError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)}")
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"outcome {outcome!r} is not one of {', '.join(OUTCOMES)} [INVALID_ARGUMENT]")
         answered = await bridge.call(lambda: client.reply(me, result, ticket_id=ticket_id, outcome=code))
         return f"answered {answered}" + ("" if outcome == "completed" else f" ({outcome})")
 
@@ -247,6 +262,41 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     return server
 
 
+_ESCAPE = re.compile(r"\\\\|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+"""An escaped backslash, a surrogate pair's escapes, or a lone surrogate's escape (in that order, left to right)."""
+
+
+def lone_surrogates_replaced(line: str) -> str:
+    """A JSON-RPC line with each escape of a lone surrogate (a JavaScript string cut inside an emoji is written
+    by JSON.stringify as "\\ud83d") made U+FFFD, as the transport does with bytes that are not UTF-8: the SDK's
+    parser refuses such a line whole, and the request in it would never be answered."""
+    if "\\u" not in line:
+        return line
+    return _ESCAPE.sub(lambda m: m[0] if len(m[0]) != 6 else "\\ufffd", line)
+
+
+class _Lines:
+    """Standard input as the MCP stdio transport reads it (UTF-8, bad bytes replaced), lone surrogates replaced."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self._file = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        async for line in self._file:
+            yield lone_surrogates_replaced(line)
+
+
+async def run_stdio(server: Any) -> None:  # noqa: ANN401 - an mcp MCPServer
+    """`server.run_stdio_async()`, reading standard input through `_Lines`."""
+    from mcp.server.stdio import stdio_server
+
+    lowlevel = server._lowlevel_server
+    async with stdio_server(stdin=_Lines()) as (read_stream, write_stream):  # type: ignore[arg-type]
+        await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+
+
 async def serve(target: str | None, token: str | None, agent_id: str, session_name: str) -> None:
     async with Client(target, token=token) as client:
         bridge = Bridge(client, agent_id)
@@ -254,7 +304,7 @@ async def serve(target: str | None, token: str | None, agent_id: str, session_na
         await client.touch(agent_id)
         heartbeat = asyncio.create_task(bridge.heartbeat())
         try:
-            await build_server(bridge).run_stdio_async()
+            await run_stdio(build_server(bridge))
         finally:
             heartbeat.cancel()
             with contextlib.suppress(FabricError):

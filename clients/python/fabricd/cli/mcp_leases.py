@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fabricd.cli.mcp_bridge import out_of_range
 from fabricd.client import FabricError, conflict_holders
 from fabricd.v1 import lease_service_pb2 as ls
 
@@ -55,6 +56,8 @@ def add_tools(server: Any, bridge: Any) -> None:  # noqa: ANN401 - an mcp MCPSer
                 {"path": h.requested, "reserved": h.resource, "agent_id": h.agent_id, "reason": h.reason,
                  "mode": _MODES.get(h.mode, ""), "expires": h.expire_time.ToJsonString()} for h in holders]},
                 indent=1)
+        except (ValueError, OverflowError) as exc:  # a ttl no duration can hold
+            raise out_of_range(exc) from exc
         return json.dumps({"status": "reserved", **_lease(lease)}, indent=1)
 
     @server.tool()
