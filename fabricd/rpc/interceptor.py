@@ -44,7 +44,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None,
                  streams: Streams | None = None, load: Load | None = None, intake: Intake | None = None) -> None:
         self._guard = guard
-        self.intake = intake or Intake(64 << 20, lambda: Limits.max_intake_bytes)
+        self.intake = intake or Intake(64 << 20, lambda: Limits().max_intake_bytes)
         self._observe = observe
         self.streams = streams or Streams(Limits)
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
