@@ -111,7 +111,7 @@ def message_out(m: Message, out: pb.Message | None = None) -> pb.Message:
         out.data = m.data
     if m.headers:
         out.headers.update(m.headers)
-    out.kind = int(m.kind)
+    out.kind = int(m.kind)  # type: ignore[assignment]  # the proto enum's numbers (wire.py asserts they match)
     if m.hops:
         out.hops = m.hops
     if m.send_time_ns:
@@ -150,7 +150,7 @@ def varint_field(number: int, value: int) -> bytes:
     return bytes(((number << 3),)) + _varint(value) if value else b""
 
 
-def messages_response(cls: type, envelopes: Sequence[Envelope], number: int = 1):  # noqa: ANN201
+def messages_response(cls: type[M], envelopes: Sequence[Envelope], number: int = 1) -> M:
     """A response whose repeated Message field `number` holds the stored encodings, parsed once in C."""
     return cls.FromString(messages_field(envelopes, number))
 
@@ -212,7 +212,7 @@ def entry_out(e: MailboxEntry, presence: Presence = Presence.UNSPECIFIED) -> pb.
         registered=e.registered,
         busy=e.busy,
         unread_count=e.unread_count,
-        presence=int(presence),
+        presence=int(presence),  # type: ignore[arg-type]  # the proto enum's numbers
         revision=e.revision,
     )
     _set_time(out.last_activity_time, e.last_activity_ns)
@@ -252,7 +252,7 @@ def queue_out(tickets: Sequence[Ticket], first: int = 0) -> list[rv_pb.QueuedTic
     for position, t in enumerate(tickets, first):
         q = rv_pb.QueuedTicket(
             ticket_id=t.ticket_id,
-            source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),
+            source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),  # type: ignore[arg-type]  # the proto enum's numbers
             conversation_id=t.conversation_id,
             requester=t.requester,
             task=t.task,
@@ -268,9 +268,10 @@ def ticket_out(t: Ticket, position: int = -1) -> rv_pb.Ticket:
     """A ticket in any state, with its earlier turns."""
     out = rv_pb.Ticket(
         ticket_id=t.ticket_id, target=t.target,
-        source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),
+        source=rv_pb.TicketSource(kind=int(t.source_kind), agent_id=t.source_agent),  # type: ignore[arg-type]  # the proto enum's numbers
         requester=t.requester, conversation_id=t.conversation_id, task=t.task, data=t.data, headers=t.headers,
-        state=int(t.state), position=position, outcome=int(t.outcome), result=t.result, result_data=t.result_data,
+        state=int(t.state), position=position, outcome=int(t.outcome),  # type: ignore[arg-type]  # the proto enums' numbers
+        result=t.result, result_data=t.result_data,
         result_headers=t.result_headers, reason=t.reason,
         earlier_turns=[rv_pb.TicketTurn(task=e.task, data=e.data, headers=e.headers, result=e.result,
                                         result_data=e.result_data, result_headers=e.result_headers)
@@ -300,7 +301,7 @@ def settled_job_in(p: ob_pb.SettledJob) -> SettledJob:
 def row_out(r: OutboxRow) -> ob_pb.OutboxRow:
     out = ob_pb.OutboxRow(
         key=r.key,
-        state=int(r.state),
+        state=int(r.state),  # type: ignore[arg-type]  # the proto enum's numbers
         recipient=pb.Address(agent_id=r.recipient.agent_id, session_id=r.recipient.session_id),
         sender=pb.Address(agent_id=r.sender.agent_id, session_id=r.sender.session_id),
         job_id=r.job_id,
@@ -370,8 +371,8 @@ def from_pb(msg: ProtoMessage, cls: type[D]) -> D:
     return cls(**kwargs)
 
 
-def change_out(change: Change) -> int:
-    return int(change)  # Change mirrors fabricd.v1.MailboxEventType value for value
+def change_out(change: Change) -> dir_pb.MailboxEventType:
+    return int(change)  # type: ignore[return-value]  # Change mirrors fabricd.v1.MailboxEventType value for value
 
 
 assert all(dir_pb.MailboxEventType.Value(f"MAILBOX_EVENT_TYPE_{c.name}") == c.value for c in Change)

@@ -16,7 +16,7 @@ The rules (requests, checks, refusals) are in fabricd.core.rendezvous, whose Ren
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncGenerator, AsyncIterator, Coroutine
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -285,7 +285,7 @@ class RendezvousWaits:
                 w.cancel()
         return any(w.result() for w in done)
 
-    async def watch(self, ticket_id: str) -> AsyncIterator[TicketView | None]:
+    async def watch(self, ticket_id: str) -> AsyncGenerator[TicketView | None]:
         """The ticket now, then at each change of it or of its position; ends after it finished.
 
         None is a keepalive. Finishing a ticket wakes its target's queue key too, so waiting on the

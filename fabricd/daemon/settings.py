@@ -104,21 +104,37 @@ def _const(value: Any) -> Callable[[], Any]:
     return lambda: value
 
 
+def _section_type(f: dataclasses.Field[Any]) -> type:
+    """A section field's dataclass: its default_factory."""
+    if not isinstance(f.default_factory, type):
+        raise TypeError(f"section field {f.name!r} needs default_factory=<its dataclass>")
+    return f.default_factory
+
+
+def _default(f: dataclasses.Field[Any]) -> Callable[[], Any]:
+    """A key field's default, as a function (its default_factory, or its default)."""
+    if f.default is not dataclasses.MISSING:
+        return _const(f.default)
+    if f.default_factory is dataclasses.MISSING:
+        raise TypeError(f"key field {f.name!r} needs a default or a default_factory")
+    return f.default_factory
+
+
 def _walk(cls: type, table: str, path: tuple[str, ...], flag_prefix: str, env_prefix: str) -> Iterator[Key]:
     for f in dataclasses.fields(cls):
         if SECTION in f.metadata:
             section = f.metadata[SECTION]
             if section.inline:
-                yield from _walk(f.default_factory, table, (*path, f.name), flag_prefix, env_prefix)
+                yield from _walk(_section_type(f), table, (*path, f.name), flag_prefix, env_prefix)
                 continue
             name = section.key or f.name
             flags = f"{name.replace('_', '-')}-" if section.flag_prefix is None else section.flag_prefix
-            yield from _walk(f.default_factory, f"{table}.{name}" if table else name, (*path, f.name), flags,
+            yield from _walk(_section_type(f), f"{table}.{name}" if table else name, (*path, f.name), flags,
                              f"{section.env_prefix or name.upper()}_")
         elif SPEC in f.metadata:
             spec: Spec = f.metadata[SPEC]
             name = spec.key or f.name
-            default = f.default_factory if f.default is dataclasses.MISSING else _const(f.default)
+            default = _default(f)
             yield Key(key=f"{table}.{name}" if table else name, path=(*path, f.name), spec=spec,
                       kind=spec.kind or ("choice" if spec.choices else TYPE_KINDS[str(f.type)]),
                       env=spec.env or f"FABRICD_{env_prefix}{name.upper()}",
@@ -257,7 +273,7 @@ def build(values: Mapping[str, Any]) -> Config:
         node[k.path[-1]] = values[k.key]
 
     def make(cls: type, branch: dict[str, Any]) -> Any:
-        return cls(**{f.name: make(f.default_factory, branch[f.name]) if SECTION in f.metadata else branch[f.name]
+        return cls(**{f.name: make(_section_type(f), branch[f.name]) if SECTION in f.metadata else branch[f.name]
                       for f in dataclasses.fields(cls) if f.name in branch})
 
     return make(Config, tree)

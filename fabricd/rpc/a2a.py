@@ -100,7 +100,8 @@ def a2a_mapped(method: Callable) -> Callable:
 
 def _check_version(context: grpc.aio.ServicerContext) -> None:
     for key, value in context.invocation_metadata() or ():
-        if key == "a2a-version" and value.strip() not in ("1.0", "1.0.0") and not value.strip().startswith("1.0."):
+        if (key == "a2a-version" and isinstance(value, str)  # bytes only under a key ending -bin
+                and value.strip() not in ("1.0", "1.0.0") and not value.strip().startswith("1.0.")):
             raise convert.A2AProblem(grpc.StatusCode.FAILED_PRECONDITION, "VERSION_NOT_SUPPORTED",
                                      f"A2A version {value!r} is not supported; this server speaks 1.0",
                                      supported="1.0")

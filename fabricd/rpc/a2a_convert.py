@@ -35,9 +35,8 @@ class A2AProblem(errors.FabricError):
     """An error the A2A binding names: sent with domain a2a-protocol.org and the spec's reason."""
 
     def __init__(self, code: grpc.StatusCode, a2a_reason: str, message: str, **metadata: object) -> None:
-        super().__init__(message, **metadata)
+        super().__init__(message, reason=a2a_reason, **metadata)
         self.code = code
-        self.reason = a2a_reason
 
 
 def task_not_found(task_id: str) -> A2AProblem:
@@ -96,7 +95,7 @@ def _timestamp(message: a2a.TaskStatus, ns: int) -> None:
         message.timestamp.FromNanoseconds(ns)
 
 
-def task_state(view: TicketView) -> int:
+def task_state(view: TicketView) -> a2a.TaskState:
     ticket = view.ticket
     if ticket.state == TicketState.QUEUED:
         return a2a.TASK_STATE_WORKING if view.position == 0 else a2a.TASK_STATE_SUBMITTED

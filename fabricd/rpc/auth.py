@@ -36,7 +36,7 @@ import grpc
 from fabricd.core import lanes, validate
 from fabricd.core.directory import check_own_name
 from fabricd.core.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
-from fabricd.core.model import MailboxEntry
+from fabricd.core.model import MailboxEntry, Ticket
 from fabricd.core.tokens import Tokens
 
 
@@ -76,7 +76,7 @@ class Identity:
 
 LOCAL = Identity("local")
 _CALLER: contextvars.ContextVar[Identity] = contextvars.ContextVar("fabricd_caller", default=LOCAL)
-_TICKET: contextvars.ContextVar[tuple[str, object] | None] = contextvars.ContextVar("fabricd_ticket", default=None)
+_TICKET: contextvars.ContextVar[tuple[str, Ticket | None] | None] = contextvars.ContextVar("fabricd_ticket", default=None)
 """The ticket the running call's policy is about, read by Guard.admit before the (synchronous) policy runs."""
 """Without a guard (a server built with none) every caller is trusted, as the servicers see it."""
 
@@ -358,7 +358,7 @@ class Guard:
 
     def __init__(self, tokens: Tokens, *, mode: str = "auto", admin_names: tuple[str, ...] = (),
                  limiter: RateLimiter | None = None,
-                 ticket: Callable[[str], Awaitable[object]] | None = None,
+                 ticket: Callable[[str], Awaitable[Ticket | None]] | None = None,
                  resolve: Callable[[str], Awaitable[MailboxEntry | None]] | None = None) -> None:
         self.tokens = tokens
         self.mode = mode
@@ -393,7 +393,7 @@ class Guard:
             if not calls:
                 del self._calls[identity.token_id]
 
-    def ticket(self, ticket_id: str) -> object:
+    def ticket(self, ticket_id: str) -> Ticket | None:
         """The ticket `admit` read for this call's policy (None when unknown)."""
         found = _TICKET.get()
         return found[1] if found is not None and found[0] == ticket_id else None
@@ -401,7 +401,7 @@ class Guard:
     def identify(self, context: grpc.aio.ServicerContext) -> Identity:
         secret = ""
         for key, value in context.invocation_metadata() or ():
-            if key == "authorization":
+            if key == "authorization" and isinstance(value, str):  # bytes only under a key ending -bin
                 secret = value.removeprefix("Bearer ").strip()
         if secret:
             token = self.tokens.verify(secret)
@@ -409,7 +409,7 @@ class Guard:
                 raise Unauthenticated("the token is unknown or revoked", reason="BAD_TOKEN")
             return Identity(token.scope, token.agent_id, token.token_id, token.session_names)
         auth = context.auth_context() or {}
-        names = auth.get("x509_common_name") or []
+        names = list(auth.get("x509_common_name") or ())
         if names or auth.get("x509_pem_cert"):
             name = certificate_name(names[0]) if names else ""
             if not name:

@@ -96,7 +96,7 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
             return pb.GetWakeHookResponse()
         state = self._wakes.state(hook)
         out = pb.GetWakeHookResponse(hook=hook_out(hook), fires=hook.fires, armed=hook.armed,
-                                     state=pb.WakeHookState.Value(f"WAKE_HOOK_STATE_{state}"),
+                                     state=f"WAKE_HOOK_STATE_{state}",  # protobuf takes an enum value's name
                                      consecutive_failures=hook.failures, last_error=hook.last_error)
         if hook.last_fire_ns:
             out.last_fire_time.FromNanoseconds(hook.last_fire_ns)

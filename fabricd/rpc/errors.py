@@ -11,6 +11,7 @@ import inspect
 import logging
 import uuid
 from collections.abc import Callable
+from typing import NoReturn
 
 import grpc
 from google.protobuf import any_pb2
@@ -71,7 +72,7 @@ def status_of(exc: errors.FabricError) -> status_pb2.Status:
     return status_pb2.Status(code=code_of(exc).value[0], message=exc.message, details=details)
 
 
-async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> None:
+async def abort(context: grpc.aio.ServicerContext, exc: errors.FabricError) -> NoReturn:
     status = status_of(exc)
     await context.abort(
         code_of(exc), exc.message, trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),)

@@ -13,6 +13,7 @@ import logging
 import time
 import traceback
 from collections.abc import Callable
+from typing import NoReturn
 
 import grpc
 
@@ -44,7 +45,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
     def __init__(self, guard: Guard, observe: Callable[[str, str, float], None] | None = None,
                  streams: Streams | None = None, load: Load | None = None, intake: Intake | None = None) -> None:
         self._guard = guard
-        self.intake = intake or Intake(64 << 20, lambda: Limits.max_intake_bytes)
+        self.intake = intake or Intake(64 << 20, lambda: Limits().max_intake_bytes)
         self._observe = observe
         self.streams = streams or Streams(Limits)
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
@@ -109,7 +110,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             await errors.abort(context, revoked())
 
         async def refuse(context: grpc.aio.ServicerContext, started: float, identity: Identity | None,
-                         exc: FabricError) -> None:
+                         exc: FabricError) -> NoReturn:
             context.set_code(errors.code_of(exc))
             finish(context, started, identity, True)
             await errors.abort(context, exc)
@@ -125,7 +126,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 identity = guard.identify(context)
                 reservation = await intake.reserve(identity)
                 raw = await context.read()
-                if raw is grpc.aio.EOF:
+                if raw is grpc.aio.EOF:  # type: ignore[attr-defined]  # there at run time; grpc-stubs name only its type
                     raise InvalidArgument(f"the {method} call carried no request message",
                                           reason="MALFORMED_REQUEST")
                 intake.read(len(raw))
@@ -243,7 +244,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
-                await pump(inner_stream(request, context).__aiter__(), context, identity, slot, started)
+                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
+                items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # see above
+                await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
         if handler.stream_stream is not None:
@@ -260,9 +263,10 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                         yield Refused(frame, exc)
                     else:
                         yield frame
-                    raw = await anext(requests, None)
-                    if raw is None:
+                    following = await anext(requests, None)
+                    if following is None:
                         return
+                    raw = following
 
             async def bidi(requests, context):  # noqa: ANN001, ANN202
                 started = time.perf_counter()
@@ -278,7 +282,8 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
-                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()
+                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
+                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, start_http_server
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
+
+    from prometheus_client.metrics_core import Metric
 
 UNREAD_TOP = 20
 """Mailboxes reported by name in fabricd_unread_messages (bounded cardinality); the rest are summed."""
@@ -43,7 +49,7 @@ class _SnapshotCollector(Collector):
     def __init__(self, snapshot: Callable[[], Snapshot]) -> None:
         self._snapshot = snapshot
 
-    def collect(self) -> Iterator[object]:
+    def collect(self) -> Iterator[Metric]:
         s = self._snapshot()
         yield CounterMetricFamily("fabricd_messages_stored", "Messages stored since the daemon started",
                                   value=s.messages_stored)
@@ -91,7 +97,7 @@ class Metrics:
                                 registry=self.registry,
                                 buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1))
         self.registry.register(_SnapshotCollector(snapshot))
-        self._server = None
+        self._server: WSGIServer | None = None
 
     def observe_call(self, method: str, code: str, seconds: float) -> None:
         self.calls.labels(method, code).inc()

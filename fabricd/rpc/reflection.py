@@ -76,7 +76,7 @@ class ReflectionServicer:
                 ask = request.file_containing_extension
                 extension = self._pool.FindExtensionByNumber(self._pool.FindMessageTypeByName(ask.containing_type),
                                                              ask.extension_number)
-                return self._files(request, extension.file)
+                return self._files(request, extension.file)  # type: ignore[attr-defined]  # at run time; not in the stubs
             if which == "all_extension_numbers_of_type":
                 message = self._pool.FindMessageTypeByName(request.all_extension_numbers_of_type)
                 numbers = sorted(e.number for e in self._pool.FindAllExtensions(message))

@@ -103,7 +103,8 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
     @mapped
     async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
         answered = await self._rv.ask_answer(ticket_request(request, self._rv.limits), _timeout(request, context))
-        return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result, outcome=int(answered.outcome),
+        return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result,
+                              outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
@@ -114,7 +115,8 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
     @mapped
     async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802
         answered = await self._rv.await_answer(request.ticket_id, _timeout(request, context))
-        return pb.AwaitReplyResponse(result=answered.result, outcome=int(answered.outcome),
+        return pb.AwaitReplyResponse(result=answered.result,
+                                     outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                                      data=answered.result_data, headers=answered.result_headers)
 
     @mapped

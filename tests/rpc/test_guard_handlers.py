@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import grpc
 
-from fabricd.rpc.auth import Guard
+from fabricd.rpc.auth import Guard, Identity
 from fabricd.rpc.interceptor import GuardInterceptor
 
 
@@ -72,3 +72,14 @@ async def test_unary_calls_are_counted_from_arrival_until_their_task_ends_and_st
     release.set()
     await asyncio.gather(*calls, subscribe, health)
     assert load.unary_calls == 0
+
+
+async def test_an_interceptor_made_without_an_intake_admits_reads_up_to_the_default_limit() -> None:
+    # Its default intake once asked the Limits class, not a Limits, for the limit: a slots dataclass's class
+    # attribute is the field's descriptor, so the first untrusted read failed with a TypeError.
+    interceptor, _, _, _ = interceptor_and_lookups()
+    reservation = await interceptor.intake.reserve(Identity("agent", "a1", "t1"))
+    assert reservation is not None and reservation.size > 0
+    assert interceptor.intake.held == reservation.size
+    reservation.release()
+    assert interceptor.intake.held == 0

@@ -30,7 +30,7 @@ from fabricd.core.model import (
     Ticket,
 )
 from fabricd.core.paging import Page
-from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.core.ports import MailboxPort, StoreStats, Wakeups
 from fabricd.core.quota import Quotas, Usage
 
 if TYPE_CHECKING:
@@ -348,7 +348,7 @@ class KvStore:
         self.use_node_id(node_id)
         mint = self._mint_id  # through the store: a database hands the node its id only when it starts
         self.directory = KvDirectory(engine, clock, mint)
-        self.mailboxes = KvMailboxes(engine, clock, mint)
+        self.mailboxes: MailboxPort = KvMailboxes(engine, clock, mint)
         self.rendezvous = KvRendezvous(engine, clock, mint)
         self.outbox = KvOutbox(engine, clock, mint)
         self.agent_directory = KvAgentDirectory(engine, clock, mint)

@@ -39,7 +39,7 @@ from fabricd.store.lmdb import folder, keys, looks, records, recount, sealed
 from fabricd.store.lmdb import records_channels as rec_channels
 from fabricd.store.lmdb.engine import LmdbEngine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, check_schema, open_databases
-from fabricd.store.lmdb.tx import LmdbTx
+from fabricd.store.lmdb.tx import Databases, LmdbTx
 from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.records import BATCH, Kind, Record
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
@@ -120,12 +120,13 @@ class LmdbSource:
         self._env.close()
 
     async def records(self) -> AsyncGenerator[list[Record]]:
-        with self._env.begin(buffers=False) as txn:
-            dbs = open_databases(self._env, txn, create=False)
-            if check_schema(self.path, txn, dbs, create=False) >= 3:  # schema 2 wrote no checksums
-                txn = sealed.SealedTxn(txn, dbs.sealed, self._corrupt)
+        with self._env.begin(buffers=False) as raw:
+            dbs = open_databases(self._env, raw, create=False)
+            txn: sealed.Txn = raw
+            if check_schema(self.path, raw, dbs, create=False) >= 3:  # schema 2 wrote no checksums
+                txn = sealed.SealedTxn(raw, dbs.sealed, self._corrupt)
                 if dbs.quarantine is not None:
-                    quarantined = txn.stat(dbs.quarantine)["entries"]
+                    quarantined = raw.stat(dbs.quarantine)["entries"]
                     if quarantined:
                         self.skipped[QUARANTINED] += quarantined
             batch: list[Record] = []
@@ -140,7 +141,7 @@ class LmdbSource:
     def _corrupt(self, name: str, key: bytes) -> None:
         self.skipped[CORRUPT] += 1
 
-    def _all(self, txn: lmdb.Transaction, dbs: object) -> Iterator[Record]:
+    def _all(self, txn: sealed.Txn, dbs: Databases) -> Iterator[Record]:
         def rows(name: str) -> Iterator[tuple[bytes, bytes]]:
             with txn.cursor(db=getattr(dbs, name)) as cur:
                 yield from cur
@@ -200,7 +201,7 @@ class LmdbSource:
             yield from self._channels(txn, dbs, rows("channels"))
 
     @staticmethod
-    def _channels(txn: lmdb.Transaction, dbs: Any, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
+    def _channels(txn: sealed.Txn, dbs: Databases, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
         for _, raw in rows:
             channel = rec_channels.decode_channel(raw)
             yield Kind.CHANNEL, channel
@@ -211,7 +212,7 @@ class LmdbSource:
                 yield Kind.CHANNEL_POST, rec_channels.decode_post(channel.name, keys.read_u64(key, keys.DIGEST), post)
 
     @staticmethod
-    def _message_id(txn: lmdb.Transaction, dbs: object, key: bytes, raw: bytes) -> tuple[str, str, bool] | None:
+    def _message_id(txn: sealed.Txn, dbs: Databases, key: bytes, raw: bytes) -> tuple[str, str, bool] | None:
         """(id, sender, minted) of an id record; None when its text is lost."""
         if key[:1] == b"\x01":
             return key[1:].decode(), records.id_texts(raw)[1] or "", True
@@ -228,7 +229,7 @@ class LmdbSource:
             return None
         return text, sender, False
 
-    def _repairs(self, txn: lmdb.Transaction, dbs: object, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
+    def _repairs(self, txn: sealed.Txn, dbs: Databases, rows: Iterator[tuple[bytes, bytes]]) -> Iterator[Record]:
         for key, raw in rows:
             if len(key) == keys.DIGEST:  # a repair: its key is in the request it admitted
                 generation, request_id = keys.read_u64(raw), raw[8:].decode()
@@ -254,7 +255,7 @@ class LmdbTarget:
         self._map_size = map_size
         self._group = group
         self._engine: LmdbEngine | None = None
-        self._txn: lmdb.Transaction | None = None
+        self._txn: lmdb.Transaction[bytes] | None = None
         self._tickets: list[Ticket] = []
 
     async def begin(self) -> None:
@@ -281,7 +282,8 @@ class LmdbTarget:
         except lmdb.MapFullError as exc:
             raise self._too_big() from exc
 
-    def _put(self, kind: Kind, value: object) -> None:  # noqa: C901 - one branch per kind, flat
+    def _put(self, kind: Kind, value: Any) -> None:  # noqa: C901 - one branch per kind, flat
+        # `value`: the payload fabricd.store.records.Kind names for `kind` (a Record's payload is not typed per kind)
         txn, dbs, tx = self._sealed, self._dbs, self._tx
         if kind is Kind.COUNTER:
             name, n = value
@@ -361,7 +363,7 @@ class LmdbTarget:
             self._tx.flush()  # the usage counters the load recounted
         except lmdb.MapFullError as exc:
             raise self._too_big() from exc
-        self._txn.commit()
+        self._begun().commit()
         self._txn = None
         await self.abort()
 
@@ -377,7 +379,8 @@ class LmdbTarget:
         heads = [(queue[0].enqueue_ns, target, 0) for target, queue in per_target.items()]
         heapq.heapify(heads)
         counter = keys.sequence("ticket")
-        raw = self._txn.get(counter, db=self._dbs.meta)
+        txn = self._begun()
+        raw = txn.get(counter, db=self._dbs.meta)
         seq = 0
         while heads:
             _, target, i = heapq.heappop(heads)
@@ -386,7 +389,13 @@ class LmdbTarget:
             if i + 1 < len(per_target[target]):
                 heapq.heappush(heads, (per_target[target][i + 1].enqueue_ns, target, i + 1))
         if seq > (keys.read_u64(raw) if raw is not None else 0):
-            self._txn.put(counter, keys.u64(seq), db=self._dbs.meta)
+            txn.put(counter, keys.u64(seq), db=self._dbs.meta)
+
+    def _begun(self) -> lmdb.Transaction[bytes]:
+        """The write transaction `begin` opened (a load or commit before it is the caller's bug)."""
+        if self._txn is None:
+            raise RuntimeError("LmdbTarget used before begin() or after commit() or abort()")
+        return self._txn
 
     async def abort(self) -> None:
         if self._txn is not None:

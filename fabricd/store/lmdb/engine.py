@@ -45,7 +45,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -54,10 +54,10 @@ import lmdb
 from fabricd.core import lanes
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.store.errors import StoreError
 from fabricd.store.fair import FairQueue
 from fabricd.store.lmdb import folder, looks, sealed, ticket_index, tx_leases, upgrade
 from fabricd.store.lmdb.faults import Headroom, fail_at, translate
-from fabricd.store.lmdb.folder import StoreError
 from fabricd.store.lmdb.quarantine import Quarantine
 from fabricd.store.lmdb.schema import MAX_DBS, NAMES, SCHEMA_VERSION, SEALED, check_schema, free_bytes, open_databases
 from fabricd.store.lmdb.tx import LmdbTx
@@ -88,6 +88,9 @@ class LmdbEngine:
     thread, and py-lmdb would make a second thread wait for the GIL anyway
     (see the module docstring). They never span an await.
     """
+
+    _loop: asyncio.AbstractEventLoop
+    """The loop `start` ran on: writes are answered there."""
 
     def __init__(self, path: str, *, map_size: int, wakeups: Wakeups | None = None, sync: bool = True,
                  failpoint: str = "", group: str = "") -> None:
@@ -130,11 +133,10 @@ class LmdbEngine:
         """When each lane last queued a write (those of the last SHARED_WINDOW_S share the batches)."""
         self.quarantine = Quarantine(self.write, self._dbs)
         """Corrupt records met by reads, moved aside (fabricd.store.lmdb.quarantine)."""
-        self._loop: asyncio.AbstractEventLoop | None = None
         self._scheduled = False
         self._busy = False  # a batch is with the writer thread
         self._batch_started = 0.0
-        self._idle: asyncio.Event | None = None
+        self._idle = asyncio.Event()
         self._handoff: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._applied = threading.Event()
         self._thread: threading.Thread | None = None
@@ -189,7 +191,7 @@ class LmdbEngine:
         if (self._alone >= ALONE_BEFORE_HERE and not self._busy and not len(self._pending) and self.quiet is not None
                 and self.quiet()):
             return self._commit_here(fn)
-        fut = self._loop.create_future()
+        fut: asyncio.Future[T] = self._loop.create_future()
         lane = lanes.current()
         self._pending.put(lane, (fn, fut), weight)
         self._lanes_seen[lane] = time.monotonic()
@@ -205,7 +207,8 @@ class LmdbEngine:
         self._wake(outcome.woken)
         if outcome.error is not None:
             raise outcome.error
-        return outcome.result
+        result: T = outcome.result
+        return result
 
     async def read(self, fn: Callable[[LmdbTx], T]) -> T:
         with self._env.begin(buffers=False) as txn:
@@ -289,7 +292,7 @@ class LmdbEngine:
         else:
             self._idle.set()
 
-    def _commit(self, batch: list[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any]]]) -> list[WriteOutcome]:
+    def _commit(self, batch: Sequence[tuple[Callable[[LmdbTx], Any], asyncio.Future[Any] | None]]) -> list[WriteOutcome]:
         """In the writer thread: apply each write in a nested transaction, then commit them together."""
         started = time.perf_counter()
         outcomes: list[WriteOutcome] = []
@@ -348,7 +351,7 @@ class LmdbEngine:
         self._wake(woken)
         for outcome in outcomes:
             fut = outcome.future
-            if fut.done():  # the caller went away (cancelled); its write stands
+            if fut is None or fut.done():  # the caller went away (cancelled); its write stands
                 continue
             if outcome.error is None:
                 fut.set_result(outcome.result)
@@ -368,7 +371,8 @@ class LmdbEngine:
 class WriteOutcome:
     """One write of a batch, as the writer thread hands it back to the loop."""
 
-    future: asyncio.Future[Any]
+    future: asyncio.Future[Any] | None
+    """None for a write committed on the loop thread (LmdbEngine._commit_here), whose caller is answered directly."""
     result: Any = None
     error: BaseException | None = None
     """Set when this write (or the batch's commit) failed: the caller gets it instead of `result`."""

@@ -9,16 +9,17 @@ it built when opened (`build`).
 
 from __future__ import annotations
 
-from typing import Any
-
-import lmdb
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import lookalike
 from fabricd.core.model import MailboxEntry
 from fabricd.store.lmdb import keys, records
 
+if TYPE_CHECKING:
+    from fabricd.store.lmdb.sealed import Txn
 
-def move(txn: lmdb.Transaction, dbs: Any, agent_id: str, before: frozenset[str], after: frozenset[str]) -> None:
+
+def move(txn: Txn, dbs: Any, agent_id: str, before: frozenset[str], after: frozenset[str]) -> None:
     """Index `agent_id` under `after` instead of `before`."""
     for key in before - after:
         txn.delete(keys.look(key, agent_id), db=dbs.looks)
@@ -26,11 +27,11 @@ def move(txn: lmdb.Transaction, dbs: Any, agent_id: str, before: frozenset[str],
         txn.put(keys.look(key, agent_id), b"", db=dbs.looks)
 
 
-def add(txn: lmdb.Transaction, dbs: Any, entry: MailboxEntry) -> None:
+def add(txn: Txn, dbs: Any, entry: MailboxEntry) -> None:
     move(txn, dbs, entry.agent_id, frozenset(), lookalike.keys_of(entry))
 
 
-def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[bytes]:
+def agent_keys(txn: Txn, dbs: Any, looks: frozenset[str]) -> list[bytes]:
     """The entry keys (H(agent_id)) indexed under any of `looks`."""
     found: list[bytes] = []
     if dbs.looks is None:  # a store from before the index opened without creating it (fabricd token issue)
@@ -51,7 +52,7 @@ def agent_keys(txn: lmdb.Transaction, dbs: Any, looks: frozenset[str]) -> list[b
     return list(dict.fromkeys(found))
 
 
-def build(txn: lmdb.Transaction, dbs: Any) -> int:
+def build(txn: Txn, dbs: Any) -> int:
     """Index every agent's entry (a store written before the index existed, or indexed with other
     confusables data: meta LOOKS_BUILT holds lookalike.data_version()); the number indexed."""
     version = keys.u64(lookalike.data_version())

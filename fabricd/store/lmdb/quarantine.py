@@ -17,24 +17,30 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.model import MailboxEntry
 from fabricd.store.lmdb import records
 from fabricd.store.lmdb.sealed import SealedTxn, meta_records, quarantine_key, unseal
 
+if TYPE_CHECKING:
+    from fabricd.store.lmdb.tx import LmdbTx
+
 log = logging.getLogger("fabricd.store")
+
+Found: TypeAlias = tuple[str, bytes]
+"""A corrupt record: its database's name, its key."""
 
 
 class Quarantine:
     """The corrupt records an engine's reads reported, and the writes that move them aside."""
 
-    def __init__(self, write: Callable[[Callable[[Any], Any]], Awaitable[Any]], dbs: Any) -> None:
+    def __init__(self, write: Callable[[Callable[[LmdbTx], list[Found]]], Awaitable[list[Found]]], dbs: Any) -> None:
         self._write = write
         self._dbs = dbs
         self._lock = threading.Lock()
-        self._found: dict[tuple[str, bytes], None] = {}
+        self._found: dict[Found, None] = {}
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
@@ -60,7 +66,7 @@ class Quarantine:
                               "from its messages; retry in a moment", reason="CORRUPT_RECORD", database=name)
 
     def _soon(self) -> None:
-        if self._task is None and not self.closed:
+        if self._task is None and not self.closed and self._loop is not None:  # scheduled on that loop by `found`
             self._task = self._loop.create_task(self._move_found())
 
     async def _move_found(self) -> None:
@@ -68,7 +74,11 @@ class Quarantine:
             while self._found and not self.closed:
                 with self._lock:
                     found = list(self._found)
-                moved = await self._write(lambda tx, found=found: [f for f in found if move(tx._txn, self._dbs, *f)])  # noqa: SLF001
+
+                def move_found(tx: LmdbTx, found: list[Found] = found) -> list[Found]:
+                    return [f for f in found if move(tx._txn, self._dbs, *f)]  # noqa: SLF001
+
+                moved = await self._write(move_found)
                 self.moved += len(moved)
                 for name, key in moved:
                     log.error("quarantined a corrupt record: database %s, key %s (moved to the quarantine "

@@ -39,7 +39,7 @@ def message_count_charge(encoded: bytes) -> tuple[str, str, int]:
     return sender_of(encoded), quotas.UNREAD_MESSAGES, 1
 
 
-def recount(txn: lmdb.Transaction, dbs: Any) -> int:
+def recount(txn: lmdb.Transaction[bytes], dbs: Any) -> int:
     """Replace every usage counter of the store with one counted from its records; the counters written.
 
     `txn` is a raw write transaction over sealed values (schema 3 on); a value failing its checksum
@@ -71,7 +71,7 @@ def recount(txn: lmdb.Transaction, dbs: Any) -> int:
     return len(counted)
 
 
-def _values(txn: lmdb.Transaction, db: Any) -> Iterator[bytes]:
+def _values(txn: lmdb.Transaction[bytes], db: Any) -> Iterator[bytes]:
     with txn.cursor(db=db) as cur:
         for _, raw in cur:
             value = sealed.unseal(raw)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, TypeAlias
 
 import lmdb
 
@@ -65,7 +65,7 @@ def unseal_meta(raw: bytes) -> bytes | None:
     return unseal(raw[1:]) if raw[:1] == _META_VERSION else None
 
 
-def meta_records(txn: lmdb.Transaction, meta: Any) -> list[tuple[bytes, bytes]]:
+def meta_records(txn: lmdb.Transaction[bytes], meta: Any) -> list[tuple[bytes, bytes]]:
     """(key, stored value) of every meta record sealed in place (a few: one wake hook per agent that set one)."""
     out = []
     for prefix in SEALED_META:
@@ -77,7 +77,7 @@ def meta_records(txn: lmdb.Transaction, meta: Any) -> list[tuple[bytes, bytes]]:
     return out
 
 
-def seal_old_meta(txn: lmdb.Transaction, meta: Any) -> int:
+def seal_old_meta(txn: lmdb.Transaction[bytes], meta: Any) -> int:
     """Seal the meta records stored before they were sealed (at start, in a write transaction); how many."""
     old = [(key, value) for key, value in meta_records(txn, meta) if value[:1] == _OLD_META]
     for key, value in old:
@@ -94,7 +94,7 @@ class SealedCursor:
 
     __slots__ = ("_cur", "_name", "_report")
 
-    def __init__(self, cur: lmdb.Cursor, name: str, report: OnCorrupt) -> None:
+    def __init__(self, cur: lmdb.Cursor[bytes], name: str, report: OnCorrupt) -> None:
         self._cur = cur
         self._name = name
         self._report = report
@@ -141,7 +141,7 @@ class SealedTxn:
 
     __slots__ = ("raw", "_sealed", "report")
 
-    def __init__(self, txn: lmdb.Transaction, sealed: dict[Any, str], on_corrupt: OnCorrupt | None) -> None:
+    def __init__(self, txn: lmdb.Transaction[bytes], sealed: dict[Any, str], on_corrupt: OnCorrupt | None) -> None:
         self.raw = txn
         self._sealed = sealed
         self.report: OnCorrupt = on_corrupt or _ignore
@@ -171,7 +171,7 @@ class SealedTxn:
 
     def pop(self, key: bytes, db: Any = None) -> bytes | None:
         """Delete and return a record; a corrupt one is left for the quarantine and not returned."""
-        value = self.get(key, db=db)
+        value: bytes | None = self.get(key, db=db)
         if value is not None:
             self.raw.delete(key, db=db)
         return value
@@ -182,11 +182,16 @@ class SealedTxn:
         return cur if name is None else SealedCursor(cur, name, self.report)
 
 
+Txn: TypeAlias = "lmdb.Transaction[bytes] | SealedTxn"
+"""A transaction the record code reads and writes: LMDB's own (opened with buffers=False: values are bytes) or
+one that checks the sealed databases' values."""
+
+
 def _ignore(name: str, key: bytes) -> None:
     return None
 
 
-def scan(txn: lmdb.Transaction, dbs: Any, names: tuple[str, ...]) -> Iterator[tuple[str, bytes]]:
+def scan(txn: lmdb.Transaction[bytes], dbs: Any, names: tuple[str, ...]) -> Iterator[tuple[str, bytes]]:
     """(database name, key) of every corrupt value of the sealed databases `names` (a full read)."""
     for name in names:
         with txn.cursor(db=getattr(dbs, name)) as cur:

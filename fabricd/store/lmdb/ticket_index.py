@@ -8,15 +8,16 @@ A store written before the index gets it built once when opened (`build`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
-
-import lmdb
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core.model import Ticket
 from fabricd.store.lmdb import keys, records
 
+if TYPE_CHECKING:
+    from fabricd.store.lmdb.sealed import Txn
 
-def add(txn: lmdb.Transaction, dbs: Any, ticket: Ticket) -> None:
+
+def add(txn: Txn, dbs: Any, ticket: Ticket) -> None:
     """Put a ticket under its target, and under its asking agent if an agent asked."""
     tkey = keys.ticket(ticket.ticket_id)
     txn.put(keys.by_target(ticket.target, ticket.seq), tkey, db=dbs.ticket_index)
@@ -24,13 +25,13 @@ def add(txn: lmdb.Transaction, dbs: Any, ticket: Ticket) -> None:
         txn.put(keys.by_source(ticket.source_agent, ticket.seq), tkey, db=dbs.ticket_index)
 
 
-def remove(txn: lmdb.Transaction, dbs: Any, ticket: Ticket) -> None:
+def remove(txn: Txn, dbs: Any, ticket: Ticket) -> None:
     txn.delete(keys.by_target(ticket.target, ticket.seq), db=dbs.ticket_index)
     if ticket.source_agent:
         txn.delete(keys.by_source(ticket.source_agent, ticket.seq), db=dbs.ticket_index)
 
 
-def newest_first(txn: lmdb.Transaction, dbs: Any, target: str, source_agent: str,
+def newest_first(txn: Txn, dbs: Any, target: str, source_agent: str,
                  before_seq: int) -> Iterator[Ticket]:
     """The target's tickets (only those `source_agent` asked, when set) with seq below `before_seq` (0: all)."""
     prefix = keys.by_source(source_agent) if source_agent else keys.by_target(target)
@@ -50,7 +51,7 @@ def newest_first(txn: lmdb.Transaction, dbs: Any, target: str, source_agent: str
             found = cur.prev()
 
 
-def build(txn: lmdb.Transaction, dbs: Any) -> int:
+def build(txn: Txn, dbs: Any) -> int:
     """Index every stored ticket once (a store written before ticket_index existed); the number indexed."""
     if txn.get(keys.TICKET_INDEX_BUILT, db=dbs.meta) is not None:
         return 0

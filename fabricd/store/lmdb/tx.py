@@ -64,9 +64,9 @@ class LmdbTx(DirectoryRecords, MessageRecords, TicketRecords, OutboxRecords, Lmd
     """Implements fabricd.core.kv.tx.RecordTx. Entries are cached and written once by flush()."""
 
     __slots__ = ("_txn", "_raw", "_report", "_dbs", "_entries", "_names", "_shown", "_dirty", "_revision", "_usage",
-                 "_no_hooks", "woken", "stored_messages")
+                 "_no_hooks", "woken")
 
-    def __init__(self, txn: lmdb.Transaction, dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
+    def __init__(self, txn: lmdb.Transaction[bytes], dbs: Databases, on_corrupt: OnCorrupt | None = None) -> None:
         self._txn = SealedTxn(txn, dbs.sealed, on_corrupt)  # corrupt records are served as missing
         # The hot message paths (get_id, unread, delete_message) read `_raw` and unseal it themselves, as
         # SealedTxn would: one call less per record.

@@ -21,7 +21,7 @@ _MINTED_HEAD = bytes([0x0A, 26])
 
 
 class MessageRecords:
-    __slots__ = ()
+    __slots__ = ("stored_messages",)  # its slot here, where it is counted (LmdbTx starts it at 0)
     _txn: Any
     _raw: Any
     """The lmdb.Transaction under `_txn`: the hot paths unseal what they read themselves."""

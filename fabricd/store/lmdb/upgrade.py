@@ -66,7 +66,7 @@ def upgrade(env: lmdb.Environment, dbs: Any, path: str, found: int, target: int,
     return backup
 
 
-def _seal_all(txn: lmdb.Transaction, db: Any) -> int:
+def _seal_all(txn: lmdb.Transaction[bytes], db: Any) -> int:
     """Append a checksum to every value of `db`, a chunk of records at a time (memory stays bounded)."""
     count, after = 0, None
     while True:

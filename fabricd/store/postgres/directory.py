@@ -20,7 +20,9 @@ from fabricd.core.model_tokens import Token
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 if TYPE_CHECKING:
-    from asyncpg import Connection, Record
+    from asyncpg import Record
+
+    from fabricd.store.postgres.conn import Conn
 
 ENTRY_COLUMNS = ("agent_id, session_name, cwd, capabilities, metadata, registered, busy, last_activity, register_time, "
                   "heartbeat, unread_count, last_seq, revision, change")
@@ -51,7 +53,7 @@ def looks_of(e: MailboxEntry) -> list[str]:
     return sorted(lookalike.keys_of(e))
 
 
-async def next_value(conn: Connection, name: str) -> int:
+async def next_value(conn: Conn, name: str) -> int:
     """The next value of a named counter (1, 2, ...), in commit order (row lock until the commit)."""
     value: int = await conn.fetchval("""
         INSERT INTO counters (name, value) VALUES ($1, 1)
@@ -59,22 +61,22 @@ async def next_value(conn: Connection, name: str) -> int:
     return value
 
 
-async def get_entry(conn: Connection, agent_id: str) -> MailboxEntry | None:
+async def get_entry(conn: Conn, agent_id: str) -> MailboxEntry | None:
     r = await conn.fetchrow(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE agent_id = $1", agent_id)
     return entry_of(r) if r is not None else None
 
 
-async def entries(conn: Connection) -> list[MailboxEntry]:
+async def entries(conn: Conn) -> list[MailboxEntry]:
     return [entry_of(r) for r in await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id")]
 
 
-async def entries_named(conn: Connection, session_name: str) -> list[MailboxEntry]:
+async def entries_named(conn: Conn, session_name: str) -> list[MailboxEntry]:
     rows = await conn.fetch(f"SELECT {ENTRY_COLUMNS} FROM mailboxes WHERE session_name = $1 AND session_name <> '' "
                             "ORDER BY agent_id", session_name)
     return [entry_of(r) for r in rows]
 
 
-async def entries_since(conn: Connection, revision: int, limit: int) -> list[MailboxEntry]:
+async def entries_since(conn: Conn, revision: int, limit: int) -> list[MailboxEntry]:
     """Entries changed after `revision`, in revision order; a removed one as a bare UNREGISTERED entry."""
     rows = await conn.fetch(f"""
         SELECT * FROM (
@@ -107,7 +109,7 @@ RETURNING m.revision
 """
 
 
-async def put_entry(conn: Connection, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,
+async def put_entry(conn: Conn, entry: MailboxEntry, change: Change | None, *, expect_revision: int | None = None,
                     ) -> int | None:
     """Write an entry's directory fields; with a `change`, it takes the next revision. Its revision, or None.
 
@@ -124,7 +126,7 @@ async def put_entry(conn: Connection, entry: MailboxEntry, change: Change | None
     return revision
 
 
-async def create_mailbox(conn: Connection, agent_id: str) -> bool:
+async def create_mailbox(conn: Conn, agent_id: str) -> bool:
     """Make an empty mailbox (change CREATED) unless it exists; whether it was made. Re-run safe."""
     made = await conn.fetchval(f"""
         WITH rev AS (
@@ -137,7 +139,7 @@ async def create_mailbox(conn: Connection, agent_id: str) -> bool:
     return bool(made == 1)
 
 
-async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
+async def remove_mailbox(conn: Conn, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
     """Unregister: abort queued tickets, delete unread mail and ids, leave a tombstone revision.
 
     Returns (messages deleted, tickets aborted); None when the mailbox is missing, or
@@ -166,13 +168,13 @@ async def remove_mailbox(conn: Connection, agent_id: str, reason: str, now_ns: i
 
 # -- agent directory: protobuf bodies (fabricd.v1 DirectoryData, Agent, Thread, Request), encoded by the caller
 
-async def directory_data(conn: Connection) -> tuple[int, bytes]:
+async def directory_data(conn: Conn) -> tuple[int, bytes]:
     r = await conn.fetchrow("SELECT sequence, body FROM ad_data")
     assert r is not None, "ad_data's one row is made by the migration"
     return r["sequence"], r["body"]
 
 
-async def put_directory_data(conn: Connection, sequence: int, body: bytes, keep_history: int) -> bool:
+async def put_directory_data(conn: Conn, sequence: int, body: bytes, keep_history: int) -> bool:
     """Store the data as of `sequence`, which must be the stored one plus one (compare-and-set), and keep
     the last `keep_history` sequences. False when the sequence moved (a re-run or another node): read again.
     Call inside the transaction of the change it describes."""
@@ -186,20 +188,20 @@ async def put_directory_data(conn: Connection, sequence: int, body: bytes, keep_
     return True
 
 
-async def directory_history(conn: Connection, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:
+async def directory_history(conn: Conn, after_sequence: int, limit: int) -> list[tuple[int, bytes]]:
     rows = await conn.fetch("SELECT sequence, body FROM ad_history WHERE sequence > $1 ORDER BY sequence LIMIT $2",
                             after_sequence, limit)
     return [(r["sequence"], r["body"]) for r in rows]
 
 
-async def put_agent(conn: Connection, agent_id: str, name: str, body: bytes) -> None:
+async def put_agent(conn: Conn, agent_id: str, name: str, body: bytes) -> None:
     """Store an agent; its name is unique (a racing node's insert fails and is re-run, then sees this one)."""
     await conn.execute("""
         INSERT INTO ad_agents (agent_id, name, body) VALUES ($1, $2, $3)
         ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body""", agent_id, name, body)
 
 
-async def get_agent(conn: Connection, agent_id: str = "", name: str = "") -> bytes | None:
+async def get_agent(conn: Conn, agent_id: str = "", name: str = "") -> bytes | None:
     """An agent's body by id, or by name."""
     if name:
         body: bytes | None = await conn.fetchval("SELECT body FROM ad_agents WHERE name = $1", name)
@@ -208,11 +210,11 @@ async def get_agent(conn: Connection, agent_id: str = "", name: str = "") -> byt
     return body
 
 
-async def agents(conn: Connection) -> list[bytes]:
+async def agents(conn: Conn) -> list[bytes]:
     return [r["body"] for r in await conn.fetch("SELECT body FROM ad_agents ORDER BY agent_id")]
 
 
-async def put_thread(conn: Connection, thread_id: str, agent_id: str, body: bytes) -> None:
+async def put_thread(conn: Conn, thread_id: str, agent_id: str, body: bytes) -> None:
     """Store a thread; a new one takes the next 'thread' ordinal (its place in its agent's list)."""
     await conn.execute("""
         WITH n AS (
@@ -223,17 +225,17 @@ async def put_thread(conn: Connection, thread_id: str, agent_id: str, body: byte
         ON CONFLICT (thread_id) DO UPDATE SET body = EXCLUDED.body""", thread_id, agent_id, body)
 
 
-async def get_thread(conn: Connection, thread_id: str) -> bytes | None:
+async def get_thread(conn: Conn, thread_id: str) -> bytes | None:
     body: bytes | None = await conn.fetchval("SELECT body FROM ad_threads WHERE thread_id = $1", thread_id)
     return body
 
 
-async def threads_of(conn: Connection, agent_id: str) -> list[bytes]:
+async def threads_of(conn: Conn, agent_id: str) -> list[bytes]:
     rows = await conn.fetch("SELECT body FROM ad_threads WHERE agent_id = $1 ORDER BY ordinal", agent_id)
     return [r["body"] for r in rows]
 
 
-async def put_request(conn: Connection, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:
+async def put_request(conn: Conn, request_id: str, seq: int, pending: bool, owes_notification: bool, body: bytes) -> None:
     await conn.execute("""
         INSERT INTO ad_requests (request_id, seq, pending, owes_notification, body) VALUES ($1, $2, $3, $4, $5)
         ON CONFLICT (request_id) DO UPDATE SET pending = EXCLUDED.pending,
@@ -241,7 +243,7 @@ async def put_request(conn: Connection, request_id: str, seq: int, pending: bool
                        request_id, seq, pending, owes_notification, body)
 
 
-async def get_request(conn: Connection, request_id: str) -> tuple[int, bytes] | None:
+async def get_request(conn: Conn, request_id: str) -> tuple[int, bytes] | None:
     r = await conn.fetchrow("SELECT seq, body FROM ad_requests WHERE request_id = $1", request_id)
     return (r["seq"], r["body"]) if r is not None else None
 
@@ -250,21 +252,21 @@ LIST_PENDING, LIST_NOTIFICATIONS, LIST_ALL = 1, 2, 3
 _LISTS = {LIST_PENDING: "pending", LIST_NOTIFICATIONS: "owes_notification", LIST_ALL: "true"}
 
 
-async def requests(conn: Connection, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:
+async def requests(conn: Conn, which: int, after_seq: int, limit: int) -> list[tuple[int, bytes]]:
     """Requests of one list (pending, notifications owed, all) in admission order after `after_seq`."""
     rows = await conn.fetch(f"SELECT seq, body FROM ad_requests WHERE {_LISTS[which]} AND seq > $1 "
                             "ORDER BY seq LIMIT $2", after_seq, limit)
     return [(r["seq"], r["body"]) for r in rows]
 
 
-async def put_repair(conn: Connection, key: str, generation: int, request_id: str) -> None:
+async def put_repair(conn: Conn, key: str, generation: int, request_id: str) -> None:
     await conn.execute("""
         INSERT INTO ad_repairs (key, generation, request_id) VALUES ($1, $2, $3)
         ON CONFLICT (key) DO UPDATE SET generation = EXCLUDED.generation, request_id = EXCLUDED.request_id""",
                        key, generation, request_id)
 
 
-async def get_repair(conn: Connection, key: str) -> tuple[int, str] | None:
+async def get_repair(conn: Conn, key: str) -> tuple[int, str] | None:
     r = await conn.fetchrow("SELECT generation, request_id FROM ad_repairs WHERE key = $1", key)
     return (r["generation"], r["request_id"]) if r is not None else None
 

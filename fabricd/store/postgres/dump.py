@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import AsyncGenerator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
@@ -37,6 +37,10 @@ from fabricd.store.records import BATCH, Kind, Record
 from fabricd.store.usage import counter_name
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
+
+if TYPE_CHECKING:
+    from asyncpg import Record as Row
+    from asyncpg.transaction import Transaction
 
 COVERS: dict[str, tuple[Kind, ...]] = {
     "counters": (Kind.COUNTER,),
@@ -71,7 +75,7 @@ NOT_COPIED = {
 _UNSET_DATA = "body <> ''"  # ad_data's one row exists from the migration on; a fabric has written it
 
 # (table, SELECT list or WHERE-filtered query, decode) for each kind, in dump order
-_DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
+_DUMPS: tuple[tuple[str, str, Callable[[Row], Record]], ...] = (
     ("counters", "SELECT name, value FROM counters WHERE (value <> 0 OR name LIKE 'seq-floor/%') AND name NOT LIKE 'usage/%' ORDER BY name",
      lambda r: (Kind.COUNTER, (r["name"], r["value"]))),
     ("mailboxes", f"SELECT {d.ENTRY_COLUMNS} FROM mailboxes ORDER BY agent_id", lambda r: (Kind.MAILBOX, d.entry_of(r))),
@@ -107,7 +111,7 @@ _DUMPS: tuple[tuple[str, str, Callable[[Any], Record]], ...] = (
 )
 
 
-def _minted(r: Any) -> bool:
+def _minted(r: Row) -> bool:
     """Whether an id row is of a server-minted id (an LMDB target keys those alone, in time order).
 
     Rows do not say which ids were minted: one of the minted form with no digest is taken as minted (a
@@ -230,22 +234,28 @@ class PgTarget:
     def __init__(self, url: str) -> None:
         self.url = url
         self._conn: asyncpg.Connection | None = None
-        self._tr: Any = None
+        self._tr: Transaction | None = None
 
     async def begin(self) -> None:
         self._conn = conn = await connect(self.url)
         schema.check(await schema.version(conn), safe(self.url))
         await _check_known(conn, self.url)  # before the migration: a database of other things is left alone
         await schema.migrate(conn)
-        self._tr = conn.transaction()
-        await self._tr.start()
+        self._tr = tr = conn.transaction()
+        await tr.start()
         held = await _held(conn)
         if held:
             await self.abort()
             raise PostgresError(f"{safe(self.url)} already holds a fabric ({held}); copy into a new database")
 
+    def _begun(self) -> tuple[asyncpg.Connection, Transaction]:
+        """The connection and the transaction `begin` opened (a load or commit before it is the caller's bug)."""
+        if self._conn is None or self._tr is None:
+            raise RuntimeError("PgTarget used before begin() or after commit() or abort()")
+        return self._conn, self._tr
+
     async def load(self, batch: list[Record]) -> None:
-        conn = self._conn
+        conn, _ = self._begun()
         grouped: dict[Kind, list[Any]] = {}
         for kind, value in batch:
             grouped.setdefault(kind, []).append(value)
@@ -268,14 +278,15 @@ class PgTarget:
     async def commit(self) -> None:
         # A ticket's FIFO place on PostgreSQL is its task message's seq (see hot.py); an embedded store
         # numbers tickets store-wide. Both grow in enqueue order per target, so the order is kept.
+        conn, tr = self._begun()
         try:
-            await self._conn.execute(_QUEUE_SEQ_FROM_MESSAGES)
+            await conn.execute(_QUEUE_SEQ_FROM_MESSAGES)
             for sql in _USAGE:
-                await self._conn.execute(sql)
+                await conn.execute(sql)
         except asyncpg.PostgresError as exc:
             raise PostgresError(f"finishing the load of {safe(self.url)} failed ({type(exc).__name__}: {exc}); "
                                 "nothing was written") from exc
-        await self._tr.commit()
+        await tr.commit()
         self._tr = None
         await self.abort()
 

@@ -85,8 +85,9 @@ class PgRendezvous(KvRendezvous):
 
             async def run(conn: Any, attempt: Attempt, w: str = who, d: tickets.Answered = decided) -> str | None:
                 attempt.committing = True
-                return await conn.fetchval(_ANSWER, w, ticket_id, int(d.state), d.result, now, int(d.outcome),
-                                           d.result_data, json.dumps(d.result_headers))
+                answered: str | None = await conn.fetchval(_ANSWER, w, ticket_id, int(d.state), d.result, now,
+                                                           int(d.outcome), d.result_data, json.dumps(d.result_headers))
+                return answered
 
             answered = await self._e.op(run, rerun_safe=False)
             if answered is not None:

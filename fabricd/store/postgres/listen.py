@@ -29,11 +29,14 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable, Iterable
+from typing import TYPE_CHECKING
 
 import asyncpg
-from asyncpg import Connection
 
 from fabricd.store.postgres.errors import CONNECTION_LOST
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 log = logging.getLogger("fabricd.store.postgres")
 
@@ -73,7 +76,7 @@ def keys_of(payload: str) -> list[Hashable]:
     return [tuple(k) if isinstance(k, list) else k for k in json.loads(origin_of(payload)[1])]
 
 
-async def publish(conn: Connection, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:
+async def publish(conn: Conn, keys: Iterable[Hashable], channel: str = CHANNEL, origin: int = 0) -> int:
     """NOTIFY the keys of an already committed batch in one short transaction; the payloads sent.
 
     Call after the data's commit, never inside its transaction. `origin`: the sending node's id.
@@ -155,8 +158,8 @@ class Listener:
         self.pid: int | None = None
         """The server process id of the current LISTEN connection (tests terminate it)."""
 
-    def _deliver(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        origin, body = origin_of(payload)
+    def _deliver(self, _conn: object, _pid: int, _channel: str, payload: object) -> None:
+        origin, body = origin_of(str(payload))  # a str from asyncpg; its stubs say object
         if origin and origin == self.origin:
             return
         try:

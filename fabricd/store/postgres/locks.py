@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from asyncpg import Connection
+    from fabricd.store.postgres.conn import Conn
 
 NAMESPACE = 0x66616272 << 32  # "fabr": keeps our keys away from other applications' small integers
 MIGRATE = NAMESPACE | 1
@@ -28,13 +28,13 @@ HOUSEKEEPING = NAMESPACE | 2
 LOOKS = NAMESPACE >> 32  # "fabr" as the first of two 32-bit keys
 
 
-async def xact_lock(conn: Connection, key: int) -> None:
+async def xact_lock(conn: Conn, key: int) -> None:
     """Wait for `key` until the end of the current transaction."""
     await conn.execute("SELECT pg_advisory_xact_lock($1)", key)
 
 
 @contextlib.asynccontextmanager
-async def try_hold(conn: Connection, key: int) -> AsyncIterator[bool]:
+async def try_hold(conn: Conn, key: int) -> AsyncIterator[bool]:
     """Yield True while this connection holds `key`, or False at once when another session does."""
     held = await conn.fetchval("SELECT pg_try_advisory_lock($1)", key)
     try:

@@ -13,18 +13,24 @@ decision; `settle` writes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from fabricd.core import quota, wake
 from fabricd.core.model import Address, OutboxRow, RowState
 from fabricd.core.wake import WakeHook
 from fabricd.store.postgres.usage_sql import OUTBOX_ROWS, charge, credit
 
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+    from fabricd.store.postgres.conn import Conn
+
 PENDING, DEAD_LETTER, DELIVERED = int(RowState.PENDING), int(RowState.DEAD_LETTER), int(RowState.DELIVERED)
 COLUMNS = ("key, state, recipient_agent, recipient_session, sender_agent, sender_session, job_id, content, "
             "attempts, next_attempt_ns, last_error, create_ns, deliver_ns, seq")
 
 
-def row_of(r) -> OutboxRow:  # noqa: ANN001 - an asyncpg Record
+def row_of(r: Record) -> OutboxRow:
     return OutboxRow(key=r["key"], state=RowState(r["state"]), recipient=Address(r["recipient_agent"],
                      r["recipient_session"]), sender=Address(r["sender_agent"], r["sender_session"]),
                      job_id=r["job_id"], content=r["content"], attempts=r["attempts"],
@@ -32,7 +38,7 @@ def row_of(r) -> OutboxRow:  # noqa: ANN001 - an asyncpg Record
                      deliver_ns=r["deliver_ns"], seq=r["seq"])
 
 
-async def claim_due(conn, now_ns: int, limit: int) -> list[OutboxRow]:  # noqa: ANN001
+async def claim_due(conn: Conn, now_ns: int, limit: int) -> list[OutboxRow]:
     """Lock up to `limit` PENDING rows due by `now_ns`, earliest first, skipping rows other nodes hold.
 
     Call inside the transaction that posts them and records their receipts.
@@ -60,7 +66,7 @@ SELECT 1
 """
 
 
-async def settle(conn, claimed: Sequence[OutboxRow], settled: Sequence[OutboxRow]) -> None:  # noqa: ANN001
+async def settle(conn: Conn, claimed: Sequence[OutboxRow], settled: Sequence[OutboxRow]) -> None:
     """Write what fabricd.core.outbox decided for rows claimed PENDING in the caller's transaction (a receipt,
     a retry, a dead letter), moving the OUTBOX_ROWS usage of whoever holds each row before and after
     (quota.outbox_holder). One statement."""
@@ -78,23 +84,24 @@ async def settle(conn, claimed: Sequence[OutboxRow], settled: Sequence[OutboxRow
                        [n for n, _ in up], [d for _, d in up])
 
 
-async def lock_hooks(conn, agents: Sequence[str]) -> dict[str, WakeHook]:  # noqa: ANN001
+async def lock_hooks(conn: Conn, agents: Sequence[str]) -> dict[str, WakeHook]:
     """The wake hooks of `agents` (sorted: the lock order), locked in the caller's transaction."""
     rows = await conn.fetch("SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($1::text[]) "
                             "ORDER BY agent_id FOR UPDATE", list(agents))
     return {r["agent_id"]: wake.decode(r["body"]) for r in rows}
 
 
-async def put_hooks(conn, hooks: Sequence[WakeHook]) -> None:  # noqa: ANN001
+async def put_hooks(conn: Conn, hooks: Sequence[WakeHook]) -> None:
     """Store hooks read with lock_hooks, as a decision left them."""
     if hooks:
         await conn.execute("UPDATE wake_hooks w SET body = v.b FROM unnest($1::text[], $2::bytea[]) AS v(a, b) "
                            "WHERE w.agent_id = v.a", [h.agent_id for h in hooks], [wake.encode(h) for h in hooks])
 
 
-async def next_due(conn) -> int | None:  # noqa: ANN001
+async def next_due(conn: Conn) -> int | None:
     """When the earliest PENDING row is due; None when none is."""
-    return await conn.fetchval("SELECT min(next_attempt_ns) FROM outbox WHERE state = 1")
+    due: int | None = await conn.fetchval("SELECT min(next_attempt_ns) FROM outbox WHERE state = 1")
+    return due
 
 
 def after(cursor: str) -> tuple[str, str, bool]:
@@ -107,7 +114,7 @@ AFTER = "(key > $1 OR ($3 AND key = $1 AND sender_agent > $2))"
 """Rows after a cursor ($1, $2, $3 from `after`), in the table's order: key, then settling agent (both "C")."""
 
 
-async def rows(conn, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:  # noqa: ANN001
+async def rows(conn: Conn, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
     """Rows in key order after a cursor or key (`after`), of one state (UNSPECIFIED: all)."""
     found = await conn.fetch(f"""
         SELECT {COLUMNS} FROM outbox WHERE {AFTER} AND ($4 = 0 OR state = $4)

@@ -75,7 +75,7 @@ from fabricd.store.postgres.locks import MIGRATE, xact_lock
 from fabricd.store.usage import sender_of
 
 if TYPE_CHECKING:
-    from asyncpg import Connection
+    from fabricd.store.postgres.conn import Conn
 
 SEQ_FLOOR_SQL = """SELECT coalesce(
     (SELECT value FROM counters WHERE name = 'seq-floor/' || $1),
@@ -390,7 +390,7 @@ CREATE INDEX IF NOT EXISTS channel_posts_newest ON channel_posts (channel, send_
 )
 
 
-async def _looks_of_agents(conn: Connection) -> None:
+async def _looks_of_agents(conn: Conn) -> None:
     """Migration 11: the look-alike keys of every agent's entry, registered or heard from (lookalike.is_agent;
     computed here: SQL has no confusables)."""
     rows = await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered OR heartbeat > 0")
@@ -399,7 +399,7 @@ async def _looks_of_agents(conn: Connection) -> None:
             (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
 
 
-async def refresh_looks(conn: Connection) -> bool:
+async def refresh_looks(conn: Conn) -> bool:
     """Compute `mailboxes.looks` again if it was computed with other confusables data (a newer or older
     Unicode; the column's comment holds lookalike.data_version()); whether it did. Under the migration lock."""
     version = str(lookalike.data_version())
@@ -418,7 +418,7 @@ _LOOKS_VERSION = "SELECT col_description('mailboxes'::regclass, (SELECT attnum F
                  "WHERE attrelid = 'mailboxes'::regclass AND attname = 'looks'))"
 
 
-async def _senders_of_unread(conn: Connection) -> None:
+async def _senders_of_unread(conn: Conn) -> None:
     """Migration 5: give the id of every unread message its sender (from the message), then key ids by both."""
     moved: list[tuple[str, str, int, str]] = []
     async for r in conn.cursor("SELECT agent_id, seq, id, body FROM messages"):
@@ -444,7 +444,7 @@ CREATE TABLE IF NOT EXISTS schema_version (
 )"""
 
 
-async def version(conn: Connection) -> int:
+async def version(conn: Conn) -> int:
     """The database's schema version; 0 for a database fabricd never migrated."""
     exists = await conn.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
     if not exists:
@@ -460,7 +460,7 @@ def check(current: int, url: str = "the database") -> None:
                           current=current, latest=LATEST)
 
 
-async def migrate(conn: Connection, target: int = LATEST) -> list[int]:
+async def migrate(conn: Conn, target: int = LATEST) -> list[int]:
     """Apply every migration above the database's version up to `target`; the versions applied.
 
     Each step runs in its own transaction holding the migration advisory lock, and

@@ -19,12 +19,17 @@ its writers: seqs are gap-free and commit in order on every node.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fabricd import wire
 from fabricd.core import mailbox_writes as writes
 from fabricd.core.model import Envelope, Message
 from fabricd.store.postgres.usage_sql import credit, freed
+
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+    from fabricd.store.postgres.conn import Conn
 
 _SEQ_TAG = b"\x60"  # field 12 (seq) of fabricd.v1.Message, varint
 
@@ -77,7 +82,7 @@ def within_budget(rows: str, budget: str) -> str:
     ) AS x WHERE n = 1 OR {budget} = 0 OR total <= {budget} ORDER BY seq"""
 
 
-def take(rows: Iterable[Any], max_bytes: int) -> list[Envelope]:
+def take(rows: Iterable[Record], max_bytes: int) -> list[Envelope]:
     """The envelopes of `rows` (seq, body; a NULL seq skipped) a read returns within `max_bytes`
     (fabricd.core.mailbox_writes.take: 0 is no budget; always the first)."""
     out = [envelope(row["seq"], row["body"]) for row in rows if row["seq"] is not None]
@@ -88,7 +93,7 @@ _UNREAD = within_budget("SELECT seq, body FROM messages WHERE agent_id = $1 AND 
                         "$4")
 
 
-async def unread(conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:  # noqa: ANN001
+async def unread(conn: Conn, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
     """Unread messages above `after_seq`, oldest first: at most `limit`, at most `max_bytes` (but one)."""
     return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
 
@@ -125,9 +130,10 @@ SELECT count(*) FROM gone
 """
 
 
-async def ack(conn, agent_id: str, message_ids: Sequence[str], now_ns: int) -> int:  # noqa: ANN001
+async def ack(conn: Conn, agent_id: str, message_ids: Sequence[str], now_ns: int) -> int:
     """Consume the named unread messages of `agent_id` (its activity); how many were unread. One statement."""
-    return await conn.fetchval(_ACK, agent_id, list(message_ids), now_ns)
+    consumed: int = await conn.fetchval(_ACK, agent_id, list(message_ids), now_ns)
+    return consumed
 
 
 FORGET_CONSUMED_ID = """
@@ -136,12 +142,13 @@ FORGET_CONSUMED_ID = """
 """Forget the record of id $1 of sender $2 if its message was consumed (RecordTx.forget_id)."""
 
 
-async def forget_ids(conn, sent_before_ns: int, limit: int) -> int:  # noqa: ANN001
+async def forget_ids(conn: Conn, sent_before_ns: int, limit: int) -> int:
     """Forget up to `limit` ids of consumed messages sent before `sent_before_ns` (the dedupe window)."""
-    return await conn.fetchval("""
+    forgotten: int = await conn.fetchval("""
         WITH old AS (
             SELECT i.id, i.sender FROM message_ids i WHERE i.send_ns < $1
               AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.agent_id = i.agent_id AND m.seq = i.seq)
             ORDER BY i.send_ns LIMIT $2 FOR UPDATE SKIP LOCKED
         ), gone AS (DELETE FROM message_ids i USING old WHERE i.id = old.id AND i.sender = old.sender RETURNING 1)
         SELECT count(*) FROM gone""", sent_before_ns, limit)
+    return forgotten

@@ -21,8 +21,9 @@ SELECT current_setting('server_version') AS server_version, current_database() A
 
 async def describe(pool: asyncpg.Pool, url: str) -> PostgresInfo:
     async with pool.acquire() as conn:
-        row = await conn.fetchrow(_QUERY)
+        rows = await conn.fetch(_QUERY)  # one row: a SELECT without FROM
         version = await schema.version(conn)
+    (row,) = rows
     return PostgresInfo(url=safe(url), server_version=row["server_version"], database=row["database"],
                         schema_version=version, pool_size=pool.get_size(), pool_max_size=pool.get_max_size(),
                         pool_idle=pool.get_idle_size(), in_recovery=row["in_recovery"], replicas=row["replicas"],

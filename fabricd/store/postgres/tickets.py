@@ -13,10 +13,16 @@ is commit order on every node.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from fabricd.core import turns
 from fabricd.core.model import Ticket, TicketOutcome, TicketState
 from fabricd.store.postgres.usage_sql import MESSAGES_UNREAD, QUEUED, UNREAD, charge
+
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+    from fabricd.store.postgres.conn import Conn
 
 TICKET_COLUMNS = ("ticket_id, target, queue_seq, state, source_kind, source_agent, requester, conversation_id, "
                    "task, enqueue_ns, finish_ns, result, reason, outcome, data, headers, result_data, result_headers, "
@@ -93,7 +99,7 @@ def ticket_message_id(t: str) -> str:
             f"ELSE {t}.ticket_id || '/' || (json_array_length({t}.earlier::json) + 1) END")
 
 
-def ticket_of(row) -> Ticket:  # noqa: ANN001
+def ticket_of(row: Record) -> Ticket:
     return Ticket(ticket_id=row["ticket_id"], target=row["target"], task=row["task"], source_kind=row["source_kind"],
                   source_agent=row["source_agent"], requester=row["requester"],
                   conversation_id=row["conversation_id"], seq=row["queue_seq"], enqueue_ns=row["enqueue_ns"],
@@ -104,22 +110,23 @@ def ticket_of(row) -> Ticket:  # noqa: ANN001
                   reattached=row["reattached"])
 
 
-async def get_ticket(conn, ticket_id: str) -> Ticket | None:  # noqa: ANN001
+async def get_ticket(conn: Conn, ticket_id: str) -> Ticket | None:
     row = await conn.fetchrow(f"SELECT {TICKET_COLUMNS} FROM tickets WHERE ticket_id = $1", ticket_id)
     return ticket_of(row) if row is not None else None
 
 
-async def queue(conn, target: str, limit: int) -> list[Ticket]:  # noqa: ANN001
+async def queue(conn: Conn, target: str, limit: int) -> list[Ticket]:
     """The FIFO of `target`, head first."""
     rows = await conn.fetch(f"SELECT {TICKET_COLUMNS} FROM tickets WHERE target = $1 AND state = 1 "
                             "ORDER BY queue_seq LIMIT $2", target, limit)
     return [ticket_of(r) for r in rows]
 
 
-async def prune_tickets(conn, finished_before_ns: int, limit: int) -> int:  # noqa: ANN001
+async def prune_tickets(conn: Conn, finished_before_ns: int, limit: int) -> int:
     """Delete up to `limit` answered or aborted tickets that finished before `finished_before_ns`."""
-    return await conn.fetchval("""
+    pruned: int = await conn.fetchval("""
         WITH old AS (SELECT ticket_id FROM tickets WHERE state <> 1 AND finish_ns < $1 ORDER BY finish_ns LIMIT $2),
              gone AS (DELETE FROM tickets t USING old WHERE t.ticket_id = old.ticket_id RETURNING 1)
         SELECT count(*) FROM gone""", finished_before_ns, limit)
+    return pruned
 

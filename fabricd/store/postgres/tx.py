@@ -24,8 +24,8 @@ tx_pages.py (the cursor reads List RPCs page through) and tx_channels.py (channe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Coroutine, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, lookalike, quota
@@ -47,12 +47,17 @@ from fabricd.store.usage import counter_name, sender_of
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
+if TYPE_CHECKING:
+    from asyncpg import Record
+
+    from fabricd.store.postgres.conn import Conn
+
 T = TypeVar("T")
 
 class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelRecords, PgLeaseRecords):
     """Implements RecordTx on one connection inside a transaction; called from a worker thread."""
 
-    def __init__(self, conn: Any, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
+    def __init__(self, conn: Conn, loop: asyncio.AbstractEventLoop, *, write: bool) -> None:
         self._conn = conn
         self._loop = loop
         self._write = write
@@ -67,10 +72,10 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def _fetch(self, sql: str, *args: object) -> list[Any]:
+    def _fetch(self, sql: str, *args: object) -> list[Record]:
         return self._run(self._conn.fetch(sql, *args))
 
-    def _row(self, sql: str, *args: object) -> Any:
+    def _row(self, sql: str, *args: object) -> Record | None:
         return self._run(self._conn.fetchrow(sql, *args))
 
     def _val(self, sql: str, *args: object) -> Any:
@@ -79,7 +84,7 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
     def _exec(self, sql: str, *args: object) -> str:
         return self._run(self._conn.execute(sql, *args))
 
-    def seed(self, rows: list[Any]) -> None:
+    def seed(self, rows: list[Record]) -> None:
         """Cache entries this transaction already read and locked (PgEngine.write's `lock`)."""
         for r in rows:
             self._entries[r["agent_id"]] = d.entry_of(r)
@@ -98,9 +103,9 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         self._entries[entry.agent_id] = entry
         self._dirty[entry.agent_id] = entry
 
-    def _merged(self, rows: list[Any], keep: Any) -> list[MailboxEntry]:
+    def _merged(self, rows: list[Record], keep: Callable[[MailboxEntry], bool]) -> list[MailboxEntry]:
         """Stored entries overlaid with this transaction's own, those `keep` accepts, by agent id."""
-        found = {r["agent_id"]: d.entry_of(r) for r in rows}
+        found: dict[str, MailboxEntry | None] = {r["agent_id"]: d.entry_of(r) for r in rows}
         for agent_id, entry in self._entries.items():
             found[agent_id] = entry
         return [e for _, e in sorted(found.items()) if e is not None and keep(e)]
@@ -132,17 +137,21 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         self._entries[agent_id] = None
 
     def revision(self) -> int:
-        return self._val("SELECT value FROM counters WHERE name = 'revision'")
+        revision: int = self._val("SELECT value FROM counters WHERE name = 'revision'")
+        return revision
 
     def removed_since(self, agent_id: str, revision: int) -> bool:
-        return self._val("SELECT EXISTS (SELECT 1 FROM removals WHERE revision > $2 AND agent_id = $1)",
-                         agent_id, revision)
+        removed: bool = self._val("SELECT EXISTS (SELECT 1 FROM removals WHERE revision > $2 AND agent_id = $1)",
+                                  agent_id, revision)
+        return removed
 
     def seq_floor(self, agent_id: str) -> int:
-        return self._val(SEQ_FLOOR_SQL, agent_id)
+        floor: int = self._val(SEQ_FLOOR_SQL, agent_id)
+        return floor
 
     def mailbox_count(self) -> int:
-        return self._val("SELECT count(*) FROM mailboxes")
+        count: int = self._val("SELECT count(*) FROM mailboxes")
+        return count
 
     # -- messages
 
@@ -187,9 +196,10 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         message = pb.Message.FromString(encoded)
         message.ClearField("seq")
         body = message.SerializeToString()
-        restored = self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
-                             "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
-                             agent_id, seq, message.id, body) == 1
+        inserted: int = self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
+                                  "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
+                                  agent_id, seq, message.id, body)
+        restored = inserted == 1
         if restored:
             self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
             self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
@@ -226,12 +236,14 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
                        counter_name(name, agent_id), delta)
 
     def forget_id(self, sender: str, message_id: str) -> bool:
-        return self._val(f"WITH gone AS ({s.FORGET_CONSUMED_ID} RETURNING 1) SELECT count(*) FROM gone",
-                         message_id, sender) == 1
+        forgotten: int = self._val(f"WITH gone AS ({s.FORGET_CONSUMED_ID} RETURNING 1) SELECT count(*) FROM gone",
+                                   message_id, sender)
+        return forgotten == 1
 
     def _housekeeper(self) -> bool:
         """Whether this transaction may do housekeeping: one node at a time (others skip the round)."""
-        return self._val("SELECT pg_try_advisory_xact_lock($1)", HOUSEKEEPING)
+        held: bool = self._val("SELECT pg_try_advisory_xact_lock($1)", HOUSEKEEPING)
+        return held
 
     def forget_consumed_ids(self, sent_before_ns: int, cursor: bytes, limit: int) -> tuple[int, bytes]:
         if not self._housekeeper():

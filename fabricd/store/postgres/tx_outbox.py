@@ -7,11 +7,14 @@ on PgTx). In a write, due rows are claimed with SKIP LOCKED (outbox.claim_due), 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import quota
 from fabricd.core.model import OutboxRow, RowState
 from fabricd.store.postgres import outbox as o
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _INSERT = f"INSERT INTO outbox ({o.COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
 """A row's insert; its values are _values(row), in o.COLUMNS order."""
@@ -26,7 +29,7 @@ class PgOutboxRecords:
     """Mixed into PgTx, which provides the connection, the queries, `_lock` (FOR UPDATE in a write) and
     `count_usage`."""
 
-    _conn: Any
+    _conn: Conn
     _run: Callable[[Coroutine[Any, Any, Any]], Any]
     _fetch: Callable[..., list[Any]]
     _row: Callable[..., Any]
@@ -67,13 +70,16 @@ class PgOutboxRecords:
 
     def due_outbox_rows(self, now_ns: int, limit: int) -> list[OutboxRow]:
         # In a write: rows another node is posting are skipped, not waited for, so each is posted once.
-        return self._run(o.claim_due(self._conn, now_ns, limit))
+        claimed: list[OutboxRow] = self._run(o.claim_due(self._conn, now_ns, limit))
+        return claimed
 
     def next_outbox_due(self) -> int | None:
-        return self._run(o.next_due(self._conn))
+        due: int | None = self._run(o.next_due(self._conn))
+        return due
 
     def outbox_rows(self, after_key: str, limit: int, state: RowState) -> list[OutboxRow]:
-        return self._run(o.rows(self._conn, after_key, limit, state))
+        rows: list[OutboxRow] = self._run(o.rows(self._conn, after_key, limit, state))
+        return rows
 
     def outbox_counts(self) -> tuple[int, int]:
         r = self._row("SELECT count(*) FILTER (WHERE state = 1) AS pending, count(*) AS rows FROM outbox")

@@ -64,10 +64,12 @@ class PgTicketRecords:
         return [tk.ticket_of(r) for r in rows]
 
     def queue_length(self, target: str) -> int:
-        return self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)
+        length: int = self._val("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", target)
+        return length
 
     def queued_tickets(self) -> int:
-        return self._val("SELECT count(*) FROM tickets WHERE state = 1")
+        queued: int = self._val("SELECT count(*) FROM tickets WHERE state = 1")
+        return queued
 
     def finished_before(self, finish_ns: int, limit: int) -> list[str]:
         if self._write and not self._housekeeper():
