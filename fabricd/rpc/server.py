@@ -6,9 +6,9 @@ import os
 import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import grpc
-from grpc_health.v1 import _async as health_aio  # health.aio itself: grpc_health's stubs lack that name
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from fabricd.a2a import a2a_pb2, a2a_pb2_grpc
@@ -69,6 +69,8 @@ SERVICE_NAMES = tuple(
 )
 
 A2A_SERVICE = a2a_pb2.DESCRIPTOR.services_by_name["A2AService"].full_name
+
+HealthServicer: Any = health.aio.HealthServicer  # type: ignore[attr-defined]  # grpc_health's stubs lack .aio (so: Any)
 
 
 @dataclass(slots=True)
@@ -132,7 +134,7 @@ class Tls:
 
 def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = None,
                  observe: Callable[[str, str, float], None] | None = None, streams: Streams | None = None,
-                 load: Load | None = None) -> tuple[grpc.aio.Server, health_aio.HealthServicer]:
+                 load: Load | None = None) -> tuple[grpc.aio.Server, Any]:
     """The server with every service; `streams` (flow control and its counts) is made here when not given."""
     # A batch of messages may be up to max_batch * max_message_bytes; cap the frame at 64 MiB
     # and let the core give the precise error for anything it can see.
@@ -167,13 +169,13 @@ def build_server(core: Core, *, max_message_bytes: int, guard: Guard | None = No
         channel_service_pb2_grpc.add_ChannelServiceServicer_to_server(ChannelServicer(core.channels), server)
     lease_service_pb2_grpc.add_LeaseServiceServicer_to_server(LeaseServicer(core.leases), server)
     a2a_pb2_grpc.add_A2AServiceServicer_to_server(A2AServicer(core.rendezvous, core.directory, core.a2a), server)
-    health_servicer = health_aio.HealthServicer()
+    health_servicer = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable(server, (*SERVICE_NAMES, A2A_SERVICE, health.SERVICE_NAME))
     return server, health_servicer
 
 
-async def set_serving(health_servicer: health_aio.HealthServicer, serving: bool) -> None:
+async def set_serving(health_servicer: Any, serving: bool) -> None:
     status = health_pb2.HealthCheckResponse.SERVING if serving else health_pb2.HealthCheckResponse.NOT_SERVING
     for name in ("", *SERVICE_NAMES, A2A_SERVICE):
         await health_servicer.set(name, status)
