@@ -21,6 +21,14 @@ async def start(url: str) -> PgStore:
     return store
 
 
+async def waiting_on_a_lock(conn: asyncpg.Connection) -> int:
+    """Backends of this database, other than `conn`'s, waiting on a lock now. `conn` may be inside a transaction,
+    where pg_stat_activity answers from one snapshot taken at its first read: the snapshot is dropped first."""
+    await conn.execute("SELECT pg_stat_clear_snapshot()")
+    return await conn.fetchval("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                               "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'")
+
+
 async def test_an_outbox_reply_to_a_new_name_makes_its_mailbox_and_one_to_a_session_name_finds_the_agent(
         pg_url: str) -> None:
     store = await start(pg_url)
@@ -83,9 +91,7 @@ async def test_a_fan_out_racing_the_same_rows_on_another_node_writes_nothing_and
         replay = OutboxRow(key=first.key, state=RowState.PENDING, recipient=Address("parent", "s"),
                            sender=Address("child", "c"), job_id="job-1", content="replayed", create_ns=2)
         adding = asyncio.ensure_future(store.outbox.add([replay]))
-        while not await other.fetchval(  # this node has read no row and waits on the other's insert
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                " AND wait_event_type = 'Lock'") and not adding.done():
+        while not await waiting_on_a_lock(other) and not adding.done():  # this node has read no row and waits on the other's insert
             await asyncio.sleep(0.01)
         await tr.commit()
         assert await adding == 0
@@ -110,9 +116,7 @@ async def test_retrying_every_dead_letter_leaves_a_row_another_node_changed_mean
         await tr.start()
         await other.execute("UPDATE outbox SET state = 3, seq = 7, content = '' WHERE key = $1", dead.key)
         retrying = asyncio.ensure_future(store.outbox.retry_dead_letters([]))
-        while not await other.fetchval(  # this node has read the dead letter and waits on the other's change
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                " AND wait_event_type = 'Lock'") and not retrying.done():
+        while not await waiting_on_a_lock(other) and not retrying.done():  # this node has read the dead letter and waits on the other's change
             await asyncio.sleep(0.01)
         await tr.commit()
         assert await retrying == 0
@@ -136,9 +140,7 @@ async def test_pruning_receipts_another_node_pruned_meanwhile_counts_none(pg_url
         await tr.start()
         assert await other.execute("DELETE FROM outbox WHERE state = 3") == "DELETE 1"  # the other node's prune
         pruning = asyncio.ensure_future(store.outbox.prune_receipts(time.time_ns() + 1))
-        while not await other.fetchval(  # this node has read the receipt and waits on the other's delete
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                " AND wait_event_type = 'Lock'") and not pruning.done():
+        while not await waiting_on_a_lock(other) and not pruning.done():  # this node has read the receipt and waits on the other's delete
             await asyncio.sleep(0.01)
         await tr.commit()
         assert await pruning == 0
