@@ -289,8 +289,9 @@ class Tree:
             await client.wait_ready()
             for name in RECIPIENTS:  # mail to an unregistered name is refused (UNKNOWN_RECIPIENT)
                 await client.register(name)
+            if self.agents and not nosync and not self.store:
+                await bench_pages.populate(client, self.agents)  # with or without pages: the same fabric
             if daemons[0].page_url:
-                await bench_pages.populate(client, self.agents)
                 token = (await client.issue_token(admin=True, label="bench pages")).token
                 self.open_pages = bench_pages.Pages(daemons[0].page_url, token, self.pages)
                 await self.open_pages.open()
