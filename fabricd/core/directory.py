@@ -195,6 +195,10 @@ class Directory(Service):
         """One page of every mailbox, in the store's order (see fabricd.core.paging)."""
         return await paging.read("mailboxes", "", page_size, page_token, self._store.directory.page)
 
+    async def get(self, agent_id: str) -> MailboxEntry | None:
+        """One mailbox's entry by its agent id exactly (no name resolution), None when there is none."""
+        return await self._store.directory.get(agent_id)
+
     async def resolve(self, name: str) -> MailboxEntry:
         validate.text_field(name, "name", self.limits, required=True)
         entry = await self._store.directory.resolve(name)

@@ -41,13 +41,16 @@ COALESCE_S = 0.1
 """The least time from a first mark to its rebuild."""
 PACE_FACTOR = 8.0
 MAX_PACE_S = 0.8
-"""A rebuild waits at least PACE_FACTOR times as long as the last one took (at most MAX_PACE_S) after a mark: on
-a big fabric under load a picture costs the loop milliseconds, and a rebuild every COALESCE_S took a third of
-the daemon's send rate (scripts/bench --pages 10 --agents 1000). A change still shows within a second."""
+"""A rebuild waits at least PACE_FACTOR times as long as the last picture cost (its rebuild, and the pages' encoding
+and sending of it; at most MAX_PACE_S) after a mark: on a big fabric under load a picture costs the loop
+milliseconds, and a rebuild every COALESCE_S took a third of the daemon's send rate (scripts/bench --pages 10 --agents 1000). A change still shows within a second."""
 TICK_S = 5.0
 PENDING_TICK_S = 1.0
 QUEUE_SHOWN = 50
 ROWS_SHOWN = 50
+FEW_MOVED = 64
+"""A rebuild after mail moved in at most this many mailboxes (and nothing else in the directory) re-reads only their
+entries; more, or a directory change, re-reads the whole directory."""
 READS_AT_ONCE = 4
 """Mailbox and queue reads of one rebuild in flight together (a PostgreSQL store serves them on its pool of 8:
 half of it stays free for the calls)."""
@@ -113,6 +116,8 @@ class Live:
         self._dirty = _Dirty()
         self._timer: asyncio.TimerHandle | None = None
         self._pace = COALESCE_S
+        self._spent = 0.0
+        """Seconds the pages spent sending the last picture (see `spent`): part of a picture's cost."""
         """How long a mark waits for its rebuild now (see PACE_FACTOR)."""
         self._building: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
@@ -170,9 +175,14 @@ class Live:
             log.exception("the overseer page could not read the fabric")
             self._dirty.everything = True
         self._publish()
-        self._pace = min(MAX_PACE_S, max(COALESCE_S, PACE_FACTOR * (time.monotonic() - started)))
+        took, self._spent = time.monotonic() - started + self._spent, 0.0
+        self._pace = min(MAX_PACE_S, max(COALESCE_S, PACE_FACTOR * took))
         if self._dirty.any() and self.watchers and self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self._pace, self._kick)
+
+    def spent(self, seconds: float) -> None:
+        """A page took `seconds` to encode and send a picture (counted into the pace of the next rebuild)."""
+        self._spent += seconds
 
     def _publish(self) -> None:
         self._published.set()
@@ -254,13 +264,34 @@ class Live:
             if not token:
                 return entries
 
+    async def _moved_entries(self, dirty: _Dirty, before: Picture | None) -> list[MailboxEntry] | None:
+        """`before`'s entries with those of the few mailboxes that moved read again (a send moves its recipient's
+        unread count, not the directory); None when the whole directory must be read."""
+        if (before is None or dirty.everything or dirty.directory or not dirty.mailboxes
+                or len(dirty.mailboxes) > FEW_MOVED):
+            return None
+        at = {e.agent_id: i for i, e in enumerate(before.entries)}
+        if not dirty.mailboxes <= at.keys():
+            return None  # a mailbox the picture does not have: read the directory in its order
+        entries = list(before.entries)
+        gone = set()
+        for agent_id in dirty.mailboxes:
+            entry = await self._core.directory.get(agent_id)
+            if entry is None:
+                gone.add(agent_id)
+            else:
+                entries[at[agent_id]] = entry
+        return [e for e in entries if e.agent_id not in gone] if gone else entries
+
     async def _build(self, dirty: _Dirty, before: Picture | None, quick: bool = False) -> Picture:
         """A new picture: what `dirty` marks read again, the rest taken from `before`; `quick` skips the reads of
         each mailbox and queue (a first page's first paint)."""
         core = self._core
         every = dirty.everything or before is None
         status = await core.status()
-        entries = await self._entries()
+        entries = await self._moved_entries(dirty, before)
+        if entries is None:
+            entries = await self._entries()
         keep = before is not None and (quick or not every)  # a quick picture shows the details it had
         oldest = dict(before.oldest_unread_ns) if keep and before is not None else {}
         queues = dict(before.queues) if keep and before is not None else {}

@@ -287,8 +287,10 @@ class Overseer:
             while not self.live.closed and await self.sessions.alive(key):
                 if snapshot is not None and snapshot.version != version:
                     version = snapshot.version
+                    started = time.monotonic()
                     data = await views.encode(snapshot, session.identity, self._guard)
                     await response.write(b"event: fabric\nid: %d\ndata: " % version + data + b"\n\n")
+                    self.live.spent(time.monotonic() - started)
                     moved = self.live.mail_versions.get(session.acting_as, 0)
                     if moved != mail_seen:
                         mail_seen = moved

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from fabricd.core.model import Address, Message
 from fabricd.daemon import settings
 from fabricd.daemon.app import App
 from fabricd.daemon.config import Config
@@ -71,5 +72,44 @@ async def test_an_agent_sees_a_panel_as_its_withhold_leaves_it_and_an_admin_whol
     assert admin["sections"]["demo"]["secret"] == "only for admins"
     assert agent["sections"]["demo"]["secret"] == ""
     assert "tokens" in admin and "tokens" not in agent
+    live.unwatch()
+    live.close()
+
+
+async def test_mail_moving_in_a_few_mailboxes_rereads_their_entries_not_the_whole_directory(app: App) -> None:
+    """A send moves its recipient's unread count: the next picture has it, read from that entry alone; a mailbox
+    the picture does not know yet (made by a send) and a directory change re-read the whole directory."""
+    for name in ("alice", "bob", "carol"):
+        await app.core.directory.register(name)
+    live = Live(app.core)
+    whole: list[int] = []
+    read_whole = live._entries
+
+    async def counted() -> list:  # type: ignore[type-arg]
+        whole.append(1)
+        return await read_whole()
+
+    live._entries = counted  # type: ignore[method-assign]
+    app.notifier.listeners.append(live.note)
+    await live.watch()
+    first = await live.settled()
+    assert first is not None
+    reads = len(whole)
+
+    def unread(picture: object) -> dict[str, int]:
+        return {e.agent_id: e.unread_count for e in picture.entries}  # type: ignore[attr-defined]
+
+    await app.core.mailboxes.send(Message(sender=Address("bob"), recipient=Address("alice"), text="hi"))
+    moved = await live.settled()
+    assert moved is not None and moved.version > first.version
+    assert unread(moved) == {"alice": 1, "bob": 0, "carol": 0}
+    assert [e.agent_id for e in moved.entries] == [e.agent_id for e in first.entries]
+    assert len(whole) == reads  # alice's entry alone was read
+    await app.core.mailboxes.send(Message(sender=Address("bob"), recipient=Address("dave"), text="hi"), True)
+    made = await live.settled()
+    assert made is not None and unread(made)["dave"] == 1 and len(whole) == reads + 1
+    await app.core.directory.unregister("carol", True)
+    gone = await live.settled()
+    assert gone is not None and "carol" not in unread(gone) and len(whole) == reads + 2
     live.unwatch()
     live.close()
