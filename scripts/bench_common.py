@@ -12,7 +12,7 @@ import sys
 
 WORKLOADS = ("send_1", "send_64", "batch_100", "client_64", "subscribe", "latency", "ask_1x1", "ask_16x4",
              "a2a_1x1", "a2a_16x4", "outbox_wide", "outbox_many", "send_64_nosync", "flood", "publish_1", "publish_10",
-             "publish_100", "search_100k", "lease_rt", "lease_check_10k")
+             "publish_100", "search_100k", "lease_rt", "lease_check_10k", "unary")
 """The workloads of bench_workloads.WORKLOADS, in the order a full run takes them."""
 LOWER_IS_BETTER = ("_ms", "_per_1k")
 """Figures ending so are times or costs (CPU seconds per 1,000 messages); every other figure is a rate or a
@@ -31,7 +31,7 @@ def derive(figures: dict[str, float]) -> dict[str, float]:
 
 def precise(name: str) -> bool:
     """Times and ratios keep three decimals; rates are whole numbers."""
-    return name.endswith((*LOWER_IS_BETTER, "nosync")) or name.startswith(("durable", "a2a_vs_"))
+    return name.endswith((*LOWER_IS_BETTER, "nosync", "_vs_bare")) or name.startswith(("durable", "a2a_vs_"))
 
 
 def rounded(figures: dict[str, float]) -> dict[str, float]:

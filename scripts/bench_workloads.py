@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 import bench_common
 import bench_pages
+import bench_unary
 from bench_common import derive, rounded
 
 # isort: off
@@ -392,13 +393,20 @@ async def _lease_check_10k(t: Tree) -> dict[str, float]:
     return {"lease_check_10k_p50_ms": p50, "lease_check_10k_p99_ms": p99}
 
 
+async def _unary(t: Tree) -> dict[str, float]:
+    if t.store:
+        return {}  # the unary path's floor is measured on the embedded store (one commit per call)
+    client = await t.client()
+    return await bench_unary.unary(client, t.target(), t.n(6400))
+
+
 WORKLOADS: dict[str, Callable[[Tree], Awaitable[dict[str, float]]]] = {
     "send_1": _send_1, "send_64": _send_64, "batch_100": _batch_100, "client_64": _client_64,
     "subscribe": _subscribe, "latency": _latency, "ask_1x1": _ask_1x1, "ask_16x4": _ask_16x4,
     "a2a_1x1": _a2a_1x1, "a2a_16x4": _a2a_16x4,
     "outbox_wide": _outbox_wide, "outbox_many": _outbox_many, "send_64_nosync": _send_64_nosync, "flood": flood,
     **CHANNEL_WORKLOADS,
-    "lease_rt": _lease_rt, "lease_check_10k": _lease_check_10k,
+    "lease_rt": _lease_rt, "lease_check_10k": _lease_check_10k, "unary": _unary,
 }
 """Name -> workload, in the order a full run takes them; `--only` picks by these names."""
 
