@@ -36,6 +36,8 @@ class PagedReads:
     """Mixed into PgTx, which provides `_fetch` and the row decoders."""
 
     _fetch: Callable[..., list[Any]]
+    _agent: Callable[[bytes | None], Agent | None]
+    _thread: Callable[[bytes | None], Thread | None]
 
     def _chunks(self, sql: str, start: Any, key: str, *args: object) -> Iterator[Any]:
         """Rows of `sql` (which takes $1 = the last key, then `args`, and ends in LIMIT ${n}) chunk by chunk."""
@@ -83,14 +85,14 @@ class PagedReads:
         sql = ("SELECT agent_id, body FROM ad_agents WHERE agent_id COLLATE \"C\" > $1 "
                "ORDER BY agent_id COLLATE \"C\" LIMIT $2")
         for r in self._chunks(sql, _text(after), "agent_id"):
-            agent = self._agent(r["body"])  # type: ignore[attr-defined]
+            agent = self._agent(r["body"])
             if agent is not None:
                 yield _hex(r["agent_id"]), agent
 
     def threads_from(self, agent_id: str, after_seq: int) -> Iterator[tuple[int, Thread]]:
         sql = "SELECT ordinal, body FROM ad_threads WHERE ordinal > $1 AND agent_id = $2 ORDER BY ordinal LIMIT $3"
         for r in self._chunks(sql, after_seq, "ordinal", agent_id):
-            thread = self._thread(r["body"])  # type: ignore[attr-defined]
+            thread = self._thread(r["body"])
             if thread is not None:
                 yield r["ordinal"], thread
 
