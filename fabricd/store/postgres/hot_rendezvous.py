@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
@@ -27,6 +27,9 @@ from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _ANSWER = f"""
 WITH pick AS (
@@ -83,7 +86,7 @@ class PgRendezvous(KvRendezvous):
             # decider says an answer writes; when none is picked, the decider names the refusal.
             decided = tickets.answered(answer, now)
 
-            async def run(conn: Any, attempt: Attempt, w: str = who, d: tickets.Answered = decided) -> str | None:
+            async def run(conn: Conn, attempt: Attempt, w: str = who, d: tickets.Answered = decided) -> str | None:
                 attempt.committing = True
                 answered: str | None = await conn.fetchval(_ANSWER, w, ticket_id, int(d.state), d.result, now,
                                                            int(d.outcome), d.result_data, json.dumps(d.result_headers))
@@ -101,7 +104,7 @@ class PgRendezvous(KvRendezvous):
             who = found
 
 
-async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
+async def _enqueue(conn: Conn, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
                    max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int, list[str]]:
     """One enqueue (fabricd.core.tickets.enqueue decides on tickets.ENQUEUE_FACTS): (ticket, position, the
     wake-up keys of the commit). A target that is no agent id is resolved in the same transaction
@@ -114,6 +117,7 @@ async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest,
             ticket_id = tickets.ticket_id(target, request, fresh)
             row = await conn.fetchrow(tk.ENQUEUE_FACTS, sorted({target, request.source_agent} - {""}), target,
                                       ticket_id, names)
+            assert row is not None  # FROM (SELECT 1) LEFT JOIN ...: always one row
             if row["unread"] is None:
                 found = None
                 if target == request.target:  # a session name, or `session/segment`?
