@@ -10,7 +10,7 @@ a ValueError, which the core answers as INVALID_PAGE_TOKEN.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, Agent, Thread, WorkRequest
 from fabricd.core.model import MailboxEntry, OutboxRow, Ticket
@@ -19,6 +19,9 @@ from fabricd.core.tokens import Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 T = TypeVar("T")
 CHUNK = 200
@@ -35,7 +38,7 @@ def _hex(key: str) -> str:
 class PagedReads:
     """Mixed into PgTx, which provides `_fetch` and the row decoders."""
 
-    _fetch: Callable[..., list[Any]]
+    _fetch: Callable[..., list[Record]]
     _agent: Callable[[bytes | None], Agent | None]
     _thread: Callable[[bytes | None], Thread | None]
 
