@@ -38,8 +38,8 @@ from fabricd.store.postgres.hot import PgMailboxes
 
 LANES = 1
 """Single sends (alone or grouped) a node runs at once; the others wait for a lane. One, as LMDB's single
-writer: beside 2 and 4 (bench send_64 on PostgreSQL, interleaved) it spent the least CPU per message, in
-the node (0.31 against 0.36 ms) and in the database (0.056 against 0.09 ms or more), at no cost in rate."""
+writer: beside 2 and 4 it spent the least CPU per message, in the node and in the database, at no cost in
+rate (the figures are in the commit that says why one lane)."""
 MAX_GROUP = 256
 """Sends run as one batch at most."""
 
