@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
@@ -143,7 +143,7 @@ class Pipeline:
             if closing is not None:
                 await closing()
 
-    def _mergeable(self, op: Op) -> bool:
+    def _mergeable(self, op: Op) -> TypeGuard[SendOp]:
         """A send or non-atomic batch the store may take with its neighbours (an empty or oversized batch
         goes alone, to be refused as SendMessages refuses it)."""
         return (isinstance(op, SendOp) and not op.atomic
@@ -159,20 +159,20 @@ class Pipeline:
                 await self._one(seq, op)
                 i += 1
                 continue
-            assert isinstance(op, SendOp)
-            j, size = i + 1, len(op.messages)
-            while j < len(frames):
-                other = frames[j][1]
-                if not (self._mergeable(other) and other.create_mailbox == op.create_mailbox  # type: ignore[union-attr]
-                        and size + len(other.messages) <= limit):  # type: ignore[union-attr]
+            sends = [(seq, op)]
+            size = len(op.messages)
+            while i + len(sends) < len(frames):
+                other_seq, other = frames[i + len(sends)]
+                if (not self._mergeable(other) or other.create_mailbox != op.create_mailbox
+                        or size + len(other.messages) > limit):
                     break
-                size += len(other.messages)  # type: ignore[union-attr]
-                j += 1
-            await self._sends(frames[i:j])
-            i = j
+                sends.append((other_seq, other))
+                size += len(other.messages)
+            await self._sends(sends)
+            i += len(sends)
 
-    async def _sends(self, frames: list[tuple[int, Op]]) -> None:
-        ops: list[SendOp] = [op for _, op in frames]  # type: ignore[misc]
+    async def _sends(self, frames: list[tuple[int, SendOp]]) -> None:
+        ops = [op for _, op in frames]
         messages = [m for op in ops for m in op.messages]
         try:
             results = await self._mailboxes.send_many(messages, False, ops[0].create_mailbox, self._agent_token)

@@ -40,9 +40,11 @@ class FairQueue(Generic[T]):
     def discard(self, lane: str, item: T) -> None:
         """Take `item` out of its lane (a waiter that left); nothing when it is not there."""
         queue = self._lanes.get(lane)
-        for i, (queued, _) in enumerate(queue or ()):
+        if queue is None:
+            return
+        for i, (queued, _) in enumerate(queue):
             if queued is item:
-                del queue[i]  # type: ignore[union-attr]
+                del queue[i]
                 self._count -= 1
                 if not queue:
                     del self._lanes[lane]

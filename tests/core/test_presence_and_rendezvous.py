@@ -210,3 +210,23 @@ async def test_an_ask_by_session_name_queues_for_its_agent_and_an_ambiguous_name
         await fabric.rendezvous.enqueue(TicketRequest("builder", "which one?"))
     assert ambiguous.value.reason == "AMBIGUOUS_NAME"
     assert len((await fabric.rendezvous.queue("sess1/main")).items) == 2  # nothing queued by the refused ask
+
+
+async def test_a_reply_by_session_name_answers_its_agents_ticket_and_an_ambiguous_name_is_refused(
+        fabric: Fabric) -> None:
+    await fabric.directory.register("sess1/main", session_name="builder")
+    first, _ = await fabric.rendezvous.enqueue(TicketRequest("sess1/main", "build it"))
+    second, _ = await fabric.rendezvous.enqueue(TicketRequest("sess1/main", "test it"))
+    assert await fabric.rendezvous.reply("builder", "built") == first.ticket_id  # the session's agent's head
+    assert await fabric.rendezvous.reply("builder/main", "tested", ticket_id=second.ticket_id) == second.ticket_id
+    assert await fabric.rendezvous.await_reply(first.ticket_id, 1) == "built"
+    assert await fabric.rendezvous.await_reply(second.ticket_id, 1) == "tested"
+    third, _ = await fabric.rendezvous.enqueue(TicketRequest("sess1/main", "ship it"))
+    await fabric.directory.register("sess2/main", session_name="builder")
+    with pytest.raises(FailedPrecondition) as ambiguous:
+        await fabric.rendezvous.reply("builder", "which one?")
+    assert ambiguous.value.reason == "AMBIGUOUS_NAME"
+    with pytest.raises(FailedPrecondition) as not_its:
+        await fabric.rendezvous.reply("sess2/main", "not mine", ticket_id=third.ticket_id)
+    assert not_its.value.reason == "NO_PENDING_REQUEST"
+    assert [t.ticket_id for t in (await fabric.rendezvous.queue("sess1/main")).items] == [third.ticket_id]

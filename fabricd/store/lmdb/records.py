@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import struct
+from typing import TypedDict
 
 from fabricd import wire
 from fabricd.core import agentdir, turns, wake
@@ -18,6 +19,7 @@ from fabricd.core.model import (
     TicketOutcome,
     TicketSourceKind,
     TicketState,
+    Turn,
 )
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
@@ -165,20 +167,32 @@ def encode_ticket(t: Ticket) -> bytes:
         (json.dumps(t.headers), json.dumps(t.result_headers), turns.encode(t.earlier))) + _LEN.pack(t.reattached)
 
 
+class _TicketExtra(TypedDict, total=False):
+    """The Ticket fields a record of version 2 (and 3: reattached) adds to version 1's."""
+
+    outcome: TicketOutcome
+    data: bytes
+    result_data: bytes
+    headers: dict[str, str]
+    result_headers: dict[str, str]
+    earlier: list[Turn]
+    reattached: int
+
+
 def decode_ticket(raw: bytes) -> Ticket:
     version, state, kind, seq, enqueue_ns, finish_ns = _TICKET_HEAD.unpack_from(raw)
     ticket_id, target, task, source_agent, requester, conversation, result, reason = _read_strings(
         raw, _TICKET_HEAD.size, 8
     )
-    extra: dict[str, object] = {}
+    extra: _TicketExtra = {}
     if version >= 2:
         offset = _end_of_strings(raw, _TICKET_HEAD.size, 8)
         outcome = TicketOutcome(raw[offset])
         data, offset = _read_blob(raw, offset + 1)
         result_data, offset = _read_blob(raw, offset)
         headers, result_headers, earlier = _read_strings(raw, offset, 3)
-        extra = dict(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
-                     result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
+        extra = _TicketExtra(outcome=outcome, data=data, result_data=result_data, headers=json.loads(headers),
+                             result_headers=json.loads(result_headers), earlier=turns.decode(earlier))
         if version >= 3:
             extra["reattached"] = _LEN.unpack_from(raw, _end_of_strings(raw, offset, 3))[0]
     return Ticket(
@@ -195,7 +209,7 @@ def decode_ticket(raw: bytes) -> Ticket:
         result=result,
         reason=reason,
         finish_ns=finish_ns,
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import quota as quotas
 from fabricd.core.model import Change, IdRecord, MailboxEntry
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
 from fabricd.store.postgres.usage_sql import MAILBOXES, MESSAGES_UNREAD, UNREAD, charge
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _FACTS = """
 WITH p AS (
@@ -61,7 +64,7 @@ class Facts:
     probed: set[str] = field(default_factory=set)
 
 
-async def facts(conn: Any, ids: list[str], senders: list[str], names: list[str], counters: list[str],
+async def facts(conn: Conn, ids: list[str], senders: list[str], names: list[str], counters: list[str],
                 lock: bool) -> Facts:
     """One statement: the records of these ids under these senders (both key columns are conditions, so
     every plan is a unique index probe per id), the counters of these mailboxes, and these named counters."""
@@ -79,7 +82,7 @@ async def facts(conn: Any, ids: list[str], senders: list[str], names: list[str],
     return out
 
 
-async def hooks(conn: Any, agents: list[str]) -> dict[str, bytes]:
+async def hooks(conn: Conn, agents: list[str]) -> dict[str, bytes]:
     """The stored wake hooks of `agents` (sorted: the lock order), locked, by agent id."""
     rows = await conn.fetch("SELECT agent_id, body FROM wake_hooks WHERE agent_id = ANY($1::text[]) "
                             "ORDER BY agent_id FOR UPDATE", agents)
@@ -104,7 +107,7 @@ ORDER BY agent_id FOR UPDATE
 """
 
 
-async def named(conn: Any, names: list[str]) -> list[MailboxEntry]:
+async def named(conn: Conn, names: list[str]) -> list[MailboxEntry]:
     """Every entry whose agent id or session name is one of `names` (locked), with its counters."""
     return [MailboxEntry(agent_id=r["agent_id"], session_name=r["session_name"], registered=r["registered"],
                          last_seq=r["last_seq"], unread_count=r["unread_count"])
@@ -116,13 +119,13 @@ WITH lock AS (SELECT value FROM counters WHERE name = 'seq-floor' FOR UPDATE)
 SELECT n, ({SEQ_FLOOR_SQL.replace("$1", "n")}) AS floor FROM unnest($1::text[]) AS n, (SELECT count(*) FROM lock) AS l"""
 
 
-async def seq_floors(conn: Any, names: list[str]) -> dict[str, int]:
+async def seq_floors(conn: Conn, names: list[str]) -> dict[str, int]:
     """Where a new mailbox of each of `names` starts numbering (RecordTx.seq_floor; the store-wide floor
     locked: a removal raising it waits for this commit)."""
     return {r["n"]: r["floor"] for r in await conn.fetch(_SEQ_FLOORS, names)}
 
 
-async def registered(conn: Any) -> list[MailboxEntry]:
+async def registered(conn: Conn) -> list[MailboxEntry]:
     """The registered entries' names (for the "did you mean" of an unknown recipient)."""
     return [MailboxEntry(agent_id=r["agent_id"], session_name=r["session_name"], registered=True)
             for r in await conn.fetch("SELECT agent_id, session_name FROM mailboxes WHERE registered")]
@@ -229,7 +232,7 @@ def _or_null(values: list[Any]) -> list[Any] | None:
     return values or None
 
 
-async def write(conn: Any, w: Write, now: int) -> tuple[bool, list[str]]:
+async def write(conn: Conn, w: Write, now: int) -> tuple[bool, list[str]]:
     """One statement: (whether the guard held and it wrote, the agents whose wake hooks it armed)."""
     n = _or_null
     row = await conn.fetchrow(_WRITE, w.agent_ids, w.seqs, w.ids, w.bodies, now, w.digests, w.senders,
@@ -237,4 +240,5 @@ async def write(conn: Any, w: Write, now: int) -> tuple[bool, list[str]]:
                               n(w.made), n(w.made_seq), n(w.made_unread), n(w.made_metadata), n(w.made_active),
                               n(w.guarded), n(w.guarded_values), n(w.creators), n(w.hooked), n(w.hooks_seen),
                               n(w.armed), n(w.armed_bodies))
+    assert row is not None  # its SELECT has no FROM: always one row
     return row["ok"], row["woke"]

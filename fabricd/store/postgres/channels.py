@@ -6,7 +6,7 @@ of hits newest first, and retention's deletes leave the index in step."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import channel_search
 from fabricd.core.channel_search import Term
@@ -16,6 +16,9 @@ from fabricd.core.model_channels import Hit, Published, SearchQuery
 from fabricd.core.quota import Quotas
 from fabricd.store.postgres import hot_channels
 from fabricd.store.postgres.engine import PgEngine
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _HEADLINE = "ts_headline('simple', text, q, 'StartSel=[, StopSel=], MaxWords=24, MinWords=8, MaxFragments=1')"
 _BELOW = """(send_ns, seq) < ($4::bigint, CASE WHEN c.name COLLATE "C" < $5 THEN 9223372036854775807
@@ -95,7 +98,7 @@ class PgChannels(KvChannels):
         q = literal(ts_query(terms))
         args = (query.sender, query.after_ns, *bound(query), query.limit, WALK)
 
-        async def run(conn: Any, _: object) -> list[Any]:
+        async def run(conn: Conn, _: object) -> list[Any]:
             rows = list(await conn.fetch(_WALK.format(query=q), names, *args))
             found: dict[str, int] = {}
             for r in rows:

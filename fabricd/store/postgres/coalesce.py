@@ -38,8 +38,8 @@ from fabricd.store.postgres.hot import PgMailboxes
 
 LANES = 1
 """Single sends (alone or grouped) a node runs at once; the others wait for a lane. One, as LMDB's single
-writer: beside 2 and 4 (bench send_64 on PostgreSQL, interleaved) it spent the least CPU per message, in
-the node (0.31 against 0.36 ms) and in the database (0.056 against 0.09 ms or more), at no cost in rate."""
+writer: beside 2 and 4 it spent the least CPU per message, in the node and in the database, at no cost in
+rate (the figures are in the commit that says why one lane)."""
 MAX_GROUP = 256
 """Sends run as one batch at most."""
 
@@ -105,7 +105,7 @@ class GroupedMailboxes(PgMailboxes):
                                            max_unread=max_unread, quota=quota)
             except Unavailable as exc:  # the database, not a send: every caller hears it (its own copy)
                 for w in group:
-                    _settle(w.done, exc=_copy(exc))
+                    _fail(w.done, _copy(exc))
                 return
             except Exception:  # noqa: BLE001 - whatever it was, each call runs again on its own to get its own
                 await asyncio.gather(*(self._alone(key, w) for w in group))
@@ -114,7 +114,7 @@ class GroupedMailboxes(PgMailboxes):
                 _settle(w.done, [result])
         except BaseException as exc:  # cancelled (shutdown): nobody is left waiting forever
             for w in group:
-                _settle(w.done, exc=exc if isinstance(exc, Exception) else Unavailable(
+                _fail(w.done, exc if isinstance(exc, Exception) else Unavailable(
                     "the daemon is shutting down", reason="SHUTTING_DOWN"))
             raise
         finally:
@@ -126,7 +126,7 @@ class GroupedMailboxes(PgMailboxes):
             _settle(w.done, await PgMailboxes.append(self, [w.item], create=create, atomic=False,
                                                       max_unread=max_unread, quota=quota))
         except Exception as exc:  # noqa: BLE001 - handed to its caller
-            _settle(w.done, exc=exc)
+            _fail(w.done, exc)
 
 
 def _copy(exc: Unavailable) -> Unavailable:
@@ -135,10 +135,13 @@ def _copy(exc: Unavailable) -> Unavailable:
     return out
 
 
-def _settle(done: asyncio.Future[Result], result: Result | None = None, exc: BaseException | None = None) -> None:
-    if done.done():
-        return
-    if exc is not None:
+def _settle(done: asyncio.Future[Result], result: Result) -> None:
+    """Hand a waiting caller its outcome (nothing when it left)."""
+    if not done.done():
+        done.set_result(result)
+
+
+def _fail(done: asyncio.Future[Result], exc: BaseException) -> None:
+    """Hand a waiting caller its exception (nothing when it left)."""
+    if not done.done():
         done.set_exception(exc)
-    else:
-        done.set_result(result)  # type: ignore[arg-type]

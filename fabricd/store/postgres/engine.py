@@ -31,14 +31,14 @@ import concurrent.futures
 import logging
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import asyncpg
 
 from fabricd.core import lanes
 from fabricd.core.errors import Unavailable
 from fabricd.core.model import PostgresInfo
-from fabricd.core.ports import StoreStats, Wakeups
+from fabricd.core.ports import StoreStats, WakeKey, Wakeups
 from fabricd.store.fair import FairGate
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import schema
@@ -47,6 +47,9 @@ from fabricd.store.postgres.listen import LISTEN_APP, Listener, Publisher
 from fabricd.store.postgres.migrate import connect, safe
 from fabricd.store.postgres.poll import AUTO_INTERVAL_S, listen_supported, poll
 from fabricd.store.postgres.tx import PgTx
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 T = TypeVar("T")
 log = logging.getLogger("fabricd.store.postgres")
@@ -128,9 +131,9 @@ class PgEngine:
         """The LISTEN connection broke and is back: wake-ups may have been lost, so every waiter re-reads."""
         self._wakeups.wake_all()
 
-    def _remote(self, keys: list[object]) -> None:
+    def _remote(self, keys: list[Hashable]) -> None:
         for key in keys:
-            self._wakeups.notify(key)  # type: ignore[arg-type]
+            self._wakeups.notify(key)  # type: ignore[arg-type]  # another node's WakeKeys, as JSON gives them back
 
     async def close(self) -> None:
         self._closed = True
@@ -215,7 +218,7 @@ class PgEngine:
     def _committed(self, tx: PgTx, seconds: float) -> None:
         self.committed(tx.woken, tx.stored_messages, seconds)
 
-    def committed(self, woken: Iterable[Hashable], messages: int = 0, seconds: float = 0.0) -> None:
+    def committed(self, woken: Iterable[WakeKey], messages: int = 0, seconds: float = 0.0) -> None:
         """Count a commit and hand its wake-ups to the local waiters and, by NOTIFY, to the other nodes."""
         self.commits += 1
         self.writes += 1
@@ -223,13 +226,13 @@ class PgEngine:
         woken = list(woken)
         if woken:
             for key in woken:
-                self._wakeups.notify(key)  # type: ignore[arg-type]
+                self._wakeups.notify(key)
             if self._publisher is not None:
                 self._publisher.add(woken)
         if self.on_commit is not None:
             self.on_commit(1, seconds)
 
-    async def op(self, fn: Callable[[Any, Attempt], Awaitable[T]], *, rerun_safe: bool = False) -> T:
+    async def op(self, fn: Callable[[Conn, Attempt], Awaitable[T]], *, rerun_safe: bool = False) -> T:
         """`fn(conn, attempt)`: one statement or one short transaction on a pooled connection, re-run as needed.
 
         Re-run from the start after a rollback (serialization failure, deadlock), a unique-key race,

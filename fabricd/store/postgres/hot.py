@@ -16,7 +16,7 @@ commit). Round trips per operation are counted in tests/store/test_postgres_roun
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
@@ -27,6 +27,9 @@ from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.usage_sql import credit, freed
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 
 class PgMailboxes:
@@ -71,7 +74,7 @@ class PgMailboxes:
         with the sizes of its oldest messages, then the guarded write (again after a concurrent drain)."""
         now = self._clock()
 
-        async def run(conn: Any, attempt: Attempt) -> tuple[list[Envelope], int, int]:
+        async def run(conn: Conn, attempt: Attempt) -> tuple[list[Envelope], int, int]:
             async with conn.transaction():
                 while True:
                     facts = await conn.fetch(_DRAIN_FACTS, agent_id, limit)
@@ -99,7 +102,7 @@ class PgMailboxes:
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
         now = self._clock()
 
-        async def run(conn: Any, attempt: Attempt) -> int:
+        async def run(conn: Conn, attempt: Attempt) -> int:
             attempt.committing = True
             return await s.ack(conn, agent_id, message_ids, now)
 
@@ -143,7 +146,7 @@ WHERE b.agent_id = $1 AND b.unread_count > 0 ORDER BY x.seq
 """
 
 
-async def peek(conn: Any, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
+async def peek(conn: Conn, agent_id: str, limit: int, max_bytes: int) -> tuple[list[Envelope], int]:
     """The oldest unread messages with the unread count, from one snapshot: one statement."""
     rows = await conn.fetch(_PEEK, agent_id, limit, max_bytes)
     return s.take(rows, max_bytes), (rows[0]["unread_count"] if rows else 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import mailbox as rules
 from fabricd.core import mailbox_writes as writes
@@ -28,6 +28,9 @@ from fabricd.core.model import IdRecord, Message, Sent
 from fabricd.store.postgres import append_sql as sql
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 Result = list[Sent | FabricError]
 GUARD_ATTEMPTS = 8
@@ -59,7 +62,7 @@ class Group:
         """The stored body of each send decided Append (the others: b"")."""
         self.made_any = False
 
-    async def gather(self, conn: Any, lock: bool) -> None:
+    async def gather(self, conn: Conn, lock: bool) -> None:
         """Read the facts of every send (locked: in the caller's transaction), forgetting any read before."""
         self.resolved.clear()
         self.floors = None
@@ -71,7 +74,7 @@ class Group:
             counters = sorted(c for sender in senders if sender for c in sql.usage_counters(sender))
         self.facts = await sql.facts(conn, self.ids, senders, names, counters, lock)
 
-    async def gather_more(self, conn: Any, more: writes.More) -> None:
+    async def gather_more(self, conn: Conn, more: writes.More) -> None:
         """Read what the decider asked for, locked, in the caller's transaction."""
         if more.names:
             wanted = sorted({n for msg, _ in self.items if msg.recipient.agent_id not in self.resolved
@@ -268,7 +271,7 @@ def _appended(group: Group, out: Result, woke: list[str]) -> GroupAppended:
     return GroupAppended(out, keys)
 
 
-async def append_in(conn: Any, group: Group) -> GroupAppended:
+async def append_in(conn: Conn, group: Group) -> GroupAppended:
     """Append `group` inside the caller's transaction: its facts read FOR UPDATE, more read when the decider
     asks, its writes in one statement. Raises the refusal of an atomic group (the caller rolls back).
 
@@ -295,7 +298,7 @@ async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int
     """The Mailboxes port's append on PostgreSQL (see the module docstring)."""
     group = prepare(items, mint, clock(), create=create, atomic=atomic, max_unread=max_unread, quota=quota)
 
-    async def alone(conn: Any, attempt: Attempt) -> GroupAppended | None:
+    async def alone(conn: Conn, attempt: Attempt) -> GroupAppended | None:
         await group.gather(conn, lock=False)
         decided, more = group.decide()
         if more is not None:
@@ -309,7 +312,7 @@ async def append(engine: PgEngine, clock: Callable[[], int], mint: Callable[[int
                 return None  # another writer moved a mailbox since the facts: decide again, locked
         return _appended(group, out, woke)
 
-    async def locked(conn: Any, attempt: Attempt) -> GroupAppended:
+    async def locked(conn: Conn, attempt: Attempt) -> GroupAppended:
         async with conn.transaction():
             done = await append_in(conn, group)
             attempt.committing = True

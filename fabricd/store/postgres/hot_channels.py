@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import channels as rules
 from fabricd.core import quota as quotas
@@ -28,6 +28,9 @@ from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import tx_channels as ch
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.usage import counter_name
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _FACTS = f"""
 SELECT (SELECT row_to_json(c) FROM (SELECT {ch.CHANNEL_COLUMNS} FROM channels WHERE name = $1 FOR UPDATE) c) AS channel,
@@ -44,18 +47,19 @@ def _channel(row: dict[str, Any]) -> Channel:
     return ch.channel_of(row)
 
 
-async def _post(conn: Any, name: str, seq: int) -> Post:
+async def _post(conn: Conn, name: str, seq: int) -> Post:
     r = await conn.fetchrow("SELECT channel, seq, size, body FROM channel_posts WHERE channel = $1 AND seq = $2",
                             name, seq)
     return ch.post_of(r)
 
 
-async def publish_in(conn: Any, name: str, msg: Message, digest: bytes, message_id: str, caller: str | None,
+async def publish_in(conn: Conn, name: str, msg: Message, digest: bytes, message_id: str, caller: str | None,
                      now: int, mint: Callable[[int], str], max_unread: int,
                      quota: quotas.Quotas | None) -> tuple[Published, dict[str, None]]:
     """One publish inside the caller's transaction: what it answers, and the wake-up keys of its commit."""
     sender = msg.sender.agent_id
     row = await conn.fetchrow(_FACTS, name, sender, msg.id or message_id, counter_name(quotas.POSTS, sender))
+    assert row is not None  # its SELECT has no FROM: always one row
     if row["channel"] is None:
         names = [r["name"] for r in await conn.fetch("SELECT name FROM channels ORDER BY name LIMIT 10000")]
         raise rules.not_found(name, rules.close_names(name, names))
@@ -90,7 +94,7 @@ async def publish_in(conn: Any, name: str, msg: Message, digest: bytes, message_
     return Published(post, False, delivered, tuple(skipped)), woken
 
 
-async def _expire(conn: Any, now: int, found: Channel) -> Channel:
+async def _expire(conn: Conn, now: int, found: Channel) -> Channel:
     """Retention as fabricd.core.channels.expire decides, oldest first; the channel after (not stored here)."""
     batch = 1  # the oldest post first: most publishes drop nothing
     while True:
@@ -121,7 +125,7 @@ async def publish(engine: PgEngine, clock: Callable[[], int], mint: Callable[[in
     message_id = msg.id or mint(now)  # once: a run again finds its own post, the same post (its digest)
     digest = digest or digest_of(msg)
 
-    async def run(conn: Any, attempt: Attempt) -> tuple[Published, dict[str, None]]:
+    async def run(conn: Conn, attempt: Attempt) -> tuple[Published, dict[str, None]]:
         async with conn.transaction():
             done = await publish_in(conn, name, msg, digest, message_id, caller, now, mint, max_unread, quota)
             attempt.committing = True

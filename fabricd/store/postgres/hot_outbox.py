@@ -11,7 +11,7 @@ then outbox.settle writes every row's new state in one statement. Nothing is han
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fabricd.core import outbox as outbox_rules
 from fabricd.core import wake as wake_rules
@@ -23,6 +23,9 @@ from fabricd.core.wake import WakeHook
 from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres.engine import Attempt, PgEngine
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 
 class PgOutbox(KvOutbox):
@@ -39,7 +42,7 @@ class PgOutbox(KvOutbox):
         if due is None or due > now:
             return outbox_rules.DrainResult(0, 0, more=False)  # nothing due: no write
 
-        async def run(conn: Any, attempt: Attempt) -> tuple[outbox_rules.DrainResult, dict[str, None], int]:
+        async def run(conn: Conn, attempt: Attempt) -> tuple[outbox_rules.DrainResult, dict[str, None], int]:
             async with conn.transaction():
                 rows = await o.claim_due(conn, now, limit + 1)
                 batch = rows[:limit]
@@ -74,7 +77,7 @@ class PgOutbox(KvOutbox):
         return result
 
 
-async def _claim_wakes(conn: Any, wakes: list[OutboxRow], now: int,
+async def _claim_wakes(conn: Conn, wakes: list[OutboxRow], now: int,
                        lease_ns: int) -> tuple[list[claims.WakeClaim], list[tuple[OutboxRow, WakeHook]]]:
     """Claim a page's wake rows for their sender (fabricd.core.wake_claims decides each, in page order, on
     its hook as the rows before left it); their hooks are read locked and written here, the rows by the

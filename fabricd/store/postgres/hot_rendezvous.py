@@ -3,15 +3,16 @@
 fabricd.core.tickets decides each write, as it does for the record scripts (LMDB, memory). An Ask or
 EnqueueTicket is one short transaction: its facts in one statement, the decision, its write in one statement
 (tickets.py). A reply is one statement (`_ANSWER`) that picks the replier's queued ticket and stores the
-decided answer. A name that is no agent id is resolved in the same transaction (its entries read locked) and
-the facts read again for that agent.
+decided answer. A name that is no agent id is resolved in the same transaction as the write it leads to (its
+entries read locked): an enqueue reads its facts again for that agent; a reply that picked nothing resolves
+the name, answers that agent's ticket or names the refusal in one transaction of its own.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING
 
 from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
@@ -27,6 +28,9 @@ from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
 from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+
+if TYPE_CHECKING:
+    from fabricd.store.postgres.conn import Conn
 
 _ANSWER = f"""
 WITH pick AS (
@@ -77,31 +81,51 @@ class PgRendezvous(KvRendezvous):
 
     async def answer(self, agent_id: str, answer: rv_rules.Answer, ticket_id: str) -> str:
         now = self._clock()
-        who = agent_id
-        while True:
-            # The statement picks the replier's queued ticket (the named one, or its FIFO head) and writes what the
-            # decider says an answer writes; when none is picked, the decider names the refusal.
-            decided = tickets.answered(answer, now)
+        # The statement picks the replier's queued ticket (the named one, or its FIFO head) and writes what the
+        # decider says an answer writes. When it picks none, `agent_id` may be a session name: `_answer_by_name`.
+        decided = tickets.answered(answer, now)
+        args = (ticket_id, int(decided.state), decided.result, now, int(decided.outcome), decided.result_data,
+                json.dumps(decided.result_headers))
 
-            async def run(conn: Any, attempt: Attempt, w: str = who, d: tickets.Answered = decided) -> str | None:
-                attempt.committing = True
-                answered: str | None = await conn.fetchval(_ANSWER, w, ticket_id, int(d.state), d.result, now,
-                                                           int(d.outcome), d.result_data, json.dumps(d.result_headers))
-                return answered
+        async def run(conn: Conn, attempt: Attempt) -> str | None:
+            attempt.committing = True
+            answered: str | None = await conn.fetchval(_ANSWER, agent_id, *args)
+            return answered
 
-            answered = await self._e.op(run, rerun_safe=False)
+        answered = await self._e.op(run, rerun_safe=False)
+        if answered is None:
+            by_name, who = await self._e.op(
+                lambda conn, attempt: _answer_by_name(conn, attempt, agent_id, answer, ticket_id, now, args),
+                rerun_safe=False)
+            self._e.committed({ticket_key(by_name): None, queue_key(who): None})
+            return by_name
+        self._e.committed({ticket_key(answered): None, queue_key(agent_id): None})
+        return answered
+
+
+async def _answer_by_name(conn: Conn, attempt: Attempt, name: str, answer: rv_rules.Answer, ticket_id: str, now: int,
+                          args: tuple[object, ...]) -> tuple[str, str]:
+    """A reply whose replier `name` has no such ticket queued as an agent id, in one transaction: `name`
+    resolved as a session name (or `session/segment`) on its entries, read locked (fabricd.core.mailbox_writes
+    .resolve, AMBIGUOUS_NAME when several agents share it), that agent's ticket answered, or the refusal
+    fabricd.core.tickets.answer names. (answered ticket id, agent id)."""
+    async with conn.transaction():
+        sessions = writes.sessions_of(name)
+        named = await append_sql.named(conn, sessions)
+        found = writes.resolve(name, [e for e in named if e.agent_id == name or e.session_name in sessions])
+        who = found.agent_id if found is not None else name
+        if who != name:
+            attempt.committing = True
+            answered: str | None = await conn.fetchval(_ANSWER, who, *args)
             if answered is not None:
-                self._e.committed({ticket_key(answered): None, queue_key(who): None})
-                return answered
-            found = await self.target(agent_id)  # a session name's agent, or nothing queued to answer
-            if found == who:
-                stored = await self.get(ticket_id) if ticket_id else None
-                tickets.answer(stored, who, answer, now, name=agent_id, ticket_id=ticket_id)  # raises the refusal
-                raise AssertionError("unreachable: the statement answers every queued ticket of the replier's")
-            who = found
+                return answered, who
+            attempt.committing = False  # nothing written: the refusal below reads only
+        stored = await tk.get_ticket(conn, ticket_id) if ticket_id else None
+        tickets.answer(stored, who, answer, now, name=name, ticket_id=ticket_id)  # raises the refusal
+        raise AssertionError("unreachable: the statement answers every queued ticket of the replier's")
 
 
-async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
+async def _enqueue(conn: Conn, attempt: Attempt, request: rv_rules.TicketRequest, fresh: str, now: int,
                    max_unread: int, quota: quotas.Quotas | None) -> tuple[Ticket, int, list[str]]:
     """One enqueue (fabricd.core.tickets.enqueue decides on tickets.ENQUEUE_FACTS): (ticket, position, the
     wake-up keys of the commit). A target that is no agent id is resolved in the same transaction
@@ -114,6 +138,7 @@ async def _enqueue(conn: Any, attempt: Attempt, request: rv_rules.TicketRequest,
             ticket_id = tickets.ticket_id(target, request, fresh)
             row = await conn.fetchrow(tk.ENQUEUE_FACTS, sorted({target, request.source_agent} - {""}), target,
                                       ticket_id, names)
+            assert row is not None  # FROM (SELECT 1) LEFT JOIN ...: always one row
             if row["unread"] is None:
                 found = None
                 if target == request.target:  # a session name, or `session/segment`?

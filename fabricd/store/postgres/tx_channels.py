@@ -7,12 +7,15 @@ generated from its text, so retention deleting the row removes it from the searc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd import wire
 from fabricd.core.model_channels import Channel, Delivery, Member, Post, Retention
 from fabricd.store.usage import counter_name
 from fabricd.v1 import types_pb2 as pb
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 CHUNK = 200
 CHANNEL_COLUMNS = ("name, uid, description, open, max_messages, max_bytes, max_age_ns, creator, create_ns, last_seq, "
@@ -57,8 +60,8 @@ def post_of(r: Any) -> Post:
 class PgChannelRecords:
     """Mixed into PgTx, which provides the queries and `_lock` (FOR UPDATE in a write)."""
 
-    _fetch: Callable[..., list[Any]]
-    _row: Callable[..., Any]
+    _fetch: Callable[..., list[Record]]
+    _row: Callable[..., Record | None]
     _val: Callable[..., Any]
     _exec: Callable[..., str]
     _lock: str

@@ -7,17 +7,20 @@ A write reads leases locked (`FOR UPDATE`); grants are serialised before they re
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import model_leases
 from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model_leases import Lease, Waiter
 
+if TYPE_CHECKING:
+    from asyncpg import Record
+
 
 class PgLeaseRecords:
     """Mixed into PgTx, which provides the queries and `_lock` (FOR UPDATE in a write)."""
 
-    _fetch: Callable[..., list[Any]]
+    _fetch: Callable[..., list[Record]]
     _val: Callable[..., Any]
     _exec: Callable[..., str]
     _lock: str

@@ -14,6 +14,8 @@ from fabricd.core.model import OutboxRow, RowState
 from fabricd.store.postgres import outbox as o
 
 if TYPE_CHECKING:
+    from asyncpg import Record
+
     from fabricd.store.postgres.conn import Conn
 
 _INSERT = f"INSERT INTO outbox ({o.COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)"
@@ -31,8 +33,8 @@ class PgOutboxRecords:
 
     _conn: Conn
     _run: Callable[[Coroutine[Any, Any, Any]], Any]
-    _fetch: Callable[..., list[Any]]
-    _row: Callable[..., Any]
+    _fetch: Callable[..., list[Record]]
+    _row: Callable[..., Record | None]
     _val: Callable[..., Any]
     _lock: str
     count_usage: Callable[[str, str, int], None]
@@ -83,6 +85,7 @@ class PgOutboxRecords:
 
     def outbox_counts(self) -> tuple[int, int]:
         r = self._row("SELECT count(*) FILTER (WHERE state = 1) AS pending, count(*) AS rows FROM outbox")
+        assert r is not None  # an aggregate without GROUP BY: always one row
         return r["pending"], r["rows"]
 
     def delete_outbox_row(self, agent_id: str, key: str) -> None:

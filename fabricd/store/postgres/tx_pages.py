@@ -10,7 +10,7 @@ a ValueError, which the core answers as INVALID_PAGE_TOKEN.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, Agent, Thread, WorkRequest
 from fabricd.core.model import MailboxEntry, OutboxRow, Ticket
@@ -19,6 +19,9 @@ from fabricd.core.tokens import Token
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import tickets as tk
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 T = TypeVar("T")
 CHUNK = 200
@@ -35,7 +38,9 @@ def _hex(key: str) -> str:
 class PagedReads:
     """Mixed into PgTx, which provides `_fetch` and the row decoders."""
 
-    _fetch: Callable[..., list[Any]]
+    _fetch: Callable[..., list[Record]]
+    _agent: Callable[[bytes | None], Agent | None]
+    _thread: Callable[[bytes | None], Thread | None]
 
     def _chunks(self, sql: str, start: Any, key: str, *args: object) -> Iterator[Any]:
         """Rows of `sql` (which takes $1 = the last key, then `args`, and ends in LIMIT ${n}) chunk by chunk."""
@@ -83,14 +88,14 @@ class PagedReads:
         sql = ("SELECT agent_id, body FROM ad_agents WHERE agent_id COLLATE \"C\" > $1 "
                "ORDER BY agent_id COLLATE \"C\" LIMIT $2")
         for r in self._chunks(sql, _text(after), "agent_id"):
-            agent = self._agent(r["body"])  # type: ignore[attr-defined]
+            agent = self._agent(r["body"])
             if agent is not None:
                 yield _hex(r["agent_id"]), agent
 
     def threads_from(self, agent_id: str, after_seq: int) -> Iterator[tuple[int, Thread]]:
         sql = "SELECT ordinal, body FROM ad_threads WHERE ordinal > $1 AND agent_id = $2 ORDER BY ordinal LIMIT $3"
         for r in self._chunks(sql, after_seq, "ordinal", agent_id):
-            thread = self._thread(r["body"])  # type: ignore[attr-defined]
+            thread = self._thread(r["body"])
             if thread is not None:
                 yield r["ordinal"], thread
 

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import quota, turns
 from fabricd.core.model import Ticket, TicketState
 from fabricd.store.postgres import tickets as tk
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 
 class PgTicketRecords:
     """Mixed into PgTx, which provides the queries, `_lock` (FOR UPDATE in a write), `_write`,
     `_housekeeper` and `count_usage`."""
 
-    _fetch: Callable[..., list[Any]]
-    _row: Callable[..., Any]
+    _fetch: Callable[..., list[Record]]
+    _row: Callable[..., Record | None]
     _val: Callable[..., Any]
     _lock: str
     _write: bool

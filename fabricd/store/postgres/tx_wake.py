@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fabricd.core import wake
 from fabricd.core.wake import WakeHook
+
+if TYPE_CHECKING:
+    from asyncpg import Record
 
 
 class WakeRecords:
     """Mixed into PgTx, which provides the queries, `_lock` (FOR UPDATE in a write) and `_hooked`."""
 
-    _fetch: Callable[..., list[Any]]
+    _fetch: Callable[..., list[Record]]
     _val: Callable[..., Any]
     _exec: Callable[..., str]
     _lock: str
