@@ -101,6 +101,10 @@ class DirectoryPort(Protocol):
     async def similar(self, name: str) -> list[str]:
         """Registered agent ids and session names closest to `name`, best first (for "did you mean")."""
 
+    async def look_alike(self, name: str) -> tuple[str, str, str] | None:
+        """(other name, holder agent id, what the name is to it) of another agent's id or session name (or a
+        live agent token's) that `name` only looks like (fabricd.core.lookalike); None when none."""
+
     async def entries(self) -> list[MailboxEntry]:
         """Every entry, by agent id."""
 

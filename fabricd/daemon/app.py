@@ -86,7 +86,8 @@ class App:
         self.leases = Leases(self.store, c.limits, clock, c.keepalive)
         self.limiter = RateLimiter(c.auth.rate_limit, c.auth.rate_burst)
         self.guard = Guard(self.tokens, mode=c.auth.tokens, admin_names=c.tls.admin_names, limiter=self.limiter,
-                           ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve)
+                           ticket=self.store.rendezvous.get, resolve=self.store.directory.resolve,
+                           look_alike=self.store.directory.look_alike)
         self.metrics = Metrics(self._snapshot)
         self.store.on_commit = self.metrics.observe_commit
         self.load = Load()

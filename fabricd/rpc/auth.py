@@ -353,19 +353,29 @@ def revoked() -> Unauthenticated:
     return Unauthenticated("the token of this call was revoked", reason="TOKEN_REVOKED")
 
 
+CERT_RECHECK_S = 2.0
+"""How long the guard trusts what it read about a certificate name's look-alikes (tokens are re-read as often)."""
+CERT_NAMES_KEPT = 4096
+"""At most this many certificate names' readings are kept (all forgotten at once beyond it)."""
+
+
 class Guard:
     """Identifies and authorizes each call (see the module docstring)."""
 
     def __init__(self, tokens: Tokens, *, mode: str = "auto", admin_names: tuple[str, ...] = (),
                  limiter: RateLimiter | None = None,
                  ticket: Callable[[str], Awaitable[Ticket | None]] | None = None,
-                 resolve: Callable[[str], Awaitable[MailboxEntry | None]] | None = None) -> None:
+                 resolve: Callable[[str], Awaitable[MailboxEntry | None]] | None = None,
+                 look_alike: Callable[[str], Awaitable[tuple[str, str, str] | None]] | None = None) -> None:
         self.tokens = tokens
         self.mode = mode
         self.admin_names = admin_names
         self.limiter = limiter or RateLimiter(0, 1)
         self._ticket = ticket
         self._resolve = resolve
+        self._look_alike = look_alike
+        self._cert_names: dict[str, tuple[float, tuple[str, str, str] | None]] = {}
+        """Certificate names by what they look like (see check_certificate), each read again after CERT_RECHECK_S."""
         self._calls: dict[str, set[OpenCall]] = {}
         """Open calls by token_id, ended when the token is revoked."""
         tokens.on_revoke.append(self.end_calls)
@@ -425,6 +435,28 @@ class Guard:
         raise Unauthenticated("this listener requires a token: send 'authorization: Bearer <token>' "
                               "(issue one with `fabric token issue`)", reason="MISSING_TOKEN")
 
+    async def check_certificate(self, identity: Identity) -> None:
+        """Refuse an agent certificate whose CN only looks like another agent's id or session name (the rule
+        Register and token issue apply: NAME_COLLISION), so it cannot act as a new agent people would take for
+        the other (PermissionDenied CERTIFICATE_NAME_LOOKS_TAKEN). Read at most every CERT_RECHECK_S per name."""
+        if self._look_alike is None or identity.kind != "agent" or not identity.token_id.startswith("cert:"):
+            return
+        name, now = identity.agent_id, time.monotonic()
+        known = self._cert_names.get(name)
+        if known is None or known[0] <= now:
+            if len(self._cert_names) >= CERT_NAMES_KEPT:
+                self._cert_names.clear()
+            known = self._cert_names[name] = (now + CERT_RECHECK_S, await self._look_alike(name))
+        found = known[1]
+        if found is not None:
+            other, holder, kind = found
+            raise PermissionDenied(
+                f"the client certificate's name {ascii(name)} looks like {kind} {ascii(other)} of agent "
+                f"{ascii(holder)}: the two would read the same in listings and in mail's 'from' lines, so it may "
+                "not act as an agent; issue the certificate with CN=<the agent's exact id>, or a name that "
+                "differs in more than look-alike letters or case", reason="CERTIFICATE_NAME_LOOKS_TAKEN",
+                name=name, held_by=holder, looks_like=other)
+
     def _limit(self, identity: Identity) -> None:
         if identity.token_id:
             wait = self.limiter.take(identity.token_id)
@@ -448,6 +480,7 @@ class Guard:
         self._limit(identity)
         if identity.trusted:
             return
+        await self.check_certificate(identity)
         name = FRAME_POLICIES[method](frame, identity, self)
         if name is not None and self._resolve is not None:
             await check_own_name(self._resolve, name, identity.agent_id, str(identity))
@@ -459,6 +492,7 @@ class Guard:
         self._limit(identity)
         _CALLER.set(identity)
         lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)
+        await self.check_certificate(identity)
         await self.authorize(method, request, identity)
         return identity
 

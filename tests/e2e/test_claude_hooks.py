@@ -205,6 +205,22 @@ async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: 
         assert done.returncode == 0 and done.stdout == "" and "doing nothing" in done.stderr
 
 
+async def test_a_huge_cwd_or_event_name_is_echoed_on_stderr_clipped_with_its_length(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+    # The hook's input is a coding agent's: a 100,000-character folder name (the agent id when --agent is not
+    # given) or event name comes back on stderr as its start and its length, as the daemon's errors echo values.
+    session = Session(daemon.target, tmp_path)
+    huge = "x" * 100_000
+    done = await session.run(SESSION_START, cwd=f"/tmp/{huge}")
+    assert done.stdout == "" and "did nothing" in done.stderr and "(100000 characters)" in done.stderr
+    assert len(done.stderr) < 3000, len(done.stderr)
+    env = {**session.env, "FABRIC_AGENT": ""}
+    stray = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "hook", "claude"],
+                           input=json.dumps({**STOP, "hook_event_name": huge}), capture_output=True, text=True,
+                           env=env, timeout=60)
+    assert stray.returncode == 0 and stray.stdout == "" and "doing nothing" in stray.stderr
+    assert "(100002 characters)" in stray.stderr and len(stray.stderr) < 3000, len(stray.stderr)
+
+
 def install(target: str, project: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", target, "--json", "hook", "claude",
                            "--install", "--project", str(project), *flags], capture_output=True, text=True, timeout=60)

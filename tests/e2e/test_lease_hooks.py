@@ -39,6 +39,21 @@ def test_claude_asks_before_editing_a_file_another_agent_leases_and_refuses_when
         assert free.returncode == 0 and free.stdout == "", free.stderr
 
 
+def test_a_file_named_with_glob_characters_is_checked_as_that_file_not_as_a_pattern(daemon, tmp_path) -> None:  # noqa: ANN001
+    # An edited file's path is a literal: `src/a*.py` must not be asked as every `src/a...py`, `?` as any one
+    # character, nor `[ab].py` as a character class (the lease language reads `[` as itself).
+    project = tmp_path / "shop"
+    with SyncClient(daemon.target) as client:
+        client.acquire_lease("builder", ["src/ab.py", "src/[ab].py", "lib/*.py"], reason="refactor")
+        for free in ("src/a*.py", "src/a?.py", "src/*", "src/a.py", "src/[a].py"):
+            done = pre_tool_use(daemon, project, free, "reviewer")
+            assert done.returncode == 0 and done.stdout == "", (free, done.stdout, done.stderr)
+        for held in ("src/ab.py", "src/[ab].py", "lib/x.py", "lib/*.py", "lib/[x].py"):
+            done = pre_tool_use(daemon, project, held, "reviewer")
+            assert done.returncode == 0 and json.loads(done.stdout)["hookSpecificOutput"][
+                "permissionDecision"] == "ask", (held, done.stdout, done.stderr)
+
+
 def git(repo: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.test",

@@ -178,7 +178,9 @@ async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge
                 ("reply_to_task", {"result": "r", "outcome": "weird"}, "outcome 'weird' is not one of completed"),
                 ("read_channel", {"channel": "team", "after_seq": -1}, "out of range"),
                 ("read_channel", {"channel": "team", "after_seq": 2**70}, "out of range"),
-                ("reserve_files", {"paths": ["a.py"], "ttl_minutes": 1e300}, "out of range")):
+                ("reserve_files", {"paths": ["a.py"], "ttl_minutes": 1e300}, "out of range"),
+                ("read_inbox", {"wait_seconds": 1e9}, "wait_seconds 1e+09 is out of range: wait at most 3600 s"),
+                ("read_inbox", {"wait_seconds": 3600.5}, "out of range")):
             failed = await mcp.call_tool(tool, arguments)
             assert failed.is_error and says in failed.content[0].text, (tool, arguments, failed.content)
         assert list(await client.list_leases()) == []

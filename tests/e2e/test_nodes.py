@@ -362,3 +362,18 @@ async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_oth
             d.kill()
         for folder in socks:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+async def test_look_alike_channel_names_made_at_once_on_two_nodes_never_both_exist(nodes: list[Daemon]) -> None:
+    # Each node read the channel names, found no look-alike and wrote its own: 'team-i' on one node and
+    # 'tеam-i' (Cyrillic е) on the other, at the same moment, both stood. Exactly one of each pair must.
+    pairs = 40
+    async with Client(nodes[0].target) as one, Client(nodes[1].target) as two:
+        made = await asyncio.gather(*(c.create_channel(name) for i in range(pairs) for c, name in (
+            (one, f"team-{i}"), (two, f"t\u0435am-{i}"))), return_exceptions=True)
+        refused = [r for r in made if isinstance(r, BaseException)]
+        assert all(getattr(r, "reason", "") == "NAME_COLLISION" for r in refused), refused[:3]
+        assert len(refused) == pairs, f"{pairs - len(refused)} look-alike pairs both made"
+        names = [c.name for c in await one.list_channels()]
+    assert len(names) == pairs
+    assert {n.replace("\u0435", "e") for n in names} == {f"team-{i}" for i in range(pairs)}

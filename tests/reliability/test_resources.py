@@ -87,6 +87,30 @@ async def test_a_subscriber_that_never_reads_slows_no_sender_and_holds_no_memory
     print(f"\nstuck subscriber: send p99 {baseline_p99:.2f} ms -> {loaded_p99:.2f} ms, memory +{grown_mib:.1f} MiB")
 
 
+async def test_a_subscriber_that_never_reads_while_1mb_messages_arrive_holds_bounded_memory(daemon) -> None:  # noqa: ANN001
+    """Issue 27, slow readers of large messages: the stream is open (and handed its first batch) before the mail
+    comes, so every message arrives as a wake-up of a stream that cannot take it."""
+    async with Client(daemon.target) as client, Client(daemon.target) as reader:
+        await client.register("slow-big")
+        for i in range(8):  # warm the daemon's buffers for messages of this size (they are freed again)
+            await client.send("warm", "w" * 1_000_000, id=f"warm-{i}", create_mailbox=True)
+        stuck = reader.mailbox.Subscribe(mb.SubscribeRequest(agent_id="slow-big"))  # opened, never read
+        await client.send("slow-big", "f" * 1_000_000, id="first")
+        await stuck.wait_for_connection()
+        before = rss_anon_kib(daemon.proc.pid)
+        grown_mib = 0.0
+        for i in range(80):  # 80 MB for a stream that reads none of it
+            await client.send("slow-big", f"{i:02d}" + "b" * 1_000_000, id=f"big-{i}")
+            grown_mib = max(grown_mib, (rss_anon_kib(daemon.proc.pid) - before) / 1024)
+        assert (await client.peek("slow-big", 1)).unread_count == 81  # all stored, none lost to the stuck stream
+        grown_mib = max(grown_mib, (rss_anon_kib(daemon.proc.pid) - before) / 1024)
+        stuck.cancel()
+    print(f"\nstuck subscriber, 80 x 1 MB arriving: memory +{grown_mib:.1f} MiB")
+    # Stated bound: the stream holds one batch (limits.stream_buffer_bytes, or one larger message) and a
+    # flow-control window, and each send's request is freed: far under the 80 MB that arrived.
+    assert grown_mib < 40, f"daemon anonymous memory grew {grown_mib:.1f} MiB for 80 MB sent to a stuck stream"
+
+
 async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) -> None:  # noqa: ANN001
     async with Client(daemon.target) as client:
         got: dict[str, str] = {}

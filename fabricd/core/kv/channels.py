@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from fabricd.core import channel_search
+from fabricd.core import channel_search, lookalike
 from fabricd.core import channels as rules
 from fabricd.core import quota as quotas
 from fabricd.core.directory import unknown_recipient
@@ -50,6 +50,7 @@ def names(tx: RecordTx, limit: int = MAX_SCAN) -> list[str]:
 
 
 def create(tx: RecordTx, now: int, uid: str, request: Channel, creator: str, quota: quotas.Quotas | None) -> Channel:
+    tx.hold_channel_looks(lookalike.keys(request.name))  # two nodes never both make look-alikes (PostgreSQL)
     held = tx.usage_of(creator, quotas.CHANNELS) if creator and quota is not None else 0
     existing = tx.get_channel(request.name)
     made = rules.create(request, existing, creator, held, now, uid, quota, names(tx) if existing is None else ())

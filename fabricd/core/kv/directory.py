@@ -66,6 +66,12 @@ def _known_names(tx: RecordTx, name: str) -> Iterator[tuple[str, str, str]]:
                 yield name, token.agent_id, "a session name bound to the token"
 
 
+def look_alike(tx: RecordTx, name: str) -> tuple[str, str, str] | None:
+    """What `name`, taken as an agent's own id, only looks like: another agent's id or session name (or a live
+    agent token's), as (other name, holder, what it is to the holder); None when none."""
+    return lookalike.look_alike(name, _known_names(tx, name), own=name)
+
+
 def check_looks(tx: RecordTx, field: str, name: str, agent_id: str) -> None:
     """Refuse a new id or session name of `agent_id` that looks like (fabricd.core.lookalike) another agent's
     id or session name without being it (NAME_COLLISION)."""

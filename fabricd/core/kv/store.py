@@ -63,6 +63,9 @@ class KvDirectory(_Part):
     async def similar(self, name: str) -> list[str]:
         return await self._e.read(lambda tx: directory.similar_names(tx, name))
 
+    async def look_alike(self, name: str) -> tuple[str, str, str] | None:
+        return await self._e.read(lambda tx: directory.look_alike(tx, name))
+
     async def entries(self) -> list[MailboxEntry]:
         return await self._e.read(lambda tx: sorted(tx.entries(), key=lambda e: e.agent_id))
 

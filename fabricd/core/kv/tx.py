@@ -270,6 +270,11 @@ class RecordTx(Protocol):
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         """(cursor, channel) by name after the cursor `after` ("" from the first)."""
 
+    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+        """Before a write transaction reads the channel names a new name may look like: until it ends, another
+        one making a channel with any of these look-alike keys (fabricd.core.lookalike.keys) waits, then reads
+        this one's. Nothing to do where write transactions run one at a time (LMDB, memory)."""
+
     def get_member(self, channel: str, agent_id: str) -> Member | None: ...
 
     def put_member(self, member: Member) -> None: ...

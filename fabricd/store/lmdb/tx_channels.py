@@ -56,6 +56,9 @@ class LmdbChannelRecords:
             for key in [k for k, _ in rows_under(txn, db, prefix, b"")]:
                 txn.delete(key, db=db)
 
+    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+        pass  # one writer at a time
+
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         for key, raw in rows_after(self._txn, self._dbs.channels, _cursor(after)):
             yield key.hex(), rec.decode_channel(raw)

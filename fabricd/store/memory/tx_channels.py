@@ -44,6 +44,9 @@ class MemoryChannelRecords:
             del members[key]
         self.delete_posts(name, self.posts(name, 0, 1 << 62))
 
+    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+        pass  # one writer at a time
+
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         start = _unhex(after)
         for name in sorted(n for n in self._t("channels") if n > start):

@@ -6,7 +6,8 @@ Keys are fixed 64-bit numbers in one table, so no two uses collide:
     HOUSEKEEPING  2  pruning ids, tickets and receipts (session-scoped, held while a node does it)
 
 and, in the two-key form (a space apart from the 64-bit keys), (LOOKS, hashtext(key)): a look-alike key
-(fabricd.core.lookalike) while a write that makes a name reads who looks like it (transaction-scoped).
+(fabricd.core.lookalike) while a write that makes a name reads who looks like it (transaction-scoped); a
+channel's look-alike keys are taken as `channel:` and the key, apart from agents' names.
 
 `try_hold` never waits: a node that does not get the lock skips this round, and
 another node's round does the work. A session lock dies with its connection, so

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from fabricd import wire
 from fabricd.core.model_channels import Channel, Delivery, Member, Post, Retention
+from fabricd.store.postgres.locks import LOOKS
 from fabricd.store.usage import counter_name
 from fabricd.v1 import types_pb2 as pb
 
@@ -80,6 +81,13 @@ class PgChannelRecords:
     def delete_channel(self, name: str) -> None:
         self._exec("WITH a AS (DELETE FROM channel_members WHERE channel = $1), "
                    "b AS (DELETE FROM channel_posts WHERE channel = $1) DELETE FROM channels WHERE name = $1", name)
+
+    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+        # transaction-scoped advisory locks, in one order (no deadlock between two makers); a channel's keys are
+        # kept apart from agents' (locks.py) by their prefix. READ COMMITTED: the names read next see the
+        # channel a look-alike maker committed while this one waited.
+        for key in sorted(looks):
+            self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, f"channel:{key}")
 
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         last = _text(after)

@@ -49,6 +49,10 @@ HOOK_TIMEOUT_S = 15.0
 SHOWN = 20
 """At most this many messages or requests are spelled out in the context; the rest are counted."""
 TEXT_CHARS = 1500
+ECHO_CHARS = 200
+"""The most characters of one input value a note on stderr echoes."""
+MESSAGE_CHARS = 2000
+"""The most characters of one reason a note on stderr gives."""
 TOOLS_HINT = ("read them with the fabricd MCP tool read_inbox (consume=true once handled), answer each request with "
               "reply_to_task(result, ticket_id), and reply to mail with send_message")
 
@@ -134,6 +138,13 @@ async def waiting(client: Client, agent_id: str) -> Waiting:
 
 def clip(text: str, limit: int = TEXT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
+
+
+def echoed(value: object, limit: int = ECHO_CHARS) -> str:
+    """A value from the hook's input as stderr may echo it: whole when short, else its start and its length
+    (as the daemon's errors echo values: the input is a coding agent's, of any size)."""
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def ago(seconds: float) -> str:
@@ -238,7 +249,7 @@ async def handle(client: Client, event: str, payload: dict[str, Any], agent_id: 
             return None
         if state.blocks >= max_blocks:
             state.save(path)
-            click.echo(f"fabric: {agent_id} still has work waiting after {max_blocks} blocked stops in a row; "
+            click.echo(f"fabric: {echoed(agent_id)} still has work waiting after {max_blocks} blocked stops in a row; "
                        "letting Claude stop", err=True)
             return None
         state.blocks += 1
@@ -287,13 +298,13 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
     except (ValueError, RecursionError) as exc:  # json.JSONDecodeError and UnicodeDecodeError are ValueErrors;
         # JSON nested deeper than Python's recursion limit is a RecursionError
         why = "nested too deeply" if isinstance(exc, RecursionError) else exc
-        click.echo(f"fabric: hook input is not the JSON Claude Code sends ({why}); doing nothing", err=True)
+        click.echo(f"fabric: hook input is not the JSON Claude Code sends ({echoed(why, MESSAGE_CHARS)}); doing nothing", err=True)
         return
     given = event or str(payload.get("hook_event_name") or "")
     name = event_name(given)
     if name is None:
-        click.echo(f"fabric: no hook for event {given or '(none)'!r} (known: {', '.join(EVENTS)}); doing nothing",
-                   err=True)
+        click.echo(f"fabric: no hook for event {echoed(repr(given or '(none)'))} (known: {', '.join(EVENTS)}); "
+                   "doing nothing", err=True)
         return
     agent_id = agent_for(agent, payload)
 
@@ -309,8 +320,8 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
             why = f"fabricd did not answer within {HOOK_TIMEOUT_S:g}s"
         elif getattr(exc, "reason", "") == "UNAVAILABLE":
             why = f"cannot reach fabricd ({why}); is it running? start it with `fabricd serve` or pass --target"
-        click.echo(f"fabric: the {name} hook for {agent_id} did nothing: {why} "
-                   f"[{getattr(exc, 'reason', type(exc).__name__)}]", err=True)
+        click.echo(f"fabric: the {name} hook for {echoed(agent_id)} did nothing: {echoed(why, MESSAGE_CHARS)} "
+                   f"[{echoed(getattr(exc, 'reason', type(exc).__name__))}]", err=True)
         return
     if answer is not None:
         click.echo(json.dumps(answer, ensure_ascii=False))

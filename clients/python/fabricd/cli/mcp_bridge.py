@@ -25,6 +25,7 @@ T = TypeVar("T")
 TOOL_WAIT_S = 50.0
 """How long a tool call waits for an answer by default: MCP clients commonly end a tool call after 60 s."""
 MAX_TOOL_WAIT_S = 3600.0
+"""The longest any tool call waits (ask_agent and wait_for_reply clamp to it, read_inbox refuses more)."""
 PRESENCE = {pb.PRESENCE_LIVE: "live", pb.PRESENCE_BUSY: "busy", pb.PRESENCE_OFFLINE: "offline"}
 
 
@@ -156,8 +157,14 @@ def build_server(bridge: Bridge):  # noqa: ANN201 - an mcp MCPServer
     async def read_inbox(consume: bool = False, limit: int = 20, wait_seconds: float = 0) -> str:
         """Read your unread mail, oldest first. consume=false only looks (the mail stays unread);
         consume=true takes it out of the inbox for good. With wait_seconds, waits that long for mail to
-        arrive when the inbox is empty. Mail with a ticket_id is a request: answer it with reply_to_task."""
+        arrive when the inbox is empty (at most 3600). Mail with a ticket_id is a request: answer it with
+        reply_to_task."""
         limit = max(1, min(limit, 1000))
+        if not wait_seconds <= MAX_TOOL_WAIT_S:  # NaN too: a model must not pin the call (and the bridge) for hours
+            from mcp.server.mcpserver.exceptions import ToolError
+
+            raise ToolError(f"wait_seconds {wait_seconds:g} is out of range: wait at most {MAX_TOOL_WAIT_S:g} s, "
+                            "then call read_inbox again [INVALID_ARGUMENT]")
         if wait_seconds > 0 and not (await bridge.call(lambda: client.peek(me, 1))).messages:
             async with bridge.busy():
                 with contextlib.suppress(TimeoutError):

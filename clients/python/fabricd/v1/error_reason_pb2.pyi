@@ -97,6 +97,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEASE_QUEUED: _ClassVar[ErrorReason]
     SESSION_REQUIRED: _ClassVar[ErrorReason]
     CSRF_REJECTED: _ClassVar[ErrorReason]
+    CERTIFICATE_NAME_LOOKS_TAKEN: _ClassVar[ErrorReason]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 MISSING_FIELD: ErrorReason
 FIELD_TOO_LONG: ErrorReason
@@ -188,3 +189,4 @@ QUOTA_LEASES: ErrorReason
 LEASE_QUEUED: ErrorReason
 SESSION_REQUIRED: ErrorReason
 CSRF_REJECTED: ErrorReason
+CERTIFICATE_NAME_LOOKS_TAKEN: ErrorReason
