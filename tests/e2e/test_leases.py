@@ -42,6 +42,10 @@ async def test_a_conflicting_acquire_names_each_holder_and_grants_nothing(client
     assert err.reason == "LEASE_CONFLICT" and err.metadata["holders"] == "1"
     assert (err.metadata["holder_0_agent_id"], err.metadata["holder_0_session_name"]) == ("alice", "builder")
     assert (err.metadata["holder_0_resource"], err.metadata["holder_0_mode"]) == ("src/api/**", "EXCLUSIVE")
+    # The keys the catalogue names (error_reason.proto, LEASE_CONFLICT), the expiry in ns since the epoch.
+    assert sorted(err.metadata) == ["holder_0_agent_id", "holder_0_expire_ns", "holder_0_mode", "holder_0_reason",
+                                    "holder_0_requested", "holder_0_resource", "holder_0_session_name", "holders"]
+    assert int(err.metadata["holder_0_expire_ns"]) == held.expire_time.ToNanoseconds()
     [holder] = conflict_holders(err)
     assert (holder.agent_id, holder.session_name, holder.resource, holder.requested, holder.reason) == (
         "alice", "builder", "src/api/**", "src/api/app.py", "refactor")
