@@ -101,3 +101,5 @@ async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:  #
     assert steps["checked"] == {"step": "checked", "holders": ["node-builder"], "listed": [True]}
     assert steps["released"] == {"step": "released", "count": 1}
     assert steps["granted"] == {"step": "granted", "agent": "node-waiter", "later": True, "line": 0}
+    assert steps["left"] == {"step": "left", "code": "ABORTED", "reason": "LEASE_WAIT_ABORTED", "cause": "UNREGISTERED",
+                             "line": 0}

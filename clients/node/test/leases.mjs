@@ -35,4 +35,18 @@ const granted = await waiting;
 step({ step: 'granted', agent: granted.agent_id, later: BigInt(granted.fencing_token) > BigInt(lease.fencing_token),
   line: (await client.leaseWaiters(['src/api/app.py'], { agentId: 'node-reviewer' })).length });
 await client.releaseLease(granted.lease_id);
+// A waiting Acquire of a registered agent that unregisters ends at once (ABORTED LEASE_WAIT_ABORTED).
+await client.register('node-leaver');
+const blocking = await client.acquireLease('node-builder', ['leave/x'], { ttlMs: 60000 });
+const leaving = client.acquireLease('node-leaver', ['leave/x'], { wait: true, waitTimeoutMs: 600000 })
+  .then(() => ({ code: 'granted' }), (err) => err);
+for (let tries = 0; tries < 1000; tries++) {
+  if ((await client.leaseWaiters(['leave/x'], { agentId: 'node-reviewer' })).length) break;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+await client.unregister('node-leaver', { purge: true });
+const ended = await leaving;
+step({ step: 'left', code: ended.code, reason: ended.reason, cause: ended.metadata?.cause,
+  line: (await client.leaseWaiters(['leave/x'], { agentId: 'node-reviewer' })).length });
+await client.releaseLease(blocking.lease_id);
 client.close();
