@@ -25,10 +25,13 @@ import type { ReadChannelResponse__Output } from './generated/fabricd/v1/ReadCha
 import type { SearchMessagesResponse__Output } from './generated/fabricd/v1/SearchMessagesResponse';
 import type { Lease__Output } from './generated/fabricd/v1/Lease';
 import type { LeaseHolder__Output } from './generated/fabricd/v1/LeaseHolder';
+import type { LeaseWaiter__Output } from './generated/fabricd/v1/LeaseWaiter';
 import type { WatchLeasesResponse__Output } from './generated/fabricd/v1/WatchLeasesResponse';
 
 export declare const api: any;
-export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; }
+export declare class FabricError extends Error { code: string; grpcCode: number; reason: string; metadata: Record<string, string>; anyDetails: { type_url: string; value: Buffer }[]; }
+/** Every holder a LEASE_CONFLICT error names (its LeaseConflict detail); [] for any other error. */
+export declare function conflictHolders(err: unknown): LeaseHolder__Output[];
 type AddressLike = string | { agent_id: string; session_id?: string };
 interface TicketOptions { sourceAgent?: string; requester?: string; conversationId?: string; data?: Uint8Array; headers?: Record<string, string>; continueTicketId?: string; requestKey?: string }
 type LeaseMode = 'LEASE_MODE_EXCLUSIVE' | 'LEASE_MODE_SHARED';
@@ -92,6 +95,8 @@ export declare class Client {
   releaseLease(leaseId?: string, options?: { agentId?: string }): Promise<number>;
   listLeases(options?: PageOptions & { agentId?: string; resource?: string }): Promise<Page<Lease__Output>>;
   checkLeases(paths: string[], options?: { agentId?: string; mode?: LeaseMode }): Promise<LeaseHolder__Output[]>;
+  /** Other agents' waiting Acquire calls in line for these paths, oldest place first. */
+  leaseWaiters(paths: string[], options?: { agentId?: string; mode?: LeaseMode }): Promise<LeaseWaiter__Output[]>;
   watchLeases(): AsyncIterable<WatchLeasesResponse__Output>;
   status(): Promise<GetStatusResponse__Output>;
   // ChannelService: a name may carry the CLI's '#' sigil ('#team')

@@ -54,18 +54,26 @@ function parseErrorInfo(value) {
   return info;
 }
 
-/** The ErrorInfo of a failed call: {reason, domain, metadata}, or null. */
-function errorInfo(err) {
-  if (err.errorInfo !== undefined) return err.errorInfo;  // a stream frame's error (FabricError.fromStatus)
-  const raw = err.metadata?.get('grpc-status-details-bin')?.[0];
-  if (!raw) return null;
+/** The details (google.protobuf.Any: {type_url, value}) of a failed call's google.rpc.Status. */
+function statusDetails(err) {
+  if (err.anyDetails !== undefined) return err.anyDetails;  // a stream frame's error (FabricError.fromStatus)
+  const raw = err.metadata?.get?.('grpc-status-details-bin')?.[0];
+  if (!raw) return [];
+  const found = [];
   for (const [number, any] of fields(raw)) {
     if (number !== 3) continue;  // Status.details
-    let typeUrl = '', value = null;
+    let typeUrl = '', value = Buffer.alloc(0);
     for (const [n, v] of fields(any)) { if (n === 1) typeUrl = v.toString(); if (n === 2) value = v; }
-    if (typeUrl.endsWith('google.rpc.ErrorInfo') && value) return parseErrorInfo(value);
+    found.push({ type_url: typeUrl, value });
   }
-  return null;
+  return found;
+}
+
+/** The ErrorInfo of a failed call: {reason, domain, metadata}, or null. */
+function errorInfo(err, details) {
+  if (err.errorInfo !== undefined) return err.errorInfo;  // a stream frame's error (FabricError.fromStatus)
+  const any = details.find((d) => d.type_url.endsWith('google.rpc.ErrorInfo'));
+  return any ? parseErrorInfo(any.value) : null;
 }
 
 /**
@@ -78,17 +86,29 @@ export class FabricError extends Error {
     this.name = 'FabricError';
     this.code = grpc.status[err.code] ?? 'UNKNOWN';
     this.grpcCode = err.code;
-    const info = errorInfo(err);
+    /** The Status details as google.protobuf.Any ({type_url, value}): conflictHolders(err) reads one. */
+    this.anyDetails = statusDetails(err);
+    const info = errorInfo(err, this.anyDetails);
     this.reason = info?.reason || this.code;
     this.metadata = info?.metadata ?? {};
   }
 
   /** The error of one stream frame: a google.rpc.Status (as proto-loader decodes it) with its ErrorInfo. */
   static fromStatus(status) {
-    const any = (status.details ?? []).find((d) => d.type_url.endsWith('google.rpc.ErrorInfo'));
-    return new FabricError({ code: status.code, details: status.message,
-      errorInfo: any ? parseErrorInfo(Buffer.from(any.value)) : null });
+    const anyDetails = (status.details ?? []).map((d) => ({ type_url: d.type_url, value: Buffer.from(d.value) }));
+    const any = anyDetails.find((d) => d.type_url.endsWith('google.rpc.ErrorInfo'));
+    return new FabricError({ code: status.code, details: status.message, anyDetails,
+      errorInfo: any ? parseErrorInfo(any.value) : null });
   }
+}
+
+/**
+ * The holders a LEASE_CONFLICT error names, every one (its fabricd.v1.LeaseConflict detail; the ErrorInfo
+ * metadata names only the first ten as holder_<i>_*); [] for any other error.
+ */
+export function conflictHolders(err) {
+  const any = (err?.anyDetails ?? []).find((d) => d.type_url.endsWith('/fabricd.v1.LeaseConflict'));
+  return any ? definition['fabricd.v1.LeaseConflict'].deserialize(any.value).holders : [];
 }
 
 /** The system unit's socket (fabricd/daemon/units/fabricd.service). */
@@ -715,7 +735,9 @@ export class Client {
   // -- LeaseService
   /**
    * Lease every resource (paths, dir/**, *.py globs) or none: a conflict is FAILED_PRECONDITION LEASE_CONFLICT
-   * naming each holder in err.metadata (holders, holder_<i>_agent_id, _resource, _mode, _reason, ...). With
+   * naming each holder in err.metadata (holders, holder_<i>_agent_id, _resource, _mode, _reason, _expire_ns, ...)
+   * and every one in its LeaseConflict detail (conflictHolders(err)); earlier waiters in the way are
+   * FAILED_PRECONDITION LEASE_QUEUED (waiter_<i>_*). With
    * `wait`, queue until granted or waitTimeoutMs passes (DEADLINE_EXCEEDED LEASE_WAIT_TIMEOUT).
    */
   async acquireLease(agentId, resources, { mode = 'LEASE_MODE_EXCLUSIVE', ttlMs, reason = '', wait = false,
@@ -738,6 +760,14 @@ export class Client {
   /** The conflicts other agents' leases would cause if agentId worked on these paths ([] when free). */
   async checkLeases(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE' } = {}) {
     return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode }, {}, { resend: true })).conflicts;
+  }
+  /**
+   * Other agents' waiting Acquire calls in line for these paths (oldest place first): while any wait, an
+   * Acquire of them without `wait` is refused (FAILED_PRECONDITION LEASE_QUEUED) and one with `wait` queues
+   * behind them.
+   */
+  async leaseWaiters(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE' } = {}) {
+    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode }, {}, { resend: true })).waiting;
   }
   async *watchLeases() {
     for await (const r of this.stream('lease', 'WatchLeases', {})) if (r.events.length || r.snapshot_complete) yield r;

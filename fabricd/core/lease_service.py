@@ -5,8 +5,10 @@ requests, turns the settings into the rules' terms, and does the waiting:
 - Acquire with wait: the call takes a place in the store's line (fabricd.core.leases, "The line": FIFO per
   resource across every node) and tries again when a lease or the line changes (a wake-up, which crosses
   PostgreSQL nodes by NOTIFY) and at least every third of limits.lease_waiter_ttl (which keeps its place
-  alive), until granted or its deadline passes (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT); however it ends
-  ungranted (deadline, cancelled, its client gone) it leaves the line;
+  alive), until granted or its deadline passes (DEADLINE_EXCEEDED, LEASE_WAIT_TIMEOUT), or its agent, registered
+  when it queued, unregisters or goes offline past limits.lease_offline_grace (ABORTED, LEASE_WAIT_ABORTED: a
+  try finds it so; Unregister deletes its record and wakes it); however it ends ungranted (deadline,
+  cancelled, its client gone, its agent gone) it leaves the line;
 - the sweep writes each lease's end (ttl or presence) when it is due, which wakes waiters and watchers;
   readers judge ends themselves, so nothing depends on the sweep's timing;
 - WatchLeases reads storage after each wake-up (read the version, read, then wait): memory stays bounded.
@@ -15,6 +17,7 @@ requests, turns the settings into the rules' terms, and does the waiting:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import time
@@ -103,6 +106,9 @@ class Leases(Service):
                 if isinstance(got, Lease):
                     granted = True
                     return got
+                if got.waiter.registered and not line.registered:  # tied to its agent's presence from now on,
+                    line = dataclasses.replace(line, registered=True, since_ns=got.waiter.enqueue_ns)  # even once
+                    # Unregister deletes its record, or the record died (a long pause) and the call queues anew
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise DeadlineExceeded(

@@ -7,7 +7,8 @@ writer, PostgreSQL in one transaction serialised on the lease counter's row). No
                   offline for longer than the grace; the first of them
     acquire       a grant, all or nothing: refused with each conflicting holder (LEASE_CONFLICT), with each
                   earlier waiter in line for an overlapping resource (LEASE_QUEUED), or at the agent's quota
-                  (QUOTA_LEASES); for a waiting call (a Line), the place in line it keeps instead of a refusal;
+                  (QUOTA_LEASES); for a waiting call (a Line), the place in line it keeps instead of a refusal,
+                  or its end (LEASE_WAIT_ABORTED) once its registered agent unregistered or went offline;
                   the records it found ended end with it, the waiter records found dead go
     renew         a live lease's expiry moved to now + ttl; an ended one is LEASE_NOT_FOUND
     ended         a record ending with its cause
@@ -32,7 +33,14 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from fabricd.core.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied, ResourceExhausted
+from fabricd.core.errors import (
+    Aborted,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    ResourceExhausted,
+)
 from fabricd.core.lease_patterns import overlap
 from fabricd.core.model import MailboxEntry
 from fabricd.core.model_leases import AcquireRequest, Behind, EndCause, Holder, Lease, LeaseMode, Waiter
@@ -73,10 +81,16 @@ def end_of(lease: Lease, seen: Seen | None, clocks: Clocks) -> tuple[int, EndCau
         expire = max(expire, seen.last_activity_ns + lease.ttl_ns)
     if seen is None:
         return expire, EndCause.EXPIRED
+    gone = gone_at(seen, lease.acquire_ns, clocks)
+    return (gone, EndCause.HOLDER_OFFLINE) if gone < expire else (expire, EndCause.EXPIRED)
+
+
+def gone_at(seen: Seen, since_ns: int, clocks: Clocks) -> int:
+    """When an agent counts as gone for what it holds or waits for since `since_ns`: offline (no activity for
+    the live window) for `offline_grace_ns`, counted from no earlier than `since_ns`."""
     # A goodbye (Touch offline) clears the activity: offline since the heartbeat that said it.
     offline_since = (seen.last_activity_ns + clocks.live_window_ns) if seen.last_activity_ns else seen.heartbeat_ns
-    gone = max(offline_since, lease.acquire_ns) + clocks.offline_grace_ns
-    return (gone, EndCause.HOLDER_OFFLINE) if gone < expire else (expire, EndCause.EXPIRED)
+    return max(offline_since, since_ns) + clocks.offline_grace_ns
 
 
 def judge(lease: Lease, seen: Seen | None, now: int, clocks: Clocks) -> EndCause:
@@ -198,11 +212,29 @@ class AcquireFacts:
 @dataclass(frozen=True, slots=True)
 class Line:
     """A waiting call's terms: its waiter id, its deadline (0: none), and how long its record lives without
-    a try (a node that dies stops trying: the bound on how long its waiters stand in others' way)."""
+    a try (a node that dies stops trying: the bound on how long its waiters stand in others' way);
+    `registered` once a try found its agent registered (its record says so too, until Unregister deletes it),
+    and `since_ns` when it first queued (its agent's absence is counted from no earlier than that)."""
 
     waiter_id: str
     deadline_ns: int
     ttl_ns: int
+    registered: bool = False
+    since_ns: int = 0
+
+
+class LeaseWaitAborted(Aborted):
+    """LEASE_WAIT_ABORTED: a waiting call whose registered agent left (unregistered, or offline too long)."""
+
+    def __init__(self, request: AcquireRequest, cause: EndCause, since_ns: int, now: int) -> None:
+        waited = max(0, now - since_ns) / 1e9
+        why = ("unregistered" if cause == EndCause.UNREGISTERED else
+               "was offline (no activity for limits.live_window) for longer than limits.lease_offline_grace")
+        super().__init__(
+            f"agent {request.agent_id!r} {why} while its Acquire of {', '.join(request.resources)} waited "
+            f"({waited:.0f}s); a lease outlives no agent, so the wait ended and left the line, and nothing was "
+            "granted. Register the agent again (or keep it live: heartbeat while waiting) and acquire again",
+            reason="LEASE_WAIT_ABORTED", agent_id=request.agent_id, cause=cause.name, waited_s=f"{waited:.3f}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +281,13 @@ def acquire(request: AcquireRequest, facts: AcquireFacts, lease_id: str, now: in
     waiting = [w for w in facts.waiters if w.live(now)]
     left = [w.waiter_id for w in facts.waiters if not w.live(now)]
     mine = next((w for w in waiting if line is not None and w.waiter_id == line.waiter_id), None)
+    me = facts.seen.get(request.agent_id)
+    if line is not None and (line.registered or (mine is not None and mine.registered)):
+        since = mine.enqueue_ns if mine is not None else (line.since_ns or now)
+        if me is None:
+            raise LeaseWaitAborted(request, EndCause.UNREGISTERED, since, now)
+        if now >= gone_at(me, since, clocks):
+            raise LeaseWaitAborted(request, EndCause.HOLDER_OFFLINE, since, now)
     place = mine.order if mine is not None else facts.revision
     earlier = [w for w in waiting if w is not mine and (line is None or w.order < place)]
     ahead = in_line(earlier, request.resources, request.mode, request.agent_id)
@@ -261,7 +300,8 @@ def acquire(request: AcquireRequest, facts: AcquireFacts, lease_id: str, now: in
         assert line is not None
         expire = now + line.ttl_ns
         waiter = dataclasses.replace(mine, expire_ns=expire) if mine is not None else Waiter(
-            line.waiter_id, request.agent_id, request.resources, request.mode, place, now, expire, line.deadline_ns)
+            line.waiter_id, request.agent_id, request.resources, request.mode, place, now, expire, line.deadline_ns,
+            registered=me is not None)
         return Queued(waiter, in_the_way, ahead, left, gone)
     held = sum(lease.agent_id == request.agent_id for lease in live)
     if quota and held + 1 > quota:

@@ -82,7 +82,9 @@ class Waiter:
 
     `order` is the lease counter's value when it queued: the line is store-wide, so FIFO holds across
     PostgreSQL nodes. The record lives until `expire_ns` (moved forward while its call waits: a node that dies
-    stops moving it) or `deadline_ns` (the call's own end; 0: none), whichever comes first."""
+    stops moving it) or `deadline_ns` (the call's own end; 0: none), whichever comes first. `registered`: its
+    agent had a mailbox entry when it queued, so the call ends (LEASE_WAIT_ABORTED) when that agent unregisters
+    or is offline for longer than limits.lease_offline_grace while it waits, as its leases would."""
 
     waiter_id: str
     agent_id: str
@@ -92,6 +94,7 @@ class Waiter:
     enqueue_ns: int
     expire_ns: int
     deadline_ns: int = 0
+    registered: bool = False
 
     def live(self, now: int) -> bool:
         return now < self.expire_ns and (not self.deadline_ns or now < self.deadline_ns)

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from fabricd.core.errors import (
+    Aborted,
     DeadlineExceeded,
     FailedPrecondition,
     InvalidArgument,
@@ -448,3 +449,46 @@ async def test_a_reopened_embedded_store_forgets_the_waiters_of_the_process_befo
     # nodes' waiters are live calls; a dead node's die at their expiry (the test above).
     on_postgres = store_location.startswith("postgres")
     assert [w.agent_id for w in await again.waiters()] == (["b"] if on_postgres else [])
+
+
+async def test_a_waiting_call_ends_when_its_agent_unregisters_and_leaves_the_line(make_fabric: MakeFabric,
+                                                                                   store_location: str) -> None:
+    first, node1, node2 = await two_nodes(make_fabric, store_location)
+    await first.directory.register("b")
+    held = await take(node1, "a", "x")
+    leaving = wait_for(node2, "b", "x")  # registered: tied to its agent
+    staying = wait_for(node1, "c", "x")  # never registered: held to its own deadline only, as a lease to its ttl
+    await until_waiting(node1, 2)
+    await first.directory.unregister("b", purge=True)  # on node 1; b waits on node 2 (woken across nodes)
+    with pytest.raises(Aborted) as ended:
+        await asyncio.wait_for(leaving, 10)
+    assert ended.value.reason == "LEASE_WAIT_ABORTED"
+    assert (ended.value.metadata["agent_id"], ended.value.metadata["cause"]) == ("b", "UNREGISTERED")
+    assert [w.agent_id for w in await node1.waiters()] == ["c"] and not staying.done()
+    await node1.release(held.lease_id, "", "")
+    assert (await asyncio.wait_for(staying, 10)).agent_id == "c"
+
+
+async def test_a_waiting_call_ends_when_its_agent_is_offline_past_the_grace(make_fabric: MakeFabric) -> None:
+    limits = Limits(live_window_s=60.0, lease_offline_grace_s=30.0, lease_waiter_ttl_s=3600.0)
+    fabric = await make_fabric(limits)
+    leases = leases_of(fabric, limits)
+    for agent in ("quiet", "busy"):
+        await fabric.directory.register(agent)
+    held = await take(leases, "a", "x")
+    quiet = wait_for(leases, "quiet", "x", wait_s=3600)
+    busy = wait_for(leases, "busy", "x", wait_s=3600)
+    await until_waiting(leases, 2)
+    fabric.clock.advance(50)  # within live_window of quiet's last activity (its call)
+    await fabric.directory.touch("busy", busy=False)
+    await until_waiting(leases, 2)
+    assert not quiet.done()
+    # 100 s: past live_window + grace. Its tries since are the daemon's, not its own: they keep it live no longer.
+    fabric.clock.advance(50)
+    await fabric.directory.touch("busy", busy=False)
+    with pytest.raises(Aborted) as ended:
+        await asyncio.wait_for(quiet, 10)  # its next try (every keepalive) finds it gone
+    assert ended.value.reason == "LEASE_WAIT_ABORTED" and ended.value.metadata["cause"] == "HOLDER_OFFLINE"
+    assert [w.agent_id for w in await leases.waiters()] == ["busy"] and not busy.done()
+    await leases.release(held.lease_id, "", "")
+    assert (await asyncio.wait_for(busy, 10)).agent_id == "busy"

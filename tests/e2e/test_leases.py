@@ -16,6 +16,7 @@ import asyncpg
 import pytest
 
 from fabricd.client import (
+    Aborted,
     Client,
     DeadlineExceeded,
     FailedPrecondition,
@@ -42,6 +43,10 @@ async def test_a_conflicting_acquire_names_each_holder_and_grants_nothing(client
     assert err.reason == "LEASE_CONFLICT" and err.metadata["holders"] == "1"
     assert (err.metadata["holder_0_agent_id"], err.metadata["holder_0_session_name"]) == ("alice", "builder")
     assert (err.metadata["holder_0_resource"], err.metadata["holder_0_mode"]) == ("src/api/**", "EXCLUSIVE")
+    # The keys the catalogue names (error_reason.proto, LEASE_CONFLICT), the expiry in ns since the epoch.
+    assert sorted(err.metadata) == ["holder_0_agent_id", "holder_0_expire_ns", "holder_0_mode", "holder_0_reason",
+                                    "holder_0_requested", "holder_0_resource", "holder_0_session_name", "holders"]
+    assert int(err.metadata["holder_0_expire_ns"]) == held.expire_time.ToNanoseconds()
     [holder] = conflict_holders(err)
     assert (holder.agent_id, holder.session_name, holder.resource, holder.requested, holder.reason) == (
         "alice", "builder", "src/api/**", "src/api/app.py", "refactor")
@@ -88,6 +93,25 @@ async def test_a_waiting_acquire_is_granted_when_the_holder_releases(client: Cli
     with pytest.raises(DeadlineExceeded) as late:
         await client.acquire_lease("c", ["x"], wait=True, wait_timeout=0.2)
     assert late.value.reason == "LEASE_WAIT_TIMEOUT"
+
+
+async def test_a_waiting_acquire_ends_aborted_when_its_agent_unregisters(client: Client) -> None:
+    await client.register("leaver")
+    held = await client.acquire_lease("a", ["x"])
+    waiting = asyncio.ensure_future(client.acquire_lease("leaver", ["x"], wait=True, wait_timeout=600))
+    async with asyncio.timeout(20):  # polled: the line is the observable state
+        while not await client.lease_waiters(["x"], agent_id="other"):
+            await asyncio.sleep(0.02)
+    await client.unregister("leaver", purge=True)
+    with pytest.raises(Aborted) as ended:
+        await asyncio.wait_for(waiting, 10)  # promptly: not at its wait_timeout, nor at its place's expiry
+    assert ended.value.reason == "LEASE_WAIT_ABORTED" and ended.value.metadata["cause"] == "UNREGISTERED"
+    assert "unregistered" in str(ended.value) and "acquire again" in str(ended.value)
+    assert await client.lease_waiters(["x"], agent_id="other") == []
+    with pytest.raises(FailedPrecondition) as refused:  # the holder alone stands in the way: no waiter does
+        await client.acquire_lease("other", ["x"])
+    assert refused.value.reason == "LEASE_CONFLICT" and "waiters_ahead" not in refused.value.metadata
+    await client.release_lease(held.lease_id)
 
 
 async def test_watch_shows_grants_and_ends_with_their_cause(client: Client) -> None:
@@ -219,6 +243,27 @@ async def test_a_lease_ends_when_its_agent_goes_offline_unless_it_stays_live(mak
         assert (ended.lease.lease_id, ended.cause) == (lost.lease_id, ls.LEASE_END_CAUSE_HOLDER_OFFLINE)
         assert [lease.lease_id for lease in await client.list_leases()] == [kept.lease_id]
         await stream.aclose()
+
+
+async def test_a_waiting_acquire_ends_aborted_when_its_agent_goes_offline(make_daemon) -> None:  # noqa: ANN001
+    daemon = make_daemon("--live-window", "2", "--lease-offline-grace", "1", "--lease-waiter-ttl", "1.5").start()
+    async with Client(daemon.target) as client:
+        for agent in ("quiet", "busy"):
+            await client.register(agent)
+        held = await client.acquire_lease("a", ["x"])
+        quiet = asyncio.ensure_future(client.acquire_lease("quiet", ["x"], wait=True, wait_timeout=600))
+        busy = asyncio.ensure_future(client.acquire_lease("busy", ["x"], wait=True, wait_timeout=600))
+        async with asyncio.timeout(30):
+            while not quiet.done():  # "busy" heartbeats; "quiet" says nothing while it waits: gone after 2 s + 1 s
+                await client.touch("busy")
+                await asyncio.wait({quiet}, timeout=0.3)
+        with pytest.raises(Aborted) as ended:
+            quiet.result()
+        assert ended.value.reason == "LEASE_WAIT_ABORTED" and ended.value.metadata["cause"] == "HOLDER_OFFLINE"
+        assert float(ended.value.metadata["waited_s"]) < 30  # its tries, every 0.5 s, found it gone
+        assert [w.agent_id for w in await client.lease_waiters(["x"], agent_id="a")] == ["busy"]
+        await client.release_lease(held.lease_id)
+        assert (await asyncio.wait_for(busy, 10)).agent_id == "busy"
 
 
 async def test_an_agent_token_is_held_to_its_lease_quota(make_daemon) -> None:  # noqa: ANN001

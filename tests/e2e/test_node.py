@@ -90,7 +90,16 @@ async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:  #
     assert proc.returncode == 0, err.decode()
     steps = {s["step"]: s for s in map(json.loads, out.decode().splitlines())}
     assert steps["taken"] == {"step": "taken", "resources": ["src/api/**"], "token": True}
-    assert steps["conflict"] == {"step": "conflict", "code": "FAILED_PRECONDITION", "reason": "LEASE_CONFLICT",
-                                 "holder": "node-builder", "resource": "src/api/**"}
+    assert steps["conflict"] == {
+        "step": "conflict", "code": "FAILED_PRECONDITION", "reason": "LEASE_CONFLICT", "holder": "node-builder",
+        "resource": "src/api/**", "expireNs": True,  # the catalogue's keys (error_reason.proto, LEASE_CONFLICT)
+        "keys": ["holder_0_agent_id", "holder_0_expire_ns", "holder_0_mode", "holder_0_reason", "holder_0_requested",
+                 "holder_0_resource", "holder_0_session_name", "holders"],
+        "detail": ["node-builder", "src/api/**", "src/api/app.py", "refactor", True]}
+    assert steps["line"] == {"step": "line", "own": 0, "waiters": [
+        ["node-waiter", "src/api/app.py", "src/api/app.py", "LEASE_MODE_EXCLUSIVE", ["src/api/app.py"]]]}
     assert steps["checked"] == {"step": "checked", "holders": ["node-builder"], "listed": [True]}
     assert steps["released"] == {"step": "released", "count": 1}
+    assert steps["granted"] == {"step": "granted", "agent": "node-waiter", "later": True, "line": 0}
+    assert steps["left"] == {"step": "left", "code": "ABORTED", "reason": "LEASE_WAIT_ABORTED", "cause": "UNREGISTERED",
+                             "line": 0}

@@ -10,7 +10,8 @@ acknowledged send is delivered or still unread, nothing is delivered or
 drained twice, every ticket ended (answered with its own answer, or aborted),
 every outbox reply was posted exactly once with one receipt, every acknowledged channel post is in
 the channel's log once and in each member's mailbox once, each member's copies in channel order, and no
-two agents held the one exclusive lease at once, its fencing tokens growing with every grant through the kills.
+two agents held the one exclusive lease at once, its fencing tokens growing with every grant through the kills,
+and no waiting Acquire's place in line outlived the load.
 """
 
 from __future__ import annotations
@@ -124,6 +125,13 @@ async def check(client: Client, folder: pathlib.Path) -> str:
         if after["agent"] != before["agent"]:
             assert after["acquire_ns"] >= before["expire_ns"] or before["lease"] in releasing, (
                 f"two agents held the exclusive lease at once: {before} and {after}")
+
+    # the line: once the load stopped, no waiting call's place outlives it (a call cut by a kill leaves it
+    # within limits.lease_waiter_ttl, 15 s; an LMDB restart forgets them), or later takes would queue forever.
+    async def line_empty() -> bool:
+        return not await client.lease_waiters(["kill9/shared.txt"], agent_id="kill9-checker")
+
+    await eventually(line_empty, 60, "the lease line emptied")
 
     answered = sum(1 for f in ended.values() if f["kind"] == "answered")
     return (f"posts_acked={posts} sends_acked={len(sent)} drained={len(drained)} subscribed={len(seen_s)} tickets={len(tickets)} "

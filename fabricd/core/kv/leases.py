@@ -67,7 +67,8 @@ def acquire(tx: RecordTx, clock: Callable[[], int], request: AcquireRequest, lea
     # what may conflict, and the agent's own (its quota)
     stored = list({lease.lease_id: lease for lease in [*_near(tx, request.resources),
                                                        *tx.leases_of(request.agent_id)]}.values())
-    _active(tx, request.agent_id, now)
+    if line is None or tx.get_waiter(line.waiter_id) is None:  # a waiting call's later tries are not the
+        _active(tx, request.agent_id, now)                        # agent's doing: they keep it live no longer
     entry = tx.get_entry(request.agent_id)
     facts = rules.AcquireFacts(stored, _seen(tx, [*(lease.agent_id for lease in stored), request.agent_id]),
                                revision, entry.session_name if entry is not None else "", tx.waiters())
@@ -139,6 +140,17 @@ def end_all(tx: RecordTx, now: int, agent_id: str, cause: EndCause) -> int:
         tx.put_lease(rules.ended(lease, cause, now, revision))
     tx.wake(LEASES)
     return len(held)
+
+
+def leave_all(tx: RecordTx, agent_id: str) -> int:
+    """Delete the waiter records of `agent_id` (Unregister, in its transaction, after end_all): its waiting
+    calls, woken, end LEASE_WAIT_ABORTED, and the waiters behind them may go now, whichever node they are on."""
+    mine = [w.waiter_id for w in tx.waiters() if w.agent_id == agent_id]
+    for waiter_id in mine:
+        tx.delete_waiter(waiter_id)
+    if mine:
+        tx.wake(LEASES)
+    return len(mine)
 
 
 def due(tx: RecordTx, now: int, clocks: Clocks) -> tuple[bool, int]:

@@ -55,7 +55,8 @@ def unregister(tx: RecordTx, now: int, name: str, purge: bool) -> tuple[int, int
     aborted = rendezvous.abort_queue(tx, now, entry.agent_id, "the target agent was unregistered")
     purged = mailbox.purge(tx, entry.agent_id)
     mailbox.release_creator(tx, entry)
-    leases.end_all(tx, now, entry.agent_id, EndCause.UNREGISTERED)  # a lease outlives no agent
+    leases.end_all(tx, now, entry.agent_id, EndCause.UNREGISTERED)  # a lease outlives no agent,
+    leases.leave_all(tx, entry.agent_id)  # nor does a waiting Acquire (it ends LEASE_WAIT_ABORTED)
     tx.delete_wake_hook(entry.agent_id)  # a hook outlives no mailbox: a new agent of that id sets its own,
     wake.drop_rows(tx, now, entry.agent_id)  # and is never fired with the old mailbox's wakes
     tx.delete_entry(entry.agent_id)

@@ -4,7 +4,7 @@
     fabric lease check src/api/app.py --as reviewer     # exit 1 when another agent's lease is in the way
 
 The agent is --as (or $FABRIC_AGENT). A refused take and a check that finds conflicts print each holder and
-exit 1, for scripts and hooks.
+exit 1, for scripts and hooks; a check also prints the other agents' waiting takes in line for its paths.
 """
 
 from __future__ import annotations
@@ -55,6 +55,25 @@ def holder_dict(h: ls.LeaseHolder) -> dict[str, object]:
     return {"path": h.requested, "resource": h.resource, "agent_id": h.agent_id, "session_name": h.session_name,
             "mode": _MODES.get(h.mode, ""), "reason": h.reason, "lease_id": h.lease_id,
             "expire_time": h.expire_time.ToJsonString(), "fencing_token": h.fencing_token}
+
+
+def _ago(ts: Any) -> str:
+    waited = max(0.0, time.time() - ts.seconds)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if waited >= size:
+            return f"{int(waited // size)}{unit}"
+    return f"{int(waited)}s"
+
+
+def _waiter_line(place: int, w: ls.LeaseWaiter) -> str:
+    return (f"{w.requested}: in line #{place}: {w.agent_id} waits for {_MODES.get(w.mode, '?')} {w.resource} "
+            f"(since {_ago(w.enqueue_time)} ago)")
+
+
+def waiter_dict(place: int, w: ls.LeaseWaiter) -> dict[str, object]:
+    return {"waiting": True, "place": place, "path": w.requested, "resource": w.resource, "agent_id": w.agent_id,
+            "mode": _MODES.get(w.mode, ""), "resources": list(w.resources),
+            "enqueue_time": w.enqueue_time.ToJsonString()}
 
 
 def report_conflicts(ctx: Context, holders: Sequence[ls.LeaseHolder]) -> None:
@@ -177,8 +196,24 @@ def lease_rm(ctx: Context, lease_ids: tuple[str, ...], everything: bool, agent: 
 @click.option("--shared", is_flag=True, help="only reading: only exclusive leases conflict")
 @click.pass_obj
 def lease_check(ctx: Context, paths: tuple[str, ...], agent: str | None, shared: bool) -> None:
-    """Exit 1 (printing each holder) when another agent's lease covers one of PATHS; 0 when they are free."""
-    holders = ctx.run(lambda c: c.check_leases(paths, agent_id=agent or "", mode="shared" if shared else "exclusive"))
+    """Exit 1 (printing each holder) when another agent's lease covers one of PATHS; 0 when they are free.
+    Other agents' waiting takes in line for PATHS are printed too (oldest first); they hold nothing yet, so
+    they do not change the exit status (a take without --wait would be refused LEASE_QUEUED, though)."""
+    mode = "shared" if shared else "exclusive"
+
+    async def run(client: Client) -> tuple[list[ls.LeaseHolder], list[ls.LeaseWaiter]]:
+        return (await client.check_leases(paths, agent_id=agent or "", mode=mode),
+                await client.lease_waiters(paths, agent_id=agent or "", mode=mode))
+
+    holders, waiters = ctx.run(run)
     report_conflicts(ctx, holders)
+    # A waiter's place: its position among the distinct waiting calls shown (oldest first).
+    places: dict[tuple[str, str], int] = {}
+    for w in waiters:
+        place = places.setdefault((w.agent_id, w.enqueue_time.ToJsonString()), len(places) + 1)
+        if ctx.json:
+            click.echo(json.dumps(waiter_dict(place, w), ensure_ascii=False))
+        else:
+            ctx.out.print(_waiter_line(place, w), markup=False)
     if holders:
         sys.exit(1)

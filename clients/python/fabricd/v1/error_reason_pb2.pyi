@@ -95,6 +95,7 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     LEASE_WAIT_TIMEOUT: _ClassVar[ErrorReason]
     QUOTA_LEASES: _ClassVar[ErrorReason]
     LEASE_QUEUED: _ClassVar[ErrorReason]
+    LEASE_WAIT_ABORTED: _ClassVar[ErrorReason]
     SESSION_REQUIRED: _ClassVar[ErrorReason]
     CSRF_REJECTED: _ClassVar[ErrorReason]
     CERTIFICATE_NAME_LOOKS_TAKEN: _ClassVar[ErrorReason]
@@ -187,6 +188,7 @@ LEASE_NOT_FOUND: ErrorReason
 LEASE_WAIT_TIMEOUT: ErrorReason
 QUOTA_LEASES: ErrorReason
 LEASE_QUEUED: ErrorReason
+LEASE_WAIT_ABORTED: ErrorReason
 SESSION_REQUIRED: ErrorReason
 CSRF_REJECTED: ErrorReason
 CERTIFICATE_NAME_LOOKS_TAKEN: ErrorReason
