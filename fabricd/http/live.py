@@ -39,7 +39,7 @@ log = logging.getLogger("fabricd.http")
 
 COALESCE_S = 0.1
 """The least time from a first mark to its rebuild."""
-PACE_FACTOR = 8.0
+PACE_FACTOR = 20.0
 MAX_PACE_S = 0.8
 """A rebuild waits at least PACE_FACTOR times as long as the last picture cost (its rebuild, and the pages' encoding
 and sending of it; at most MAX_PACE_S) after a mark: on a big fabric under load a picture costs the loop
