@@ -50,10 +50,11 @@ def remove(folder: str) -> None:
         subprocess.run(["git", "-C", ROOT, "worktree", "prune"], capture_output=True)
 
 
-def measure(tree: str, workload: str, quick: bool) -> dict[str, float]:
-    """One workload against `tree`'s daemon and client, in a process of its own."""
+def measure(tree: str, workload: str, quick: bool, store: str = "") -> dict[str, float]:
+    """One workload against `tree`'s daemon and client (on `store` when given: a postgresql:// URL or pg), in a
+    process of its own."""
     command = [sys.executable, os.path.join(HERE, "bench"), "--tree", tree, "--only", workload,
-               *(["--quick"] if quick else [])]
+               *(["--quick"] if quick else []), *(["--store", store] if store else [])]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"bench --compare: {workload} failed against {tree}:\n{result.stderr[-3000:]}")
@@ -101,7 +102,8 @@ def table(rows: dict[str, dict[str, object]], before: str, after: str = "this wo
     return "\n".join(lines)
 
 
-def compare(rev: str, workloads: list[str], rounds: int, quick: bool, after: str | None = None) -> dict[str, object]:
+def compare(rev: str, workloads: list[str], rounds: int, quick: bool, after: str | None = None,
+            store: str = "") -> dict[str, object]:
     """Run `workloads` for both arms, `rounds` times, interleaved; print the table, return the figures.
 
     The after arm is this working tree, or the commit `after` (checked out like `rev`).
@@ -122,7 +124,7 @@ def compare(rev: str, workloads: list[str], rounds: int, quick: bool, after: str
             figures: dict[str, dict[str, float]] = {"before": {}, "after": {}}
             for workload in workloads:
                 for arm in ("before", "after") if n % 2 == 0 else ("after", "before"):
-                    got = measure(trees[arm], workload, quick)
+                    got = measure(trees[arm], workload, quick, store)
                     figures[arm].update(got)
                     print(f"round {n + 1}/{rounds} {arm:6} {json.dumps(got)}", file=sys.stderr, flush=True)
             for arm, figs in figures.items():
@@ -132,5 +134,5 @@ def compare(rev: str, workloads: list[str], rounds: int, quick: bool, after: str
             remove(tree)
     rows = summary(runs["before"], runs["after"])
     print(table(rows, f"{rev} ({commit[:10]})", after_name), flush=True)
-    return {"before": commit, "after": after_commit if after is not None else "working tree", "rounds": rounds,
+    return {"before": commit, "after": after_commit if after is not None else "working tree", "rounds": rounds, "store": store or "lmdb",
             "quick": quick, "figures": rows}
