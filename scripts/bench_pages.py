@@ -14,15 +14,50 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import time
+from typing import TYPE_CHECKING
 
 import aiohttp
 
-from fabricd.client import Client
+if TYPE_CHECKING:
+    from fabricd.client import Client
 
 
 class Pages:
-    """`n` open pages of the overseer at `url`, signed in with `token`."""
+    """`n` open pages of the overseer at `url`, signed in with `token`, read by a process of their own (this
+    file run as a script), so reading the pages' events takes no time from the load generator's loop."""
+
+    def __init__(self, url: str, token: str, n: int) -> None:
+        self.url = url
+        self.token = token
+        self.n = n
+        self.first_paint_ms: list[float] = []
+        self.events = 0
+        self._proc: subprocess.Popen[str] | None = None
+
+    async def open(self) -> None:
+        self._proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), self.url, self.token, str(self.n)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self._proc.stdout is not None
+        line = await asyncio.to_thread(self._proc.stdout.readline)
+        if not line:
+            raise RuntimeError("the page readers did not start")
+        self.first_paint_ms = json.loads(line)["first_paint_ms"]
+
+    async def close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        out, _ = await asyncio.to_thread(proc.communicate, "")
+        self.events = json.loads(out.strip().splitlines()[-1])["events"] if out.strip() else 0
+        self._proc = None
+
+
+class Readers:
+    """The pages themselves (in the reader process): sessions and their event streams."""
 
     def __init__(self, url: str, token: str, n: int) -> None:
         self.url = url
@@ -84,9 +119,25 @@ async def populate(client: Client, agents: int) -> None:
         await asyncio.gather(*(client.send(n, "waiting for you", sender="bench") for n in names[start:start + 200]))
 
 
+async def read_pages(url: str, token: str, n: int) -> None:
+    """The reader process: open the pages, print their first paints, read until standard input closes, print
+    the events they received."""
+    readers = Readers(url, token, n)
+    await readers.open()
+    print(json.dumps({"first_paint_ms": readers.first_paint_ms}), flush=True)
+    await asyncio.to_thread(sys.stdin.read)
+    events = readers.events
+    await readers.close()
+    print(json.dumps({"events": events}), flush=True)
+
+
 def rss_mb(pid: int) -> float:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+if __name__ == "__main__":
+    asyncio.run(read_pages(sys.argv[1], sys.argv[2], int(sys.argv[3])))

@@ -303,13 +303,15 @@ class Tree:
         """The daemons' process ids (for CPU accounting)."""
         return [d.proc.pid for daemons, _ in self._daemons.values() for d in daemons]
 
-    def page_figures(self) -> dict[str, float]:
-        """What the open pages saw and cost (none without --pages)."""
+    async def page_figures(self) -> dict[str, float]:
+        """What the open pages saw and cost (none without --pages); closes them (their reader counts at the end)."""
         pages = self.open_pages
         if pages is None:
             return {}
+        rss = bench_pages.rss_mb(self._daemons[False][0][0].proc.pid)  # with the pages still open
+        await pages.close()
         return {"pages_first_paint_ms": max(pages.first_paint_ms), "pages_events": pages.events,
-                "pages_daemon_rss_mb": bench_pages.rss_mb(self._daemons[False][0][0].proc.pid)}
+                "pages_daemon_rss_mb": rss}
 
     async def close(self) -> None:
         if self.open_pages is not None:
@@ -420,7 +422,7 @@ async def run(root: str, quick: bool, only: list[str], pages: int = 0, agents: i
         for name, workload in WORKLOADS.items():
             if name in only:
                 figures.update(await workload(tree))
-        figures.update(tree.page_figures())
+        figures.update(await tree.page_figures())
     finally:
         await tree.close()
     return rounded(derive(figures))
