@@ -65,7 +65,6 @@ class Readers:
         self.n = n
         self.first_paint_ms: list[float] = []
         self.events = 0
-        self._seen = asyncio.Condition()
         self._tasks: list[asyncio.Task[None]] = []
         self._sessions: list[aiohttp.ClientSession] = []
 
@@ -87,14 +86,7 @@ class Readers:
                     if not painted.done():
                         self.first_paint_ms.append((time.perf_counter() - start) * 1000)
                         painted.set_result(None)
-                    async with self._seen:
-                        self.events += 1
-                        self._seen.notify_all()
-
-    async def until(self, events: int) -> None:
-        """Wait until the pages have received `events` events in all."""
-        async with self._seen:
-            await self._seen.wait_for(lambda: self.events >= events)
+                    self.events += 1
 
     async def close(self) -> None:
         for task in self._tasks:
