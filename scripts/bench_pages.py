@@ -47,6 +47,17 @@ class Pages:
             raise RuntimeError("the page readers did not start")
         self.first_paint_ms = json.loads(line)["first_paint_ms"]
 
+    async def until(self, events: int) -> None:
+        """Wait until the pages have received `events` events in all (the reader answers when they have)."""
+        proc = self._proc
+        assert proc is not None and proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"until {events}\n")
+        proc.stdin.flush()
+        line = await asyncio.to_thread(proc.stdout.readline)
+        if not line:
+            raise RuntimeError("the page readers ended before the pages got the events")
+        self.events = json.loads(line)["events"]
+
     async def close(self) -> None:
         proc = self._proc
         if proc is None:
@@ -65,6 +76,7 @@ class Readers:
         self.n = n
         self.first_paint_ms: list[float] = []
         self.events = 0
+        self._seen = asyncio.Condition()
         self._tasks: list[asyncio.Task[None]] = []
         self._sessions: list[aiohttp.ClientSession] = []
 
@@ -86,7 +98,14 @@ class Readers:
                     if not painted.done():
                         self.first_paint_ms.append((time.perf_counter() - start) * 1000)
                         painted.set_result(None)
-                    self.events += 1
+                    async with self._seen:
+                        self.events += 1
+                        self._seen.notify_all()
+
+    async def until(self, events: int) -> None:
+        """Wait until the pages have received `events` events in all."""
+        async with self._seen:
+            await self._seen.wait_for(lambda: self.events >= events)
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -113,11 +132,14 @@ async def populate(client: Client, agents: int) -> None:
 
 async def read_pages(url: str, token: str, n: int) -> None:
     """The reader process: open the pages, print their first paints, read until standard input closes, print
-    the events they received."""
+    the events they received. A line `until N` on standard input is answered once the pages have N events."""
     readers = Readers(url, token, n)
     await readers.open()
     print(json.dumps({"first_paint_ms": readers.first_paint_ms}), flush=True)
-    await asyncio.to_thread(sys.stdin.read)
+    while line := await asyncio.to_thread(sys.stdin.readline):
+        if line.startswith("until "):
+            await readers.until(int(line.split()[1]))
+            print(json.dumps({"events": readers.events}), flush=True)
     events = readers.events
     await readers.close()
     print(json.dumps({"events": events}), flush=True)
