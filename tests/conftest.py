@@ -8,6 +8,7 @@ Tests named in the module's `LMDB_ONLY` run on LMDB only.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import queue
@@ -153,3 +154,55 @@ def pytest_addoption(parser) -> None:  # noqa: ANN001
 @pytest.fixture
 def soak(request) -> bool:  # noqa: ANN001
     return bool(request.config.getoption("--soak"))
+
+
+HANG_GRACE_S = float(os.environ.get("FABRICD_TEST_HANG_GRACE_S", "60"))  # tests/test_hang_backstop.py sets it
+
+
+@pytest.fixture(autouse=True)
+def _end_a_hung_test(request) -> Iterator[None]:  # noqa: ANN001
+    """A backstop behind pytest-timeout. Its alarm fails a test by raising in whatever code runs when it fires;
+    in an asyncio test that is often another task, which keeps the exception to itself, and the test then runs
+    for ever (one did, with a load loop that grew its daemon to 23 GB until CI gave up). A test still running
+    HANG_GRACE_S after its timeout gets every thread's stack printed, its daemons killed, and its worker ended:
+    pytest-xdist reports the worker crashed in that test and goes on with a new one."""
+    marker = request.node.get_closest_marker("timeout")
+    limit = float(marker.args[0]) if marker is not None and marker.args else float(request.config.getini("timeout") or 0)
+    if limit <= 0:
+        yield
+        return
+
+    def end() -> None:
+        sys.stderr.write(f"\n{request.node.nodeid} still runs {HANG_GRACE_S:.0f} s after its {limit:.0f} s "
+                         "timeout: ending this worker\n")
+        faulthandler.dump_traceback(file=sys.stderr)
+        sys.stderr.flush()
+        for child in children(os.getpid()):
+            try:
+                os.kill(child, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        os._exit(3)
+
+    timer = threading.Timer(limit + HANG_GRACE_S, end)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (read from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found

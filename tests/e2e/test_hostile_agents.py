@@ -292,11 +292,15 @@ async def test_drains_with_short_deadlines_under_load_lose_nothing(secured) -> N
     total = 400
     await local.send_many([pb.Message(recipient=pb.Address(agent_id=ALICE), text=f"m{i}") for i in range(total)])
     received: list[str] = []
-    stop = asyncio.Event()
+    stop, half_drained = asyncio.Event(), asyncio.Event()
 
-    async def load() -> None:  # keeps the writer busy, so drains wait for it
+    async def load() -> None:  # keeps the writer busy, so drains wait for it; bounded, so a slow machine where
+        # no short drain gets through under load ends the load (and the drains then finish) instead of filling
+        # the disk: an unbounded loop here once grew a daemon to 23 GB and held CI for half an hour
         async with Client(daemon.target) as loader:
-            while not stop.is_set():
+            for _ in range(40):
+                if stop.is_set():
+                    break
                 await loader.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text="x" * 2000)] * 200)
 
     async def drainer(deadline: float) -> None:
@@ -309,11 +313,17 @@ async def test_drains_with_short_deadlines_under_load_lose_nothing(secured) -> N
                     assert exc.code() == grpc.StatusCode.DEADLINE_EXCEEDED, exc
                     continue
                 received.extend(m.text for m in answer.messages)
+                if len(received) >= total // 2:
+                    half_drained.set()
 
     loaders = [asyncio.ensure_future(load()) for _ in range(2)]
     drainers = [asyncio.ensure_future(drainer(d)) for d in (0.01, 0.01, 0.03, 0.06, 0.1)]
-    while len(received) < total // 2:
-        await asyncio.sleep(0.05)
+    half = asyncio.ensure_future(half_drained.wait())
+    running: set[asyncio.Future[object]] = {half, *loaders, *drainers}
+    while not half.done():
+        done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            task.result()  # a failed loader or drainer (a wrong status, say) ends the test at once
     stop.set()
     await asyncio.gather(*loaders, *drainers)
     while True:  # what is left, with all the time in the world
