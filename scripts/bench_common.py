@@ -66,7 +66,7 @@ if __name__ == "__main__":
 class Spread:
     """Several nodes' clients as one: each attribute read takes the next node's, so producers spread."""
 
-    def __init__(self, clients: list) -> None:  # noqa: ANN001 - fabricd.client.Client of the tree measured
+    def __init__(self, clients: list) -> None:  # fabricd.client.Client of the tree measured
         self._clients = clients
         self._next = 0
 

@@ -144,7 +144,7 @@ async def bench_redis(port: int) -> dict[str, float]:
         try:
             await r.ping()
             break
-        except Exception:  # noqa: BLE001 - starting up
+        except Exception:  # starting up
             await asyncio.sleep(0.05)
     out: dict[str, float] = {}
 
@@ -227,7 +227,7 @@ async def bench_nats(port: int) -> dict[str, float]:
         try:
             nc = await nats.connect(f"nats://127.0.0.1:{port}")
             break
-        except Exception:  # noqa: BLE001 - starting up
+        except Exception:  # starting up
             await asyncio.sleep(0.05)
     js = nc.jetstream()
     await js.add_stream(name="BENCH", subjects=["bench.>"])
@@ -322,7 +322,7 @@ async def _one(name: str, start_fabricd: Callable[[], tuple[object, str]], notes
     proc, port = started
     try:
         return await bench(port)
-    except Exception as exc:  # noqa: BLE001 - report and go on with the others
+    except Exception as exc:  # report and go on with the others
         notes.append(f"{name}: failed: {exc!r}")
         return None
     finally:

@@ -24,7 +24,7 @@ class Bare(pb_grpc.MailboxServiceServicer):
     def __init__(self) -> None:
         self._seq = itertools.count(1)
 
-    async def SendMessage(self, request: pb.SendMessageRequest, context: grpc.aio.ServicerContext) -> pb.SendMessageResponse:  # noqa: N802
+    async def SendMessage(self, request: pb.SendMessageRequest, context: grpc.aio.ServicerContext) -> pb.SendMessageResponse:
         out = pb.SendMessageResponse(message=request.message)
         out.message.seq = next(self._seq)
         out.message.send_time.FromNanoseconds(time.time_ns())

@@ -103,7 +103,7 @@ def sock_dir() -> Iterator[str]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def pytest_generate_tests(metafunc) -> None:  # noqa: ANN001
+def pytest_generate_tests(metafunc) -> None:
     backends = getattr(metafunc.module, "BACKENDS", None)
     if backends and "backend" in metafunc.fixturenames:
         if metafunc.function.__name__ in getattr(metafunc.module, "LMDB_ONLY", ()):
@@ -112,7 +112,7 @@ def pytest_generate_tests(metafunc) -> None:  # noqa: ANN001
 
 
 @pytest.fixture
-def backend(request) -> str:  # noqa: ANN001
+def backend(request) -> str:
     """The daemon's store for this test: "" (LMDB under its data folder) or a fresh PostgreSQL database's URL."""
     if getattr(request, "param", "lmdb") == "postgres":
         return request.getfixturevalue("pg_url")
@@ -120,7 +120,7 @@ def backend(request) -> str:  # noqa: ANN001
 
 
 @pytest.fixture
-def make_daemon(tmp_path, sock_dir, backend):  # noqa: ANN001, ANN201
+def make_daemon(tmp_path, sock_dir, backend):  # noqa: ANN201
     """Build (not start) a daemon on this test's data folder (or database); extra CLI args allowed."""
     made: list[Daemon] = []
 
@@ -137,7 +137,7 @@ def make_daemon(tmp_path, sock_dir, backend):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture
-def daemon(make_daemon) -> Daemon:  # noqa: ANN001
+def daemon(make_daemon) -> Daemon:
     return make_daemon().start()
 
 
@@ -147,12 +147,12 @@ async def client(daemon: Daemon) -> AsyncIterator[Client]:
         yield c
 
 
-def pytest_addoption(parser) -> None:  # noqa: ANN001
+def pytest_addoption(parser) -> None:
     parser.addoption("--soak", action="store_true", help="run the reliability suites long (minutes, many kills)")
 
 
 @pytest.fixture
-def soak(request) -> bool:  # noqa: ANN001
+def soak(request) -> bool:
     return bool(request.config.getoption("--soak"))
 
 
@@ -160,7 +160,7 @@ HANG_GRACE_S = float(os.environ.get("FABRICD_TEST_HANG_GRACE_S", "60"))  # tests
 
 
 @pytest.fixture(autouse=True)
-def _end_a_hung_test(request) -> Iterator[None]:  # noqa: ANN001
+def _end_a_hung_test(request) -> Iterator[None]:
     """A backstop behind pytest-timeout. Its alarm fails a test by raising in whatever code runs when it fires;
     in an asyncio test that is often another task, which keeps the exception to itself, and the test then runs
     for ever (one did, with a load loop that grew its daemon to 23 GB until CI gave up). A test still running

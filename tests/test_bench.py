@@ -35,7 +35,7 @@ def fake_tree(root: str) -> None:
             f.write(text)
 
 
-def test_an_arms_daemon_runs_that_trees_daemon_stubs_and_client_not_the_installed_ones(tmp_path) -> None:  # noqa
+def test_an_arms_daemon_runs_that_trees_daemon_stubs_and_client_not_the_installed_ones(tmp_path) -> None:
     tree = str(tmp_path / "arm")
     fake_tree(tree)
     result = subprocess.run([sys.executable, bench_common.__file__, tree, "serve", "--data-dir", "x"],
@@ -109,7 +109,7 @@ def test_compare_checks_out_a_revision_in_a_temporary_worktree_and_removes_it() 
     (["--nodes", "3"], "--nodes N (N >= 1) goes with --store"),
     (["--store", "mysql://x"], "--store takes a postgresql:// URL or pg"),
 ])
-def test_bench_refuses_a_bad_revision_or_workload_before_measuring_anything(args, message) -> None:  # noqa: ANN001
+def test_bench_refuses_a_bad_revision_or_workload_before_measuring_anything(args, message) -> None:
     result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "bench"), *args], capture_output=True, text=True,
                             timeout=60)
     assert result.returncode != 0 and message in result.stderr, result.stderr
@@ -154,7 +154,7 @@ def test_peer_ratios_are_taken_within_each_round_then_their_median() -> None:
     assert summary["results"]["redis"]["send_1"] == 600.0 and summary["rounds"] == 3
 
 
-async def test_the_lease_workloads_measure_round_trips_and_check_latency_and_leave_no_lease(daemon) -> None:  # noqa: ANN001
+async def test_the_lease_workloads_measure_round_trips_and_check_latency_and_leave_no_lease(daemon) -> None:
     """The workload code itself, at a tiny size against the test daemon (scripts/bench runs it at full size)."""
     import bench_leases
 

@@ -32,7 +32,7 @@ HUNG = textwrap.dedent('''
 ''')
 
 
-def test_a_test_that_swallows_its_timeout_ends_its_worker_and_its_children(tmp_path) -> None:  # noqa: ANN001
+def test_a_test_that_swallows_its_timeout_ends_its_worker_and_its_children(tmp_path) -> None:
     os.makedirs(tmp_path / "tests")
     (tmp_path / "tests" / "test_hung.py").write_text(HUNG)
     env = dict(os.environ, FABRICD_TEST_HANG_GRACE_S="1", PYTHONPATH=ROOT)

@@ -111,7 +111,7 @@ def test_buf_breaking_finds_no_break_against_the_released_api() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_buf_breaking_would_catch_a_renamed_field(tmp_path) -> None:  # noqa: ANN001
+def test_buf_breaking_would_catch_a_renamed_field(tmp_path) -> None:
     shutil.copytree(ROOT / "protos", tmp_path / "protos")
     shutil.copytree(ROOT / "third_party", tmp_path / "third_party")
     shutil.copy(ROOT / "buf.yaml", tmp_path / "buf.yaml")

@@ -24,13 +24,13 @@ def resolved(requirement: str, tmp_path: pathlib.Path) -> set[str]:
     return {item["metadata"]["name"].lower().replace("_", "-") for item in json.loads(report.read_text())["install"]}
 
 
-def test_installing_the_client_alone_brings_no_lmdb_prometheus_health_or_reflection(tmp_path) -> None:  # noqa: ANN001
+def test_installing_the_client_alone_brings_no_lmdb_prometheus_health_or_reflection(tmp_path) -> None:
     names = resolved(str(ROOT), tmp_path)
     assert names >= CLIENT
     assert not names & DAEMON_ONLY, f"a client-only install would pull in {sorted(names & DAEMON_ONLY)}"
 
 
-def test_the_daemon_extra_brings_what_the_daemon_imports(tmp_path) -> None:  # noqa: ANN001
+def test_the_daemon_extra_brings_what_the_daemon_imports(tmp_path) -> None:
     assert resolved(f"{ROOT}[daemon]", tmp_path) >= CLIENT | DAEMON_ONLY
 
 
@@ -54,7 +54,7 @@ def run_without_daemon_libraries(code: str, env: dict[str, str] | None = None) -
                           capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
 
 
-def test_the_cli_talks_to_a_daemon_without_the_daemon_libraries(daemon) -> None:  # noqa: ANN001
+def test_the_cli_talks_to_a_daemon_without_the_daemon_libraries(daemon) -> None:
     env = dict(os.environ, FABRICD_TARGET=daemon.target)
     result = run_without_daemon_libraries("""
         import sys
@@ -81,7 +81,7 @@ def test_fabricd_without_the_daemon_extra_says_in_one_line_what_to_install() -> 
     assert "pip install 'fabricd[daemon]'" in result.stderr and "lmdb" in result.stderr
 
 
-def test_fabricd_with_the_daemon_extra_runs_the_daemon_command(capsys) -> None:  # noqa: ANN001
+def test_fabricd_with_the_daemon_extra_runs_the_daemon_command(capsys) -> None:
     from fabricd import __version__
     from fabricd.daemon.entry import main
 

@@ -216,7 +216,7 @@ class Outbox(Service):
             await self.send_wake(row, hook)
         except FabricError as exc:
             error = exc
-        except Exception as exc:  # noqa: BLE001 - a sender's bug is this row's failure, retried, never the loop's
+        except Exception as exc:  # a sender's bug is this row's failure, retried, never the loop's
             log.exception("wake sender failed on %s", row.key)
             error = FabricError(f"{type(exc).__name__}: {exc}", reason="WAKE_DELIVERY_FAILED")
         try:

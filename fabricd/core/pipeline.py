@@ -226,7 +226,7 @@ async def merge(*sources: AsyncIterator[T]) -> AsyncIterator[T]:
                 taken[i].clear()
                 await out.put((0, (i, item)))
                 await taken[i].wait()
-        except BaseException as exc:  # noqa: BLE001 - handed to the consumer, which raises it
+        except BaseException as exc:  # handed to the consumer, which raises it
             if not isinstance(exc, asyncio.CancelledError):
                 await out.put((2, exc))
                 return

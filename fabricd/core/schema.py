@@ -68,7 +68,7 @@ class Section:
 
 
 # Any below: a setting is a dataclass field, typed by the field's own annotation as dataclasses.field is.
-def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: A002, ANN401
+def setting(default: Any = dataclasses.MISSING, help: str = "", *,  # noqa: ANN401
             factory: Callable[[], Any] | None = None, **spec: Any) -> Any:  # noqa: ANN401
     """A dataclass field that is a configuration setting (see the module docstring)."""
     metadata = {SPEC: Spec(help, **spec)}

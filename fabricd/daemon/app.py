@@ -247,7 +247,7 @@ class App:
         self._sd.notify("RELOADING=1", f"MONOTONIC_USEC={time.monotonic_ns() // 1000}")
         try:
             new = self._reconfigure()
-        except Exception as exc:  # noqa: BLE001 - a bad file must not kill a running daemon
+        except Exception as exc:  # a bad file must not kill a running daemon
             log.error("reload failed, keeping the running configuration: %s", exc)
             self._sd.notify("READY=1", f"STATUS=reload failed: {exc}")
             return
@@ -281,7 +281,7 @@ class App:
                 while await self.store.channels.expire(1000) >= 1000:  # retention of channels no one posts to
                     pass
                 await self.store.channels.catch_up()  # a search index beside the store (LMDB), after a crash too
-            except Exception:  # noqa: BLE001 - housekeeping; try again next round
+            except Exception:  # housekeeping; try again next round
                 log.exception("housekeeping failed")
             await asyncio.sleep(every_s)
 

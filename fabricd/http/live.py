@@ -171,7 +171,7 @@ class Live:
                 self.snapshot = await self._build(dirty, self.snapshot, quick=True)
                 self._publish()
             self.snapshot = await self._build(dirty, self.snapshot)
-        except Exception:  # noqa: BLE001 - a failed read (a database away) is retried on the next change
+        except Exception:  # a failed read (a database away) is retried on the next change
             log.exception("the overseer page could not read the fabric")
             self._dirty.everything = True
         self._publish()

@@ -168,7 +168,7 @@ class Overseer:
             response = error_response(exc)
         except web.HTTPException as exc:
             response = exc
-        except Exception:  # noqa: BLE001 - reported as INTERNAL with an incident id, as an RPC's would be
+        except Exception:  # reported as INTERNAL with an incident id, as an RPC's would be
             incident = uuid.uuid4().hex[:16]
             log.exception("unexpected error in %s %s (incident %s)", request.method, request.path, incident,
                           extra={"incident_id": incident})

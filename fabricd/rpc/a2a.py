@@ -80,7 +80,7 @@ def a2a_mapped(method: Callable) -> Callable:
                 return
             except grpc.aio.AbortError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - FabricErrors translated, the rest INTERNAL (logged)
+            except Exception as exc:  # FabricErrors translated, the rest INTERNAL (logged)
                 problem = exc
             await fail(context, request, problem)
         return stream
@@ -92,7 +92,7 @@ def a2a_mapped(method: Callable) -> Callable:
             return await method(self, request, context)
         except grpc.aio.AbortError:
             raise
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             problem = exc
         await fail(context, request, problem)
     return unary
@@ -227,7 +227,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
     # -- the service
 
     @a2a_mapped
-    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201
         history = _history_length(request.configuration)
         view = await self._enqueue(request)
         if request.configuration.return_immediately or view.ticket.state != TicketState.QUEUED:
@@ -242,14 +242,14 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return a2a.SendMessageResponse(task=convert.task(view, history))
 
     @a2a_mapped
-    async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201
         history = _history_length(request.configuration)
         view = await self._enqueue(request)
         async for event in self._events(view, history):
             yield event
 
     @a2a_mapped
-    async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201
         after = _after_generation(context)
         view = await self._task(request.tenant, request.id)
         async for event in self._events(view, after=after):
@@ -290,7 +290,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                                      task_id=first.ticket.ticket_id)
 
     @a2a_mapped
-    async def GetTask(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetTask(self, request, context):  # noqa: ANN001, ANN201
         history = _history_length(request)
         view = await self._task(request.tenant, request.id)
         if request.HasField("current_generation") and convert.generation(view) <= request.current_generation:
@@ -307,7 +307,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.task(view, history)
 
     @a2a_mapped
-    async def ListTasks(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def ListTasks(self, request, context):  # noqa: ANN001, ANN201
         agent_id, unknown = await self._tasks_tenant(request.tenant)
         size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
         if not 1 <= size <= 100:
@@ -348,7 +348,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size, total_size=total)
 
     @a2a_mapped
-    async def CancelTask(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def CancelTask(self, request, context):  # noqa: ANN001, ANN201
         view = await self._task(request.tenant, request.id)
         ticket, withdrawn = await self._rv.cancel_ticket(view.ticket.ticket_id)
         cancelled = TicketView(ticket, -1)
@@ -360,7 +360,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.task(cancelled)
 
     @a2a_mapped
-    async def GetExtendedAgentCard(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetExtendedAgentCard(self, request, context):  # noqa: ANN001, ANN201
         entry = await self._dir.resolve(request.tenant) if request.tenant else None
         if entry is None:
             raise convert.invalid_params("tenant is required: the agent id or session name of the agent",
@@ -368,19 +368,19 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.card(entry, self._endpoint.listeners, self._endpoint.mutual_tls, __version__)
 
     @a2a_mapped
-    async def CreateTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def CreateTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
         raise _push_unsupported()
 
     @a2a_mapped
-    async def GetTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
         raise _push_unsupported()
 
     @a2a_mapped
-    async def ListTaskPushNotificationConfigs(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def ListTaskPushNotificationConfigs(self, request, context):  # noqa: ANN001, ANN201
         raise _push_unsupported()
 
     @a2a_mapped
-    async def DeleteTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def DeleteTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
         raise _push_unsupported()
 
 

@@ -116,7 +116,7 @@ def mapped(method: Callable) -> Callable:
                 err, internal = exc, False
             except grpc.aio.AbortError:
                 raise
-            except Exception:  # noqa: BLE001 - reported as INTERNAL, logged with the stack
+            except Exception:  # reported as INTERNAL, logged with the stack
                 err, internal = internal_error(name, context, request), True
             finally:
                 Gauges.open_streams -= 1
@@ -132,7 +132,7 @@ def mapped(method: Callable) -> Callable:
             err, internal = exc, False
         except grpc.aio.AbortError:
             raise
-        except Exception:  # noqa: BLE001
+        except Exception:
             err, internal = internal_error(name, context, request), True
         await (_abort_internal(context, err) if internal else abort(context, err))
 

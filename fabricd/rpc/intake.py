@@ -47,12 +47,12 @@ class Reservation:
 
     def shrink(self, size: int) -> None:
         if size < self.size:
-            self.intake._give(self.key, self.size - size)  # noqa: SLF001 - the reservation's own intake
+            self.intake._give(self.key, self.size - size)  # the reservation's own intake
             self.size = size
 
     def release(self) -> None:
         if self.size:
-            self.intake._give(self.key, self.size)  # noqa: SLF001
+            self.intake._give(self.key, self.size)
             self.size = 0
 
 

@@ -86,7 +86,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             """Parse here, not in gRPC, so a malformed request is INVALID_ARGUMENT, not UNKNOWN."""
             try:
                 return deserialize(raw) if deserialize else raw
-            except Exception as exc:  # noqa: BLE001 - protobuf's DecodeError and friends
+            except Exception as exc:  # protobuf's DecodeError and friends
                 raise InvalidArgument(f"the request is not a valid {method} request: {exc}",
                                       reason="MALFORMED_REQUEST") from None
 

@@ -56,7 +56,7 @@ class ReflectionServicer:
         _register_v1(self._pool)
         self._services = tuple(sorted({*service_names, *SERVICE_NAMES}))
 
-    async def ServerReflectionInfo(  # noqa: N802 - the RPC's name
+    async def ServerReflectionInfo(  # the RPC's name
             self, requests: AsyncIterator[pb.ServerReflectionRequest], context: grpc.aio.ServicerContext,
     ) -> AsyncIterator[pb.ServerReflectionResponse]:
         async for request in requests:

@@ -101,62 +101,62 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
         """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
-    async def Ask(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def Ask(self, request, context):  # noqa: ANN001, ANN201
         answered = await self._rv.ask_answer(ticket_request(request, self._rv.limits), _timeout(request, context))
         return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result,
                               outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201
         ticket, position = await self._rv.enqueue(ticket_request(request, self._rv.limits))
         return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
-    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201
         answered = await self._rv.await_answer(request.ticket_id, _timeout(request, context))
         return pb.AwaitReplyResponse(result=answered.result,
                                      outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                                      data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def Reply(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def Reply(self, request, context):  # noqa: ANN001, ANN201
         ticket_id = await self._rv.reply(request.agent_id, answer_in(request), request.ticket_id)
         return pb.ReplyResponse(ticket_id=ticket_id)
 
     @mapped
-    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201
         view = await self._rv.view(request.ticket_id)
         return pb.GetTicketResponse(ticket=wire.ticket_out(view.ticket, view.position))
 
     @mapped
-    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201
         ticket, cancelled = await self._rv.cancel_ticket(request.ticket_id)
         return pb.CancelTicketResponse(ticket=wire.ticket_out(ticket), cancelled=cancelled)
 
     @mapped
-    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201
         query = TicketQuery(request.conversation_id, _states(request.states), source_agent=request.source_agent_id)
         listed = await self._rv.tickets(request.agent_id, query, request.page_size, request.page_token)
         return pb.ListTicketsResponse(tickets=[wire.ticket_out(v.ticket, v.position) for v in listed.items],
                                       next_page_token=listed.next_page_token)
 
     @mapped
-    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201
         return pb.CancelHeadResponse(cancelled=await self._rv.cancel_head(request.agent_id, request.ticket_id))
 
     @mapped
-    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201
         return pb.CloseQueueResponse(aborted=await self._rv.close_queue(request.agent_id, request.reason))
 
     @mapped
-    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201
         listed = await self._rv.queue(request.agent_id, request.page_size, request.page_token)
         return pb.GetQueueResponse(tickets=wire.queue_out(listed.items, first=listed.offset),
                                    next_page_token=listed.next_page_token)
 
     @mapped
-    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201
         async for head in self._rv.watch_queue(request.agent_id, request.max_tickets):
             if head is None:
                 yield pb.WatchQueueResponse(keepalive=True)
@@ -165,7 +165,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
                                             truncated=head.truncated)
 
     @mapped
-    async def Serve(self, request_iterator, context):  # noqa: ANN001, ANN201, N802
+    async def Serve(self, request_iterator, context):  # noqa: ANN001, ANN201
         frames = request_iterator.__aiter__()
         first = await anext(frames, None)
         if first is None:

@@ -36,7 +36,7 @@ def test_agent_job_without_mail_and_from_a_mapping() -> None:
      "mail.reply_to[0].session_id"),
     ({"session_id": "s", "command_fact_id": "c"}, "not mail", "mail"),
 ])
-def test_agent_job_checks_its_input_at_once(work, mail, field) -> None:  # noqa: ANN001
+def test_agent_job_checks_its_input_at_once(work, mail, field) -> None:
     with pytest.raises(InvalidArgument) as err:
         agent_job(work, mail)
     assert err.value.metadata["field"] == field

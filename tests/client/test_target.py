@@ -22,7 +22,7 @@ def test_a_target_is_a_unix_path_or_host_and_port(given: str, dialled: str) -> N
     assert _target.normalize(given) == dialled
 
 
-def test_a_bare_relative_or_home_path_is_a_unix_socket(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+def test_a_bare_relative_or_home_path_is_a_unix_socket(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert _target.normalize("./x.sock") == f"unix:{tmp_path}/x.sock"
@@ -59,7 +59,7 @@ def _stale(path: str) -> None:
 
 
 @pytest.fixture
-def places(sock_dir, monkeypatch):  # noqa: ANN001, ANN201
+def places(sock_dir, monkeypatch):  # noqa: ANN201
     runtime, state, run = (os.path.join(sock_dir, name) for name in ("rt", "st", "run"))
     for folder in (runtime, os.path.join(state, "fabricd"), run):
         os.makedirs(folder)
@@ -69,7 +69,7 @@ def places(sock_dir, monkeypatch):  # noqa: ANN001, ANN201
                  os.path.join(run, "fabricd.sock")]
 
 
-def test_discovery_tries_runtime_dir_then_state_dir_then_run(places) -> None:  # noqa: ANN001
+def test_discovery_tries_runtime_dir_then_state_dir_then_run(places) -> None:
     env, (user_unit, by_hand, system_unit) = places
     assert _target.candidates(env) == [user_unit, by_hand, system_unit]
     nothing = _target.discover(env)
@@ -84,7 +84,7 @@ def test_discovery_tries_runtime_dir_then_state_dir_then_run(places) -> None:  #
                 assert _target.discover(env).target == f"unix:{user_unit}"
 
 
-def test_discovery_passes_over_a_socket_a_dead_daemon_left(places) -> None:  # noqa: ANN001
+def test_discovery_passes_over_a_socket_a_dead_daemon_left(places) -> None:
     env, (user_unit, by_hand, system_unit) = places
     _stale(user_unit)
     with _listening(system_unit):
@@ -94,7 +94,7 @@ def test_discovery_passes_over_a_socket_a_dead_daemon_left(places) -> None:  # n
     assert _target.discover(env).target == f"unix:{user_unit}"  # nothing answers: the first that exists
 
 
-def test_an_explicit_target_or_fabricd_target_skips_discovery(places) -> None:  # noqa: ANN001
+def test_an_explicit_target_or_fabricd_target_skips_discovery(places) -> None:
     env, _ = places
     assert _target.resolve("/x.sock", env).target == "unix:/x.sock"
     assert not _target.resolve(None, {**env, "FABRICD_TARGET": "127.0.0.1:1"}).discovered

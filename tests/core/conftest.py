@@ -122,7 +122,7 @@ async def fabric(make_fabric: MakeFabric) -> Fabric:
     return await make_fabric()
 
 
-def mail(to: str, text: str = "hi", *, id: str = "", sender: str = "") -> Message:  # noqa: A002
+def mail(to: str, text: str = "hi", *, id: str = "", sender: str = "") -> Message:
     return Message(id=id, sender=Address(sender), recipient=Address(to), text=text)
 
 

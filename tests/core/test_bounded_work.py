@@ -19,7 +19,7 @@ EMBEDDED_ONLY = {
 class CountingTx:
     """A RecordTx that counts the records a script reads in bulk (tickets of a FIFO, directory entries)."""
 
-    def __init__(self, tx, counts: dict[str, int]) -> None:  # noqa: ANN001
+    def __init__(self, tx, counts: dict[str, int]) -> None:
         self._tx = tx
         self._counts = counts
 
@@ -46,7 +46,7 @@ def count_reads(fabric: Fabric) -> dict[str, int]:
     engine = fabric.store.engine  # type: ignore[attr-defined]
     write = engine.write
 
-    async def counting(fn, weight: int = 1):  # noqa: ANN001, ANN202
+    async def counting(fn, weight: int = 1):  # noqa: ANN202
         return await write(lambda tx: fn(CountingTx(tx, counts)), weight)
 
     engine.write = counting

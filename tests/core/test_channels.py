@@ -30,11 +30,11 @@ def channels_of(f: Fabric) -> Channels:
     return Channels(f.store, f.mailboxes.limits, f.clock, keepalive_s=0.05)
 
 
-def post(text: str, sender: str, id: str = "") -> Message:  # noqa: A002
+def post(text: str, sender: str, id: str = "") -> Message:
     return Message(id=id, sender=Address(sender), text=text)
 
 
-async def team(f: Fabric, *members: str, open: bool = True, retention: Retention | None = None) -> Channels:  # noqa: A002
+async def team(f: Fabric, *members: str, open: bool = True, retention: Retention | None = None) -> Channels:
     ch = channels_of(f)
     for m in members:
         await f.directory.register(m, "", (), "", {})

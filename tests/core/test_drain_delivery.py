@@ -54,7 +54,7 @@ async def test_a_drain_whose_caller_leaves_before_its_write_runs_consumes_nothin
     with pytest.raises(asyncio.CancelledError):
         await drain
     busy.set()  # the write runs now, its caller gone
-    await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the write (and any put-back) has run
+    await asyncio.gather(*fabric.mailboxes._background)
     fabric.store.mailboxes = port
     assert taken == [0]  # the write asked whether its caller could still receive: no, so it took nothing
     assert (await fabric.mailboxes.peek("bob", 10))[1] == 3
@@ -111,7 +111,7 @@ async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_
     with pytest.raises(asyncio.CancelledError):
         await drain
     durable.set()
-    await asyncio.gather(*fabric.mailboxes._background)  # noqa: SLF001  the put-back has run
+    await asyncio.gather(*fabric.mailboxes._background)
     unread, count = await fabric.mailboxes.peek("bob", 10)
     assert (texts(unread), count) == (["new"], 1)  # m0 and m1 were the removed mailbox's
 

@@ -12,7 +12,7 @@ from fabricd.core.outbox import RetryPolicy
 from tests.core.conftest import Fabric, MakeFabric, decoded, mail
 
 
-def senders_and_texts(fabric_peek: tuple) -> list[tuple[str, str]]:  # noqa: ANN001 - (envelopes, unread)
+def senders_and_texts(fabric_peek: tuple) -> list[tuple[str, str]]:  # (envelopes, unread)
     return [(m.sender.agent_id, m.text) for m in decoded(fabric_peek[0])]
 
 

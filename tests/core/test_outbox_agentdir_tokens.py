@@ -109,14 +109,14 @@ async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:
     assert fabric.tokens.verify(secret) is None and [t.token_id for t in (await fabric.tokens.list()).items] == revoked
 
 
-async def test_a_token_issued_while_a_refresh_reads_the_store_stays_valid(fabric: Fabric,  # noqa: ANN001
+async def test_a_token_issued_while_a_refresh_reads_the_store_stays_valid(fabric: Fabric,
                                                                           monkeypatch) -> None:
     """A refresh (woken by an earlier issue) that read the store before this issue committed keeps it."""
-    store_tokens = fabric.tokens._store.tokens  # noqa: SLF001
+    store_tokens = fabric.tokens._store.tokens
     read, release = asyncio.Event(), asyncio.Event()
     real_all = type(store_tokens).all
 
-    async def slow_all(self):  # noqa: ANN001, ANN202
+    async def slow_all(self):  # noqa: ANN202
         snapshot = await real_all(self)
         read.set()
         await release.wait()
@@ -134,7 +134,7 @@ async def test_a_token_issued_while_a_refresh_reads_the_store_stays_valid(fabric
 async def test_a_token_revoked_by_another_node_ends_this_nodes_calls_at_the_refresh(fabric: Fabric) -> None:
     from fabricd.core.tokens import Tokens
 
-    other = Tokens(fabric.tokens._store, fabric.tokens.limits, fabric.clock)  # noqa: SLF001 (another node)
+    other = Tokens(fabric.tokens._store, fabric.tokens.limits, fabric.clock)
     ended: list[str] = []
     fabric.tokens.on_revoke.append(ended.append)
     token, secret = await fabric.tokens.issue("agent", "alice")

@@ -16,7 +16,7 @@ from fabricd.core.rendezvous import TicketRequest
 from tests.core.conftest import Fabric
 
 
-async def all_pages(read, page_size: int = 0) -> tuple[list, int]:  # noqa: ANN001
+async def all_pages(read, page_size: int = 0) -> tuple[list, int]:
     """Every item of a list call, and how many pages it took."""
     items, token, pages = [], "", 0
     while True:

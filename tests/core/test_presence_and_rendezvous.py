@@ -157,7 +157,7 @@ def lose_wake_ups(fabric: Fabric) -> None:
     fabric.wakeups.notify = lambda key: None  # type: ignore[method-assign]
 
 
-async def next_change(stream):  # noqa: ANN001, ANN201
+async def next_change(stream):  # noqa: ANN201
     """The stream's next response that is not a keepalive (None)."""
     while (item := await anext(stream)) is None:
         pass

@@ -37,7 +37,7 @@ async def test_a_resent_key_reattaches_and_a_dropped_asks_retire_then_spares_the
 
 
 @pytest.mark.parametrize("cancelled_in", ["enqueue", "retire"])
-async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: Fabric, monkeypatch,  # noqa: ANN001
+async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: Fabric, monkeypatch,
                                                                         cancelled_in: str) -> None:
     """The call ends (its deadline, a disconnect) while its enqueue has committed but not answered yet, or
     while the retire after its timeout runs: the write goes on and the ticket ends retired."""
@@ -46,7 +46,7 @@ async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: 
     original = getattr(part, cancelled_in)
     entered, gate = asyncio.Event(), asyncio.Event()
 
-    async def late(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+    async def late(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         if cancelled_in == "enqueue":
             done = await original(self, *args, **kwargs)  # committed; the answer comes late
             entered.set()
@@ -63,7 +63,7 @@ async def test_an_ask_whose_call_ends_mid_write_leaves_no_ticket_queued(fabric: 
     with pytest.raises(asyncio.CancelledError):
         await call
     gate.set()
-    await asyncio.gather(*fabric.rendezvous._background)  # noqa: SLF001 - the writes that outlive the call
+    await asyncio.gather(*fabric.rendezvous._background)  # the writes that outlive the call
     assert [t.state for t in await fabric.rendezvous.list("alice", TicketQuery())] == [TicketState.ABORTED]
 
 

@@ -76,7 +76,7 @@ def test_the_failpoint_is_a_test_switch_not_a_setting() -> None:
 
 
 @pytest.mark.parametrize("text", ["plain", 'a "quoted" \\ back', "tab\tnew\nline\x7f\x00", "\u00e9\U0001f600"])
-def test_strings_are_written_as_toml_that_reads_back_unchanged(text) -> None:  # noqa: ANN001
+def test_strings_are_written_as_toml_that_reads_back_unchanged(text) -> None:
     assert tomllib.loads(f"x = {settings.toml_string(text)}")["x"] == text
 
 
@@ -137,7 +137,7 @@ CHANGED = {"log_level": "ERROR", "max_causal_depth": 3, "auth.rate_limit": 5.0, 
            "limits.lease_offline_grace": 2.0, "limits.lease_waiter_ttl": 3.0}
 
 
-async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:  # noqa: ANN001
+async def test_every_reloadable_key_reaches_the_running_services(tmp_path) -> None:
     reloadable = {k.key for k in settings.KEYS if k.spec.reloadable}
     assert reloadable == set(PROBES) == set(CHANGED), "a new reloadable key needs wiring in App.apply_reloadable"
     old = settings.build(dict(settings.values_of(Config()), data_dir=str(tmp_path / "data")))

@@ -23,7 +23,7 @@ def _gone(pid: int) -> bool:
         return True
 
 
-async def test_a_command_over_its_timeout_is_killed_with_its_children_and_reported(tmp_path) -> None:  # noqa: ANN001
+async def test_a_command_over_its_timeout_is_killed_with_its_children_and_reported(tmp_path) -> None:
     sender = WakeSender(timeout_s=0.5, allow_commands=True)
     pid_file = tmp_path / "child.pid"
     script = ("import subprocess, sys; p = subprocess.Popen(['sleep', '30']); "

@@ -16,7 +16,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
 
-def run(daemon, *command: str, timeout: float = 120) -> str:  # noqa: ANN001
+def run(daemon, *command: str, timeout: float = 120) -> str:
     env = dict(os.environ, FABRICD_TARGET=daemon.target,
                PATH=f"{pathlib.Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -31,13 +31,13 @@ def test_every_example_is_run_by_a_test() -> None:
     assert present == tested
 
 
-def test_two_agents_exchange_mail_and_an_ask(daemon) -> None:  # noqa: ANN001
+def test_two_agents_exchange_mail_and_an_ask(daemon) -> None:
     out = run(daemon, sys.executable, "examples/two_agents.py")
     assert "alice read: 'please review PR 12' from example-bob" in out
     assert "bob got the answer: 'looks safe to me'" in out
 
 
-def test_three_agents_coordinate_through_a_channel(daemon) -> None:  # noqa: ANN001
+def test_three_agents_coordinate_through_a_channel(daemon) -> None:
     out = run(daemon, sys.executable, "examples/team_channel.py")
     assert "example-lead posted #example-team 1 to 2 members" in out
     for me, part in (("example-api", "API"), ("example-ui", "UI")):
@@ -46,14 +46,14 @@ def test_three_agents_coordinate_through_a_channel(daemon) -> None:  # noqa: ANN
     assert "search 'took': 2 hits" in out and "[took]" in out
 
 
-def test_a_supervisor_sees_the_queues_fill_and_drain(daemon) -> None:  # noqa: ANN001
+def test_a_supervisor_sees_the_queues_fill_and_drain(daemon) -> None:
     out = run(daemon, sys.executable, "examples/supervisor.py")
     answers = sorted(line for line in out.splitlines() if line.startswith("answer:"))
     assert answers == sorted(f"answer: example-worker-{w} did: task {i}" for w in (1, 2) for i in range(2))
     assert any(" 2 queued " in line for line in out.splitlines())  # a queue was seen with both tasks in it
 
 
-def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
+def test_a_node_agent_answers_a_python_asker(daemon) -> None:
     node = shutil.which("node")
     if node is None or not (ROOT / "clients/node/node_modules/@grpc").is_dir():
         pytest.fail("node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
@@ -72,7 +72,7 @@ def test_a_node_agent_answers_a_python_asker(daemon) -> None:  # noqa: ANN001
         assert "example-node" not in {e.agent_id for e in client.list_mailboxes()}
 
 
-def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:  # noqa: ANN001
+def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) -> None:
     out = run(daemon, sys.executable, "examples/mcp/try_config.py")
     assert ("tools: ask_agent, list_peers, list_reservations, post_to_channel, read_channel, read_inbox, "
             "release_files, reply_to_task, reserve_files, search_messages, send_message, show_queue, "
@@ -80,7 +80,7 @@ def test_the_mcp_configuration_starts_a_bridge_a_coding_agent_can_use(daemon) ->
     assert "ask_agent: use a context manager" in out
 
 
-async def test_an_agent_asks_a_person_who_answers_in_the_overseer_page(make_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_asks_a_person_who_answers_in_the_overseer_page(make_daemon) -> None:
     import aiohttp
 
     daemon = make_daemon("--http", "127.0.0.1:0").start()

@@ -20,14 +20,14 @@ class Bearer(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInt
     def __init__(self, token: str) -> None:
         self.token = token
 
-    def _details(self, details):  # noqa: ANN001, ANN202
+    def _details(self, details):  # noqa: ANN202
         metadata = list(details.metadata or ()) + [("authorization", f"Bearer {self.token}")]
         return details._replace(metadata=metadata)
 
-    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN001, ANN201
+    async def intercept_unary_unary(self, continuation, details, request):  # noqa: ANN201
         return await continuation(self._details(details), request)
 
-    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN001, ANN201
+    async def intercept_unary_stream(self, continuation, details, request):  # noqa: ANN201
         return await continuation(self._details(details), request)
 
 
@@ -55,7 +55,7 @@ def text_message(text: str, message_id: str = "", context_id: str = "") -> Messa
                    parts=[Part(text=text)])
 
 
-async def collect(events) -> list:  # noqa: ANN001
+async def collect(events) -> list:
     return [event async for event in events]
 
 

@@ -32,13 +32,13 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-async def fabric(daemon):  # noqa: ANN001, ANN201
+async def fabric(daemon):  # noqa: ANN201
     async with Client(daemon.target) as c:
         await c.register(AGENT, session_name="research", capabilities=["summarise", "search"])
         yield c
 
 
-async def test_the_card_resolves_through_the_sdk_with_one_grpc_interface_per_listener(daemon, fabric) -> None:  # noqa: ANN001
+async def test_the_card_resolves_through_the_sdk_with_one_grpc_interface_per_listener(daemon, fabric) -> None:
     card = await resolve(daemon.target, "research")  # the session name routes too
     assert card.name == "research"
     assert [(i.url, i.protocol_binding, i.tenant, i.protocol_version) for i in card.supported_interfaces] == [
@@ -48,7 +48,7 @@ async def test_the_card_resolves_through_the_sdk_with_one_grpc_interface_per_lis
     assert card.security_schemes["bearer"].http_auth_security_scheme.scheme == "Bearer"
 
 
-async def test_a_blocking_send_returns_the_agents_reply_as_a_completed_task(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_blocking_send_returns_the_agents_reply_as_a_completed_task(daemon, fabric) -> None:
     client = factory(streaming=False).create(await resolve(daemon.target, AGENT))
     sending = asyncio.ensure_future(collect(client.send_message(SendMessageRequest(
         message=text_message("summarise the paper", context_id="ctx-1")))))
@@ -61,7 +61,7 @@ async def test_a_blocking_send_returns_the_agents_reply_as_a_completed_task(daem
     await client.close()
 
 
-async def test_a_streaming_send_shows_submitted_then_working_then_completed_with_the_artifact(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_streaming_send_shows_submitted_then_working_then_completed_with_the_artifact(daemon, fabric) -> None:
     first, _ = await fabric.enqueue(AGENT, "a task ahead"), None
     client = factory().create(await resolve(daemon.target, AGENT))
     events: list = []
@@ -86,7 +86,7 @@ async def test_a_streaming_send_shows_submitted_then_working_then_completed_with
     await client.close()
 
 
-async def test_return_immediately_then_get_task_and_subscribe(daemon, fabric) -> None:  # noqa: ANN001
+async def test_return_immediately_then_get_task_and_subscribe(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("later"))))
     assert event.task.status.state == TaskState.TASK_STATE_WORKING  # alone in the queue: at the head
@@ -105,7 +105,7 @@ async def test_return_immediately_then_get_task_and_subscribe(daemon, fabric) ->
     await client.close()
 
 
-async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     message = text_message("once", message_id="m-1")
     (a,) = await collect(client.send_message(SendMessageRequest(message=message)))
@@ -115,7 +115,7 @@ async def test_a_resend_with_the_same_message_id_creates_no_second_task(daemon, 
     await client.close()
 
 
-async def test_a_message_id_of_256_characters_makes_one_task(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_message_id_of_256_characters_makes_one_task(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     message = text_message("once", message_id="m" * 256)  # the ticket's key is longer: the caller's id comes first
     (a,) = await collect(client.send_message(SendMessageRequest(message=message)))
@@ -126,7 +126,7 @@ async def test_a_message_id_of_256_characters_makes_one_task(daemon, fabric) -> 
 
 
 async def test_list_tasks_keeps_those_changed_after_status_timestamp_after_and_refuses_bad_filters(
-        daemon, fabric) -> None:  # noqa: ANN001
+        daemon, fabric) -> None:
     from fabricd.a2a import a2a_pb2 as a2a
     from fabricd.a2a import a2a_pb2_grpc as a2a_grpc
 
@@ -160,7 +160,7 @@ async def test_list_tasks_keeps_those_changed_after_status_timestamp_after_and_r
     assert len(await fabric.get_queue(AGENT)) == 1  # the refused send queued nothing
 
 
-async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_is_not_cancelable(daemon, fabric) -> None:  # noqa: ANN001
+async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_is_not_cancelable(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     (head,) = await collect(client.send_message(SendMessageRequest(message=text_message("head"))))
     (behind,) = await collect(client.send_message(SendMessageRequest(message=text_message("behind"))))
@@ -176,7 +176,7 @@ async def test_cancel_task_withdraws_a_task_behind_the_head_and_a_finished_one_i
     await client.close()
 
 
-async def test_unknown_tenant_task_and_version_give_the_sdks_typed_errors(daemon, fabric) -> None:  # noqa: ANN001
+async def test_unknown_tenant_task_and_version_give_the_sdks_typed_errors(daemon, fabric) -> None:
     client = factory(streaming=False).create(await resolve(daemon.target, AGENT))
     with pytest.raises(TaskNotFoundError):
         await client.get_task(GetTaskRequest(id="no-such-task"))
@@ -192,7 +192,7 @@ async def test_unknown_tenant_task_and_version_give_the_sdks_typed_errors(daemon
                                      context=ClientCallContext(service_parameters={"A2A-Version": "0.3"}))
 
 
-async def test_list_tasks_pages_through_the_tenants_tasks_newest_first(daemon, fabric) -> None:  # noqa: ANN001
+async def test_list_tasks_pages_through_the_tenants_tasks_newest_first(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     ids = []
     for n in range(5):
@@ -210,7 +210,7 @@ async def test_list_tasks_pages_through_the_tenants_tasks_newest_first(daemon, f
     await client.close()
 
 
-async def test_a_task_queued_across_a_daemon_restart_is_answered_to_a_new_subscriber(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_task_queued_across_a_daemon_restart_is_answered_to_a_new_subscriber(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     (event,) = await collect(client.send_message(SendMessageRequest(message=text_message("survive"))))
     await client.close()
@@ -228,7 +228,7 @@ async def test_a_task_queued_across_a_daemon_restart_is_answered_to_a_new_subscr
         await client.close()
 
 
-async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None:  # noqa: ANN001
+async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]
     async with Client(daemon.target) as local:
@@ -245,7 +245,7 @@ async def test_over_tcp_an_agent_token_sends_as_its_agent(make_daemon) -> None: 
         await client.close()
 
 
-def test_fabric_a2a_card_prints_the_card_as_json(daemon) -> None:  # noqa: ANN001
+def test_fabric_a2a_card_prints_the_card_as_json(daemon) -> None:
     subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "register", AGENT],
                    check=True, capture_output=True)
     out = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "a2a", "card", AGENT],

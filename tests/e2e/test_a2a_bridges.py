@@ -20,7 +20,7 @@ from tests.e2e.test_security import certs  # noqa: F401 - the fixture making a C
 pytestmark = pytest.mark.timeout(60)
 
 
-async def test_an_agent_driven_through_the_mcp_bridge_answers_an_a2a_caller(daemon) -> None:  # noqa: ANN001
+async def test_an_agent_driven_through_the_mcp_bridge_answers_an_a2a_caller(daemon) -> None:
     async with McpClient(bridge(daemon, "mcp-agent")) as agent:  # the bridge registers its agent
         client = factory(streaming=False).create(await resolve(daemon.target, "mcp-agent"))
 
@@ -48,7 +48,7 @@ async def test_an_agent_driven_through_the_mcp_bridge_answers_an_a2a_caller(daem
         await client.close()
 
 
-async def test_an_a2a_caller_with_a_client_certificate_sends_as_the_certificates_agent(make_daemon, certs) -> None:  # noqa: ANN001, F811
+async def test_an_a2a_caller_with_a_client_certificate_sends_as_the_certificates_agent(make_daemon, certs) -> None:  # noqa: F811
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", certs["server.crt"], "--tls-key",
                          certs["server.key"], "--tls-client-ca", certs["ca"], "--tls-require-client-cert").start()
     tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]

@@ -20,14 +20,14 @@ AGENT = "researcher"
 
 
 @pytest.fixture
-async def fabric(daemon):  # noqa: ANN001, ANN201
+async def fabric(daemon):  # noqa: ANN201
     async with Client(daemon.target) as c:
         await c.register(AGENT)
         yield c
 
 
 @pytest.fixture
-async def stub(daemon):  # noqa: ANN001, ANN201
+async def stub(daemon):  # noqa: ANN201
     async with grpc.aio.insecure_channel(daemon.target) as channel:
         yield a2a_grpc.A2AServiceStub(channel)
 
@@ -47,7 +47,7 @@ def reason(err: grpc.aio.AioRpcError) -> str:
     return ""
 
 
-async def test_a_task_whose_agent_was_unregistered_can_still_be_fetched_by_the_agent_id(fabric, stub) -> None:  # noqa: ANN001
+async def test_a_task_whose_agent_was_unregistered_can_still_be_fetched_by_the_agent_id(fabric, stub) -> None:
     task = (await stub.SendMessage(send("m-1"))).task
     await fabric.unregister(AGENT, purge=True)
     seen = await stub.GetTask(a2a.GetTaskRequest(tenant=AGENT, id=task.id))
@@ -66,7 +66,7 @@ async def test_a_task_whose_agent_was_unregistered_can_still_be_fetched_by_the_a
     assert err.value.code() == grpc.StatusCode.NOT_FOUND and "nobody" in err.value.details()
 
 
-async def test_a_task_stream_cut_by_a_shutdown_ends_unavailable_not_as_if_complete(daemon, fabric, stub) -> None:  # noqa: ANN001
+async def test_a_task_stream_cut_by_a_shutdown_ends_unavailable_not_as_if_complete(daemon, fabric, stub) -> None:
     task = (await stub.SendMessage(send("m-1"))).task
     watching = stub.SubscribeToTask(a2a.SubscribeToTaskRequest(tenant=AGENT, id=task.id))
     first = await watching.read()
@@ -79,7 +79,7 @@ async def test_a_task_stream_cut_by_a_shutdown_ends_unavailable_not_as_if_comple
     assert await stopping == 0
 
 
-async def test_a_streaming_send_refuses_a_negative_history_length_before_queuing_and_honours_one(fabric, stub) -> None:  # noqa: ANN001
+async def test_a_streaming_send_refuses_a_negative_history_length_before_queuing_and_honours_one(fabric, stub) -> None:
     request = send("m-1")
     request.configuration.history_length = -1
     with pytest.raises(grpc.aio.AioRpcError) as err:
@@ -92,7 +92,7 @@ async def test_a_streaming_send_refuses_a_negative_history_length_before_queuing
 
 
 async def test_a_follow_up_resent_continues_once_and_one_to_a_finished_or_other_context_task_is_refused(
-        fabric, stub) -> None:  # noqa: ANN001
+        fabric, stub) -> None:
     task = (await stub.SendMessage(send("m-1"))).task
     await fabric.reply(AGENT, "which one?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
     follow_up = send("m-2", text="the blue one")
@@ -119,7 +119,7 @@ async def test_a_follow_up_resent_continues_once_and_one_to_a_finished_or_other_
     assert resent.status.state == a2a.TASK_STATE_COMPLETED and len(resent.history) == 4
 
 
-async def test_an_agent_token_neither_sees_cancels_nor_continues_another_agents_task(make_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_neither_sees_cancels_nor_continues_another_agents_task(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]
     async with Client(daemon.target) as local:
@@ -146,7 +146,7 @@ async def test_an_agent_token_neither_sees_cancels_nor_continues_another_agents_
             assert seen.status.state == a2a.TASK_STATE_INPUT_REQUIRED  # bob changed nothing
 
 
-async def test_a_streamed_task_whose_agent_is_unregistered_ends_failed(fabric, stub) -> None:  # noqa: ANN001
+async def test_a_streamed_task_whose_agent_is_unregistered_ends_failed(fabric, stub) -> None:
     request = send("m-1")
     request.configuration.return_immediately = False
     streaming = stub.SendStreamingMessage(request)
@@ -160,7 +160,7 @@ async def test_a_streamed_task_whose_agent_is_unregistered_ends_failed(fabric, s
     assert "unregistered" in events[-1].status_update.status.message.parts[0].text
 
 
-async def test_the_same_message_id_to_two_agents_makes_two_tasks(fabric, stub) -> None:  # noqa: ANN001
+async def test_the_same_message_id_to_two_agents_makes_two_tasks(fabric, stub) -> None:
     await fabric.register("writer")
     a = (await stub.SendMessage(send("m-1"))).task
     b = (await stub.SendMessage(send("m-1", tenant="writer"))).task
@@ -168,7 +168,7 @@ async def test_the_same_message_id_to_two_agents_makes_two_tasks(fabric, stub) -
     assert len(await fabric.get_queue(AGENT)) == len(await fabric.get_queue("writer")) == 1
 
 
-async def test_a_cancelled_question_keeps_the_agents_question_in_the_history(fabric, stub) -> None:  # noqa: ANN001
+async def test_a_cancelled_question_keeps_the_agents_question_in_the_history(fabric, stub) -> None:
     task = (await stub.SendMessage(send("m-1", text="book a table"))).task
     await fabric.reply(AGENT, "for how many?", outcome=rv.TICKET_OUTCOME_INPUT_REQUIRED)
     cancelled = await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=task.id))
@@ -179,7 +179,7 @@ async def test_a_cancelled_question_keeps_the_agents_question_in_the_history(fab
             (a2a.ROLE_USER, ["book a table"]), (a2a.ROLE_AGENT, ["for how many?"])]
 
 
-async def test_cancelling_a_terminal_task_fails_task_not_cancelable_a_second_cancel_included(fabric, stub) -> None:  # noqa: ANN001
+async def test_cancelling_a_terminal_task_fails_task_not_cancelable_a_second_cancel_included(fabric, stub) -> None:
     first = (await stub.SendMessage(send("m-1"))).task
     cancelled = await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=first.id))
     assert cancelled.status.state == a2a.TASK_STATE_CANCELED
@@ -193,7 +193,7 @@ async def test_cancelling_a_terminal_task_fails_task_not_cancelable_a_second_can
     assert reason(completed.value) == "TASK_NOT_CANCELABLE"
 
 
-async def test_list_tasks_sets_total_size_before_paging(fabric, stub) -> None:  # noqa: ANN001
+async def test_list_tasks_sets_total_size_before_paging(fabric, stub) -> None:
     ids = [(await stub.SendMessage(send(f"m-{i}"))).task.id for i in range(5)]
     await stub.CancelTask(a2a.CancelTaskRequest(tenant=AGENT, id=ids[0]))
     page = await stub.ListTasks(a2a.ListTasksRequest(tenant=AGENT, page_size=2))
@@ -204,7 +204,7 @@ async def test_list_tasks_sets_total_size_before_paging(fabric, stub) -> None:  
     assert (len(canceled.tasks), canceled.total_size) == (1, 1)
 
 
-async def test_a_nan_or_infinity_in_a_parts_struct_is_invalid_params_and_queues_nothing(fabric, stub) -> None:  # noqa: ANN001
+async def test_a_nan_or_infinity_in_a_parts_struct_is_invalid_params_and_queues_nothing(fabric, stub) -> None:
     # JSON has no NaN or Infinity: a Struct holding one cannot be kept. In a part's metadata (or a data part
     # sent with others) protobuf's json_format refuses it with an error that is no ValueError: it was UNKNOWN.
     def data(number: float):  # noqa: ANN202

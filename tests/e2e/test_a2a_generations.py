@@ -30,13 +30,13 @@ RESUME = "fabricd-after-generation"
 
 
 @pytest.fixture
-async def fabric(daemon):  # noqa: ANN001, ANN201
+async def fabric(daemon):  # noqa: ANN201
     async with Client(daemon.target) as c:
         await c.register(AGENT)
         yield c
 
 
-def wire(event) -> a2a.StreamResponse:  # noqa: ANN001 - an a2a-sdk StreamResponse
+def wire(event) -> a2a.StreamResponse:  # an a2a-sdk StreamResponse
     """An SDK event as the vendored proto reads it: with the generation fields the SDK's types do not name."""
     return a2a.StreamResponse.FromString(event.SerializeToString())
 
@@ -58,7 +58,7 @@ def send(text: str, task_id: str = "", match: int | None = None) -> a2a.SendMess
 
 
 async def test_each_event_carries_the_next_generation_and_a_move_up_the_queue_alone_sends_none(
-        daemon, fabric) -> None:  # noqa: ANN001
+        daemon, fabric) -> None:
     ahead = [await fabric.enqueue(AGENT, f"ahead {n}") for n in range(2)]
     client = factory().create(await resolve(daemon.target, AGENT))
     streaming = asyncio.ensure_future(collect(client.send_message(SendMessageRequest(message=text_message("mine")))))
@@ -78,7 +78,7 @@ async def test_each_event_carries_the_next_generation_and_a_move_up_the_queue_al
     await client.close()
 
 
-async def test_a_resumed_subscribe_replays_what_the_caller_missed_across_a_restart(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_resumed_subscribe_replays_what_the_caller_missed_across_a_restart(daemon, fabric) -> None:
     ahead = await fabric.enqueue(AGENT, "ahead")
     sender = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     mine = (await collect(sender.send_message(SendMessageRequest(message=text_message("mine")))))[0].task
@@ -109,7 +109,7 @@ async def test_a_resumed_subscribe_replays_what_the_caller_missed_across_a_resta
         await client.close()
 
 
-async def test_a_resume_from_an_earlier_turn_replays_its_question_and_the_follow_up(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_resume_from_an_earlier_turn_replays_its_question_and_the_follow_up(daemon, fabric) -> None:
     async with grpc.aio.insecure_channel(daemon.target) as channel:
         stub = a2a_grpc.A2AServiceStub(channel)
         task = (await stub.SendMessage(send("book a table"))).task
@@ -127,7 +127,7 @@ async def test_a_resume_from_an_earlier_turn_replays_its_question_and_the_follow
     assert [p.text for p in replay[0].status_update.status.message.parts] == ["for how many?"]
 
 
-async def test_a_cursor_ahead_of_the_task_or_not_a_number_is_invalid_params(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_cursor_ahead_of_the_task_or_not_a_number_is_invalid_params(daemon, fabric) -> None:
     client = factory().create(await resolve(daemon.target, AGENT))
     (event,) = await collect(factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
                              .send_message(SendMessageRequest(message=text_message("x"))))
@@ -138,7 +138,7 @@ async def test_a_cursor_ahead_of_the_task_or_not_a_number_is_invalid_params(daem
     await client.close()
 
 
-async def test_get_task_with_current_generation_waits_for_a_newer_one(daemon, fabric) -> None:  # noqa: ANN001
+async def test_get_task_with_current_generation_waits_for_a_newer_one(daemon, fabric) -> None:
     async with grpc.aio.insecure_channel(daemon.target) as channel:
         stub = a2a_grpc.A2AServiceStub(channel)
         task = (await stub.SendMessage(send("poll me"))).task
@@ -154,7 +154,7 @@ async def test_get_task_with_current_generation_waits_for_a_newer_one(daemon, fa
     assert (done.status.state, done.generation) == (a2a.TASK_STATE_COMPLETED, task.generation + 2)
 
 
-async def test_a_follow_up_with_a_stale_if_generation_match_is_refused_and_writes_nothing(daemon, fabric) -> None:  # noqa: ANN001
+async def test_a_follow_up_with_a_stale_if_generation_match_is_refused_and_writes_nothing(daemon, fabric) -> None:
     async with grpc.aio.insecure_channel(daemon.target) as channel:
         stub = a2a_grpc.A2AServiceStub(channel)
         task = (await stub.SendMessage(send("which?"))).task

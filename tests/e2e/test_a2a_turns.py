@@ -27,17 +27,17 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-async def fabric(daemon):  # noqa: ANN001, ANN201
+async def fabric(daemon):  # noqa: ANN201
     async with Client(daemon.target) as c:
         await c.register(AGENT)
         yield c
 
 
-def texts(parts) -> list[str]:  # noqa: ANN001
+def texts(parts) -> list[str]:
     return [p.text for p in parts]
 
 
-async def test_input_required_then_a_follow_up_with_the_task_id_continues_the_same_task(daemon, fabric) -> None:  # noqa: ANN001
+async def test_input_required_then_a_follow_up_with_the_task_id_continues_the_same_task(daemon, fabric) -> None:
     client = factory(streaming=False).create(await resolve(daemon.target, AGENT))
     sending = asyncio.ensure_future(collect(client.send_message(SendMessageRequest(
         message=text_message("book a table", context_id="dinner")))))
@@ -73,7 +73,7 @@ async def test_input_required_then_a_follow_up_with_the_task_id_continues_the_sa
 
 
 async def test_rejected_and_failed_replies_are_the_tasks_states_and_input_required_can_be_cancelled(
-        daemon, fabric) -> None:  # noqa: ANN001
+        daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     ids = []
     for n in range(3):
@@ -99,7 +99,7 @@ async def test_rejected_and_failed_replies_are_the_tasks_states_and_input_requir
     await client.close()
 
 
-async def test_raw_data_and_url_parts_reach_the_agent_as_data_and_headers_and_round_trip(daemon, fabric) -> None:  # noqa: ANN001
+async def test_raw_data_and_url_parts_reach_the_agent_as_data_and_headers_and_round_trip(daemon, fabric) -> None:
     client = factory(streaming=False, polling=True).create(await resolve(daemon.target, AGENT))
     image = Part(raw=b"\x89PNG\x00\xff", media_type="image/png", filename="chart.png")
     sent = Message(message_id="p-1", role=Role.ROLE_USER, parts=[Part(text="describe this"), image])

@@ -210,7 +210,7 @@ async def test_watch_delivers_each_sequence_value_in_order(client: Client) -> No
     assert got == list(range(start, start + 31))
 
 
-async def test_the_directory_survives_a_restart(daemon) -> None:  # noqa: ANN001
+async def test_the_directory_survives_a_restart(daemon) -> None:
     async with Client(daemon.target) as client:
         init = await client.initialize("i", "s")
         agent = await client.create_agent("worker")

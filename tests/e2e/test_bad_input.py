@@ -35,7 +35,7 @@ SEND_CASES = [
 
 
 @pytest.mark.parametrize(("name", "request_", "text"), SEND_CASES, ids=[c[0] for c in SEND_CASES])
-async def test_bad_send_is_invalid_argument_and_stores_nothing(client: Client, name, request_, text) -> None:  # noqa: ANN001
+async def test_bad_send_is_invalid_argument_and_stores_nothing(client: Client, name, request_, text) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await client.mailbox.SendMessage(request_)
     assert err.value.code() == INVALID
@@ -58,7 +58,7 @@ OTHER_CASES = [
 
 
 @pytest.mark.parametrize(("name", "method", "request_", "text"), OTHER_CASES, ids=[c[0] for c in OTHER_CASES])
-async def test_bad_mailbox_request_is_invalid_argument(client: Client, name, method, request_, text) -> None:  # noqa: ANN001
+async def test_bad_mailbox_request_is_invalid_argument(client: Client, name, method, request_, text) -> None:
     await client.send("a", "kept", id="kept", create_mailbox=True)
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await getattr(client.mailbox, method)(request_)
@@ -88,7 +88,7 @@ async def test_a_message_over_the_size_limit_is_resource_exhausted_with_a_hint(c
     assert await client.list_mailboxes() == []
 
 
-async def test_message_size_limit_is_configurable(make_daemon) -> None:  # noqa: ANN001
+async def test_message_size_limit_is_configurable(make_daemon) -> None:
     from fabricd.client import ResourceExhausted
 
     daemon = make_daemon("--max-message-bytes", "1K").start()

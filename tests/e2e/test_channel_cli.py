@@ -7,7 +7,7 @@ import json
 from tests.e2e.test_cli import fabric
 
 
-def test_a_team_talks_through_a_channel_from_the_shell(daemon) -> None:  # noqa: ANN001
+def test_a_team_talks_through_a_channel_from_the_shell(daemon) -> None:
     for agent in ("ann", "bob"):
         assert fabric(daemon, "register", agent).returncode == 0
     made = fabric(daemon, "channel", "create", "#team", "-d", "the team")

@@ -21,7 +21,7 @@ BACKENDS = ("lmdb", "postgres")
 
 
 @pytest.fixture
-async def team(make_daemon):  # noqa: ANN001, ANN201
+async def team(make_daemon):  # noqa: ANN201
     """A daemon with a trusted unix socket and a TCP listener that requires tokens; agents ann, bob, eve."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop")
     daemon.start()
@@ -34,7 +34,7 @@ async def team(make_daemon):  # noqa: ANN001, ANN201
         yield daemon, f"127.0.0.1:{port}", local, tokens
 
 
-async def test_a_post_reaches_every_members_mailbox_with_its_channel_and_seq(team) -> None:  # noqa: ANN001
+async def test_a_post_reaches_every_members_mailbox_with_its_channel_and_seq(team) -> None:
     _, tcp, local, tokens = team
     async with Client(tcp, token=tokens["ann"]) as ann, Client(tcp, token=tokens["bob"]) as bob:
         made = await ann.create_channel("#team", description="the team")
@@ -58,7 +58,7 @@ async def test_a_post_reaches_every_members_mailbox_with_its_channel_and_seq(tea
         assert [m.agent_id for m in await local.list_members("team")] == ["ann", "bob"]
 
 
-async def test_an_agent_token_reads_and_posts_only_where_its_agent_is_a_member(team) -> None:  # noqa: ANN001
+async def test_an_agent_token_reads_and_posts_only_where_its_agent_is_a_member(team) -> None:
     _, tcp, local, tokens = team
     await local.create_channel("ops", open=False)
     await local.join_channel("ops", "ann")
@@ -87,7 +87,7 @@ async def test_an_agent_token_reads_and_posts_only_where_its_agent_is_a_member(t
         assert gone.value.reason == "CHANNEL_NOT_FOUND"
 
 
-async def test_bad_channel_requests_get_their_reason_and_write_nothing(team) -> None:  # noqa: ANN001
+async def test_bad_channel_requests_get_their_reason_and_write_nothing(team) -> None:
     _, _, local, _ = team
     await local.create_channel("team")
     with pytest.raises(AlreadyExists) as exists:
@@ -105,7 +105,7 @@ async def test_bad_channel_requests_get_their_reason_and_write_nothing(team) -> 
     assert [c.name for c in await local.list_channels()] == ["team"]
 
 
-async def test_a_channel_subscriber_gets_history_then_live_posts_and_resumes(team) -> None:  # noqa: ANN001
+async def test_a_channel_subscriber_gets_history_then_live_posts_and_resumes(team) -> None:
     _, _, local, _ = team
     await local.create_channel("team")
     await local.publish("team", "one", sender="ann")
@@ -120,7 +120,7 @@ async def test_a_channel_subscriber_gets_history_then_live_posts_and_resumes(tea
     await resumed.aclose()
 
 
-async def test_search_finds_posts_with_highlighted_snippets(team) -> None:  # noqa: ANN001
+async def test_search_finds_posts_with_highlighted_snippets(team) -> None:
     _, tcp, local, tokens = team
     await local.create_channel("team")
     await local.join_channel("team", "ann")
@@ -135,7 +135,7 @@ async def test_search_finds_posts_with_highlighted_snippets(team) -> None:  # no
 
 
 
-async def test_search_pages_hand_out_each_hit_once_newest_first(team) -> None:  # noqa: ANN001
+async def test_search_pages_hand_out_each_hit_once_newest_first(team) -> None:
     _, tcp, local, tokens = team
     await local.create_channel("team")
     await local.join_channel("team", "ann")
@@ -158,7 +158,7 @@ async def test_search_pages_hand_out_each_hit_once_newest_first(team) -> None:  
             await ann.search_messages("deploy*", channel="team", page_token=token or "bm90IGEgdG9rZW4")
         assert other.value.reason == "INVALID_PAGE_TOKEN"
 
-def test_the_sync_client_publishes_and_reads(team) -> None:  # noqa: ANN001
+def test_the_sync_client_publishes_and_reads(team) -> None:
     daemon = team[0]
     with SyncClient(daemon.target) as client:
         client.create_channel("#sync", max_messages=2)
@@ -171,7 +171,7 @@ def test_the_sync_client_publishes_and_reads(team) -> None:  # noqa: ANN001
             ch.CHANNEL_DELIVERY_LOG
 
 
-async def test_fabricd_check_reads_every_channel_record(team, backend) -> None:  # noqa: ANN001
+async def test_fabricd_check_reads_every_channel_record(team, backend) -> None:
     from tests.e2e.test_store_operations import fabricd, flip_byte_in
 
     daemon, _, local, _ = team

@@ -71,7 +71,7 @@ class Session:
 
 
 @pytest.fixture
-def session(daemon, tmp_path) -> Session:  # noqa: ANN001
+def session(daemon, tmp_path) -> Session:
     return Session(daemon.target, tmp_path)
 
 
@@ -195,7 +195,7 @@ async def test_an_unreachable_daemon_never_breaks_the_session(tmp_path: Path, do
     assert done.stdout == "" and "did nothing" in done.stderr and "cannot reach fabricd" in done.stderr
 
 
-async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: Path) -> None:
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path)}
     deep = "[" * 100_000 + "]" * 100_000  # deeper than Python's recursion limit: a RecursionError, not a ValueError
     for stdin, event in (("not json", "Stop"), ("[1, 2]", "Stop"), (json.dumps(STOP), "PostToolUse"), (deep, "Stop"),
@@ -205,7 +205,7 @@ async def test_input_that_is_not_claude_codes_json_is_ignored(daemon, tmp_path: 
         assert done.returncode == 0 and done.stdout == "" and "doing nothing" in done.stderr
 
 
-async def test_a_huge_cwd_or_event_name_is_echoed_on_stderr_clipped_with_its_length(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+async def test_a_huge_cwd_or_event_name_is_echoed_on_stderr_clipped_with_its_length(daemon, tmp_path: Path) -> None:
     # The hook's input is a coding agent's: a 100,000-character folder name (the agent id when --agent is not
     # given) or event name comes back on stderr as its start and its length, as the daemon's errors echo values.
     session = Session(daemon.target, tmp_path)
@@ -226,7 +226,7 @@ def install(target: str, project: Path, *flags: str) -> subprocess.CompletedProc
                            "--install", "--project", str(project), *flags], capture_output=True, text=True, timeout=60)
 
 
-def test_install_merges_into_existing_settings_and_is_idempotent(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+def test_install_merges_into_existing_settings_and_is_idempotent(daemon, tmp_path: Path) -> None:
     project = tmp_path / "my app"
     (project / ".claude").mkdir(parents=True)
     theirs = {"permissions": {"allow": ["Bash(npm test)"]},
@@ -266,7 +266,7 @@ def test_install_merges_into_existing_settings_and_is_idempotent(daemon, tmp_pat
     assert sum("hook claude Stop" in h["command"] for g in settings["hooks"]["Stop"] for h in g["hooks"]) == 1
 
 
-def test_the_installed_hook_command_runs_as_claude_code_would_run_it(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+def test_the_installed_hook_command_runs_as_claude_code_would_run_it(daemon, tmp_path: Path) -> None:
     project = tmp_path / "webshop"
     project.mkdir()
     assert install(daemon.target, project).returncode == 0
@@ -279,7 +279,7 @@ def test_the_installed_hook_command_runs_as_claude_code_would_run_it(daemon, tmp
     assert "'webshop'" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
 
 
-def test_install_refuses_a_settings_file_it_cannot_read_and_leaves_it_alone(daemon, tmp_path: Path) -> None:  # noqa: ANN001
+def test_install_refuses_a_settings_file_it_cannot_read_and_leaves_it_alone(daemon, tmp_path: Path) -> None:
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text("{ not json")
     done = install(daemon.target, tmp_path)
@@ -288,7 +288,7 @@ def test_install_refuses_a_settings_file_it_cannot_read_and_leaves_it_alone(daem
     assert not (tmp_path / ".mcp.json").exists()
 
 
-async def test_the_mcp_servers_instructions_say_to_check_the_inbox_and_answer_with_reply_to_task(daemon) -> None:  # noqa: ANN001
+async def test_the_mcp_servers_instructions_say_to_check_the_inbox_and_answer_with_reply_to_task(daemon) -> None:
     from mcp import Client as McpClient
     from mcp.client.stdio import StdioServerParameters
 

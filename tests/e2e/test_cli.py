@@ -10,12 +10,12 @@ import time
 from fabricd.client import SyncClient
 
 
-def fabric(daemon, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+def fabric(daemon, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, *args],
                           capture_output=True, text=True, input=stdin, timeout=60)
 
 
-def test_register_send_ls_peek_drain_round_trip(daemon) -> None:  # noqa: ANN001
+def test_register_send_ls_peek_drain_round_trip(daemon) -> None:
     assert fabric(daemon, "register", "alice", "--name", "reviewer", "-c", "review=reads diffs").returncode == 0
     sent = fabric(daemon, "send", "reviewer", "please review", "--from", "bob")
     assert sent.returncode == 0 and "to alice #1" in sent.stdout
@@ -36,19 +36,19 @@ def test_register_send_ls_peek_drain_round_trip(daemon) -> None:  # noqa: ANN001
     assert "0 unread" in fabric(daemon, "peek", "alice").stdout
 
 
-def test_errors_are_one_clear_line_and_exit_1(daemon) -> None:  # noqa: ANN001
+def test_errors_are_one_clear_line_and_exit_1(daemon) -> None:
     result = fabric(daemon, "resolve", "nobody")
     assert result.returncode == 1
     assert result.stderr.strip() == "fabric: no mailbox or session is named 'nobody' [NAME_NOT_FOUND]"
 
 
-def test_an_unreachable_daemon_says_how_to_start_one(tmp_path) -> None:  # noqa: ANN001
+def test_an_unreachable_daemon_says_how_to_start_one(tmp_path) -> None:
     result = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", f"unix:{tmp_path}/none.sock",
                              "ls"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 1 and "fabricd serve" in result.stderr
 
 
-def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
+def test_ask_reply_queue_and_status(daemon) -> None:
     import threading
 
     assert fabric(daemon, "register", "worker").returncode == 0
@@ -69,7 +69,7 @@ def test_ask_reply_queue_and_status(daemon) -> None:  # noqa: ANN001
     assert json.loads(fabric(daemon, "--json", "status").stdout)["mailboxes"] == 1
 
 
-def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
+def test_outbox_commands(make_daemon) -> None:
     from fabricd.client import SyncClient
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
@@ -87,7 +87,7 @@ def test_outbox_commands(make_daemon) -> None:  # noqa: ANN001
     assert fabric(daemon, "outbox", "retry").stdout.strip() == "retried 0 rows"
 
 
-def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon) -> None:  # noqa: ANN001
+def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon) -> None:
     import shlex
 
     from fabricd.client import SyncClient
@@ -109,7 +109,7 @@ def test_outbox_ls_hint_goes_on_with_the_next_agents_row_of_one_key(make_daemon)
     assert shown == {"parent", "elder"} and "more:" not in second
 
 
-def test_agent_directory_commands(daemon) -> None:  # noqa: ANN001
+def test_agent_directory_commands(daemon) -> None:
     agent_id = fabric(daemon, "agents", "create", "reviewer", "--description", "reads diffs").stdout.strip()
     assert agent_id.startswith("agent-")
     assert "reviewer" in fabric(daemon, "agents", "ls").stdout
@@ -126,7 +126,7 @@ def test_agent_directory_commands(daemon) -> None:  # noqa: ANN001
     assert request_id in fabric(daemon, "requests", "--filter", "notifications").stdout
 
 
-def test_a_typo_in_a_recipient_is_refused_with_the_closest_name_and_creates_nothing(daemon) -> None:  # noqa: ANN001
+def test_a_typo_in_a_recipient_is_refused_with_the_closest_name_and_creates_nothing(daemon) -> None:
     assert fabric(daemon, "register", "agent-7f3a", "--name", "reviewer").returncode == 0
     typo = fabric(daemon, "send", "revewer", "please review", "--from", "planner")
     assert typo.returncode == 1 and "did you mean 'reviewer'?" in typo.stderr and "[UNKNOWN_RECIPIENT]" in typo.stderr
@@ -138,13 +138,13 @@ def test_a_typo_in_a_recipient_is_refused_with_the_closest_name_and_creates_noth
     assert touched.returncode == 0 and "created a new mailbox (did you mean reviewer?)" in touched.stderr
 
 
-def test_register_warns_when_a_live_agent_already_uses_the_name(daemon) -> None:  # noqa: ANN001
+def test_register_warns_when_a_live_agent_already_uses_the_name(daemon) -> None:
     assert fabric(daemon, "register", "a-1", "--name", "builder").stderr == ""
     second = fabric(daemon, "register", "a-2", "--name", "builder")
     assert second.returncode == 0 and "'builder' is now ambiguous" in second.stderr and "a-1" in second.stderr
 
 
-def test_unregister_refuses_a_mailbox_with_mail_unless_purged(daemon) -> None:  # noqa: ANN001
+def test_unregister_refuses_a_mailbox_with_mail_unless_purged(daemon) -> None:
     assert fabric(daemon, "register", "temp").returncode == 0
     assert fabric(daemon, "send", "temp", "hi").returncode == 0
     refused = fabric(daemon, "unregister", "temp")
@@ -154,7 +154,7 @@ def test_unregister_refuses_a_mailbox_with_mail_unless_purged(daemon) -> None:  
     assert fabric(daemon, "--json", "ls").stdout == ""
 
 
-def test_reply_wait_answers_a_request_that_arrives_later(daemon) -> None:  # noqa: ANN001
+def test_reply_wait_answers_a_request_that_arrives_later(daemon) -> None:
     assert fabric(daemon, "register", "alice", "--name", "reviewer").returncode == 0
     nothing = fabric(daemon, "reply", "reviewer", "too early", "--wait", "0.2")
     assert nothing.returncode == 1 and "no request for reviewer arrived within 0.2s" in nothing.stderr
@@ -165,7 +165,7 @@ def test_reply_wait_answers_a_request_that_arrives_later(daemon) -> None:  # noq
     assert asked.returncode == 0 and asked.stdout.strip() == "yes, merge it"
 
 
-def test_wait_returns_when_mail_or_a_request_arrives_and_times_out_otherwise(daemon) -> None:  # noqa: ANN001
+def test_wait_returns_when_mail_or_a_request_arrives_and_times_out_otherwise(daemon) -> None:
     assert fabric(daemon, "register", "idle-agent").returncode == 0
     nothing = fabric(daemon, "wait", "idle-agent", "--timeout", "0.3")
     assert nothing.returncode == 124 and "nothing arrived for idle-agent within 0.3s" in nothing.stderr
@@ -186,7 +186,7 @@ def test_wait_returns_when_mail_or_a_request_arrives_and_times_out_otherwise(dae
 
 
 
-def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:  # noqa: ANN001
+def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:
     assert fabric(daemon, "register", "idle-agent").returncode == 0
     waiting = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "--json", "wait",
                                 "idle-agent", "--timeout", "120"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -212,7 +212,7 @@ def test_wait_goes_on_waiting_through_a_daemon_restart(daemon) -> None:  # noqa:
     assert json.loads(out) == {"agent_id": "idle-agent", "unread": 1, "queued_tickets": []}
 
 
-def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None:  # noqa: ANN001
+def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None:
     assert fabric(daemon, "register", "alice", "--name", "reviewer", "-c", "review").returncode == 0
     assert fabric(daemon, "register", "bob").returncode == 0
     fabric(daemon, "send", "alice", "plain", "--from", "bob")
@@ -223,7 +223,7 @@ def test_json_rows_keep_one_key_order_whichever_fields_are_set(daemon) -> None: 
     assert list(messages[0]) == list(messages[1])
 
 
-def test_send_data_from_a_file_carries_its_bytes(daemon, tmp_path) -> None:  # noqa: ANN001
+def test_send_data_from_a_file_carries_its_bytes(daemon, tmp_path) -> None:
     blob = bytes(range(256)) * 3
     (tmp_path / "blob.bin").write_bytes(blob)
     sent = fabric(daemon, "send", "keeper", "--create", "--from", "me", "--data", f"@{tmp_path}/blob.bin",

@@ -33,12 +33,12 @@ TEXT = st.one_of(st.lists(st.sampled_from(TRICKY), min_size=1, max_size=6).map("
 boxes = itertools.count()
 
 
-def fabric(daemon, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:  # noqa: ANN001
+def fabric(daemon, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([*FABRIC, "--target", daemon.target, *args], capture_output=True, input=stdin,
                           timeout=60)
 
 
-def line(m) -> bytes:  # noqa: ANN001
+def line(m) -> bytes:
     when = time.strftime("%H:%M:%S", time.localtime(m.send_time.seconds))
     return f"#{m.seq} {when} {m.sender.agent_id} → {m.recipient.agent_id}: {m.text}\n".encode()
 
@@ -46,7 +46,7 @@ def line(m) -> bytes:  # noqa: ANN001
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
           phases=(Phase.explicit, Phase.generate))  # a failing example is reported as found, not shrunk
 @given(texts=st.lists(TEXT, min_size=1, max_size=4))
-def test_every_view_of_a_message_prints_the_text_as_sent(daemon, texts: list[str]) -> None:  # noqa: ANN001
+def test_every_view_of_a_message_prints_the_text_as_sent(daemon, texts: list[str]) -> None:
     box = f"box{next(boxes)}"
     # A process's standard input carries no NUL (a client sends the rest), and empty input is refused on purpose.
     first = texts[0].replace("\x00", "") or "[/note]"
@@ -70,7 +70,7 @@ def test_every_view_of_a_message_prints_the_text_as_sent(daemon, texts: list[str
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture],
           phases=(Phase.explicit, Phase.generate))  # a failing example is reported as found, not shrunk
 @given(task=TEXT.map(lambda t: t.replace("\x00", "")).filter(bool), result=TEXT.map(lambda t: t.replace("\x00", "")))
-def test_tickets_show_task_and_result_as_sent_and_tables_preview_them(daemon, task: str, result: str) -> None:  # noqa: ANN001
+def test_tickets_show_task_and_result_as_sent_and_tables_preview_them(daemon, task: str, result: str) -> None:
     box = f"tickets{next(boxes)}"
     with SyncClient(daemon.target) as client:
         client.register(box)
@@ -82,7 +82,7 @@ def test_tickets_show_task_and_result_as_sent_and_tables_preview_them(daemon, ta
     assert f"task: {task}\n".encode() in shown and shown.endswith(f"result: {result}\n".encode())
 
 
-def test_markup_in_a_message_is_neither_an_error_nor_dropped_and_drain_keeps_it(daemon) -> None:  # noqa: ANN001
+def test_markup_in_a_message_is_neither_an_error_nor_dropped_and_drain_keeps_it(daemon) -> None:
     text = 'see [/note] below; pip install ".[daemon]" then [bold]hi[/bold] :smile:'
     assert fabric(daemon, "send", "mt", text, "--from", "me", "--create").returncode == 0
     for command in ("peek", "drain"):
@@ -91,7 +91,7 @@ def test_markup_in_a_message_is_neither_an_error_nor_dropped_and_drain_keeps_it(
     assert fabric(daemon, "peek", "mt").stdout == b"0 unread\n"
 
 
-def test_a_closed_pipe_consumes_nothing_it_could_not_show(daemon) -> None:  # noqa: ANN001
+def test_a_closed_pipe_consumes_nothing_it_could_not_show(daemon) -> None:
     with SyncClient(daemon.target) as client:
         for n in range(3):  # each line is larger than a pipe holds, so the reader's exit breaks the write
             client.send("reader", f"m{n}" + "x" * 300_000, sender="me", create_mailbox=True)
@@ -106,7 +106,7 @@ def test_a_closed_pipe_consumes_nothing_it_could_not_show(daemon) -> None:  # no
         assert [m.text[:2] for m in client.peek("reader").messages] == ["m0", "m1", "m2"]
 
 
-def test_on_a_terminal_control_characters_are_shown_as_escapes(daemon) -> None:  # noqa: ANN001
+def test_on_a_terminal_control_characters_are_shown_as_escapes(daemon) -> None:
     text = "a\x1b[31mred\rb\x07 [b]x[/b]\u200f\tz"
     with SyncClient(daemon.target) as client:
         client.send("tty", text, sender="me", create_mailbox=True)

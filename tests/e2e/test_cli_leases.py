@@ -11,7 +11,7 @@ from fabricd.client import SyncClient
 from tests.e2e.test_cli import fabric
 
 
-def until_in_line(daemon, path: str) -> None:  # noqa: ANN001
+def until_in_line(daemon, path: str) -> None:
     """Once another agent's waiting take is in line for `path` (polled: the line is the observable state)."""
     deadline = time.monotonic() + 30
     with SyncClient(daemon.target) as client:
@@ -20,7 +20,7 @@ def until_in_line(daemon, path: str) -> None:  # noqa: ANN001
             time.sleep(0.02)
 
 
-def test_take_check_ls_renew_rm(daemon) -> None:  # noqa: ANN001
+def test_take_check_ls_renew_rm(daemon) -> None:
     taken = fabric(daemon, "--json", "lease", "take", "src/api/**", "--as", "builder", "--ttl", "30m",
                    "--reason", "refactor")
     assert taken.returncode == 0, taken.stderr
@@ -47,14 +47,14 @@ def test_take_check_ls_renew_rm(daemon) -> None:  # noqa: ANN001
     assert fabric(daemon, "lease", "take", "src/api/app.py", "--as", "reviewer", "--ttl", "90s").returncode == 0
 
 
-def test_bad_input_is_one_line_and_exit_1(daemon) -> None:  # noqa: ANN001
+def test_bad_input_is_one_line_and_exit_1(daemon) -> None:
     bad = fabric(daemon, "lease", "take", "../etc/passwd", "--as", "a")
     assert bad.returncode == 1 and "[LEASE_PATTERN_INVALID]" in bad.stderr
     assert fabric(daemon, "lease", "take", "x").returncode == 2  # no agent: a usage error
     assert fabric(daemon, "lease", "take", "x", "--as", "a", "--ttl", "soon").returncode == 2
 
 
-def test_check_prints_the_waiters_in_line_and_exits_on_conflicts_only(daemon) -> None:  # noqa: ANN001
+def test_check_prints_the_waiters_in_line_and_exits_on_conflicts_only(daemon) -> None:
     assert fabric(daemon, "lease", "take", "src/api/**", "--as", "builder", "--ttl", "30m").returncode == 0
     waiter = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "lease", "take",
                                "src/api/app.py", "--as", "waiter", "--wait", "5m"],
@@ -84,7 +84,7 @@ def test_check_prints_the_waiters_in_line_and_exits_on_conflicts_only(daemon) ->
             waiter.wait()
 
 
-def test_a_line_without_a_holder_is_printed_and_exits_0(daemon) -> None:  # noqa: ANN001
+def test_a_line_without_a_holder_is_printed_and_exits_0(daemon) -> None:
     """Only waiters in the way (their holder is the checking agent itself): printed, exit 0."""
     assert fabric(daemon, "lease", "take", "x.py", "--as", "reviewer", "--ttl", "30m").returncode == 0
     waiter = subprocess.Popen([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "lease", "take",

@@ -54,7 +54,7 @@ class Running:
         return self.proc.wait(timeout), out
 
 
-def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(sock_dir) -> None:  # noqa: ANN001
+def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(sock_dir) -> None:
     target = f"unix:{sock_dir}/none.sock"
     tail = Running("--target", target, "tail", "alice", "--wait", "1")
     assert tail.next_line() == f"fabric: waiting for fabricd at {target} (giving up after 1s)"
@@ -65,7 +65,7 @@ def test_tail_without_a_daemon_says_it_waits_at_once_and_gives_up_after_wait(soc
                     "`fabricd serve`) [NOT_READY]"]
 
 
-def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) -> None:  # noqa: ANN001
+def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) -> None:
     daemon = make_daemon().start()
     with SyncClient(daemon.target) as client:
         client.register("alice")  # tailing a mailbox no one has is NOT_FOUND, so alice exists before the tail
@@ -80,7 +80,7 @@ def test_tail_started_before_the_daemon_follows_it_once_it_is_up(make_daemon) ->
     assert code == 0 and "you were waited for" in out
 
 
-def test_sync_subscribe_without_a_daemon_says_so_and_raises_after_wait(sock_dir) -> None:  # noqa: ANN001
+def test_sync_subscribe_without_a_daemon_says_so_and_raises_after_wait(sock_dir) -> None:
     heard: list[str] = []
     with SyncClient(f"unix:{sock_dir}/none.sock") as client:
         with pytest.raises(Unavailable) as caught:
@@ -89,7 +89,7 @@ def test_sync_subscribe_without_a_daemon_says_so_and_raises_after_wait(sock_dir)
     assert caught.value.reason == "NOT_READY" and "is it running?" in caught.value.message
 
 
-def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:  # noqa: ANN001
+def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:
     leader, follower = pty.openpty()
     try:
         result = subprocess.run([*FABRIC, "--target", daemon.target, "send", "bob"], stdin=follower,
@@ -101,7 +101,7 @@ def test_send_with_no_text_on_a_terminal_refuses_with_usage(daemon) -> None:  # 
     assert "no TEXT: give it as an argument, with --file PATH, or pipe it in" in result.stderr
 
 
-def test_empty_standard_input_sends_nothing_unless_an_empty_text_is_given(daemon) -> None:  # noqa: ANN001
+def test_empty_standard_input_sends_nothing_unless_an_empty_text_is_given(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("keeper")
     for command in (("send", "keeper", "--from", "me"), ("ask", "keeper", "--timeout", "5"),
@@ -115,7 +115,7 @@ def test_empty_standard_input_sends_nothing_unless_an_empty_text_is_given(daemon
     assert sent.returncode == 0 and "to keeper #1" in sent.stdout
 
 
-def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -> None:  # noqa: ANN001
+def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -> None:
     assert fabric(daemon, "register", "bob").returncode == 0
     note = tmp_path / "note.md"
     note.write_text("line one\nline two\n")
@@ -126,7 +126,7 @@ def test_send_file_sends_the_file_and_refuses_file_with_text(daemon, tmp_path) -
     assert both.returncode == 2 and "give TEXT or --file, not both" in both.stderr
 
 
-def test_version_and_json_after_the_command(daemon) -> None:  # noqa: ANN001
+def test_version_and_json_after_the_command(daemon) -> None:
     from fabricd import __version__
 
     version = subprocess.run([*FABRIC, "--version"], capture_output=True, text=True, timeout=60)
@@ -137,7 +137,7 @@ def test_version_and_json_after_the_command(daemon) -> None:  # noqa: ANN001
     assert [e["agent_id"] for e in after] == [e["agent_id"] for e in before] == ["alice"]
 
 
-def test_json_output_has_numbers_as_numbers_and_zero_values(daemon) -> None:  # noqa: ANN001
+def test_json_output_has_numbers_as_numbers_and_zero_values(daemon) -> None:
     assert fabric(daemon, "register", "alice").returncode == 0
     entry = json.loads(fabric(daemon, "ls", "--json").stdout)
     assert entry["unread_count"] == 0  # present, and a number
@@ -145,7 +145,7 @@ def test_json_output_has_numbers_as_numbers_and_zero_values(daemon) -> None:  # 
     assert status["mailboxes"] == 1 and isinstance(status["map_size_bytes"], int)
 
 
-def test_json_errors_are_one_object_on_stderr(daemon) -> None:  # noqa: ANN001
+def test_json_errors_are_one_object_on_stderr(daemon) -> None:
     result = fabric(daemon, "resolve", "nobody", "--json")
     assert result.returncode == 1 and result.stdout == ""
     error = json.loads(result.stderr)
@@ -155,7 +155,7 @@ def test_json_errors_are_one_object_on_stderr(daemon) -> None:  # noqa: ANN001
     assert usage.returncode == 2 and json.loads(usage.stderr)["code"] == "USAGE"
 
 
-def test_a_bare_socket_path_is_a_target(daemon) -> None:  # noqa: ANN001
+def test_a_bare_socket_path_is_a_target(daemon) -> None:
     result = subprocess.run([*FABRIC, "--target", daemon.socket, "ls"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
 
@@ -167,7 +167,7 @@ def test_a_host_without_a_port_names_the_port_instead_of_dialling_443() -> None:
     assert "fabric.example.com:7077" in result.stderr and "[BAD_TARGET]" in result.stderr
 
 
-def test_a_missing_token_tells_the_cli_user_about_token_and_fabricd_token(make_daemon) -> None:  # noqa: ANN001
+def test_a_missing_token_tells_the_cli_user_about_token_and_fabricd_token(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     port = daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1]
     env = {k: v for k, v in os.environ.items() if k != "FABRICD_TOKEN"}
@@ -181,7 +181,7 @@ def test_a_missing_token_tells_the_cli_user_about_token_and_fabricd_token(make_d
     assert "[BAD_TOKEN]" in bad.stderr and "--token or $FABRICD_TOKEN" in bad.stderr
 
 
-def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> None:  # noqa: ANN001
+def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("worker")
         client.enqueue("worker", "the first task", source_agent="early")
@@ -202,7 +202,7 @@ def test_ask_shows_its_ticket_and_position_and_ctrl_c_withdraws_it(daemon) -> No
         assert ticket_id not in [m.ticket_id for m in client.peek("worker").messages]  # withdrawn from the inbox too
 
 
-def test_ask_prints_the_answer_on_stdout_and_its_progress_on_stderr(daemon) -> None:  # noqa: ANN001
+def test_ask_prints_the_answer_on_stdout_and_its_progress_on_stderr(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("worker")
         asking = Running("--target", daemon.target, "ask", "worker", "count", "--from", "planner")
@@ -213,7 +213,7 @@ def test_ask_prints_the_answer_on_stdout_and_its_progress_on_stderr(daemon) -> N
         assert code == 0 and out == "42\n"
 
 
-def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:  # noqa: ANN001
+def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:
     leader, follower = pty.openpty()
     proc = subprocess.Popen([*FABRIC, "--target", daemon.target, "mcp", "--agent", "tty-agent"], stdin=follower,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -228,7 +228,7 @@ def test_mcp_on_a_terminal_says_it_waits_for_an_mcp_client(daemon) -> None:  # n
         os.close(follower)
 
 
-def test_the_mcp_bridge_without_the_sdk_says_how_to_install_it_from_the_checkout(daemon) -> None:  # noqa: ANN001
+def test_the_mcp_bridge_without_the_sdk_says_how_to_install_it_from_the_checkout(daemon) -> None:
     hide = "import sys; sys.modules['mcp'] = None; from fabricd.cli.main import main; main(sys.argv[1:])"
     result = subprocess.run([sys.executable, "-c", hide, "--target", daemon.target, "mcp", "--agent", "a"],
                             capture_output=True, text=True, timeout=60)
@@ -254,7 +254,7 @@ def test_the_shell_completion_lines_in_readme_produce_completion_scripts() -> No
     assert completed.stdout.split() == ["plain,doctor"]
 
 
-def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN001
+def test_every_error_line_starts_with_fabric_colon(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("keeper")
     usage = fabric(daemon, "send", "keeper", "text", "--file", "x")
@@ -268,7 +268,7 @@ def test_every_error_line_starts_with_fabric_colon(daemon) -> None:  # noqa: ANN
         assert "Error:" not in result.stderr and "fabric: fabric" not in result.stderr
 
 
-def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:  # noqa: ANN001
+def test_an_ask_that_times_out_says_its_wait_rounded(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("slow")
     asked = fabric(daemon, "ask", "slow", "anything?", "--timeout", "1.5")

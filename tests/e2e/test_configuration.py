@@ -21,7 +21,7 @@ def fabricd(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
     return subprocess.run([*FABRICD, *args], capture_output=True, text=True, timeout=60, env={**clean, **(env or {})})
 
 
-def serve(tmp_path, text: str, *args: str,  # noqa: ANN001
+def serve(tmp_path, text: str, *args: str,
           env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """`fabricd serve` with `text` as its configuration file, on a socket of its own (refusals never serve)."""
     config = tmp_path / "fabricd.toml"
@@ -29,7 +29,7 @@ def serve(tmp_path, text: str, *args: str,  # noqa: ANN001
     return fabricd("serve", "--config", str(config), "--data-dir", str(tmp_path / "d"), *args, env=env)
 
 
-def test_configuration_precedence_file_then_env_then_flags(tmp_path) -> None:  # noqa: ANN001
+def test_configuration_precedence_file_then_env_then_flags(tmp_path) -> None:
     config = tmp_path / "fabricd.toml"
     config.write_text('log_level = "warning"\ngrace = 3\n[limits]\nmax_unread = 5\nmax_message_bytes = "2M"\n')
     out = fabricd("config", "--config", str(config), "--max-unread", "7",
@@ -42,7 +42,7 @@ def test_configuration_precedence_file_then_env_then_flags(tmp_path) -> None:  #
     assert lines["map_size"].startswith('map_size = "32G"  # default: the most the store may hold')
 
 
-def test_fabricd_config_prints_toml_that_reads_back_as_the_same_configuration(tmp_path) -> None:  # noqa: ANN001
+def test_fabricd_config_prints_toml_that_reads_back_as_the_same_configuration(tmp_path) -> None:
     pem = tmp_path / "x.pem"
     pem.write_text("not checked here: only that it can be read")
     env = {"FABRICD_SERVER_TLS_CERT": str(pem), "FABRICD_SERVER_TLS_KEY": str(pem), "FABRICD_SOCKET_MODE": "0640",
@@ -75,7 +75,7 @@ def test_the_test_failpoint_is_not_a_setting() -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_every_unknown_key_and_variable_is_reported_with_the_closest_name(tmp_path) -> None:  # noqa: ANN001
+def test_every_unknown_key_and_variable_is_reported_with_the_closest_name(tmp_path) -> None:
     result = serve(tmp_path, "keepalive = 5\nkeeplive = 5\n[limits]\nmax_unred = 5\n[sockt]\nmode = \"0600\"\n",
                    env={"FABRICD_LIMITS_MAX_UNRED": "3", "FABRICD_GRAC": "1", "FABRICD_TOTALLY_ELSE": "1"})
     assert result.returncode == 2
@@ -89,7 +89,7 @@ def test_every_unknown_key_and_variable_is_reported_with_the_closest_name(tmp_pa
     assert "6 problems" in result.stderr
 
 
-def test_client_variables_are_not_reported_and_do_not_configure_the_daemon(tmp_path) -> None:  # noqa: ANN001
+def test_client_variables_are_not_reported_and_do_not_configure_the_daemon(tmp_path) -> None:
     client = {"FABRICD_TARGET": "unix:/nowhere.sock", "FABRICD_TOKEN": "t", "FABRICD_TLS_CA": "/nowhere/ca.pem",
               "FABRICD_TLS_CERT": "/nowhere/client.pem", "FABRICD_TLS_KEY": "/nowhere/client.key"}
     result = fabricd("config", env=client)
@@ -131,7 +131,7 @@ def test_client_variables_are_not_reported_and_do_not_configure_the_daemon(tmp_p
     ("", ("--listen", "unix:"), {}, ["a unix address needs a path"]),
     ('[metrics]\nlisten = "localhost"\n', (), {}, ["metrics.listen = 'localhost' (file ", "HOST:PORT"]),
 ])
-def test_a_bad_value_stops_the_daemon_naming_key_and_source(tmp_path, text, args, env, wanted) -> None:  # noqa: ANN001
+def test_a_bad_value_stops_the_daemon_naming_key_and_source(tmp_path, text, args, env, wanted) -> None:
     result = serve(tmp_path, text, "--listen", f"unix:{tmp_path}/fd.sock", *args, env=env)
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith("fabricd: configuration: ")
@@ -158,7 +158,7 @@ def test_a_bad_value_stops_the_daemon_naming_key_and_source(tmp_path, text, args
     ('map_size = "4M"\n[limits]\nmax_message_bytes = "3M"\n', (),
      "limits.max_message_bytes = 3M (file {config}) is more than half of map_size = 4M (file {config})"),
 ])
-def test_keys_that_contradict_each_other_stop_the_daemon_naming_both(tmp_path, text, args,  # noqa: ANN001
+def test_keys_that_contradict_each_other_stop_the_daemon_naming_both(tmp_path, text, args,
                                                                      wanted) -> None:
     pem = tmp_path / "server.pem"
     pem.write_text("readable")
@@ -169,7 +169,7 @@ def test_keys_that_contradict_each_other_stop_the_daemon_naming_both(tmp_path, t
     assert result.returncode == 2 and wanted.format(**fill) in result.stderr, result.stderr
 
 
-def test_the_daemon_s_own_tls_variables_configure_it(tmp_path) -> None:  # noqa: ANN001
+def test_the_daemon_s_own_tls_variables_configure_it(tmp_path) -> None:
     pem = tmp_path / "server.pem"
     pem.write_text("readable")
     result = fabricd("config", "--listen", "127.0.0.1:0",

@@ -195,7 +195,7 @@ async def check_served(daemon: Daemon, tcp: str, known: dict[str, object]) -> No
         assert len((await as_bob.peek(BOB)).messages) == 3
 
 
-def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each_copy(tmp_path, pg_url) -> None:  # noqa: ANN001
+def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each_copy(tmp_path, pg_url) -> None:
     original, back = str(tmp_path / "original"), str(tmp_path / "back")
     daemon, _ = serve(original)
     try:
@@ -224,12 +224,12 @@ def test_round_trip_lmdb_postgres_lmdb_keeps_everything_and_a_daemon_serves_each
             stop(daemon)
 
 
-async def _with_client(daemon: Daemon, fn):  # noqa: ANN001, ANN202
+async def _with_client(daemon: Daemon, fn):  # noqa: ANN202
     async with Client(daemon.target) as client:
         return await fn(client)
 
 
-def test_a_target_that_holds_a_fabric_is_refused_and_left_unchanged(tmp_path, pg_url) -> None:  # noqa: ANN001
+def test_a_target_that_holds_a_fabric_is_refused_and_left_unchanged(tmp_path, pg_url) -> None:
     source, other = str(tmp_path / "source"), str(tmp_path / "other")
     for path, who in ((source, "ann"), (other, "otto")):
         daemon, _ = serve(path)
@@ -258,7 +258,7 @@ def test_a_target_that_holds_a_fabric_is_refused_and_left_unchanged(tmp_path, pg
     ("postgresql://nobody@127.0.0.1:1/none", "cannot reach"),
     ("NOT_A_STORE", "is not empty and holds no store"),
 ])
-def test_bad_locations_exit_2_with_one_line_and_create_nothing(tmp_path, source: str, says: str) -> None:  # noqa: ANN001
+def test_bad_locations_exit_2_with_one_line_and_create_nothing(tmp_path, source: str, says: str) -> None:
     target = str(tmp_path / "target")
     if source == "NOT_A_STORE":  # a folder of other things: a valid source, and a target to leave alone
         source, target = str(tmp_path / "source"), str(tmp_path / "photos")
@@ -272,14 +272,14 @@ def test_bad_locations_exit_2_with_one_line_and_create_nothing(tmp_path, source:
     assert not os.path.exists(target) or os.listdir(target) == ["cat.jpg"]
 
 
-def _empty_fabric(tmp_path) -> str:  # noqa: ANN001
+def _empty_fabric(tmp_path) -> str:
     """A data folder holding a store and no fabric (as a daemon leaves it after its first start)."""
     path = str(tmp_path / "empty")
     stop(serve(path)[0])
     return path
 
 
-async def test_a_database_of_other_things_is_refused_and_not_migrated(tmp_path, pg_empty_url) -> None:  # noqa: ANN001
+async def test_a_database_of_other_things_is_refused_and_not_migrated(tmp_path, pg_empty_url) -> None:
     conn = await asyncpg.connect(pg_empty_url)
     try:
         await conn.execute("CREATE TABLE photos (id int)")
@@ -290,7 +290,7 @@ async def test_a_database_of_other_things_is_refused_and_not_migrated(tmp_path, 
         await conn.close()
 
 
-def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) -> None:  # noqa: ANN001
+def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) -> None:
     source = str(tmp_path / "live")
     daemon, _ = serve(source)
     try:
@@ -302,7 +302,7 @@ def test_a_running_daemons_folder_is_copied_from_one_snapshot(tmp_path, pg_url) 
         stop(daemon)
 
 
-def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN001
+def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:
     source, backup = str(tmp_path / "source"), str(tmp_path / "fabric.mdb")
     daemon, _ = serve(source)
     try:
@@ -315,13 +315,13 @@ def test_a_backup_file_is_a_source_too(tmp_path, pg_url) -> None:  # noqa: ANN00
     assert dump(pg_url) == dump(source) == dump(backup)
 
 
-def test_every_lmdb_sub_database_is_copied_or_rebuilt(tmp_path) -> None:  # noqa: ANN001
+def test_every_lmdb_sub_database_is_copied_or_rebuilt(tmp_path) -> None:
     path = str(tmp_path / "data")
     stop(serve(path)[0])
     assert set(lmdb_dump.sub_databases(path)) == set(lmdb_dump.COVERS)
 
 
-async def test_every_postgresql_table_and_sequence_is_copied_or_named_as_not_copied(pg_url) -> None:  # noqa: ANN001
+async def test_every_postgresql_table_and_sequence_is_copied_or_named_as_not_copied(pg_url) -> None:
     conn = await asyncpg.connect(pg_url)
     try:
         found = await pg_dump.tables(conn)
@@ -332,7 +332,7 @@ async def test_every_postgresql_table_and_sequence_is_copied_or_named_as_not_cop
     assert {kind for kinds in lmdb_dump.COVERS.values() for kind in kinds} == set(transfer.Kind)
 
 
-async def test_every_column_of_every_copied_table_is_written_by_the_load(pg_url) -> None:  # noqa: ANN001
+async def test_every_column_of_every_copied_table_is_written_by_the_load(pg_url) -> None:
     conn = await asyncpg.connect(pg_url)
     try:
         rows = await conn.fetch("SELECT table_name, column_name FROM information_schema.columns "

@@ -18,7 +18,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from fabricd.client import Client, ResourceExhausted, Unavailable
 
 
-async def test_mail_survives_a_restart(daemon) -> None:  # noqa: ANN001
+async def test_mail_survives_a_restart(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice", session_name="al")
         for i in range(10):
@@ -33,7 +33,7 @@ async def test_mail_survives_a_restart(daemon) -> None:  # noqa: ANN001
         assert (await client.send("alice", "m10")).message.seq == 11
 
 
-async def test_every_acknowledged_send_survives_sigkill(daemon) -> None:  # noqa: ANN001
+async def test_every_acknowledged_send_survives_sigkill(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice")
         results = await asyncio.gather(*(client.send("alice", f"m{i}") for i in range(300)))
@@ -44,7 +44,7 @@ async def test_every_acknowledged_send_survives_sigkill(daemon) -> None:  # noqa
         assert {m.id for m in stored} == {r.message.id for r in results}
 
 
-def test_second_daemon_on_the_same_data_dir_refuses_to_start(daemon, make_daemon, sock_dir) -> None:  # noqa: ANN001
+def test_second_daemon_on_the_same_data_dir_refuses_to_start(daemon, make_daemon, sock_dir) -> None:
     other = make_daemon(data_dir=daemon.data_dir)
     cmd = other.command()
     cmd[cmd.index("--listen") + 1] = f"unix:{sock_dir}/other.sock"
@@ -53,7 +53,7 @@ def test_second_daemon_on_the_same_data_dir_refuses_to_start(daemon, make_daemon
     assert "already serving" in result.stderr and daemon.data_dir in result.stderr
 
 
-async def test_full_map_is_resource_exhausted_loses_nothing_and_still_serves_reads(make_daemon) -> None:  # noqa: ANN001
+async def test_full_map_is_resource_exhausted_loses_nothing_and_still_serves_reads(make_daemon) -> None:
     daemon = make_daemon("--map-size", "2M").start()
     blob = b"x" * 50_000
     stored: list[str] = []
@@ -79,7 +79,7 @@ def _notify_socket(path: str) -> socket.socket:
     return sock
 
 
-async def test_sd_notify_ready_only_once_serving_then_stopping(make_daemon, sock_dir) -> None:  # noqa: ANN001
+async def test_sd_notify_ready_only_once_serving_then_stopping(make_daemon, sock_dir) -> None:
     notify_path = os.path.join(sock_dir, "notify")
     listener = _notify_socket(notify_path)
     daemon = make_daemon(env={"NOTIFY_SOCKET": notify_path}).start()
@@ -95,7 +95,7 @@ async def test_sd_notify_ready_only_once_serving_then_stopping(make_daemon, sock
         listener.close()
 
 
-async def test_graceful_shutdown_ends_a_live_subscription_and_keeps_its_mail(daemon) -> None:  # noqa: ANN001
+async def test_graceful_shutdown_ends_a_live_subscription_and_keeps_its_mail(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice")
         await client.send("alice", "before")
@@ -113,7 +113,7 @@ async def test_graceful_shutdown_ends_a_live_subscription_and_keeps_its_mail(dae
         assert [m.text for m in (await client.peek("alice")).messages] == ["before"]
 
 
-async def test_subscription_resumes_across_a_restart_without_loss_or_duplicates(daemon) -> None:  # noqa: ANN001
+async def test_subscription_resumes_across_a_restart_without_loss_or_duplicates(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice")
         for i in range(5):
@@ -133,7 +133,7 @@ async def test_subscription_resumes_across_a_restart_without_loss_or_duplicates(
         assert list((await client.peek("alice")).messages) == []
 
 
-async def test_calls_to_a_stopped_daemon_are_unavailable(daemon) -> None:  # noqa: ANN001
+async def test_calls_to_a_stopped_daemon_are_unavailable(daemon) -> None:
     daemon.stop()
     async with Client(daemon.target) as client:
         with pytest.raises(Unavailable):
@@ -141,7 +141,7 @@ async def test_calls_to_a_stopped_daemon_are_unavailable(daemon) -> None:  # noq
 
 
 async def test_health_and_reflection_are_served(client: Client) -> None:
-    channel = client._channel  # noqa: SLF001
+    channel = client._channel
     health = health_pb2_grpc.HealthStub(channel)
     for service in ("", "fabricd.v1.MailboxService", "fabricd.v1.DirectoryService"):
         response = await health.Check(health_pb2.HealthCheckRequest(service=service))
@@ -157,7 +157,7 @@ async def test_health_and_reflection_are_served(client: Client) -> None:
         break
 
 
-def test_listen_on_tcp_port_zero_prints_the_bound_port(make_daemon) -> None:  # noqa: ANN001
+def test_listen_on_tcp_port_zero_prints_the_bound_port(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     line = daemon.wait_for("127.0.0.1:")
     port = int(line.strip().rsplit(":", 1)[1])
@@ -166,7 +166,7 @@ def test_listen_on_tcp_port_zero_prints_the_bound_port(make_daemon) -> None:  # 
         assert stub.Check(health_pb2.HealthCheckRequest()).status == health_pb2.HealthCheckResponse.SERVING
 
 
-def test_a_bad_listen_address_is_a_clear_error(make_daemon) -> None:  # noqa: ANN001
+def test_a_bad_listen_address_is_a_clear_error(make_daemon) -> None:
     daemon = make_daemon()
     cmd = daemon.command()
     cmd[cmd.index("--listen") + 1] = "nonsense"
@@ -174,12 +174,12 @@ def test_a_bad_listen_address_is_a_clear_error(make_daemon) -> None:  # noqa: AN
     assert result.returncode == 2 and "HOST:PORT" in result.stderr
 
 
-def test_fabricd_version(tmp_path) -> None:  # noqa: ANN001
+def test_fabricd_version(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-m", "fabricd.daemon.main", "version"], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip()
 
 
-def test_a_store_of_another_schema_version_is_refused(make_daemon) -> None:  # noqa: ANN001
+def test_a_store_of_another_schema_version_is_refused(make_daemon) -> None:
     import lmdb
 
     daemon = make_daemon()

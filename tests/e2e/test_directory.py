@@ -95,7 +95,7 @@ async def test_presence_follows_the_agents_own_activity(client: Client) -> None:
     assert {e.agent_id: e.presence for e in await client.list_mailboxes()}["leaver"] == pb.PRESENCE_LIVE
 
 
-async def test_without_activity_inside_the_live_window_every_agent_is_offline(make_daemon) -> None:  # noqa: ANN001
+async def test_without_activity_inside_the_live_window_every_agent_is_offline(make_daemon) -> None:
     daemon = make_daemon("--live-window", "0").start()
     async with Client(daemon.target) as client:
         await client.register("silent")  # registered, then never heard from
@@ -211,7 +211,7 @@ async def test_watch_sends_snapshot_then_each_change(client: Client) -> None:
         ({"agent_id": "a", "metadata": {"k": "v" * 70000}}, "FIELD_TOO_LARGE"),
     ],
 )
-async def test_bad_register_is_invalid_argument_and_writes_nothing(client: Client, kwargs, reason) -> None:  # noqa: ANN001
+async def test_bad_register_is_invalid_argument_and_writes_nothing(client: Client, kwargs, reason) -> None:
     kwargs = dict(kwargs)  # the parameter is shared by both backends' runs: leave it whole
     agent_id = kwargs.pop("agent_id")
     with pytest.raises(InvalidArgument) as err:

@@ -48,7 +48,7 @@ def bare_fabric(env: dict[str, str], system_socket: str, *args: str) -> subproce
 
 
 @pytest.fixture
-def home(sock_dir):  # noqa: ANN001, ANN201
+def home(sock_dir):  # noqa: ANN201
     """A fake home: $XDG_RUNTIME_DIR, $XDG_STATE_HOME and a stand-in for /run, all empty."""
     folders = {name: os.path.join(sock_dir, name) for name in ("rt", "state", "run")}
     for folder in folders.values():
@@ -65,7 +65,7 @@ def _reach(env: dict[str, str], system_socket: str, socket: str, agent: str) -> 
     assert agent in listed.stdout
 
 
-def test_a_bare_fabric_ls_reaches_the_user_unit(home) -> None:  # noqa: ANN001
+def test_a_bare_fabric_ls_reaches_the_user_unit(home) -> None:
     env, folders, system_socket = home
     argv = exec_start("fabricd-user.service", {"%S": folders["state"], "%t": folders["rt"]})
     daemon = UnitDaemon(argv, env).start()
@@ -75,7 +75,7 @@ def test_a_bare_fabric_ls_reaches_the_user_unit(home) -> None:  # noqa: ANN001
         daemon.stop()
 
 
-def test_a_bare_fabric_ls_reaches_the_system_unit(home) -> None:  # noqa: ANN001
+def test_a_bare_fabric_ls_reaches_the_system_unit(home) -> None:
     env, folders, system_socket = home
     runtime = os.path.dirname(system_socket)
     os.makedirs(runtime)
@@ -88,7 +88,7 @@ def test_a_bare_fabric_ls_reaches_the_system_unit(home) -> None:  # noqa: ANN001
         daemon.stop()
 
 
-def test_a_bare_fabric_ls_reaches_fabricd_serve_with_its_defaults(home) -> None:  # noqa: ANN001
+def test_a_bare_fabric_ls_reaches_fabricd_serve_with_its_defaults(home) -> None:
     env, folders, system_socket = home
     daemon = UnitDaemon([sys.executable, "-m", "fabricd.daemon.main", "serve"], env).start()
     try:
@@ -97,7 +97,7 @@ def test_a_bare_fabric_ls_reaches_fabricd_serve_with_its_defaults(home) -> None:
         daemon.stop()
 
 
-def test_with_no_daemon_the_hint_names_every_socket_tried(home) -> None:  # noqa: ANN001
+def test_with_no_daemon_the_hint_names_every_socket_tried(home) -> None:
     env, folders, system_socket = home
     result = bare_fabric(env, system_socket, "ls")
     assert result.returncode == 1
@@ -108,7 +108,7 @@ def test_with_no_daemon_the_hint_names_every_socket_tried(home) -> None:  # noqa
         assert f"unix:{socket} (no such file)" in hint
 
 
-def test_a_subscription_started_before_the_daemon_finds_it_on_another_socket(home, monkeypatch) -> None:  # noqa: ANN001
+def test_a_subscription_started_before_the_daemon_finds_it_on_another_socket(home, monkeypatch) -> None:
     from fabricd.client import _target
 
     env, folders, system_socket = home

@@ -19,7 +19,7 @@ def doctor(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*FABRIC, *args, "doctor"], capture_output=True, text=True, timeout=60)
 
 
-def test_a_healthy_daemon_passes_every_check_and_shows_what_it_found(make_daemon) -> None:  # noqa: ANN001
+def test_a_healthy_daemon_passes_every_check_and_shows_what_it_found(make_daemon) -> None:
     from fabricd import __version__
 
     daemon = make_daemon().start()
@@ -37,13 +37,13 @@ def test_a_healthy_daemon_passes_every_check_and_shows_what_it_found(make_daemon
     assert checks["listeners"]["detail"] == daemon.target
 
 
-def test_no_daemon_fails_with_how_to_start_one(sock_dir) -> None:  # noqa: ANN001
+def test_no_daemon_fails_with_how_to_start_one(sock_dir) -> None:
     result = doctor("--target", f"unix:{sock_dir}/none.sock")
     assert result.returncode == 1
     assert "FAIL target" in result.stdout and "fix: start the daemon: `fabricd serve`" in result.stdout
 
 
-def test_a_missing_token_fails_with_how_to_pass_one(make_daemon) -> None:  # noqa: ANN001
+def test_a_missing_token_fails_with_how_to_pass_one(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     port = daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1]
     result = doctor("--target", f"127.0.0.1:{port}")

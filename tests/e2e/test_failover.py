@@ -62,7 +62,7 @@ async def test_a_send_without_an_id_is_not_resent_but_the_next_call_goes_to_a_li
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "shutdown"])
-async def test_an_ask_whose_node_dies_is_answered_once_through_another_node(nodes: list[Daemon], how) -> None:  # noqa: ANN001, F811
+async def test_an_ask_whose_node_dies_is_answered_once_through_another_node(nodes: list[Daemon], how) -> None:  # noqa: F811
     a, _, c = nodes
     async with Client([a.target, c.target]) as asker, Client(c.target) as worker:
         await worker.register("worker")
@@ -109,7 +109,7 @@ def test_the_sync_client_and_a_comma_separated_target_fail_over_too(nodes: list[
 
 
 async def test_kill_9_of_one_node_of_three_under_mixed_load_loses_and_duplicates_nothing(
-        nodes: list[Daemon], tmp_path, soak: bool) -> None:  # noqa: ANN001, F811
+        nodes: list[Daemon], tmp_path, soak: bool) -> None:  # noqa: F811
     kills = 30 if soak else 4
     rng = random.Random(11)
     workers = checker.start(targets(nodes), tmp_path)  # every client process has all three nodes
@@ -135,7 +135,7 @@ def pair() -> Iterator[pg.Pair]:
 
 
 async def test_nodes_on_both_hosts_ride_out_a_standby_promotion_losing_no_acknowledged_write(
-        pair: pg.Pair, tmp_path) -> None:  # noqa: ANN001
+        pair: pg.Pair, tmp_path) -> None:
     pair.primary.psql('CREATE DATABASE "fabric"')  # streamed to the standby like everything else
     # libpq's multi-host form, which asyncpg reads too: whichever host accepts writes now.
     url = (f"postgresql://{pg.SUPERUSER}@127.0.0.1:{pair.primary.port},127.0.0.1:{pair.standby.port}/fabric"
@@ -237,7 +237,7 @@ async def test_a_node_client_with_every_target_subscribes_sends_and_asks_through
         assert (await py.peek("node-agent")).unread_count == 0, "what the Node subscription handled was acked"
 
 
-def test_fabric_with_a_dead_target_first_answers_through_the_next(daemon: Daemon, tmp_path) -> None:  # noqa: ANN001
+def test_fabric_with_a_dead_target_first_answers_through_the_next(daemon: Daemon, tmp_path) -> None:
     dead = f"unix:{tmp_path}/gone.sock"  # nothing listens there
     done = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", dead, "--target", daemon.target,
                            "--json", "status"], capture_output=True, text=True, timeout=60, cwd=checker.ROOT)

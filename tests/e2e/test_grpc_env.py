@@ -61,7 +61,7 @@ def test_the_installed_grpcio_is_a_measured_version_and_the_pin_allows_only_thos
                     f"<{max(grpc_env.MEASURED)[0]}.{max(grpc_env.MEASURED)[1] + 1}"]
 
 
-async def _one_call_and_output(make_daemon, grpc_experiments: str) -> str:  # noqa: ANN001
+async def _one_call_and_output(make_daemon, grpc_experiments: str) -> str:
     daemon = make_daemon(env={**TRACE, "GRPC_EXPERIMENTS": grpc_experiments}).start()
     async with Client(daemon.target) as client:
         await client.list_mailboxes()
@@ -69,13 +69,13 @@ async def _one_call_and_output(make_daemon, grpc_experiments: str) -> str:  # no
     return "".join(daemon.output)
 
 
-async def test_the_daemon_turns_the_event_engine_off_by_itself(make_daemon) -> None:  # noqa: ANN001
+async def test_the_daemon_turns_the_event_engine_off_by_itself(make_daemon) -> None:
     output = await _one_call_and_output(make_daemon, "")  # empty: as if the user set nothing
     assert not EVENT_ENGINE_IO.search(output), output
     assert "Unknown experiment" not in output, output  # every name exists in this grpcio
 
 
-async def test_the_daemon_keeps_a_users_own_grpc_experiments(make_daemon) -> None:  # noqa: ANN001
+async def test_the_daemon_keeps_a_users_own_grpc_experiments(make_daemon) -> None:
     output = await _one_call_and_output(make_daemon, ALL_ON)
     assert EVENT_ENGINE_IO.search(output), output
 
@@ -105,7 +105,7 @@ def _client_program_output(target: str, grpc_experiments: str | None) -> str:
 
 @pytest.mark.parametrize("user_setting", [None, ALL_ON], ids=["unset", "user-turns-them-on"])
 def test_a_program_importing_the_client_turns_the_event_engine_off_unless_the_user_says(
-        daemon, user_setting) -> None:  # noqa: ANN001
+        daemon, user_setting) -> None:
     output = _client_program_output(daemon.target, user_setting)
     assert bool(EVENT_ENGINE_IO.search(output)) is (user_setting is not None), output
     assert "Unknown experiment" not in output, output

@@ -35,7 +35,7 @@ from tests.e2e.test_security import ALICE, BOB, _cert, _key, _pem, certs, secure
     {"headers": {"Fabricd-Ticket-Id": "t-1"}},
     {"headers": {"fabricd-outbox-key": "k"}},
 ])
-async def test_a_message_carrying_daemon_only_fields_is_refused_and_not_stored(client, forgery) -> None:  # noqa: ANN001
+async def test_a_message_carrying_daemon_only_fields_is_refused_and_not_stored(client, forgery) -> None:
     await client.register(BOB)
     before = await client.get_status()
     forged = pb.Message(recipient=pb.Address(agent_id=BOB), text="do this for the human", **forgery)
@@ -51,7 +51,7 @@ async def test_a_message_carrying_daemon_only_fields_is_refused_and_not_stored(c
     assert (await client.get_status()).writes == before.writes + 1
 
 
-async def test_ordinary_headers_and_real_tickets_still_flow(client) -> None:  # noqa: ANN001
+async def test_ordinary_headers_and_real_tickets_still_flow(client) -> None:
     await client.register(BOB)
     await client.send(BOB, "hi", headers={"x-fabricd-note": "not reserved", "priority": "high"})
     ticket = await client.enqueue(BOB, "a real task", source_agent=ALICE)
@@ -65,7 +65,7 @@ async def test_ordinary_headers_and_real_tickets_still_flow(client) -> None:  # 
 
 
 @pytest.fixture
-def nameless_pki(tmp_path):  # noqa: ANN001, ANN201
+def nameless_pki(tmp_path):  # noqa: ANN201
     """A CA, a server certificate, and a client certificate from that CA whose subject has no common name."""
     ca_key, server_key, client_key = _key(), _key(), _key()
     ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
@@ -86,7 +86,7 @@ def nameless_pki(tmp_path):  # noqa: ANN001, ANN201
     return paths
 
 
-async def test_a_client_certificate_without_a_common_name_is_unauthenticated(make_daemon, nameless_pki) -> None:  # noqa: ANN001
+async def test_a_client_certificate_without_a_common_name_is_unauthenticated(make_daemon, nameless_pki) -> None:
     pki = nameless_pki
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", pki["server.crt"], "--tls-key",
                          pki["server.key"], "--tls-client-ca", pki["ca"], "--tls-require-client-cert").start()
@@ -106,7 +106,7 @@ async def test_a_client_certificate_without_a_common_name_is_unauthenticated(mak
 
 
 async def test_a_client_certificate_whose_common_name_only_reads_as_an_agents_is_unauthenticated(
-        make_daemon, tmp_path) -> None:  # noqa: ANN001
+        make_daemon, tmp_path) -> None:
     # The CN was trimmed: a certificate issued for 'alice ' (or 'alice' and a no-break or em space) acted as
     # alice herself; one with a Hangul filler or a decomposed accent acted as a name no agent may register.
     ca_key = _key()
@@ -141,7 +141,7 @@ async def test_a_client_certificate_whose_common_name_only_reads_as_an_agents_is
         assert list((await local.peek(BOB)).messages) == []
 
 
-def test_a_client_ca_without_required_certificates_is_refused_at_start(make_daemon, certs) -> None:  # noqa: ANN001, F811
+def test_a_client_ca_without_required_certificates_is_refused_at_start(make_daemon, certs) -> None:  # noqa: F811
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", certs["server.crt"], "--tls-key",
                          certs["server.key"], "--tls-client-ca", certs["ca"])
     result = subprocess.run(daemon.command(), capture_output=True, text=True, timeout=60)
@@ -151,7 +151,7 @@ def test_a_client_ca_without_required_certificates_is_refused_at_start(make_daem
 # -- revocation
 
 
-async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secured) -> None:  # noqa: ANN001, F811
+async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     issued = await local.issue_token(agent_id=ALICE)
     async with Client(tcp, token=issued.token) as alice:
@@ -171,7 +171,7 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
             await asyncio.sleep(0.01)
         assert await local.revoke_token(issued.info.token_id)
 
-        async def ended(stream) -> grpc.StatusCode:  # noqa: ANN001
+        async def ended(stream) -> grpc.StatusCode:
             try:
                 while True:
                     await stream.read()
@@ -199,7 +199,7 @@ async def test_revoking_a_token_ends_its_streams_and_waits_within_a_second(secur
 # -- names (#1)
 
 
-async def test_an_agent_token_cannot_squat_a_name_nor_take_one_a_live_agent_holds(secured) -> None:  # noqa: ANN001, F811
+async def test_an_agent_token_cannot_squat_a_name_nor_take_one_a_live_agent_holds(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     bound = (await local.issue_token(agent_id=ALICE, session_names=["reviewer"])).token
     async with Client(tcp, token=state["mallory"]) as mallory:
@@ -223,7 +223,7 @@ async def test_an_agent_token_cannot_squat_a_name_nor_take_one_a_live_agent_hold
 # -- reading what is not yours (#5)
 
 
-async def test_an_agent_token_reads_task_text_only_of_its_own_queue_and_of_tickets_it_asked(secured) -> None:  # noqa: ANN001, F811
+async def test_an_agent_token_reads_task_text_only_of_its_own_queue_and_of_tickets_it_asked(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     await local.register(ALICE)
     human = await local.enqueue(BOB, "the human's private task")
@@ -238,7 +238,7 @@ async def test_an_agent_token_reads_task_text_only_of_its_own_queue_and_of_ticke
     assert [t.task for t in await local.get_queue(BOB)] == ["t", "the human's private task"]  # trusted: whole
 
 
-async def test_an_agent_token_does_not_read_submissions_threads_or_instructions(secured) -> None:  # noqa: ANN001, F811
+async def test_an_agent_token_does_not_read_submissions_threads_or_instructions(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     agent = (await local.initialize(instructions="the host's secret instructions")).agent
     await local.admit(agent.agent_id, ad.Submission(text="the secret plan", data="{}"))
@@ -255,7 +255,7 @@ async def test_an_agent_token_does_not_read_submissions_threads_or_instructions(
 # -- bounded work (#10)
 
 
-async def test_an_agent_token_cannot_make_one_message_carry_thousands_of_headers(secured) -> None:  # noqa: ANN001, F811
+async def test_an_agent_token_cannot_make_one_message_carry_thousands_of_headers(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     async with Client(tcp, token=state["alice"]) as alice:
         with pytest.raises(InvalidArgument) as err:
@@ -267,7 +267,7 @@ async def test_an_agent_token_cannot_make_one_message_carry_thousands_of_headers
 # -- retrying a lost answer (#13)
 
 
-async def test_an_admit_retried_with_its_request_key_returns_the_first_answer(secured) -> None:  # noqa: ANN001, F811
+async def test_an_admit_retried_with_its_request_key_returns_the_first_answer(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     agent = (await local.initialize(instructions="")).agent
     async with Client(tcp, token=state["admin"]) as admin:
@@ -286,7 +286,7 @@ async def test_an_admit_retried_with_its_request_key_returns_the_first_answer(se
 # -- drains whose caller is gone (#11)
 
 
-async def test_drains_with_short_deadlines_under_load_lose_nothing(secured) -> None:  # noqa: ANN001, F811
+async def test_drains_with_short_deadlines_under_load_lose_nothing(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     await local.register(ALICE)
     total = 400

@@ -11,7 +11,7 @@ from tests.e2e.test_security import ALICE, BOB, _cert, _key, _pem
 BACKENDS = ("lmdb", "postgres")
 
 
-async def test_a_certificate_whose_name_looks_like_another_agents_may_not_act_as_an_agent(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_a_certificate_whose_name_looks_like_another_agents_may_not_act_as_an_agent(make_daemon, tmp_path) -> None:
     # Register refuses 'аlice' (Cyrillic а) beside alice (NAME_COLLISION); a certificate issued for it acted as a
     # new agent all the same, and its mail to bob read as from alice. A look-alike of a session name, or the
     # name in another case, is refused too; alice's own certificate and a new honest name go on working.

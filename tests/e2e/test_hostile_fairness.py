@@ -21,7 +21,7 @@ def mail(to: str, *texts: str) -> list[pb.Message]:
 
 
 @pytest.fixture
-async def counted(make_daemon):  # noqa: ANN001, ANN201
+async def counted(make_daemon):  # noqa: ANN201
     """A daemon holding each agent token to 4 unread messages; a trusted unix socket for setup."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-unread-messages", "4")
     daemon.start()
@@ -33,7 +33,7 @@ async def counted(make_daemon):  # noqa: ANN001, ANN201
         yield f"127.0.0.1:{port}", local, tokens
 
 
-async def test_unread_messages_are_counted_per_sender_until_read(counted) -> None:  # noqa: ANN001
+async def test_unread_messages_are_counted_per_sender_until_read(counted) -> None:
     tcp, local, tokens = counted
     async with Client(tcp, token=tokens["mallory"]) as mallory, Client(tcp, token=tokens[ALICE]) as alice:
         await mallory.send(BOB, "1")
@@ -61,7 +61,7 @@ async def test_unread_messages_are_counted_per_sender_until_read(counted) -> Non
         "alice is not held by mallory's count", "5", "6", "7"]
 
 
-async def test_an_asked_tasks_message_counts_against_the_asker_until_answered(counted) -> None:  # noqa: ANN001
+async def test_an_asked_tasks_message_counts_against_the_asker_until_answered(counted) -> None:
     tcp, local, tokens = counted
     async with Client(tcp, token=tokens["mallory"]) as mallory:
         await mallory.send_many(mail(BOB, "1", "2", "3"))

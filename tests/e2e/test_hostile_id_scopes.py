@@ -29,7 +29,7 @@ def settled(agent: str, key: str, reply_to: str, job_id: str) -> ob.SettledJob:
     return job
 
 
-async def test_a_message_id_alice_used_does_not_refuse_carols(secured) -> None:  # noqa: ANN001, F811
+async def test_a_message_id_alice_used_does_not_refuse_carols(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     await local.register(ALICE)
     carol_token = (await local.issue_token(agent_id=CAROL)).token
@@ -41,7 +41,7 @@ async def test_a_message_id_alice_used_does_not_refuse_carols(secured) -> None: 
     assert (message.id, message.text, message.sender.agent_id) == ("task-12", "the real task", CAROL)
 
 
-async def test_the_same_sender_keeps_its_idempotency(secured) -> None:  # noqa: ANN001, F811
+async def test_the_same_sender_keeps_its_idempotency(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     async with Client(tcp, token=state["alice"]) as alice:
         first = await alice.send(BOB, "once", id="req-1")
@@ -57,7 +57,7 @@ async def test_the_same_sender_keeps_its_idempotency(secured) -> None:  # noqa: 
     assert [m.text for m in await mail(local, BOB)] == ["once"]
 
 
-async def test_a_minted_id_is_its_senders_own_as_a_chosen_one_is(secured) -> None:  # noqa: ANN001, F811
+async def test_a_minted_id_is_its_senders_own_as_a_chosen_one_is(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     carol_token = (await local.issue_token(agent_id=CAROL)).token
     async with Client(tcp, token=state["alice"]) as alice, Client(tcp, token=carol_token) as carol:
@@ -75,7 +75,7 @@ async def test_a_minted_id_is_its_senders_own_as_a_chosen_one_is(secured) -> Non
             await alice.send(BOB, "minted for me", id=minted)
 
 
-async def test_an_ack_by_id_takes_the_oldest_of_two_senders_messages_first(secured) -> None:  # noqa: ANN001, F811
+async def test_an_ack_by_id_takes_the_oldest_of_two_senders_messages_first(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     carol_token = (await local.issue_token(agent_id=CAROL)).token
     bob_token = (await local.issue_token(agent_id=BOB)).token
@@ -91,7 +91,7 @@ async def test_an_ack_by_id_takes_the_oldest_of_two_senders_messages_first(secur
         assert await mail(bob, BOB) == []
 
 
-async def test_alices_mail_key_does_not_swallow_bobs_fan_out(secured) -> None:  # noqa: ANN001, F811
+async def test_alices_mail_key_does_not_swallow_bobs_fan_out(secured) -> None:  # noqa: F811
     daemon, tcp, local, state = secured
     await local.register(ALICE)
     await local.register(CAROL)
@@ -109,7 +109,7 @@ async def test_alices_mail_key_does_not_swallow_bobs_fan_out(secured) -> None:  
     assert own.sender.agent_id == ALICE and "alice's own" in own.text
 
 
-async def test_alices_message_with_an_outbox_id_does_not_dead_letter_bobs_row(make_daemon) -> None:  # noqa: ANN001
+async def test_alices_message_with_an_outbox_id_does_not_dead_letter_bobs_row(make_daemon) -> None:
     daemon = make_daemon("--outbox-max-attempts", "1", "--no-outbox-loop").start()
     async with Client(daemon.target) as local:
         for name in (ALICE, BOB, CAROL):

@@ -62,7 +62,7 @@ async def burst(tcp: str, token: str, calls: int, size: int) -> list[grpc.Status
 
 
 @pytest.fixture
-async def listener(make_daemon):  # noqa: ANN001, ANN201
+async def listener(make_daemon):  # noqa: ANN201
     """A daemon with a loopback listener that requires tokens: its pid, that address, a token for mallory, and
     the daemon's unix socket (a trusted local caller's)."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop")
@@ -75,7 +75,7 @@ async def listener(make_daemon):  # noqa: ANN001, ANN201
 
 
 @pytest.mark.parametrize("who", ["no token", "a bad token"])
-async def test_oversized_calls_without_a_valid_token_are_never_read(listener, who, soak) -> None:  # noqa: ANN001
+async def test_oversized_calls_without_a_valid_token_are_never_read(listener, who, soak) -> None:
     pid, tcp, _, _ = listener
     token = "" if who == "no token" else "fdt_not-a-token"
     await burst(tcp, token, 2, 1 * MIB)  # warm the daemon's paths up before measuring
@@ -87,7 +87,7 @@ async def test_oversized_calls_without_a_valid_token_are_never_read(listener, wh
     assert peak_after - peak <= 48 and after - rss <= 32, (rss, peak, after, peak_after)
 
 
-async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go(listener, soak) -> None:  # noqa: ANN001
+async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_and_let_go(listener, soak) -> None:
     pid, tcp, mallory, _ = listener
     await burst(tcp, mallory, 2, 1 * MIB)
     rss, _ = memory_mib(pid)
@@ -107,7 +107,7 @@ async def test_a_burst_of_oversized_out_of_scope_calls_is_read_a_few_at_a_time_a
 HUGE = "a" * 70_000
 
 
-async def test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length(listener) -> None:  # noqa: ANN001
+async def test_errors_echo_at_most_200_characters_of_a_field_and_say_its_length(listener) -> None:
     _, tcp, mallory, local_target = listener
     async with Client(tcp, token=mallory) as agent, Client(local_target) as local:
         calls = [("OUT_OF_SCOPE", agent.peek(HUGE)), ("OUT_OF_SCOPE", agent.drain(HUGE)),
@@ -131,7 +131,7 @@ STOCK_LIMIT = 4 << 20
 """gRPC's default receive limit in most languages' stubs: a channel opened with no options."""
 
 
-async def test_a_stock_client_drains_and_peeks_everything_in_answers_under_4_mib(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_a_stock_client_drains_and_peeks_everything_in_answers_under_4_mib(daemon, client: Client) -> None:
     await client.register(BOB)
     texts = [f"{i:03}" + "x" * (30 << 10) for i in range(200)]  # 6 MB in all: 16 MiB answers held it whole
     await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text=t) for t in texts])
@@ -149,7 +149,7 @@ async def test_a_stock_client_drains_and_peeks_everything_in_answers_under_4_mib
     assert drained == texts and len(sizes) == 2 and max(sizes) <= STOCK_LIMIT  # none lost, in order
 
 
-async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib(daemon, client: Client) -> None:
     await client.register(BOB)
     await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text="x" * (100 << 10))
                             for _ in range(200)])  # 20 MB
@@ -160,7 +160,7 @@ async def test_a_client_with_a_raised_limit_asks_for_larger_answers_up_to_16_mib
     assert len((await client.drain(BOB, 1000)).messages) == 37
 
 
-async def test_a_drain_answer_a_stock_client_refuses_is_put_back(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_a_drain_answer_a_stock_client_refuses_is_put_back(daemon, client: Client) -> None:
     await client.register(BOB)
     texts = [f"{i:03}" + "x" * (100 << 10) for i in range(200)]  # 20 MB
     await client.send_many([pb.Message(recipient=pb.Address(agent_id=BOB), text=t) for t in texts])
@@ -193,7 +193,7 @@ async def fill(client: Client, mailbox: str, size: int, prefix: str) -> list[str
 
 
 @pytest.mark.parametrize("size", [200, 20_000])
-async def test_a_full_store_still_drains_and_acks_and_then_takes_mail_again(make_daemon, size) -> None:  # noqa: ANN001
+async def test_a_full_store_still_drains_and_acks_and_then_takes_mail_again(make_daemon, size) -> None:
     daemon = make_daemon("--map-size", "4M").start()
     async with Client(daemon.target) as client:
         stored = await fill(client, BOB, size, "a")
@@ -211,7 +211,7 @@ async def test_a_full_store_still_drains_and_acks_and_then_takes_mail_again(make
         assert rest == stored[10:] + more  # nothing lost, nothing twice
 
 
-async def test_a_full_disk_still_drains_and_acks(make_daemon, small_disk) -> None:  # noqa: ANN001, F811
+async def test_a_full_disk_still_drains_and_acks(make_daemon, small_disk) -> None:  # noqa: F811
     daemon = make_daemon("--map-size", "64M", data_dir=str(small_disk / "data")).start()
     async with Client(daemon.target) as client:
         stored: list[str] = []
@@ -240,7 +240,7 @@ def a2a_parts() -> dict[str, list]:
 
 
 @pytest.mark.parametrize("where", list(a2a_parts()))
-async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon, client: Client, where) -> None:  # noqa: ANN001
+async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon, client: Client, where) -> None:
     await client.register(BOB)
     request = a2a.SendMessageRequest(tenant=BOB, configuration=a2a.SendMessageConfiguration(return_immediately=True),
                                      message=a2a.Message(message_id="m-1", role=a2a.ROLE_USER, parts=a2a_parts()[where]))
@@ -262,13 +262,13 @@ async def test_a2a_parts_carrying_nul_are_kept_or_refused_never_internal(daemon,
 # -- mutual TLS identities
 
 
-def write_pem(path, item) -> str:  # noqa: ANN001
+def write_pem(path, item) -> str:
     data = item.public_bytes(serialization.Encoding.PEM) if hasattr(item, "public_bytes") else _pem(item)
     path.write_bytes(data)
     return str(path)
 
 
-def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (-1, 1)) -> tuple:  # noqa: ANN001
+def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (-1, 1)) -> tuple:
     """A client certificate for `name` signed by `issuer_key`, valid from days[0] to days[1] from now."""
     key, now = _key(), datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
@@ -281,7 +281,7 @@ def client_cert(name: str, issuer: str, issuer_key, *, days: tuple[int, int] = (
 
 
 async def test_certificates_expired_not_yet_valid_or_from_another_ca_are_refused_at_the_handshake(
-        make_daemon, tmp_path) -> None:  # noqa: ANN001
+        make_daemon, tmp_path) -> None:
     ca_key, server_key = _key(), _key()
     ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
     server = _cert("server", server_key, "fabricd test CA", ca_key, server=True)

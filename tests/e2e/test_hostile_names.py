@@ -123,7 +123,7 @@ async def assert_acts_on_nothing_of(hostile: Client, local: Client, victim: str,
 
 
 @pytest.fixture
-async def collided(make_daemon):  # noqa: ANN001, ANN201
+async def collided(make_daemon):  # noqa: ANN201
     """A token for `builder/b`, issued before bob registered under session name `builder`; bob has mail and
     two tickets alice asked (the head one is the one to forge an answer to)."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--keepalive", "0.1")
@@ -137,7 +137,7 @@ async def collided(make_daemon):  # noqa: ANN001, ANN201
 
 
 @pytest.mark.parametrize("name", [COLLIDING, "builder", BOB])
-async def test_a_token_whose_id_is_bobs_address_acts_on_nothing_of_bobs(collided, name) -> None:  # noqa: ANN001
+async def test_a_token_whose_id_is_bobs_address_acts_on_nothing_of_bobs(collided, name) -> None:
     tcp, local, state = collided
     async with Client(tcp, token=state["token"]) as hostile:
         await assert_acts_on_nothing_of(hostile, local, BOB, name, state)
@@ -145,7 +145,7 @@ async def test_a_token_whose_id_is_bobs_address_acts_on_nothing_of_bobs(collided
 
 @pytest.mark.parametrize("name", ["reviewer", CAROL])
 async def test_a_certificate_named_as_carols_session_acts_on_nothing_of_carols(make_daemon, tmp_path,
-                                                                               name) -> None:  # noqa: ANN001
+                                                                               name) -> None:
     """A client certificate names its agent with no record the directory could check at registration, so
     carol may hold the session name `reviewer` while a certificate CN=reviewer is in use: the guard decides."""
     ca_key = _key()
@@ -170,7 +170,7 @@ async def test_a_certificate_named_as_carols_session_acts_on_nothing_of_carols(m
             await assert_acts_on_nothing_of(hostile, local, CAROL, name, state)
 
 
-async def test_the_colliding_token_is_refused_where_the_core_resolves_its_id(collided) -> None:  # noqa: ANN001
+async def test_the_colliding_token_is_refused_where_the_core_resolves_its_id(collided) -> None:
     tcp, local, state = collided
     async with Client(tcp, token=state["token"]) as hostile:
         for call in CALLS:
@@ -184,7 +184,7 @@ async def test_the_colliding_token_is_refused_where_the_core_resolves_its_id(col
 
 
 async def test_an_agent_id_that_is_another_agents_name_is_refused_at_register_touch_and_token_issue(
-        client) -> None:  # noqa: ANN001
+        client) -> None:
     await client.register(CAROL, session_name="reviewer")
     before = await client.get_status()
     for name in ("reviewer", "reviewer/carol", "reviewer/l"):  # the session name, and both `session/segment` forms
@@ -203,7 +203,7 @@ async def test_an_agent_id_that_is_another_agents_name_is_refused_at_register_to
     await client.issue_token(agent_id="reviewer-2")  # an id that is nobody's name is fine
 
 
-async def test_a_session_name_that_is_another_agents_id_is_refused(client) -> None:  # noqa: ANN001
+async def test_a_session_name_that_is_another_agents_id_is_refused(client) -> None:
     issued = await client.issue_token(agent_id="reviewer")
     await client.register(ALICE)
     for name in ("reviewer", ALICE):  # a live token's agent id, a registered agent's id

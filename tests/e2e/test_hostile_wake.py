@@ -81,7 +81,7 @@ def silent():  # noqa: ANN201
 # -- a hook that never answers holds up nobody else
 
 
-async def test_a_hook_that_never_answers_delays_no_reply_and_no_other_hook(make_daemon, silent: Silent,  # noqa: ANN001
+async def test_a_hook_that_never_answers_delays_no_reply_and_no_other_hook(make_daemon, silent: Silent,
                                                                            receiver: Receiver) -> None:  # noqa: F811
     daemon = make_daemon("--wake-timeout", "60").start()  # the silent POST stays open for the whole test
     async with Client(daemon.target) as client:
@@ -109,7 +109,7 @@ async def _has_mail(client: Client, agent: str) -> bool:
 # -- a failing hook backs off, then is disabled and its owner told
 
 
-async def test_a_failing_hook_backs_off_keeps_one_wake_waiting_and_shows_it(make_daemon,  # noqa: ANN001
+async def test_a_failing_hook_backs_off_keeps_one_wake_waiting_and_shows_it(make_daemon,
                                                                             receiver: Receiver) -> None:  # noqa: F811
     daemon = make_daemon("--outbox-backoff", "3600", "--outbox-backoff-cap", "3600", "--wake-min-quiet-period",
                          "0").start()
@@ -139,7 +139,7 @@ async def _disarmed(client: Client, agent: str) -> bool:
     return not (await client.get_wake_hook(agent)).armed
 
 
-async def test_a_hook_that_keeps_failing_is_disabled_and_its_owner_told(make_daemon,  # noqa: ANN001
+async def test_a_hook_that_keeps_failing_is_disabled_and_its_owner_told(make_daemon,
                                                                         receiver: Receiver) -> None:  # noqa: F811
     daemon = make_daemon("--outbox-backoff", "0.01", "--outbox-backoff-cap", "0.01", "--wake-disable-after",
                          "3").start()
@@ -199,7 +199,7 @@ async def test_a_hook_to_link_local_or_metadata_addresses_is_refused(client: Cli
     assert not (await client.get_wake_hook("alice")).HasField("hook")
 
 
-async def test_a_name_is_checked_when_set_and_again_before_each_post(make_daemon,  # noqa: ANN001
+async def test_a_name_is_checked_when_set_and_again_before_each_post(make_daemon,
                                                                      receiver: Receiver) -> None:  # noqa: F811
     port = receiver.url.split(":")[2].split("/")[0]
     by_name = f"http://localhost:{port}/wake"
@@ -230,7 +230,7 @@ def serve(*args: str) -> subprocess.CompletedProcess[str]:
 # -- command hooks on an unauthenticated TCP listener
 
 
-def test_command_hooks_on_a_tcp_listener_without_tokens_stop_the_daemon_naming_the_keys(tmp_path, sock_dir) -> None:  # noqa: ANN001
+def test_command_hooks_on_a_tcp_listener_without_tokens_stop_the_daemon_naming_the_keys(tmp_path, sock_dir) -> None:
     result = serve("--data-dir", str(tmp_path / "d"), "--listen", f"unix:{sock_dir}/fd.sock", "--listen",
                    "127.0.0.1:0", "--auth", "off", "--wake-allow-commands", "on")
     assert result.returncode == 2, result.stderr
@@ -245,7 +245,7 @@ def test_command_hooks_on_a_tcp_listener_without_tokens_stop_the_daemon_naming_t
     ("--auth", "off", "--wake-allow-commands", "on"),  # a unix socket only: its file mode guards it
     ("--auth", "off", "--wake-allow-commands", "off", "--listen", "127.0.0.1:0"),
 ])
-def test_command_hooks_with_tokens_or_only_a_unix_socket_still_configure(args) -> None:  # noqa: ANN001
+def test_command_hooks_with_tokens_or_only_a_unix_socket_still_configure(args) -> None:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("FABRICD_")}
     result = subprocess.run([*FABRICD, "config", "--listen", "unix:/tmp/x.sock", *args], capture_output=True,
                             text=True, timeout=60, env=clean)
@@ -263,7 +263,7 @@ def other_user() -> pwd.struct_passwd:
 
 
 def test_a_root_daemon_refuses_a_folder_another_user_owns_and_follows_none_of_its_symlinks(
-        tmp_path, sock_dir, other_user) -> None:  # noqa: ANN001
+        tmp_path, sock_dir, other_user) -> None:
     victim = tmp_path / "victim"
     victim.write_text("root's own file")
     theirs = tmp_path / "theirs"
@@ -281,7 +281,7 @@ def test_a_root_daemon_refuses_a_folder_another_user_owns_and_follows_none_of_it
 
 
 @pytest.mark.parametrize("name", ["lock.mdb", "data.mdb", "fabricd.lock"])
-def test_a_store_file_that_is_a_symlink_is_refused_even_in_an_own_folder(tmp_path, sock_dir, name) -> None:  # noqa: ANN001
+def test_a_store_file_that_is_a_symlink_is_refused_even_in_an_own_folder(tmp_path, sock_dir, name) -> None:
     victim = tmp_path / "victim"
     victim.write_text("root's own file")
     mine = tmp_path / "mine"
@@ -292,7 +292,7 @@ def test_a_store_file_that_is_a_symlink_is_refused_even_in_an_own_folder(tmp_pat
     assert victim.read_text() == "root's own file"
 
 
-def test_a_store_file_another_user_owns_or_a_folder_anyone_may_write_is_refused(tmp_path, sock_dir,  # noqa: ANN001
+def test_a_store_file_another_user_owns_or_a_folder_anyone_may_write_is_refused(tmp_path, sock_dir,
                                                                                  other_user) -> None:
     mine = tmp_path / "mine"
     mine.mkdir(mode=0o700)
@@ -308,7 +308,7 @@ def test_a_store_file_another_user_owns_or_a_folder_anyone_may_write_is_refused(
     assert os.listdir(open_to_all) == []
 
 
-def test_the_docs_network_example_is_a_configuration_fabricd_reads(tmp_path) -> None:  # noqa: ANN001
+def test_the_docs_network_example_is_a_configuration_fabricd_reads(tmp_path) -> None:
     text = (ROOT / "docs" / "wake-hooks.md").read_text()
     block = text.split("```toml\n", 1)[1].split("```", 1)[0]
     (tmp_path / "fabricd.toml").write_text(block)
@@ -329,7 +329,7 @@ def test_a_network_that_is_no_cidr_stops_the_daemon_naming_the_key() -> None:
 
 
 @pytest.mark.parametrize("command", [("check",), ("backup", "--to", "{out}"), ("compact",)])
-def test_offline_tools_refuse_a_store_another_user_owns(tmp_path, sock_dir, other_user, command) -> None:  # noqa: ANN001
+def test_offline_tools_refuse_a_store_another_user_owns(tmp_path, sock_dir, other_user, command) -> None:
     theirs = tmp_path / "theirs"
     started = subprocess.Popen([*FABRICD, "serve", "--data-dir", str(theirs), "--listen", f"unix:{sock_dir}/fd.sock"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

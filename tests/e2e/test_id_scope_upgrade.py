@@ -62,12 +62,12 @@ async def schema_version(url: str) -> int:
         await conn.close()
 
 
-def shown(messages) -> list[tuple[str, int, str, str]]:  # noqa: ANN001
+def shown(messages) -> list[tuple[str, int, str, str]]:
     return [(m.id, m.seq, m.sender.agent_id, m.text) for m in messages]
 
 
 async def test_an_old_store_keeps_its_mail_ids_outbox_rows_and_receipts_through_the_upgrade(
-        make_daemon, backend) -> None:  # noqa: ANN001
+        make_daemon, backend) -> None:
     daemon = make_daemon("--no-outbox-loop").start()
     async with Client(daemon.target) as local:
         for name in (KEEPER, ALICE, BOB, CAROL):

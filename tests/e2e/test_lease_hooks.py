@@ -14,7 +14,7 @@ from fabricd.client import SyncClient
 BACKENDS = ("lmdb", "postgres")
 
 
-def pre_tool_use(daemon, project: Path, file_path: str, agent: str, **env: str) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+def pre_tool_use(daemon, project: Path, file_path: str, agent: str, **env: str) -> subprocess.CompletedProcess[str]:
     payload = {"session_id": "s1", "hook_event_name": "PreToolUse", "tool_name": "Edit", "cwd": str(project),
                "tool_input": {"file_path": file_path, "old_string": "a", "new_string": "b"}}
     return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "hook", "claude",
@@ -22,7 +22,7 @@ def pre_tool_use(daemon, project: Path, file_path: str, agent: str, **env: str) 
                           text=True, env={**os.environ, "CLAUDE_PROJECT_DIR": str(project), **env}, timeout=60)
 
 
-def test_claude_asks_before_editing_a_file_another_agent_leases_and_refuses_when_told(daemon, tmp_path) -> None:  # noqa: ANN001
+def test_claude_asks_before_editing_a_file_another_agent_leases_and_refuses_when_told(daemon, tmp_path) -> None:
     project = tmp_path / "shop"
     with SyncClient(daemon.target) as client:
         client.acquire_lease("builder", ["src/api/**"], reason="refactor")
@@ -39,7 +39,7 @@ def test_claude_asks_before_editing_a_file_another_agent_leases_and_refuses_when
         assert free.returncode == 0 and free.stdout == "", free.stderr
 
 
-def test_a_file_named_with_glob_characters_is_checked_as_that_file_not_as_a_pattern(daemon, tmp_path) -> None:  # noqa: ANN001
+def test_a_file_named_with_glob_characters_is_checked_as_that_file_not_as_a_pattern(daemon, tmp_path) -> None:
     # An edited file's path is a literal: `src/a*.py` must not be asked as every `src/a...py`, `?` as any one
     # character, nor `[ab].py` as a character class (the lease language reads `[` as itself).
     project = tmp_path / "shop"
@@ -60,7 +60,7 @@ def git(repo: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
                                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.test", **env})
 
 
-def test_the_pre_commit_hook_refuses_a_commit_touching_another_agents_exclusive_lease(daemon, tmp_path) -> None:  # noqa: ANN001
+def test_the_pre_commit_hook_refuses_a_commit_touching_another_agents_exclusive_lease(daemon, tmp_path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     assert git(repo, "init", "-q").returncode == 0

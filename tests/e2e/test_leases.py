@@ -152,7 +152,7 @@ async def test_a_lease_ends_on_its_ttl_and_the_sweep_says_so(client: Client) -> 
     assert (await client.acquire_lease("b", ["x"])).agent_id == "b"
 
 
-async def test_an_agent_token_takes_and_releases_for_its_own_agent_only(make_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_takes_and_releases_for_its_own_agent_only(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop")
     daemon.start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
@@ -174,7 +174,7 @@ async def test_an_agent_token_takes_and_releases_for_its_own_agent_only(make_dae
 
 
 @pytest.fixture
-def two_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+def two_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:
     made, folders = [], []
     for i in range(2):
         folders.append(tempfile.mkdtemp(prefix=f"ln{i}-", dir="/tmp"))
@@ -218,7 +218,7 @@ async def test_a_waiter_on_one_node_is_granted_when_the_holder_releases_on_anoth
         assert granted.agent_id == "b" and granted.fencing_token > held.fencing_token
 
 
-async def test_a_lease_ends_when_its_agent_goes_offline_unless_it_stays_live(make_daemon) -> None:  # noqa: ANN001
+async def test_a_lease_ends_when_its_agent_goes_offline_unless_it_stays_live(make_daemon) -> None:
     daemon = make_daemon("--live-window", "2", "--lease-offline-grace", "1").start()
     async with Client(daemon.target) as client:
         for agent in ("quiet", "busy"):
@@ -245,7 +245,7 @@ async def test_a_lease_ends_when_its_agent_goes_offline_unless_it_stays_live(mak
         await stream.aclose()
 
 
-async def test_a_waiting_acquire_ends_aborted_when_its_agent_goes_offline(make_daemon) -> None:  # noqa: ANN001
+async def test_a_waiting_acquire_ends_aborted_when_its_agent_goes_offline(make_daemon) -> None:
     daemon = make_daemon("--live-window", "2", "--lease-offline-grace", "1", "--lease-waiter-ttl", "1.5").start()
     async with Client(daemon.target) as client:
         for agent in ("quiet", "busy"):
@@ -266,7 +266,7 @@ async def test_a_waiting_acquire_ends_aborted_when_its_agent_goes_offline(make_d
         assert (await asyncio.wait_for(busy, 10)).agent_id == "busy"
 
 
-async def test_an_agent_token_is_held_to_its_lease_quota(make_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_is_held_to_its_lease_quota(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-leases", "2")
     daemon.start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
@@ -287,7 +287,7 @@ WAITER_TTL_S = 2.0
 
 
 @pytest.fixture
-def line_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+def line_nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:
     """Two nodes on one database whose waiters' places die 2 s after their last try."""
     made, folders = [], []
     for i in range(2):
@@ -378,7 +378,7 @@ async def test_a_dead_nodes_waiters_stop_standing_in_the_way(line_nodes: list[Da
         orphan = asyncio.ensure_future(two.acquire_lease("d", ["x"], wait=True, wait_timeout=600))
         await until_line(pg_url, lambda found: found == ["d"])
         doomed.kill()  # kill -9: its waiter's record stays, and no one tries for it again
-        with pytest.raises(Exception):  # noqa: B017, PT011 - the call died with its node (Unavailable or a reset)
+        with pytest.raises(Exception):  # noqa: B017 - the call died with its node (Unavailable or a reset)
             await asyncio.wait_for(orphan, 20)
         later = asyncio.ensure_future(one.acquire_lease("e", ["x"], wait=True, wait_timeout=60))
         await until_line(pg_url, lambda found: "e" in found)

@@ -29,7 +29,7 @@ async def _until_pruned(client: Client, ticket_id: str) -> None:
 
 @pytest.mark.parametrize("asker", ["", "bob"])
 async def test_a_request_key_used_again_after_its_ticket_was_pruned_delivers_the_new_task(
-        make_daemon, asker: str) -> None:  # noqa: ANN001
+        make_daemon, asker: str) -> None:
     # Tickets are kept a day, consumed message ids a week: a key asked again in between names a new ticket
     # with the old ticket's id, and so a task message with an id the mailbox still remembered.
     daemon = make_daemon("--ticket-retention", "0", "--housekeeping-interval", "0.05").start()
@@ -51,7 +51,7 @@ async def test_a_request_key_used_again_after_its_ticket_was_pruned_delivers_the
 
 
 async def test_a_follow_up_of_a_ticket_asked_again_by_its_pruned_request_key_reaches_the_target(
-        make_daemon) -> None:  # noqa: ANN001
+        make_daemon) -> None:
     # Kept 2 s once finished: long enough for the follow-up to continue the ticket the reply left waiting for
     # input (with 0 the housekeeper could prune it first: TICKET_NOT_FOUND 1 run in 5), short for the test.
     daemon = make_daemon("--ticket-retention", "2", "--housekeeping-interval", "0.05").start()
@@ -72,7 +72,7 @@ async def test_a_follow_up_of_a_ticket_asked_again_by_its_pruned_request_key_rea
 
 
 async def test_a_wake_pending_when_its_mailbox_is_removed_never_reaches_the_hook_of_the_agent_made_again(
-        make_daemon) -> None:  # noqa: ANN001
+        make_daemon) -> None:
     # The wake announced mail the removal purged; the agent made again under that id sets a hook of its own,
     # which must not be fired (and signed) with the old counts and message id.
     daemon = make_daemon("--outbox-backoff", "0.2").start()
@@ -107,7 +107,7 @@ async def _all_delivered(client: Client) -> bool:
     return all(r.state == ob.OUTBOX_ROW_STATE_DELIVERED for r in await wake_rows(client))
 
 
-async def test_a_queue_watched_by_session_name_follows_the_name_to_the_agent_that_takes_it(daemon) -> None:  # noqa: ANN001
+async def test_a_queue_watched_by_session_name_follows_the_name_to_the_agent_that_takes_it(daemon) -> None:
     # GetQueue, Ask and Reply resolve a session name at each call; a watch of the name resolved it once, and
     # showed the old agent's queue for good after the name moved.
     async with Client(daemon.target) as client:
@@ -119,7 +119,7 @@ async def test_a_queue_watched_by_session_name_follows_the_name_to_the_agent_tha
         await client.register("r2", session_name="reviewer")
         second = await client.enqueue("reviewer", "second", source_agent="")
 
-        async def until_second() -> list:  # noqa: ANN202
+        async def until_second() -> list:
             async for tickets in snapshots:
                 if any(t.ticket_id == second.ticket_id for t in tickets):
                     return [(t.ticket_id, t.target) for t in tickets]

@@ -32,13 +32,13 @@ LOOK_ALIKES = {  # each reads as 'alice' (or nearly: case, a space) where a pers
 }
 
 
-async def _directory(client) -> tuple:  # noqa: ANN001
+async def _directory(client) -> tuple:
     """All a refused call could have written: every mailbox entry (with its revision) and every token."""
     return (list(await client.list_mailboxes()), [t.token_id for t in await client.list_tokens()],
             (await client.get_status()).mailboxes)
 
 
-async def _refused(call, name: str) -> AlreadyExists:  # noqa: ANN001
+async def _refused(call, name: str) -> AlreadyExists:
     with pytest.raises(AlreadyExists) as err:
         await call()
     assert err.value.reason == "NAME_COLLISION", name
@@ -47,7 +47,7 @@ async def _refused(call, name: str) -> AlreadyExists:  # noqa: ANN001
 
 @pytest.mark.parametrize("name", LOOK_ALIKES.values(), ids=LOOK_ALIKES.keys())
 async def test_an_agent_id_that_looks_like_a_registered_agents_is_refused_at_register_touch_and_issue(
-        client, name) -> None:  # noqa: ANN001
+        client, name) -> None:
     await client.register(ALICE)
     before = await _directory(client)
     for call in (lambda: client.register(name), lambda: client.touch(name),
@@ -59,7 +59,7 @@ async def test_an_agent_id_that_looks_like_a_registered_agents_is_refused_at_reg
     assert [e.agent_id for e in before[0]] == [ALICE] and before[1] == []
 
 
-async def test_a_look_alike_of_a_session_name_is_refused_as_an_id_and_as_a_name(client) -> None:  # noqa: ANN001
+async def test_a_look_alike_of_a_session_name_is_refused_as_an_id_and_as_a_name(client) -> None:
     await client.register("carol", session_name="reviewer")
     before = await _directory(client)
     twin = "rev\u0456ewer"  # Cyrillic і
@@ -72,7 +72,7 @@ async def test_a_look_alike_of_a_session_name_is_refused_as_an_id_and_as_a_name(
     assert await _directory(client) == before
 
 
-async def test_a_live_tokens_agent_id_keeps_its_look_alikes_out(client) -> None:  # noqa: ANN001
+async def test_a_live_tokens_agent_id_keeps_its_look_alikes_out(client) -> None:
     issued = await client.issue_token(agent_id=ALICE)  # alice has not registered yet
     await _refused(lambda: client.register("\u0430lice"), "\u0430lice")
     await _refused(lambda: client.issue_token(agent_id="Alice"), "Alice")
@@ -81,7 +81,7 @@ async def test_a_live_tokens_agent_id_keeps_its_look_alikes_out(client) -> None:
     await client.register("\u0430lice")  # no alice any more: the name is free
 
 
-async def test_the_agent_itself_and_names_that_only_look_different_pass(client) -> None:  # noqa: ANN001
+async def test_the_agent_itself_and_names_that_only_look_different_pass(client) -> None:
     await client.register(ALICE, session_name="Alice")  # its own id's look-alike is its own name
     await client.register(ALICE, session_name="Alice")  # registering again changes nothing
     await client.touch(ALICE)
@@ -96,7 +96,7 @@ async def test_the_agent_itself_and_names_that_only_look_different_pass(client) 
         "al", ALICE, "alicia", "bob", "carol", "jos\u00e9"]
 
 
-async def test_a_decomposed_name_is_refused_as_not_normalized(client) -> None:  # noqa: ANN001
+async def test_a_decomposed_name_is_refused_as_not_normalized(client) -> None:
     decomposed = "jose\u0301"  # 'é' as 'e' and a combining acute accent
     for call in (lambda: client.register(decomposed), lambda: client.touch(decomposed),
                  lambda: client.issue_token(agent_id=decomposed),
@@ -123,7 +123,7 @@ INVISIBLE = {  # each shows as nothing (or a blank) after 'alice'
 
 
 @pytest.mark.parametrize("name", list(INVISIBLE.values()), ids=list(INVISIBLE))
-async def test_invisible_and_bidi_characters_are_refused(client, name) -> None:  # noqa: ANN001
+async def test_invisible_and_bidi_characters_are_refused(client, name) -> None:
     await client.register(ALICE)
     before = await _directory(client)
     for call in (lambda: client.register(name), lambda: client.register("bob", session_name=name),
@@ -137,7 +137,7 @@ async def test_invisible_and_bidi_characters_are_refused(client, name) -> None: 
     assert list(await client.list_channels()) == [] and list(await client.list_agents()) == []
 
 
-async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:  # noqa: ANN001
+async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:
     await client.register(ALICE, session_name="reviewer")
     await client.register(ALICE, session_name="critic")  # alice gives up 'reviewer'
     await client.register("bob", session_name="rev\u0456ewer")
@@ -146,7 +146,7 @@ async def test_a_name_given_up_is_free_for_its_look_alikes(client) -> None:  # n
     await client.register("\u0430lice", session_name="crit\u0456c")  # alice is gone
 
 
-async def test_an_agent_heard_from_but_never_registered_keeps_its_look_alikes_out(client) -> None:  # noqa: ANN001
+async def test_an_agent_heard_from_but_never_registered_keeps_its_look_alikes_out(client) -> None:
     await client.touch(ALICE)  # a heartbeat makes alice's entry: live, not registered
     await _refused(lambda: client.register("\u0430lice"), "\u0430lice")
     await _refused(lambda: client.issue_token(agent_id="Alice"), "Alice")

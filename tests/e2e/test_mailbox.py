@@ -22,7 +22,7 @@ AGENTS = ("alice", "bob", "shared", "inbox", "big", "q", "quiet", "x")
 
 
 @pytest.fixture
-async def client(daemon) -> AsyncIterator[Client]:  # noqa: ANN001
+async def client(daemon) -> AsyncIterator[Client]:
     async with Client(daemon.target) as c:
         for name in AGENTS:
             await c.register(name)
@@ -219,7 +219,7 @@ async def test_coalesced_sends_fail_only_the_bad_caller(client: Client) -> None:
     assert (await client.peek("bob", limit=1000)).unread_count == 63
 
 
-async def test_sends_in_flight_when_the_client_closes_are_answered_not_cancelled(daemon) -> None:  # noqa: ANN001
+async def test_sends_in_flight_when_the_client_closes_are_answered_not_cancelled(daemon) -> None:
     client = Client(daemon.target)
     await client.register("bob")
     for queued in (0, 20):
@@ -234,7 +234,7 @@ async def test_sends_in_flight_when_the_client_closes_are_answered_not_cancelled
         assert (await client.peek("bob", limit=100)).unread_count == 22
 
 
-async def test_mailbox_over_its_quota_refuses_with_resource_exhausted(make_daemon) -> None:  # noqa: ANN001
+async def test_mailbox_over_its_quota_refuses_with_resource_exhausted(make_daemon) -> None:
     daemon = make_daemon("--max-unread", "3").start()
     async with Client(daemon.target) as client:
         for name in AGENTS:
@@ -396,7 +396,7 @@ async def test_a_subscription_keeps_one_ack_in_flight_and_acks_everything_while_
     assert (await client.peek("alice")).unread_count == 0
 
 
-async def test_every_stream_marks_its_keepalives_the_same_way(make_daemon) -> None:  # noqa: ANN001
+async def test_every_stream_marks_its_keepalives_the_same_way(make_daemon) -> None:
     daemon = make_daemon("--keepalive", "0.05").start()
     async with Client(daemon.target) as client:
         for name in AGENTS:
@@ -426,7 +426,7 @@ async def test_subscribe_to_a_bad_agent_id_is_invalid_argument(client: Client) -
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
 
 
-async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_ones_never(make_daemon) -> None:  # noqa: ANN001
+async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_ones_never(make_daemon) -> None:
     daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
     async with Client(daemon.target) as client:
         for name in AGENTS:
@@ -443,7 +443,7 @@ async def test_consumed_ids_are_forgotten_after_the_dedupe_window_but_unread_one
         assert await client.ack("bob", [unread.message.id]) == 1
 
 
-async def test_forgetting_ids_copes_with_the_last_record_of_the_table(make_daemon) -> None:  # noqa: ANN001
+async def test_forgetting_ids_copes_with_the_last_record_of_the_table(make_daemon) -> None:
     daemon = make_daemon("--dedupe-window", "0", "--housekeeping-interval", "0.05").start()
     async with Client(daemon.target) as client:
         for name in AGENTS:

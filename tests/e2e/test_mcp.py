@@ -14,17 +14,17 @@ from fabricd.client import Client, FailedPrecondition
 from fabricd.v1 import types_pb2 as pb
 
 
-def bridge(daemon, agent: str) -> StdioServerParameters:  # noqa: ANN001
+def bridge(daemon, agent: str) -> StdioServerParameters:
     return StdioServerParameters(command=sys.executable,
                                  args=["-m", "fabricd.cli.main", "--target", daemon.target, "mcp", "--agent", agent])
 
 
-def text(result) -> str:  # noqa: ANN001
+def text(result) -> str:
     assert not result.is_error, result.content
     return "".join(c.text for c in result.content if getattr(c, "text", None))
 
 
-async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) -> None:  # noqa: ANN001
+async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) -> None:
     async with McpClient(bridge(daemon, "alpha")) as mcp:
         tools = {t.name: t for t in (await mcp.list_tools()).tools}
         assert set(tools) == {"list_peers", "send_message", "read_inbox", "ask_agent", "wait_for_reply",
@@ -39,7 +39,7 @@ async def test_the_bridge_lists_its_tools_with_descriptions_for_a_model(daemon) 
         assert failed.is_error and "no pending request to reply to for agent alpha" in failed.content[0].text
 
 
-async def test_two_bridged_agents_ask_and_answer_each_other(daemon) -> None:  # noqa: ANN001
+async def test_two_bridged_agents_ask_and_answer_each_other(daemon) -> None:
     async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
         async def beta_answers() -> str:
             inbox = json.loads(text(await beta.call_tool("read_inbox", {"wait_seconds": 30})))
@@ -59,7 +59,7 @@ async def test_two_bridged_agents_ask_and_answer_each_other(daemon) -> None:  # 
         assert json.loads(text(await alpha.call_tool("show_queue", {"agent": "beta"}))) == []
 
 
-async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:  # noqa: ANN001
+async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:
     async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
         await client.register("slow")
         waiting = asyncio.create_task(alpha.call_tool("ask_agent", {"agent": "slow", "task": "t",
@@ -77,7 +77,7 @@ async def test_the_bridge_marks_its_agent_busy_while_it_waits(daemon) -> None:  
 
 
 async def test_a_typo_in_send_message_is_a_tool_error_naming_the_closest_peer_and_the_bridge_says_goodbye(
-        daemon) -> None:  # noqa: ANN001
+        daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("agent-7f3a", session_name="reviewer")
         async with McpClient(bridge(daemon, "alpha")) as alpha:
@@ -91,7 +91,7 @@ async def test_a_typo_in_send_message_is_a_tool_error_naming_the_closest_peer_an
 
 
 async def test_an_ask_slower_than_the_tool_call_returns_its_ticket_and_wait_for_reply_gets_the_answer(
-        daemon) -> None:  # noqa: ANN001
+        daemon) -> None:
     async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
         await client.register("slow")
         await client.enqueue("slow", "an earlier request")
@@ -108,7 +108,7 @@ async def test_an_ask_slower_than_the_tool_call_returns_its_ticket_and_wait_for_
         assert text(await alpha.call_tool("wait_for_reply", {"ticket_id": ticket_id})) == "the answer"
 
 
-async def test_send_message_to_an_unknown_agent_names_only_what_the_tool_offers(daemon) -> None:  # noqa: ANN001
+async def test_send_message_to_an_unknown_agent_names_only_what_the_tool_offers(daemon) -> None:
     async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as alpha:
         await client.register("reviewer")
         failed = await alpha.call_tool("send_message", {"to": "revewer", "text": "hi"})
@@ -119,7 +119,7 @@ async def test_send_message_to_an_unknown_agent_names_only_what_the_tool_offers(
         assert sent.startswith("sent ") and (await client.peek("newcomer")).messages[0].text == "hi"
 
 
-async def test_bridged_agents_talk_through_a_channel_read_its_history_and_search_it(daemon) -> None:  # noqa: ANN001
+async def test_bridged_agents_talk_through_a_channel_read_its_history_and_search_it(daemon) -> None:
     async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
         async with Client(daemon.target) as local:
             await local.create_channel("crew")
@@ -136,7 +136,7 @@ async def test_bridged_agents_talk_through_a_channel_read_its_history_and_search
         assert [(h["channel"], h["seq"]) for h in hits] == [("#crew", 1)] and "[red]" in hits[0]["snippet"]
         refused = await beta.call_tool("post_to_channel", {"channel": "#nowhere", "text": "hello?"})
         assert refused.is_error and "[CHANNEL_NOT_FOUND]" in refused.content[0].text
-async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations(daemon) -> None:  # noqa: ANN001
+async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations(daemon) -> None:
     async with McpClient(bridge(daemon, "alpha")) as alpha, McpClient(bridge(daemon, "beta")) as beta:
         mine = json.loads(text(await alpha.call_tool("reserve_files", {"paths": ["src/api/**"],
                                                                       "reason": "refactor"})))
@@ -169,7 +169,7 @@ async def test_two_bridged_agents_reserve_files_and_see_each_others_reservations
             "status"] == "reserved"
 
 
-async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge_goes_on(daemon) -> None:  # noqa: ANN001
+async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge_goes_on(daemon) -> None:
     # The SDK answers any exception but its ToolError with a bare "Error executing tool NAME": a number the
     # request cannot carry, or an outcome the tool does not know, must reach the model as a reason.
     async with Client(daemon.target) as client, McpClient(bridge(daemon, "alpha")) as mcp:
@@ -188,7 +188,7 @@ async def test_arguments_out_of_range_are_tool_errors_that_say_so_and_the_bridge
                                                                                               "last_seq": 0}
 
 
-async def test_a_tool_call_with_a_lone_surrogate_escape_is_answered(daemon) -> None:  # noqa: ANN001
+async def test_a_tool_call_with_a_lone_surrogate_escape_is_answered(daemon) -> None:
     # JSON.stringify writes a JavaScript string cut inside an emoji as "\ud83d" (no pair); the SDK's JSON parser
     # refuses such a line whole, so without the bridge's help the call would never be answered and the MCP client
     # would wait for it until its own timeout. The bridge reads it as U+FFFD, as it reads bytes that are not UTF-8.

@@ -14,7 +14,7 @@ from fabricd.client import Client
 NODE_CLIENT = os.path.join(os.path.dirname(__file__), "..", "..", "clients", "node")
 
 
-async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daemon) -> None:  # noqa: ANN001
+async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daemon) -> None:
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
         pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
@@ -58,7 +58,7 @@ async def test_a_node_agent_and_a_python_agent_send_subscribe_ask_and_reply(daem
         assert entries["node-agent"].session_name == "node" and entries["node-agent"].capabilities[0].name == "javascript"
 
 
-async def test_a_node_agent_and_a_python_agent_share_a_channel(daemon) -> None:  # noqa: ANN001
+async def test_a_node_agent_and_a_python_agent_share_a_channel(daemon) -> None:
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
         pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
@@ -80,7 +80,7 @@ async def test_a_node_agent_and_a_python_agent_share_a_channel(daemon) -> None: 
         assert steps["typo"] == {"step": "typo", "code": "NOT_FOUND", "reason": "CHANNEL_NOT_FOUND",
                                  "suggestions": "node-team"}
         assert steps["deleted"] == {"step": "deleted", "purged": 2}
-async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:  # noqa: ANN001
+async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
         pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")

@@ -25,7 +25,7 @@ def node_discovery(env: dict[str, str], system_socket: str) -> dict[str, dict]:
     return {s["step"]: s for s in map(json.loads, done.stdout.splitlines())}
 
 
-def test_a_node_client_with_no_target_reaches_the_user_unit(home) -> None:  # noqa: ANN001, F811
+def test_a_node_client_with_no_target_reaches_the_user_unit(home) -> None:  # noqa: F811
     env, folders, system_socket = home
     socket = os.path.join(folders["rt"], "fabricd.sock")
     daemon = UnitDaemon(exec_start("fabricd-user.service", {"%S": folders["state"], "%t": folders["rt"]}), env).start()
@@ -42,7 +42,7 @@ def test_a_node_client_with_no_target_reaches_the_user_unit(home) -> None:  # no
     assert "fabric.example.com:7077" in steps["no port"]["message"]
 
 
-def test_a_node_client_with_no_target_reaches_the_system_unit_and_names_what_it_tried(home) -> None:  # noqa: ANN001, F811
+def test_a_node_client_with_no_target_reaches_the_system_unit_and_names_what_it_tried(home) -> None:  # noqa: F811
     env, folders, system_socket = home
     assert "tried unix:" in node_discovery(env, system_socket)["error"]["message"]  # no daemon yet
     runtime = os.path.dirname(system_socket)

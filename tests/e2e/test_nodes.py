@@ -26,7 +26,7 @@ from tests.e2e.test_outbox import job, rows, until
 
 
 @pytest.fixture
-def nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:  # noqa: ANN001
+def nodes(pg_url: str, tmp_path) -> Iterator[list[Daemon]]:
     """Three nodes on one database (their outbox loops on), started."""
     made: list[Daemon] = []
     folders: list[str] = []
@@ -206,7 +206,7 @@ def test_migrate_creates_the_schema_then_has_nothing_to_do(pg_empty_url: str) ->
     assert again.returncode == 0 and "nothing to do" in again.stdout
 
 
-def test_a_database_a_newer_fabricd_migrated_is_refused_by_migrate_and_serve(pg_url: str, make_daemon) -> None:  # noqa: ANN001
+def test_a_database_a_newer_fabricd_migrated_is_refused_by_migrate_and_serve(pg_url: str, make_daemon) -> None:
     asyncio.run(_insert_version(pg_url, schema.LATEST + 1))
     refused = migrate(pg_url)
     assert refused.returncode == 2 and "a fabricd at least as new" in refused.stderr
@@ -241,7 +241,7 @@ async def _admin_and_bob_tokens(pg_url: str) -> dict[str, tuple[str, str]]:
     return issued
 
 
-async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str, tmp_path) -> None:
     from fabricd.client import Unauthenticated
 
     issued = await _admin_and_bob_tokens(pg_url)
@@ -267,7 +267,7 @@ async def test_a_token_revoked_on_one_node_is_refused_by_the_others(pg_url: str,
             shutil.rmtree(folder, ignore_errors=True)
 
 
-async def test_a_revocation_whose_wake_up_was_lost_still_reaches_the_other_node(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+async def test_a_revocation_whose_wake_up_was_lost_still_reaches_the_other_node(pg_url: str, tmp_path) -> None:
     # A node learns of another's revocation from its NOTIFY, and a NOTIFY is a hint the Publisher drops when it
     # fails (a broken pooled connection, a statement error) while the other node's LISTEN connection stays up:
     # the token then worked on that node, streams included, until some other token changed. Here the revocation
@@ -317,7 +317,7 @@ async def test_a_revocation_whose_wake_up_was_lost_still_reaches_the_other_node(
 
 
 async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_others(pg_url: str,
-                                                                                   tmp_path) -> None:  # noqa: ANN001
+                                                                                   tmp_path) -> None:
     # The revoking node ends the token's open calls at once; another node refused its next call but went on
     # serving its open Subscribe (delivering mail to a revoked token), WatchQueue and Ask for good.
     import grpc
@@ -345,7 +345,7 @@ async def test_a_token_revoked_on_one_node_ends_its_streams_and_waits_on_the_oth
                 await asyncio.sleep(0.02)
             assert await admin.revoke_token(issued["agent"][0])  # revoked through node A
 
-            async def ended(stream) -> grpc.StatusCode:  # noqa: ANN001
+            async def ended(stream) -> grpc.StatusCode:
                 try:
                     while True:
                         await stream.read()

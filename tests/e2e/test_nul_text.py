@@ -28,7 +28,7 @@ def info(err: grpc.aio.AioRpcError) -> error_details_pb2.ErrorInfo:
     return out
 
 
-async def refused(call, request, field: str) -> None:  # noqa: ANN001
+async def refused(call, request, field: str) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await call(request)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, err.value.details()
@@ -73,8 +73,8 @@ REGISTRATIONS = [
 
 
 @pytest.mark.parametrize(("name", "fields", "field"), REGISTRATIONS, ids=[r[0] for r in REGISTRATIONS])
-async def test_a_registration_with_a_nul_is_refused_and_registers_nothing(client: Client, name, fields,  # noqa: ANN001
-                                                                          field) -> None:  # noqa: ANN001
+async def test_a_registration_with_a_nul_is_refused_and_registers_nothing(client: Client, name, fields,
+                                                                          field) -> None:
     await refused(client.directory.Register, dir_pb.RegisterRequest(agent_id="carol", **fields), field)
     assert list(await client.list_mailboxes()) == []
 

@@ -26,7 +26,7 @@ def fabricd(*args: str, env: dict[str, str] | None = None) -> subprocess.Complet
 
 
 @pytest.mark.parametrize("user", [False, True], ids=["system", "user"])
-def test_systemd_analyze_verify_passes_on_the_units(tmp_path, user) -> None:  # noqa: ANN001
+def test_systemd_analyze_verify_passes_on_the_units(tmp_path, user) -> None:
     if shutil.which("systemd-analyze") is None:
         pytest.fail("systemd-analyze is missing: install Debian's systemd package")
     unit = tmp_path / "fabricd.service"
@@ -41,7 +41,7 @@ def test_systemd_analyze_verify_passes_on_the_units(tmp_path, user) -> None:  # 
     assert result.returncode == 0, result.stderr
 
 
-def test_the_system_unit_is_hardened(tmp_path) -> None:  # noqa: ANN001
+def test_the_system_unit_is_hardened(tmp_path) -> None:
     text = fabricd("systemd-unit").stdout
     for line in ("StateDirectory=fabricd", "RuntimeDirectory=fabricd", "DynamicUser=yes", "ProtectSystem=strict",
                  "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes", "SystemCallFilter=@system-service",
@@ -73,7 +73,7 @@ class NotifySocket:
         self.sock.close()
 
 
-async def test_notify_ready_status_watchdog_reload_and_stopping(make_daemon, sock_dir) -> None:  # noqa: ANN001
+async def test_notify_ready_status_watchdog_reload_and_stopping(make_daemon, sock_dir) -> None:
     notify = NotifySocket(os.path.join(sock_dir, "notify"))
     daemon = make_daemon(env={"NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"})
     try:
@@ -92,7 +92,7 @@ async def test_notify_ready_status_watchdog_reload_and_stopping(make_daemon, soc
         notify.close()
 
 
-async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_daemon, tmp_path, sock_dir) -> None:  # noqa: ANN001
+async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_daemon, tmp_path, sock_dir) -> None:
     config = tmp_path / "fabricd.toml"
     config.write_text("[limits]\nmax_unread = 1\n")
     notify = NotifySocket(os.path.join(sock_dir, "notify"))
@@ -114,7 +114,7 @@ async def test_sighup_applies_new_limits_and_names_what_needs_a_restart(make_dae
         notify.close()
 
 
-async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:  # noqa: ANN001
+async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     address = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     # unary calls: a client's SendStream would count among the open streams and calls
@@ -134,7 +134,7 @@ async def test_metrics_scrape_has_the_series_after_traffic(make_daemon) -> None:
         assert series in body, series
 
 
-async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) -> None:  # noqa: ANN001
+async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) -> None:
     import json
 
     daemon = make_daemon("--log-level", "debug", "--log-format", "json").start()
@@ -152,7 +152,7 @@ async def test_logs_are_json_lines_with_one_line_per_call_at_debug(make_daemon) 
     assert [r["address"] for r in serving] == [daemon.target] and records[-1]["message"] == "fabricd stopped"
 
 
-def test_text_logs_announce_in_plain_lines_even_at_warning(make_daemon) -> None:  # noqa: ANN001
+def test_text_logs_announce_in_plain_lines_even_at_warning(make_daemon) -> None:
     daemon = make_daemon("--log-level", "warning", "--log-format", "text", "--listen", "127.0.0.1:0").start()
     daemon.stop()
     assert not any(line.startswith("{") for line in daemon.output), daemon.output
@@ -161,19 +161,19 @@ def test_text_logs_announce_in_plain_lines_even_at_warning(make_daemon) -> None:
     assert daemon.output[-1] == "fabricd stopped\n"
 
 
-def test_the_unix_socket_is_0660_never_world_writable(daemon) -> None:  # noqa: ANN001
+def test_the_unix_socket_is_0660_never_world_writable(daemon) -> None:
     mode = stat.S_IMODE(os.stat(daemon.socket).st_mode)
     assert mode == 0o660
 
 
-async def test_the_socket_gets_the_configured_octal_mode(make_daemon) -> None:  # noqa: ANN001
+async def test_the_socket_gets_the_configured_octal_mode(make_daemon) -> None:
     daemon = make_daemon("--socket-mode", "0640").start()
     assert stat.S_IMODE(os.stat(daemon.socket).st_mode) == 0o640
     async with Client(daemon.target) as client:  # the owner can still connect
         await client.touch("probe")
 
 
-async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, sock_dir) -> None:  # noqa: ANN001
+async def test_the_watchdog_goes_quiet_while_the_writer_is_stuck(make_daemon, sock_dir) -> None:
     import asyncio
 
     notify = NotifySocket(os.path.join(sock_dir, "notify"))
@@ -214,7 +214,7 @@ def scrape(address: str) -> dict[str, float]:
             if name and not name.startswith("#") and "{" not in name}
 
 
-async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_ended(make_daemon) -> None:  # noqa: ANN001
+async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_ended(make_daemon) -> None:
     from fabricd.v1 import mailbox_service_pb2 as mb
 
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0", "--stream-stall-timeout", "2").start()
@@ -245,7 +245,7 @@ async def test_metrics_show_open_streams_bytes_in_flight_and_stalled_streams_end
 
 
 def test_the_system_unit_of_a_fabricd_under_a_home_folder_says_it_cannot_start(tmp_path, monkeypatch,
-                                                                                  capsys) -> None:  # noqa: ANN001
+                                                                                  capsys) -> None:
     from fabricd.daemon import main as daemon_main
     from fabricd.daemon import units
 

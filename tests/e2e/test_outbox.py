@@ -40,7 +40,7 @@ async def rows(client: Client, state: int = ob.OUTBOX_ROW_STATE_UNSPECIFIED) -> 
         after = page.next_after_key
 
 
-async def until(predicate, timeout: float = 30.0) -> None:  # noqa: ANN001
+async def until(predicate, timeout: float = 30.0) -> None:
     """Poll the daemon until `predicate()` holds (the delivery loop runs on its own clock)."""
     deadline = time.monotonic() + timeout
     while not await predicate():
@@ -50,7 +50,7 @@ async def until(predicate, timeout: float = 30.0) -> None:  # noqa: ANN001
 
 
 @pytest.fixture
-def manual(make_daemon):  # noqa: ANN001, ANN201
+def manual(make_daemon):  # noqa: ANN201
     """A daemon whose delivery loop is off: tests drive it with DrainOutbox."""
     return make_daemon("--no-outbox-loop").start()
 
@@ -61,7 +61,7 @@ def manual(make_daemon):  # noqa: ANN001, ANN201
     (ob.JOB_OUTCOME_OUTCOME_UNKNOWN, "interrupted"),
     (ob.JOB_OUTCOME_INTERRUPTED, "interrupted"),
 ])
-async def test_each_reply_starts_with_the_outcome_header(manual, outcome, word) -> None:  # noqa: ANN001
+async def test_each_reply_starts_with_the_outcome_header(manual, outcome, word) -> None:
     async with Client(manual.target) as client:
         response = await client.fan_out(job(outcome=outcome), "A test fixture was missing. Fixed it.")
         assert list(response.reply_keys) == ["outbox:req-1:reply:0"] and response.written == 1
@@ -74,7 +74,7 @@ async def test_each_reply_starts_with_the_outcome_header(manual, outcome, word) 
         assert (message.sender.agent_id, message.sender.session_id) == ("child", "child-session")
 
 
-async def test_cancelled_jobs_and_jobs_without_mail_send_nothing(manual) -> None:  # noqa: ANN001
+async def test_cancelled_jobs_and_jobs_without_mail_send_nothing(manual) -> None:
     async with Client(manual.target) as client:
         cancelled = await client.fan_out(job(outcome=ob.JOB_OUTCOME_CANCELLED), "never sent")
         no_mail = await client.fan_out(job(mail=False), "never sent")
@@ -83,14 +83,14 @@ async def test_cancelled_jobs_and_jobs_without_mail_send_nothing(manual) -> None
         assert await rows(client) == [] and await client.list_mailboxes() == []
 
 
-async def test_keys_name_the_mail_and_the_reply_index(manual) -> None:  # noqa: ANN001
+async def test_keys_name_the_mail_and_the_reply_index(manual) -> None:
     async with Client(manual.target) as client:
         response = await client.fan_out(job(key="k/7", reply_to=[("a", "s"), ("b", "s"), ("c", "s")]), "done")
         assert list(response.reply_keys) == ["outbox:k/7:reply:0", "outbox:k/7:reply:1", "outbox:k/7:reply:2"]
         assert [r.key for r in await rows(client, PENDING)] == list(response.reply_keys)
 
 
-async def test_after_key_pages_go_on_between_two_agents_rows_with_one_key(manual) -> None:  # noqa: ANN001
+async def test_after_key_pages_go_on_between_two_agents_rows_with_one_key(manual) -> None:
     """next_after_key names the page's last row: a page that ends between the rows three agents settled under
     one mail key goes on with the next agent's row, none skipped; a bare key still goes on after all of them."""
     async with Client(manual.target) as client:
@@ -116,7 +116,7 @@ async def test_after_key_pages_go_on_between_two_agents_rows_with_one_key(manual
         assert err.value.reason == "INVALID_CHARACTERS"
 
 
-async def test_200_addresses_page_through_in_64s(manual) -> None:  # noqa: ANN001
+async def test_200_addresses_page_through_in_64s(manual) -> None:
     async with Client(manual.target) as client:
         await client.fan_out(job(reply_to=[(f"agent-{i:03}", "s") for i in range(200)]), "done")
         pages = [await client.drain_outbox() for _ in range(5)]
@@ -126,7 +126,7 @@ async def test_200_addresses_page_through_in_64s(manual) -> None:  # noqa: ANN00
         assert len(await rows(client, DELIVERED)) == 200
 
 
-async def test_replaying_a_settlement_writes_and_posts_nothing_twice(manual) -> None:  # noqa: ANN001
+async def test_replaying_a_settlement_writes_and_posts_nothing_twice(manual) -> None:
     async with Client(manual.target) as client:
         first = await client.fan_out(job(reply_to=[("a", "s"), ("b", "s")]), "done")
         await client.drain_outbox()
@@ -141,7 +141,7 @@ async def test_replaying_a_settlement_writes_and_posts_nothing_twice(manual) -> 
         assert [(await client.peek(a)).unread_count for a in ("a", "b")] == [1, 1]
 
 
-async def test_a_recipient_over_quota_is_retried_without_limit_and_served_once_room_frees(make_daemon) -> None:  # noqa: ANN001
+async def test_a_recipient_over_quota_is_retried_without_limit_and_served_once_room_frees(make_daemon) -> None:
     # The default max_attempts (0) never dead-letters: the outbox keeps trying, with the capped back-off.
     daemon = make_daemon("--max-unread", "1", "--outbox-backoff", "0.01", "--outbox-backoff-cap", "0.02").start()
     async with Client(daemon.target) as client:
@@ -168,7 +168,7 @@ async def test_a_recipient_over_quota_is_retried_without_limit_and_served_once_r
         assert (await client.peek("parent")).unread_count == 0
 
 
-async def test_dead_letter_after_max_attempts_then_retry(make_daemon) -> None:  # noqa: ANN001
+async def test_dead_letter_after_max_attempts_then_retry(make_daemon) -> None:
     daemon = make_daemon("--max-unread", "1", "--outbox-backoff", "0.01", "--outbox-backoff-cap", "0.02",
                          "--outbox-max-attempts", "3").start()
     async with Client(daemon.target) as client:
@@ -193,7 +193,7 @@ async def test_dead_letter_after_max_attempts_then_retry(make_daemon) -> None:  
         assert [m.id for m in (await client.peek("parent")).messages] == ["outbox:req-1:reply:0"]
 
 
-async def test_due_deliveries_resume_after_a_restart_without_any_client_call(make_daemon) -> None:  # noqa: ANN001
+async def test_due_deliveries_resume_after_a_restart_without_any_client_call(make_daemon) -> None:
     daemon = make_daemon("--no-outbox-loop").start()
     async with Client(daemon.target) as client:
         await client.fan_out(job(reply_to=[(f"r{i}", "s") for i in range(100)]), "done")
@@ -212,7 +212,7 @@ async def test_due_deliveries_resume_after_a_restart_without_any_client_call(mak
         await until(all_delivered)
 
 
-async def test_sigkill_mid_fan_out_then_restart_delivers_every_reply_exactly_once(make_daemon) -> None:  # noqa: ANN001
+async def test_sigkill_mid_fan_out_then_restart_delivers_every_reply_exactly_once(make_daemon) -> None:
     daemon = make_daemon("--no-outbox-loop").start()
     recipients = [f"agent-{i}" for i in range(50)]
     jobs = [job(key=f"req-{j}", job_id=f"job-{j}", reply_to=[(r, "s") for r in recipients]) for j in range(100)]
@@ -250,7 +250,7 @@ async def test_sigkill_mid_fan_out_then_restart_delivers_every_reply_exactly_onc
             assert sorted(ids) == sorted(f"outbox:req-{j}:reply:{i}" for j in range(len(jobs))), r
 
 
-async def test_receipts_can_be_pruned_by_an_operator(manual) -> None:  # noqa: ANN001
+async def test_receipts_can_be_pruned_by_an_operator(manual) -> None:
     async with Client(manual.target) as client:
         await client.fan_out(job(reply_to=[("a", "s")]), "done")
         await client.drain_outbox()
@@ -259,7 +259,7 @@ async def test_receipts_can_be_pruned_by_an_operator(manual) -> None:  # noqa: A
         assert await rows(client) == []
 
 
-async def test_a_replay_naming_another_reply_to_is_already_exists_and_writes_nothing(manual) -> None:  # noqa: ANN001
+async def test_a_replay_naming_another_reply_to_is_already_exists_and_writes_nothing(manual) -> None:
     """A reply key names one reply: a FanOut under it to another address is another request reusing the key,
     refused whether the row is pending or a receipt, never absorbed (the new address would get nothing)."""
     async with Client(manual.target) as client:
@@ -277,7 +277,7 @@ async def test_a_replay_naming_another_reply_to_is_already_exists_and_writes_not
 
 
 async def test_a_settlement_replayed_after_its_receipt_was_pruned_is_absorbed_while_the_id_is_remembered(
-        manual) -> None:  # noqa: ANN001
+        manual) -> None:
     """PruneReceipts' promise: the replay writes its row again, and posting it answers the reply already
     unread in the mailbox (its message id): one copy, the receipt naming it. Another recipient under the key
     is refused (MESSAGE_ID_REUSED) and retried, never a second reply."""
@@ -309,7 +309,7 @@ async def test_a_settlement_replayed_after_its_receipt_was_pruned_is_absorbed_wh
     (job(reply_to=[("a", "")]), "MISSING_FIELD"),
     (job(key="k" * 257), "FIELD_TOO_LONG"),
 ])
-async def test_bad_settlements_are_invalid_argument_and_write_nothing(manual, settled, reason) -> None:  # noqa: ANN001
+async def test_bad_settlements_are_invalid_argument_and_write_nothing(manual, settled, reason) -> None:
     async with Client(manual.target) as client:
         with pytest.raises(InvalidArgument) as err:
             await client.fan_out(settled, "x")

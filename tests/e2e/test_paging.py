@@ -25,7 +25,7 @@ def reason(err: grpc.aio.AioRpcError) -> str:
     return info.reason
 
 
-async def test_three_pages_of_mailboxes_then_the_end(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_three_pages_of_mailboxes_then_the_end(daemon, client: Client) -> None:
     names = sorted(f"agent-{i:02}" for i in range(25))
     for name in names:
         await client.register(name)
@@ -45,7 +45,7 @@ async def test_three_pages_of_mailboxes_then_the_end(daemon, client: Client) -> 
         assert sorted(e.agent_id for e in await client.list_mailboxes()) == names  # the client reads every page
 
 
-async def test_a_tampered_token_or_one_of_another_list_is_invalid_page_token(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_a_tampered_token_or_one_of_another_list_is_invalid_page_token(daemon, client: Client) -> None:
     for name in ("alice", "bob", "carol"):
         await client.register(name)
         await client.enqueue("alice", f"task from {name}")
@@ -73,7 +73,7 @@ async def test_a_page_size_over_the_maximum_is_read_as_the_maximum(client: Clien
     assert refused.value.reason == "LIMIT_OUT_OF_RANGE"
 
 
-async def test_directory_entries_near_their_size_limit_never_make_a_page_over_4_mib(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_directory_entries_near_their_size_limit_never_make_a_page_over_4_mib(daemon, client: Client) -> None:
     payload = "p" * (60 << 10)  # just under the 64 KiB entry limit
     for i in range(100):
         await client.register(f"big-{i:03}", capabilities=[pb.Capability(name="c", payload=payload)])
@@ -102,7 +102,7 @@ async def test_a_register_over_the_entry_limit_is_field_too_large_in_bytes(clien
     assert await client.list_mailboxes() == []
 
 
-async def test_a_queue_of_near_1_mib_tasks_pages_within_4_mib_with_positions(daemon, client: Client) -> None:  # noqa: ANN001
+async def test_a_queue_of_near_1_mib_tasks_pages_within_4_mib_with_positions(daemon, client: Client) -> None:
     await client.register("worker")
     task = "t" * ((1 << 20) - 1024)
     for _ in range(9):

@@ -24,7 +24,7 @@ from tests.conftest import Daemon
 
 
 @pytest.fixture(params=["setting", "detected"])
-def pair(request, pg_url: str, tmp_path) -> Iterator[tuple[Daemon, Daemon]]:  # noqa: ANN001
+def pair(request, pg_url: str, tmp_path) -> Iterator[tuple[Daemon, Daemon]]:
     """Two nodes on one database, neither using LISTEN/NOTIFY, started."""
     args, env, says = (("--poll-interval", "0.05"), None, "polling every 0.05 s") if request.param == "setting" \
         else ((), {"FABRICD_TEST_FAILPOINT": "listen-unsupported"}, "does not support LISTEN/NOTIFY")

@@ -37,7 +37,7 @@ def fabricd_without_asyncpg(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize("command", [("serve",), ("token", "issue", "--admin"), ("migrate",), ("check",)])
-def test_a_missing_postgres_driver_is_one_line_saying_what_to_install(command, tmp_path) -> None:  # noqa: ANN001
+def test_a_missing_postgres_driver_is_one_line_saying_what_to_install(command, tmp_path) -> None:
     extra = ("--data-dir", str(tmp_path / "data")) if command[0] != "migrate" else ()
     result = fabricd_without_asyncpg(*command, *extra, "--store", "postgresql://fabricd@127.0.0.1:1/fabricd")
     assert result.returncode == 2, result.stderr
@@ -52,7 +52,7 @@ def dev_script():  # noqa: ANN201
     return module
 
 
-def test_dev_serve_installs_the_postgres_driver_when_the_store_is_a_database(tmp_path) -> None:  # noqa: ANN001
+def test_dev_serve_installs_the_postgres_driver_when_the_store_is_a_database(tmp_path) -> None:
     dev = dev_script()
     url = "postgresql://fabricd@127.0.0.1/fabricd"
     assert dev.serve_extras([], {}) == "daemon"
@@ -69,7 +69,7 @@ def test_dev_serve_installs_the_postgres_driver_when_the_store_is_a_database(tmp
 
 @pytest.mark.parametrize("how", ["flag", "environment"])
 async def test_token_issue_with_a_postgres_store_is_accepted_by_its_tcp_node_at_once(how, make_daemon, pg_url,
-                                                                                   tmp_path) -> None:  # noqa: ANN001
+                                                                                   tmp_path) -> None:
     node = make_daemon("--store", pg_url, "--listen", "127.0.0.1:0").start()
     port = int(node.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     with tempfile.TemporaryDirectory(prefix="fd-") as sockets:
@@ -92,7 +92,7 @@ async def test_token_issue_with_a_postgres_store_is_accepted_by_its_tcp_node_at_
             local.stop()
 
 
-async def test_a_token_refused_on_the_node_before_issue_is_accepted_after(make_daemon, pg_url) -> None:  # noqa: ANN001
+async def test_a_token_refused_on_the_node_before_issue_is_accepted_after(make_daemon, pg_url) -> None:
     node = make_daemon("--store", pg_url, "--listen", "127.0.0.1:0").start()
     port = int(node.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(f"127.0.0.1:{port}") as anonymous:
@@ -105,7 +105,7 @@ async def test_a_token_refused_on_the_node_before_issue_is_accepted_after(make_d
 
 
 @pytest.mark.parametrize("command", ["backup", "restore", "compact"])
-def test_lmdb_folder_tools_on_a_postgres_store_say_what_to_use_instead(command, pg_url, tmp_path) -> None:  # noqa: ANN001
+def test_lmdb_folder_tools_on_a_postgres_store_say_what_to_use_instead(command, pg_url, tmp_path) -> None:
     extra = {"backup": ("--to", str(tmp_path / "b")), "restore": ("--from", str(tmp_path / "b")), "compact": ()}
     result = fabricd(command, "--store", pg_url, "--data-dir", str(tmp_path / "data"), *extra[command])
     assert result.returncode == 2 and "pg_dump" in result.stderr and "fabricd copy" in result.stderr

@@ -13,7 +13,7 @@ BACKENDS = ["lmdb", "postgres"]
 
 
 @pytest.fixture
-async def quota_daemon(make_daemon):  # noqa: ANN001, ANN201
+async def quota_daemon(make_daemon):  # noqa: ANN201
     """A daemon with small quotas, a trusted unix socket for setup and a TCP listener that requires tokens."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-mailboxes", "3",
                          "--quota-unread-bytes", "20000", "--quota-queued-tickets", "2", "--quota-outbox-rows", "3")
@@ -26,7 +26,7 @@ async def quota_daemon(make_daemon):  # noqa: ANN001, ANN201
         yield f"127.0.0.1:{port}", local, tokens
 
 
-async def test_an_agent_token_cannot_create_mailboxes_past_its_quota(quota_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_cannot_create_mailboxes_past_its_quota(quota_daemon) -> None:
     tcp, local, tokens = quota_daemon
     async with Client(tcp, token=tokens["mallory"]) as mallory:
         for i in range(3):
@@ -47,7 +47,7 @@ async def test_an_agent_token_cannot_create_mailboxes_past_its_quota(quota_daemo
         await mallory.send("junk-3", "x", create_mailbox=True)
 
 
-async def test_unread_bytes_are_charged_to_the_sending_agent_token_until_read(quota_daemon) -> None:  # noqa: ANN001
+async def test_unread_bytes_are_charged_to_the_sending_agent_token_until_read(quota_daemon) -> None:
     tcp, local, tokens = quota_daemon
     async with Client(tcp, token=tokens["mallory"]) as mallory, Client(tcp, token=tokens[ALICE]) as alice:
         await mallory.send(BOB, "x" * 8000)
@@ -61,7 +61,7 @@ async def test_unread_bytes_are_charged_to_the_sending_agent_token_until_read(qu
         await mallory.send(ALICE, "x" * 8000)
 
 
-async def test_an_agent_token_cannot_queue_tickets_past_its_quota(quota_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_cannot_queue_tickets_past_its_quota(quota_daemon) -> None:
     tcp, local, tokens = quota_daemon
     async with Client(tcp, token=tokens["mallory"]) as mallory:
         first = await mallory.enqueue(BOB, "one", source_agent="mallory")
@@ -79,7 +79,7 @@ def settled(key: str, replies: int) -> ob.SettledJob:
                          mail=pb.Mail(key=key, reply_to=[pb.Address(agent_id=BOB, session_id="s")] * replies))
 
 
-async def test_an_agent_token_cannot_hold_outbox_rows_past_its_quota(quota_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_cannot_hold_outbox_rows_past_its_quota(quota_daemon) -> None:
     tcp, local, tokens = quota_daemon
     async with Client(tcp, token=tokens["mallory"]) as mallory:
         await mallory.fan_out(settled("k1", 2), "done")

@@ -49,7 +49,7 @@ async def dropped_ask(target: str, worker: Client, key: str = "", task: str = "w
     return queued[0].ticket_id
 
 
-async def test_a_resent_ask_with_the_same_key_reattaches_after_its_connection_dropped(make_daemon) -> None:  # noqa: ANN001
+async def test_a_resent_ask_with_the_same_key_reattaches_after_its_connection_dropped(make_daemon) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as worker, Client(daemon.target) as again:
         await worker.register("worker")
@@ -70,7 +70,7 @@ async def test_a_resent_ask_with_the_same_key_reattaches_after_its_connection_dr
         assert (answer.ticket_id, answer.result) == (ticket_id, "42")
 
 
-async def test_an_ask_without_a_key_is_retired_when_its_connection_drops(make_daemon) -> None:  # noqa: ANN001
+async def test_an_ask_without_a_key_is_retired_when_its_connection_drops(make_daemon) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as worker:
         await worker.register("worker")
@@ -84,7 +84,7 @@ async def test_an_ask_without_a_key_is_retired_when_its_connection_drops(make_da
         assert await worker.get_queue("worker") == []
 
 
-async def test_a_keyed_ticket_nobody_comes_back_for_is_retired_after_the_grace(make_daemon) -> None:  # noqa: ANN001
+async def test_a_keyed_ticket_nobody_comes_back_for_is_retired_after_the_grace(make_daemon) -> None:
     daemon = make_daemon("--reattach-grace", "0.5").start()
     async with Client(daemon.target) as worker:
         await worker.register("worker")
@@ -110,7 +110,7 @@ async def test_a_keyed_ticket_nobody_comes_back_for_is_retired_after_the_grace(m
             assert (await asyncio.wait_for(resent, 30)).result == "answered"
 
 
-async def test_a_resend_on_another_node_keeps_the_ticket_past_the_first_nodes_grace(pg_url: str, tmp_path) -> None:  # noqa: ANN001
+async def test_a_resend_on_another_node_keeps_the_ticket_past_the_first_nodes_grace(pg_url: str, tmp_path) -> None:
     folders = [tempfile.mkdtemp(prefix=f"ra{i}-", dir="/tmp") for i in range(2)]
     a, b = (Daemon(str(tmp_path / f"data{i}"), folder, "--store", pg_url, "--reattach-grace", "0.5")
             for i, folder in enumerate(folders))

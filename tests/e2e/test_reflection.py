@@ -23,7 +23,7 @@ class _V1Stub:
     v1alpha's classes write exactly the bytes a v1 client (grpcurl, buf curl, grpc-java) sends."""
 
     def __init__(self, channel: grpc.Channel) -> None:
-        self.ServerReflectionInfo = channel.stream_stream(  # noqa: N815 - the stub's method name
+        self.ServerReflectionInfo = channel.stream_stream(  # the stub's method name
             "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
             request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
             response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
@@ -32,12 +32,12 @@ class _V1Stub:
 def reflection_client(channel: grpc.Channel, version: str) -> ProtoReflectionDescriptorDatabase:
     database = ProtoReflectionDescriptorDatabase(channel)
     if version == "v1":
-        database._stub = _V1Stub(channel)  # noqa: SLF001 - grpcio-reflection's client speaks v1alpha only
+        database._stub = _V1Stub(channel)  # grpcio-reflection's client speaks v1alpha only
     return database
 
 
 @pytest.fixture
-def tcp_target(make_daemon) -> str:  # noqa: ANN001
+def tcp_target(make_daemon) -> str:
     """A daemon on a loopback TCP listener, where tokens are required (auth.tokens = auto)."""
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     return "127.0.0.1:" + daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1]

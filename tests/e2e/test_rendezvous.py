@@ -14,7 +14,7 @@ from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 BACKENDS = ("lmdb", "postgres")  # every test here runs on both stores (tests/conftest.py)
 
 
-async def wait_for_queue(client: Client, agent_id: str, predicate) -> list:  # noqa: ANN001
+async def wait_for_queue(client: Client, agent_id: str, predicate) -> list:
     """Follow WatchQueue until the snapshot satisfies `predicate`."""
     async for tickets in client.watch_queue(agent_id):
         if predicate(tickets):
@@ -284,7 +284,7 @@ async def test_no_waiter_is_left_behind_after_1000_asks(client: Client) -> None:
     assert (status.open_waits, status.waiters - baseline, status.queued_tickets) == (0, 0, 0)
 
 
-async def test_tickets_and_uncollected_results_survive_a_restart(daemon) -> None:  # noqa: ANN001
+async def test_tickets_and_uncollected_results_survive_a_restart(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("worker")
         t1 = await client.enqueue("worker", "answered before the restart")
@@ -299,7 +299,7 @@ async def test_tickets_and_uncollected_results_survive_a_restart(daemon) -> None
         assert await waiting == "after the restart"
 
 
-async def test_shutdown_during_ask_is_unavailable_with_the_ticket_to_reattach(daemon) -> None:  # noqa: ANN001
+async def test_shutdown_during_ask_is_unavailable_with_the_ticket_to_reattach(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("worker")
         asking = asyncio.create_task(client.ask("worker", "long job", timeout=60))
@@ -333,7 +333,7 @@ async def test_cancel_head_and_close_queue_take_a_session_name(client: Client) -
     assert await client.get_queue("agent-w1") == []
 
 
-async def test_watch_queue_snapshots_of_a_long_queue_are_its_head_with_the_total_and_truncated(client) -> None:  # noqa: ANN001
+async def test_watch_queue_snapshots_of_a_long_queue_are_its_head_with_the_total_and_truncated(client) -> None:
     from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
     await client.register("busy")

@@ -28,7 +28,7 @@ def calls(body: str, method: str) -> float:
 
 @pytest.mark.parametrize("by_ticket", [True, False], ids=["reply-by-ticket", "reply-to-head"])
 async def test_a_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(
-        make_daemon, by_ticket: bool) -> None:  # noqa: ANN001
+        make_daemon, by_ticket: bool) -> None:
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     metrics = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     # the unary path (Subscribe, Reply, AckMessages): a streams client acks on its SendStream
@@ -59,7 +59,7 @@ async def test_a_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(
 
 @pytest.mark.parametrize("by_ticket", [True, False], ids=["reply-by-ticket", "reply-to-head"])
 async def test_a_node_replier_acks_its_plain_mail_but_not_the_tasks_it_answered(
-        make_daemon, by_ticket: bool) -> None:  # noqa: ANN001
+        make_daemon, by_ticket: bool) -> None:
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
         pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")

@@ -221,7 +221,7 @@ async def code_of(client: Client, call: Call, state: dict) -> grpc.StatusCode:
 
 
 @pytest.fixture
-async def secured(make_daemon):  # noqa: ANN001, ANN201
+async def secured(make_daemon):  # noqa: ANN201
     """A daemon on a trusted unix socket (for setup) and a loopback TCP listener that requires tokens."""
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--keepalive", "0.1")
     daemon.start()
@@ -244,7 +244,7 @@ async def secured(make_daemon):  # noqa: ANN001, ANN201
         yield daemon, f"127.0.0.1:{port}", local, state
 
 
-async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_changes_nothing(secured) -> None:  # noqa: ANN001
+async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_changes_nothing(secured) -> None:
     daemon, tcp, local, state = secured
     before = await local.get_status()
     for who, expected in (("", "UNAUTHENTICATED"), ("fdt_not-a-token", "UNAUTHENTICATED"),
@@ -262,7 +262,7 @@ async def test_every_rpc_refuses_missing_bad_revoked_and_foreign_tokens_and_chan
     assert after.writes == before.writes  # no refused call wrote anything
 
 
-async def test_an_agent_token_may_act_as_its_agent_and_an_admin_token_may_do_everything(secured) -> None:  # noqa: ANN001
+async def test_an_agent_token_may_act_as_its_agent_and_an_admin_token_may_do_everything(secured) -> None:
     daemon, tcp, local, state = secured
     async with Client(tcp, token=state["alice"]) as client:
         for call in CALLS:
@@ -277,7 +277,7 @@ async def test_an_agent_token_may_act_as_its_agent_and_an_admin_token_may_do_eve
             assert code not in (grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED), call.method
 
 
-async def test_only_an_admin_may_set_a_command_wake_hook_and_a_tcp_daemon_runs_none(secured) -> None:  # noqa: ANN001
+async def test_only_an_admin_may_set_a_command_wake_hook_and_a_tcp_daemon_runs_none(secured) -> None:
     daemon, tcp, local, state = secured
     async with Client(tcp, token=state["alice"]) as client:
         with pytest.raises(PermissionDenied) as denied:
@@ -291,7 +291,7 @@ async def test_only_an_admin_may_set_a_command_wake_hook_and_a_tcp_daemon_runs_n
         assert not (await client.get_wake_hook(ALICE)).HasField("hook")
 
 
-async def test_an_agent_token_sends_as_itself(secured) -> None:  # noqa: ANN001
+async def test_an_agent_token_sends_as_itself(secured) -> None:
     daemon, tcp, local, state = secured
     async with Client(tcp, token=state["alice"]) as client:
         sent = await client.send(BOB, "no sender given")
@@ -304,7 +304,7 @@ async def test_an_agent_token_sends_as_itself(secured) -> None:  # noqa: ANN001
     assert [(m.sender.agent_id, m.text) for m in mail] == [(ALICE, "no sender given")]
 
 
-async def test_tokens_are_stored_hashed_and_never_listed(secured, tmp_path) -> None:  # noqa: ANN001
+async def test_tokens_are_stored_hashed_and_never_listed(secured, tmp_path) -> None:
     daemon, tcp, local, state = secured
     listed = await local.list_tokens()
     assert len(listed) == 4 and sum(1 for t in listed if t.revoke_time.seconds) == 1
@@ -316,7 +316,7 @@ async def test_tokens_are_stored_hashed_and_never_listed(secured, tmp_path) -> N
     assert state["admin"].encode() not in raw and state["alice"].encode() not in raw
 
 
-async def test_rate_limits_answer_resource_exhausted_with_a_retry_hint(make_daemon) -> None:  # noqa: ANN001
+async def test_rate_limits_answer_resource_exhausted_with_a_retry_hint(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--rate-limit", "1", "--rate-burst", "3").start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:
@@ -348,7 +348,7 @@ def _pem(key: ec.EllipticCurvePrivateKey) -> bytes:
                              serialization.NoEncryption())
 
 
-def _cert(name: str, key, issuer_name: str, issuer_key, *, ca: bool = False, server: bool = False) -> x509.Certificate:  # noqa: ANN001
+def _cert(name: str, key, issuer_name: str, issuer_key, *, ca: bool = False, server: bool = False) -> x509.Certificate:
     now = datetime.datetime.now(datetime.UTC)
     builder = (x509.CertificateBuilder()
                .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
@@ -363,7 +363,7 @@ def _cert(name: str, key, issuer_name: str, issuer_key, *, ca: bool = False, ser
 
 
 @pytest.fixture
-def certs(tmp_path):  # noqa: ANN001, ANN201
+def certs(tmp_path):  # noqa: ANN201
     ca_key = _key()
     ca = _cert("fabricd test CA", ca_key, "fabricd test CA", ca_key, ca=True)
     files = {"ca": ca.public_bytes(serialization.Encoding.PEM)}
@@ -380,7 +380,7 @@ def certs(tmp_path):  # noqa: ANN001, ANN201
     return paths
 
 
-async def test_tls_with_a_token(make_daemon, certs) -> None:  # noqa: ANN001
+async def test_tls_with_a_token(make_daemon, certs) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", certs["server.crt"], "--tls-key",
                          certs["server.key"]).start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
@@ -394,7 +394,7 @@ async def test_tls_with_a_token(make_daemon, certs) -> None:  # noqa: ANN001
             await client.register(ALICE)
 
 
-async def test_mutual_tls_uses_the_certificate_name_as_the_identity(make_daemon, certs) -> None:  # noqa: ANN001
+async def test_mutual_tls_uses_the_certificate_name_as_the_identity(make_daemon, certs) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--tls-cert", certs["server.crt"], "--tls-key",
                          certs["server.key"], "--tls-client-ca", certs["ca"], "--tls-require-client-cert",
                          "--tls-admin-names", "operator").start()
@@ -414,7 +414,7 @@ async def test_mutual_tls_uses_the_certificate_name_as_the_identity(make_daemon,
         assert getattr(err.value, "code", None) in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.UNAUTHENTICATED)
 
 
-def test_a_listener_beyond_loopback_without_tls_is_refused(make_daemon) -> None:  # noqa: ANN001
+def test_a_listener_beyond_loopback_without_tls_is_refused(make_daemon) -> None:
     daemon = make_daemon("--listen", "0.0.0.0:0")
     result = subprocess.run(daemon.command(), capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and "without TLS" in result.stderr

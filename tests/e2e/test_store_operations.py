@@ -41,7 +41,7 @@ async def all_ids(client: Client) -> list[str]:
         ids.extend(m.id for m in batch)
 
 
-async def assert_restored_holds(make_daemon, backup_file: str, tmp_path, acked_before: list[str],  # noqa: ANN001
+async def assert_restored_holds(make_daemon, backup_file: str, tmp_path, acked_before: list[str],
                                 acked: list[str]) -> None:
     target = str(tmp_path / "restored")
     result = fabricd("restore", "--from", backup_file, "--data-dir", target)
@@ -54,7 +54,7 @@ async def assert_restored_holds(make_daemon, backup_file: str, tmp_path, acked_b
     restored.stop()
 
 
-async def test_backup_under_write_load_restores_every_acknowledged_message(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_backup_under_write_load_restores_every_acknowledged_message(make_daemon, tmp_path) -> None:
     daemon = make_daemon().start()
     backup_file = str(tmp_path / "store.backup")
     async with Client(daemon.target) as client:
@@ -75,7 +75,7 @@ async def test_backup_under_write_load_restores_every_acknowledged_message(make_
     await assert_restored_holds(make_daemon, backup_file, tmp_path, acked_before, acked)
 
 
-async def test_backup_store_rpc_streams_a_restorable_copy_under_load(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_backup_store_rpc_streams_a_restorable_copy_under_load(make_daemon, tmp_path) -> None:
     daemon = make_daemon().start()
     backup_file = str(tmp_path / "remote.backup")
     async with Client(daemon.target) as client:
@@ -100,7 +100,7 @@ async def test_backup_store_rpc_streams_a_restorable_copy_under_load(make_daemon
     await assert_restored_holds(make_daemon, backup_file, tmp_path, acked_before, acked)
 
 
-async def test_a_daemon_on_postgresql_refuses_backup_streams_and_names_fabricd_copy(make_daemon, pg_url,  # noqa: ANN001
+async def test_a_daemon_on_postgresql_refuses_backup_streams_and_names_fabricd_copy(make_daemon, pg_url,
                                                                                      tmp_path) -> None:
     daemon = make_daemon("--store", pg_url).start()
     env = dict(os.environ, FABRICD_TARGET=daemon.target)
@@ -120,7 +120,7 @@ async def test_a_daemon_on_postgresql_refuses_backup_streams_and_names_fabricd_c
     assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION  # not UNAVAILABLE: retrying cannot help
 
 
-async def test_restore_refuses_a_served_folder_and_a_non_empty_one_without_force(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_restore_refuses_a_served_folder_and_a_non_empty_one_without_force(make_daemon, tmp_path) -> None:
     daemon = make_daemon().start()
     backup_file = str(tmp_path / "b")
     assert fabricd("backup", "--data-dir", daemon.data_dir, "--to", backup_file).returncode == 0
@@ -137,7 +137,7 @@ async def test_restore_refuses_a_served_folder_and_a_non_empty_one_without_force
     assert not (tmp_path / "new" / "data.mdb").exists()
 
 
-async def test_consumed_mail_shows_as_free_bytes_and_compact_returns_them_to_the_disk(make_daemon) -> None:  # noqa: ANN001
+async def test_consumed_mail_shows_as_free_bytes_and_compact_returns_them_to_the_disk(make_daemon) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as client:
         await client.register(AGENT)
@@ -167,7 +167,7 @@ def client_message(to: str, text: str):  # noqa: ANN201
     return pb.Message(recipient=pb.Address(agent_id=to), text=text)
 
 
-async def test_token_issue_on_a_new_store_gives_the_first_admin_token(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_token_issue_on_a_new_store_gives_the_first_admin_token(make_daemon, tmp_path) -> None:
     data = str(tmp_path / "fresh")
     result = fabricd("token", "issue", "--data-dir", data, "--admin", "--label", "first")
     assert result.returncode == 0, result.stderr
@@ -181,7 +181,7 @@ async def test_token_issue_on_a_new_store_gives_the_first_admin_token(make_daemo
         assert [t.label for t in await admin.list_tokens()] == ["first"]
 
 
-async def test_token_issue_while_the_daemon_runs_is_accepted_at_once(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_token_issue_while_the_daemon_runs_is_accepted_at_once(make_daemon, tmp_path) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:  # unix socket, tokens auto: no token needed
@@ -213,14 +213,14 @@ def mode(path: str) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
-async def test_a_new_data_folder_is_private(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_a_new_data_folder_is_private(make_daemon, tmp_path) -> None:
     daemon = make_daemon(data_dir=str(tmp_path / "private")).start()
     assert mode(daemon.data_dir) == 0o700
     for name in ("data.mdb", "lock.mdb", "fabricd.lock"):
         assert mode(os.path.join(daemon.data_dir, name)) == 0o600, name
 
 
-async def test_a_socket_group_makes_the_folder_readable_by_that_group(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_a_socket_group_makes_the_folder_readable_by_that_group(make_daemon, tmp_path) -> None:
     group = next(g for g in grp.getgrall() if g.gr_gid != os.getgid())
     daemon = make_daemon("--socket-group", group.gr_name, data_dir=str(tmp_path / "shared")).start()
     assert mode(daemon.data_dir) == 0o750 and os.stat(daemon.data_dir).st_gid == group.gr_gid
@@ -229,7 +229,7 @@ async def test_a_socket_group_makes_the_folder_readable_by_that_group(make_daemo
         assert mode(path) == 0o640 and os.stat(path).st_gid == group.gr_gid, name
 
 
-async def test_an_existing_world_readable_folder_is_kept_and_warned_about(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_an_existing_world_readable_folder_is_kept_and_warned_about(make_daemon, tmp_path) -> None:
     folder = tmp_path / "open"
     folder.mkdir(mode=0o755)
     os.chmod(folder, 0o755)
@@ -243,7 +243,7 @@ async def test_an_existing_world_readable_folder_is_kept_and_warned_about(make_d
 
 
 @pytest.fixture
-def mount(tmp_path):  # noqa: ANN001, ANN201
+def mount(tmp_path):  # noqa: ANN201
     """Mount a small tmpfs (root only); unmounted afterwards."""
     mounted: list[str] = []
 
@@ -275,7 +275,7 @@ def assert_one_line(result: subprocess.CompletedProcess[str], *words: str) -> No
         assert word in result.stderr, result.stderr
 
 
-def test_a_read_only_file_system_is_one_line_and_exit_2(mount, make_daemon) -> None:  # noqa: ANN001
+def test_a_read_only_file_system_is_one_line_and_exit_2(mount, make_daemon) -> None:
     assert_one_line(serve_once(os.path.join(mount("ro", "ro,size=1m"), "data")), "read-only file system")
     existing = mount("was-rw", "size=8m")
     daemon = make_daemon("--map-size", "4M", data_dir=os.path.join(existing, "data")).start()
@@ -284,7 +284,7 @@ def test_a_read_only_file_system_is_one_line_and_exit_2(mount, make_daemon) -> N
     assert_one_line(serve_once(os.path.join(existing, "data")), "read-only file system", "Remount")
 
 
-def test_a_new_store_on_a_full_disk_is_one_line_and_exit_2(mount) -> None:  # noqa: ANN001
+def test_a_new_store_on_a_full_disk_is_one_line_and_exit_2(mount) -> None:
     disk = mount("full", "size=1m")
     with open(os.path.join(disk, "filler"), "wb", buffering=0) as f:
         try:
@@ -295,7 +295,7 @@ def test_a_new_store_on_a_full_disk_is_one_line_and_exit_2(mount) -> None:  # no
     assert_one_line(serve_once(os.path.join(disk, "data")), "no space left", "Free some space")
 
 
-def test_a_read_only_folder_is_one_line_and_exit_2(tmp_path) -> None:  # noqa: ANN001
+def test_a_read_only_folder_is_one_line_and_exit_2(tmp_path) -> None:
     """Root ignores a folder's mode through its capabilities, so as root the daemon runs with none (setpriv)."""
     folder = tmp_path / "locked"
     folder.mkdir(mode=0o500)
@@ -327,7 +327,7 @@ def flip_byte_in(data_dir: str, database: str, needle: bytes) -> bytes:
 
 
 async def test_a_flipped_byte_in_one_message_is_quarantined_and_the_rest_of_the_mailbox_keeps_flowing(
-        make_daemon) -> None:  # noqa: ANN001
+        make_daemon) -> None:
     daemon = make_daemon().start()
     texts = [f"message-{i}" for i in range(6)]
     async with Client(daemon.target) as client:
@@ -358,7 +358,7 @@ async def test_a_flipped_byte_in_one_message_is_quarantined_and_the_rest_of_the_
 
 
 async def test_check_repair_moves_corrupt_tickets_and_entries_aside_and_the_mailbox_is_rebuilt(
-        make_daemon) -> None:  # noqa: ANN001
+        make_daemon) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as client:
         await client.register(AGENT, session_name="keeper-session")
@@ -399,7 +399,7 @@ def downgrade_lmdb_to_schema_3(data_dir: str) -> None:
             for key, value in list(txn.cursor(db=db["ids"])):
                 raw = sealed.unseal(value)
                 assert raw is not None
-                end = raw.find(b"\0", records._ID_HEAD.size)  # noqa: SLF001 - the recipient's end
+                end = raw.find(b"\0", records._ID_HEAD.size)  # the recipient's end
                 head = raw[:end] if end >= 0 else raw  # the record without id text or sender
                 if key[0] == 1:  # a minted id: the same key, its record without the sender
                     txn.put(key, sealed.seal(head), db=db["ids"])
@@ -421,7 +421,7 @@ def downgrade_lmdb_to_schema_3(data_dir: str) -> None:
     finally:
         env.close()
 
-async def test_a_flipped_byte_in_a_wake_hook_is_quarantined_and_the_hook_reads_as_unset(make_daemon) -> None:  # noqa: ANN001
+async def test_a_flipped_byte_in_a_wake_hook_is_quarantined_and_the_hook_reads_as_unset(make_daemon) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as client:
         for agent in (AGENT, "other"):
@@ -444,7 +444,7 @@ async def test_a_flipped_byte_in_a_wake_hook_is_quarantined_and_the_hook_reads_a
     assert again.returncode == 0 and "0 corrupt, 1 quarantined earlier" in again.stdout, again.stdout
 
 
-async def test_a_wake_hook_stored_before_hooks_were_sealed_reads_and_is_sealed_at_start(make_daemon) -> None:  # noqa: ANN001
+async def test_a_wake_hook_stored_before_hooks_were_sealed_reads_and_is_sealed_at_start(make_daemon) -> None:
     import lmdb
 
     from fabricd.store.lmdb import keys, sealed
@@ -508,7 +508,7 @@ def downgrade_to_schema_2(data_dir: str) -> None:
 
 
 async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everything_survives(make_daemon,
-                                                                                          tmp_path) -> None:  # noqa: ANN001
+                                                                                          tmp_path) -> None:
     daemon = make_daemon().start()
     async with Client(daemon.target) as client:
         await client.register(AGENT, session_name="keeper-session")
@@ -541,7 +541,7 @@ async def test_a_schema_2_store_is_upgraded_at_start_after_a_backup_and_everythi
         assert [m.text for m in (await client.peek(AGENT, 1000)).messages] == before
 
 
-def usage_in(txn, meta) -> dict[bytes, int]:  # noqa: ANN001
+def usage_in(txn, meta) -> dict[bytes, int]:
     """The quota usage counters (meta `usage/...`) an LMDB transaction sees."""
     from fabricd.store.lmdb import keys
 
@@ -570,7 +570,7 @@ def usage_counters(data_dir: str, *, drop: bool = False) -> dict[bytes, int]:
         env.close()
 
 
-async def test_a_schema_2_store_upgraded_counts_quota_usage_as_a_copy_recounts_it(make_daemon, tmp_path) -> None:  # noqa: ANN001
+async def test_a_schema_2_store_upgraded_counts_quota_usage_as_a_copy_recounts_it(make_daemon, tmp_path) -> None:
     from fabricd.v1 import outbox_service_pb2 as ob
     from fabricd.v1 import types_pb2 as pb
 
@@ -604,7 +604,7 @@ async def test_a_schema_2_store_upgraded_counts_quota_usage_as_a_copy_recounts_i
     assert upgraded == recounted == live
 
 
-async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make_daemon, pg_url) -> None:  # noqa: ANN001
+async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make_daemon, pg_url) -> None:
     import asyncpg
 
     daemon = make_daemon("--store", pg_url).start()
@@ -627,7 +627,7 @@ async def test_check_on_a_database_decodes_every_row_and_names_a_broken_one(make
     assert fabricd("check", "--repair", "--store", pg_url).returncode == 2
 
 
-async def test_token_issue_refuses_an_agent_id_that_is_another_agents_session_name(daemon) -> None:  # noqa: ANN001
+async def test_token_issue_refuses_an_agent_id_that_is_another_agents_session_name(daemon) -> None:
     async with Client(daemon.target) as local:
         await local.register("carol", session_name="reviewer")
     for running in (True, False):  # through the running daemon's store, and with the store closed
@@ -643,7 +643,7 @@ async def test_token_issue_refuses_an_agent_id_that_is_another_agents_session_na
 
 
 def test_a_backup_written_in_the_checkout_is_not_shown_by_git_and_a_failed_one_leaves_nothing(
-        tmp_path) -> None:  # noqa: ANN001
+        tmp_path) -> None:
     ignored = subprocess.run(["git", "check-ignore", "fabricd.mdb", "fabricd.mdb.partial"], cwd=ROOT,
                              capture_output=True, text=True)
     assert ignored.stdout.split() == ["fabricd.mdb", "fabricd.mdb.partial"]  # README's `fabric backup --to fabricd.mdb`

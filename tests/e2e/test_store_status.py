@@ -10,7 +10,7 @@ from tests.e2e.test_cli import fabric
 BACKENDS = ("lmdb", "postgres")
 
 
-def test_status_and_doctor_describe_the_store_in_use(daemon, backend) -> None:  # noqa: ANN001
+def test_status_and_doctor_describe_the_store_in_use(daemon, backend) -> None:
     status = fabric(daemon, "status")
     doctor = fabric(daemon, "doctor")
     assert status.returncode == 0 and doctor.returncode == 0, doctor.stdout + doctor.stderr

@@ -32,7 +32,7 @@ def calls(body: str, method: str) -> float:
     return sum(float(line[len(prefix):]) for line in body.splitlines() if line.startswith(prefix))
 
 
-async def test_asks_served_on_the_streams_take_no_unary_leg(make_daemon) -> None:  # noqa: ANN001
+async def test_asks_served_on_the_streams_take_no_unary_leg(make_daemon) -> None:
     daemon = make_daemon("--metrics-listen", "127.0.0.1:0").start()
     metrics = "http://" + daemon.wait_for("metrics on").split("http://", 1)[1].strip()
     async with Client(daemon.target) as asker, Client(daemon.target) as worker:
@@ -51,7 +51,7 @@ async def test_asks_served_on_the_streams_take_no_unary_leg(make_daemon) -> None
     assert calls(body, "Register") == 1
 
 
-async def test_a_sender_stream_cut_by_the_client_loses_and_duplicates_nothing(daemon) -> None:  # noqa: ANN001
+async def test_a_sender_stream_cut_by_the_client_loses_and_duplicates_nothing(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("box")
 
@@ -73,7 +73,7 @@ async def test_a_sender_stream_cut_by_the_client_loses_and_duplicates_nothing(da
         assert [m.id for m in peeked.messages] == [f"id-{i}" for i in range(200)]  # once each, in order
 
 
-async def test_a_sender_stream_cut_by_a_restart_loses_and_duplicates_nothing(daemon) -> None:  # noqa: ANN001
+async def test_a_sender_stream_cut_by_a_restart_loses_and_duplicates_nothing(daemon) -> None:
     async with Client(daemon.target, retry_window=30) as client:
         await client.register("box")
         acked: list[str] = []
@@ -117,7 +117,7 @@ async def test_an_ask_whose_caller_leaves_retires_its_ticket(client: Client) -> 
         await asyncio.sleep(0.01)
 
 
-async def test_a_replier_goes_on_through_a_restart(daemon) -> None:  # noqa: ANN001
+async def test_a_replier_goes_on_through_a_restart(daemon) -> None:
     async with Client(daemon.target, retry_window=30) as client:
         await client.register("worker")
         served = asyncio.create_task(client.serve("worker", lambda t: t.task.upper()))
@@ -146,7 +146,7 @@ class _OldMailbox(mb_grpc.MailboxServiceServicer):
     def __init__(self) -> None:
         self.sent: list[str] = []
 
-    async def SendMessage(self, request, context):  # noqa: ANN001, ANN202, N802
+    async def SendMessage(self, request, context):  # noqa: ANN202
         self.sent.append(request.message.text)
         return mb.SendMessageResponse(message=request.message)
 
@@ -167,7 +167,7 @@ async def test_a_daemon_without_the_streams_gets_unary_calls() -> None:
         await server.stop(None)
 
 
-async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon) -> None:  # noqa: ANN001
+async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon) -> None:
     node = shutil.which("node")
     if node is None or not os.path.isdir(os.path.join(NODE_CLIENT, "node_modules", "@grpc")):
         pytest.fail("Node and clients/node/node_modules are needed: `python3 scripts/dev test` installs them")
@@ -188,7 +188,7 @@ async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon)
         assert calls(body, method) == 0, method
 
 
-def test_the_sync_client_serves_with_a_plain_function(daemon) -> None:  # noqa: ANN001
+def test_the_sync_client_serves_with_a_plain_function(daemon) -> None:
     from fabricd.client import SyncClient
 
     with SyncClient(daemon.target) as worker, SyncClient(daemon.target) as asker:

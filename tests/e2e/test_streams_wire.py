@@ -24,7 +24,7 @@ from fabricd.v1 import types_pb2 as pb
 BACKENDS = ("lmdb", "postgres")
 
 
-def reason_of(status) -> str:  # noqa: ANN001 - a google.rpc.Status
+def reason_of(status) -> str:  # a google.rpc.Status
     for detail in status.details:
         info = error_details_pb2.ErrorInfo()
         if detail.Unpack(info):
@@ -42,7 +42,7 @@ def send_frame(seq: int, to: str, text: str, *, id: str = "") -> mb.SendStreamRe
         id=id, recipient=pb.Address(agent_id=to), sender=pb.Address(agent_id="s"), text=text)))
 
 
-async def next_frame(call, kind: str):  # noqa: ANN001, ANN201
+async def next_frame(call, kind: str):  # noqa: ANN201
     """The next ServeResponse of `kind`, keepalives skipped."""
     while True:
         response = await asyncio.wait_for(call.read(), 30)
@@ -51,7 +51,7 @@ async def next_frame(call, kind: str):  # noqa: ANN001, ANN201
             return getattr(response, kind)
 
 
-async def test_a_sender_stream_answers_each_frame_in_order_with_the_unary_calls_reasons(daemon) -> None:  # noqa: ANN001
+async def test_a_sender_stream_answers_each_frame_in_order_with_the_unary_calls_reasons(daemon) -> None:
     async with Client(daemon.target, streams=False) as client:
         await client.register("bob")
         stub = mb_grpc.MailboxServiceStub(client._channel)
@@ -79,7 +79,7 @@ async def test_a_sender_stream_answers_each_frame_in_order_with_the_unary_calls_
         assert [m.text for m in peeked.messages] == ["two", "three"]  # the frames' order; m-1 acked
 
 
-async def test_a_sender_stream_frame_out_of_order_ends_the_stream(daemon) -> None:  # noqa: ANN001
+async def test_a_sender_stream_frame_out_of_order_ends_the_stream(daemon) -> None:
     async with Client(daemon.target, streams=False) as client:
         await client.register("bob")
         call = mb_grpc.MailboxServiceStub(client._channel).SendStream()
@@ -92,7 +92,7 @@ async def test_a_sender_stream_frame_out_of_order_ends_the_stream(daemon) -> Non
         assert call_reason(caught.value) == "FRAME_SEQ"
 
 
-async def test_an_ask_on_a_sender_stream_is_answered_by_a_replier_stream(daemon) -> None:  # noqa: ANN001
+async def test_an_ask_on_a_sender_stream_is_answered_by_a_replier_stream(daemon) -> None:
     async with Client(daemon.target, streams=False) as client:
         await client.register("worker")
         replier = rv_grpc.RendezvousServiceStub(client._channel).Serve()
@@ -136,7 +136,7 @@ async def test_an_ask_on_a_sender_stream_is_answered_by_a_replier_stream(daemon)
         sender.cancel()
 
 
-async def test_a_replier_that_never_answers_holds_no_more_than_its_window(daemon) -> None:  # noqa: ANN001
+async def test_a_replier_that_never_answers_holds_no_more_than_its_window(daemon) -> None:
     async with Client(daemon.target, streams=False) as client:
         await client.register("worker")
         queued = [(await client.enqueue("worker", f"t{i}")).ticket_id for i in range(5)]
@@ -159,7 +159,7 @@ async def test_a_replier_that_never_answers_holds_no_more_than_its_window(daemon
         replier.cancel()
 
 
-async def test_a_serve_stream_starts_with_an_open_frame(daemon) -> None:  # noqa: ANN001
+async def test_a_serve_stream_starts_with_an_open_frame(daemon) -> None:
     async with Client(daemon.target, streams=False) as client:
         replier = rv_grpc.RendezvousServiceStub(client._channel).Serve()
         await replier.write(rv.ServeRequest(seq=1, reply=rv.ReplyRequest(result="x")))

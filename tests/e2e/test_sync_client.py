@@ -10,7 +10,7 @@ import pytest
 from fabricd.client import NotFound, SyncClient
 
 
-def test_sync_client_sends_reads_subscribes_and_asks(daemon) -> None:  # noqa: ANN001
+def test_sync_client_sends_reads_subscribes_and_asks(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("alice", session_name="al")
         assert client.send("al", "hi", sender="bob").message.seq == 1
@@ -35,7 +35,7 @@ def test_sync_client_sends_reads_subscribes_and_asks(daemon) -> None:  # noqa: A
         thread.join(30)
 
 
-def test_sync_watch_streams_are_iterators_that_end_when_the_loop_is_left(daemon) -> None:  # noqa: ANN001
+def test_sync_watch_streams_are_iterators_that_end_when_the_loop_is_left(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("alice")
         client.enqueue("alice", "review PR 12")
@@ -54,7 +54,7 @@ def test_sync_watch_streams_are_iterators_that_end_when_the_loop_is_left(daemon)
             time.sleep(0.02)
 
 
-def test_old_names_still_work_on_the_sync_client_with_a_deprecation_warning(daemon) -> None:  # noqa: ANN001
+def test_old_names_still_work_on_the_sync_client_with_a_deprecation_warning(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("alice")
         with pytest.warns(DeprecationWarning, match=r"queue\(\) is deprecated: call get_queue\(\)") as caught:
@@ -64,7 +64,7 @@ def test_old_names_still_work_on_the_sync_client_with_a_deprecation_warning(daem
             assert client.status().version == client.get_status().version
 
 
-def test_a_message_whose_handler_raised_out_of_a_sync_subscription_is_delivered_again(daemon) -> None:  # noqa: ANN001
+def test_a_message_whose_handler_raised_out_of_a_sync_subscription_is_delivered_again(daemon) -> None:
     class HandlerFailed(Exception):
         pass
 

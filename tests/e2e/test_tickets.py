@@ -17,7 +17,7 @@ pytestmark = pytest.mark.timeout(60)
 
 
 @pytest.fixture
-async def fabric(daemon):  # noqa: ANN001, ANN201
+async def fabric(daemon):  # noqa: ANN201
     async with Client(daemon.target) as c:
         for agent in ("alice", "bob", "carol"):
             await c.register(agent)
@@ -107,7 +107,7 @@ async def _first_queue(fabric: Client, agent: str):  # noqa: ANN202
             return
 
 
-async def test_an_agent_token_reads_and_cancels_only_its_tickets_and_lists_only_what_it_asked(make_daemon) -> None:  # noqa: ANN001
+async def test_an_agent_token_reads_and_cancels_only_its_tickets_and_lists_only_what_it_asked(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0").start()
     tcp = daemon.wait_for("127.0.0.1:").strip().rsplit(" ", 1)[-1]
     async with Client(daemon.target) as local:
@@ -128,12 +128,12 @@ async def test_an_agent_token_reads_and_cancels_only_its_tickets_and_lists_only_
         assert (await local.get_ticket(others.ticket_id)).state == rv.TICKET_STATE_QUEUED
 
 
-def _fabric(daemon, *args: str) -> str:  # noqa: ANN001
+def _fabric(daemon, *args: str) -> str:
     return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, *args],
                           check=True, capture_output=True, text=True).stdout
 
 
-async def test_the_cli_shows_lists_and_cancels_tickets_and_replies_with_an_outcome(daemon, fabric: Client) -> None:  # noqa: ANN001
+async def test_the_cli_shows_lists_and_cancels_tickets_and_replies_with_an_outcome(daemon, fabric: Client) -> None:
     first = await fabric.enqueue("alice", "question")
     second = await fabric.enqueue("alice", "another")
     await asyncio.to_thread(_fabric, daemon, "reply", "alice", "which one?", "--outcome", "input-required")
@@ -146,7 +146,7 @@ async def test_the_cli_shows_lists_and_cancels_tickets_and_replies_with_an_outco
     assert second.ticket_id in table and first.ticket_id not in table
 
 
-async def test_fabric_ask_says_when_the_agent_asks_back_and_continue_answers_it(daemon, fabric: Client) -> None:  # noqa: ANN001
+async def test_fabric_ask_says_when_the_agent_asks_back_and_continue_answers_it(daemon, fabric: Client) -> None:
     def ask(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, "--json", "ask",
                                "alice", *args], capture_output=True, text=True, timeout=60)

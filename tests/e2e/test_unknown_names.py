@@ -17,7 +17,7 @@ HINT = "did you mean 'researcher'?"
     ("wake", "set", "researchr", "--command", "--", "true"), ("resolve", "researchr"), ("unregister", "researchr"),
     ("a2a", "card", "researchr"),
 ])
-def test_a_typo_in_a_name_is_refused_with_the_closest_name(daemon, command) -> None:  # noqa: ANN001
+def test_a_typo_in_a_name_is_refused_with_the_closest_name(daemon, command) -> None:
     assert fabric(daemon, "register", "researcher", "--name", "lead").returncode == 0
     result = fabric(daemon, *command)
     assert result.returncode == 1 and HINT in result.stderr, result.stderr
@@ -26,7 +26,7 @@ def test_a_typo_in_a_name_is_refused_with_the_closest_name(daemon, command) -> N
 
 
 async def test_asking_or_listing_the_queue_of_a_name_no_one_has_is_not_found_with_suggestions(
-        daemon) -> None:  # noqa: ANN001
+        daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("researcher")
         for call in (client.get_queue, client.resolve):
@@ -44,7 +44,7 @@ async def test_asking_or_listing_the_queue_of_a_name_no_one_has_is_not_found_wit
         assert not (await client.drain("created-by-touch")).messages
 
 
-def test_every_mail_and_wake_command_takes_a_session_name(daemon) -> None:  # noqa: ANN001
+def test_every_mail_and_wake_command_takes_a_session_name(daemon) -> None:
     assert fabric(daemon, "register", "agent-7f3a", "--name", "reviewer").returncode == 0
     assert fabric(daemon, "send", "reviewer", "please review", "--from", "me").returncode == 0
     assert "please review" in fabric(daemon, "peek", "reviewer").stdout

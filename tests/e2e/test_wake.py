@@ -54,7 +54,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 hit = Hit(self.path, {k.lower(): v for k, v in self.headers.items()}, body, receiver.status,
                           time.monotonic())
@@ -91,7 +91,7 @@ def signed(hit: Hit, secret: str) -> bool:
     return hmac.compare_digest(hit.headers.get("fabricd-signature", ""), expected)
 
 
-async def until(predicate, timeout: float = 30.0):  # noqa: ANN001, ANN201
+async def until(predicate, timeout: float = 30.0):  # noqa: ANN201
     """Poll the daemon until `predicate()` holds (its wake and delivery loops run on their own clocks)."""
     deadline = time.monotonic() + timeout
     while not (found := await predicate()):
@@ -104,7 +104,7 @@ async def wake_rows(client: Client) -> list[ob.OutboxRow]:
     return [r for r in (await client.list_outbox()).rows if r.key.startswith("wake:")]
 
 
-async def test_a_burst_of_1000_messages_wakes_once_with_a_signed_post(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_a_burst_of_1000_messages_wakes_once_with_a_signed_post(daemon, receiver: Receiver) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice", session_name="builder")
         hook = await client.set_wake_hook("alice", url=receiver.url, quiet_period=3600)
@@ -125,7 +125,7 @@ async def test_a_burst_of_1000_messages_wakes_once_with_a_signed_post(daemon, re
         assert len(await wake_rows(client)) == 1 and receiver.hits.empty()
 
 
-async def test_new_work_after_the_quiet_period_wakes_again(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_new_work_after_the_quiet_period_wakes_again(daemon, receiver: Receiver) -> None:
     async with Client(daemon.target) as client:
         await client.register("alice")
         await client.set_wake_hook("alice", url=receiver.url, quiet_period=1.0)
@@ -138,7 +138,7 @@ async def test_new_work_after_the_quiet_period_wakes_again(daemon, receiver: Rec
         assert (await client.get_wake_hook("alice")).fires == 2
 
 
-async def test_no_wake_while_subscribed_or_busy_and_one_once_the_stream_closes(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_no_wake_while_subscribed_or_busy_and_one_once_the_stream_closes(daemon, receiver: Receiver) -> None:
     # unary calls: a client's SendStream would count among the open streams and calls
     async with Client(daemon.target, streams=False) as client:
         for agent in ("sub", "busy", "idle"):
@@ -170,7 +170,7 @@ async def _no_streams(client: Client) -> bool:
     return (await client.get_status()).open_streams == 0
 
 
-async def test_a_ticket_wakes_its_target_with_the_ticket_id(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_a_ticket_wakes_its_target_with_the_ticket_id(daemon, receiver: Receiver) -> None:
     async with Client(daemon.target) as client:
         await client.register("bob")
         await client.set_wake_hook("bob", url=receiver.url)
@@ -179,7 +179,7 @@ async def test_a_ticket_wakes_its_target_with_the_ticket_id(daemon, receiver: Re
         assert (body["reason"], body["ticket_id"], body["queued_tickets"]) == ("ticket", ticket.ticket_id, 1)
 
 
-async def test_a_failing_url_is_retried_with_back_off_and_shows_in_the_outbox(make_daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_a_failing_url_is_retried_with_back_off_and_shows_in_the_outbox(make_daemon, receiver: Receiver) -> None:
     daemon = make_daemon("--outbox-backoff", "0.5").start()
     receiver.status = 503
     async with Client(daemon.target) as client:
@@ -208,7 +208,7 @@ async def _delivered(client: Client) -> list[ob.OutboxRow]:
     return [r for r in await wake_rows(client) if r.state == DELIVERED]
 
 
-async def test_a_hook_and_its_pending_wake_survive_a_kill_and_the_wake_is_delivered_once(  # noqa: ANN001
+async def test_a_hook_and_its_pending_wake_survive_a_kill_and_the_wake_is_delivered_once(
         make_daemon, receiver: Receiver) -> None:
     daemon = make_daemon("--outbox-backoff", "0.2", "--wake-timeout", "2").start()  # a wake held by the killed
     receiver.status = 503                                                             # daemon is free after 7 s
@@ -230,7 +230,7 @@ async def test_a_hook_and_its_pending_wake_survive_a_kill_and_the_wake_is_delive
         assert len(await wake_rows(client)) == 1
 
 
-async def test_a_command_hook_gets_the_json_on_stdin_and_only_where_commands_are_allowed(  # noqa: ANN001
+async def test_a_command_hook_gets_the_json_on_stdin_and_only_where_commands_are_allowed(
         make_daemon, tmp_path) -> None:
     out = tmp_path / "wake.json"
     command = [sys.executable, "-c", "import os, sys; open(sys.argv[1], 'wb').write(sys.stdin.buffer.read()); "
@@ -285,12 +285,12 @@ async def test_a_quiet_period_that_is_no_valid_duration_is_refused_and_sets_noth
     assert not (await client.get_wake_hook("alice")).HasField("hook")
 
 
-def fabric(daemon, *args: str) -> subprocess.CompletedProcess[str]:  # noqa: ANN001
+def fabric(daemon, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", daemon.target, *args],
                           capture_output=True, text=True, timeout=60)
 
 
-async def test_the_cli_sets_shows_and_clears_a_hook_and_the_printed_secret_signs(daemon, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_the_cli_sets_shows_and_clears_a_hook_and_the_printed_secret_signs(daemon, receiver: Receiver) -> None:
     assert fabric(daemon, "register", "alice").returncode == 0
     both = fabric(daemon, "wake", "set", "alice", "--url", receiver.url, "--command", "--", "/bin/true")
     assert both.returncode == 2 and "exactly one of --url" in both.stderr
@@ -309,7 +309,7 @@ async def test_the_cli_sets_shows_and_clears_a_hook_and_the_printed_secret_signs
     assert gone.returncode == 1 and "no wake hook" in gone.stderr
 
 
-async def test_three_nodes_on_one_database_fire_a_burst_once(pg_url: str, tmp_path, receiver: Receiver) -> None:  # noqa: ANN001
+async def test_three_nodes_on_one_database_fire_a_burst_once(pg_url: str, tmp_path, receiver: Receiver) -> None:
     folders = [tempfile.mkdtemp(prefix=f"fw{i}-", dir="/tmp") for i in range(3)]
     nodes = [Daemon(str(tmp_path / f"data{i}"), folder, "--store", pg_url) for i, folder in enumerate(folders)]
     try:

@@ -10,7 +10,7 @@ from tests.e2e.test_cli import fabric
 from tests.e2e.test_cli_surprises import Running
 
 
-def test_watch_once_shows_mailboxes_presence_unread_and_queue_positions(daemon) -> None:  # noqa: ANN001
+def test_watch_once_shows_mailboxes_presence_unread_and_queue_positions(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("worker", session_name="builder")
         client.register("alice")
@@ -35,7 +35,7 @@ def test_watch_once_shows_mailboxes_presence_unread_and_queue_positions(daemon) 
     assert f"ticket {second} queued for worker by alice" in [r["event"] for r in snapshot["recent"]]
 
 
-def test_watch_lists_deliveries_tickets_and_registrations_as_they_happen(daemon) -> None:  # noqa: ANN001
+def test_watch_lists_deliveries_tickets_and_registrations_as_they_happen(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("worker")
         client.register("alice")
@@ -52,7 +52,7 @@ def test_watch_lists_deliveries_tickets_and_registrations_as_they_happen(daemon)
         f"ticket {ticket} queued for worker by planner"])
 
 
-def test_ctrl_c_ends_watch_cleanly_with_the_last_view(daemon) -> None:  # noqa: ANN001
+def test_ctrl_c_ends_watch_cleanly_with_the_last_view(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("alice")
     watching = Running("--target", daemon.target, "watch")
@@ -64,7 +64,7 @@ def test_ctrl_c_ends_watch_cleanly_with_the_last_view(daemon) -> None:  # noqa: 
     assert "alice" in out and "recent activity" in out
 
 
-def test_watch_shows_channels_and_new_posts(daemon) -> None:  # noqa: ANN001
+def test_watch_shows_channels_and_new_posts(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("alice")
         client.create_channel("team", description="the team")
@@ -80,7 +80,7 @@ def test_watch_shows_channels_and_new_posts(daemon) -> None:  # noqa: ANN001
     assert code == 0
     recent = [line.split(" ", 1)[1] for line in out.split("recent activity\n", 1)[1].splitlines()]
     assert sorted(recent) == ["1 new post in #team", "channel #ops created"]
-def test_watch_shows_leases_their_grants_and_their_ends_with_the_cause(daemon) -> None:  # noqa: ANN001
+def test_watch_shows_leases_their_grants_and_their_ends_with_the_cause(daemon) -> None:
     with SyncClient(daemon.target) as client:
         client.register("builder")
         held = client.acquire_lease("builder", ["src/api/**"], reason="refactor")

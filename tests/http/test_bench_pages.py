@@ -12,7 +12,7 @@ from tests.http.conftest import Page
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                                 "scripts"))
 
-import bench_pages  # noqa: E402
+import bench_pages
 
 
 def test_the_page_url_is_read_from_a_json_or_a_plain_announcement() -> None:

@@ -34,7 +34,7 @@ async def signed_in(web: Web) -> bool:
     return bool((await web.get("api/session"))[1]["signed_in"])
 
 
-async def until(check, timeout: float = 10.0) -> None:  # noqa: ANN001 - an async predicate
+async def until(check, timeout: float = 10.0) -> None:  # an async predicate
     """Polls an observable state (a session's answer) until it holds: what another node learns by a wake-up."""
     deadline = time.monotonic() + timeout
     while not await check():
@@ -60,7 +60,7 @@ def second_sock() -> Iterator[str]:
     shutil.rmtree(path, ignore_errors=True)
 
 
-async def test_any_node_serves_a_session_another_node_signed_in(pg_url: str, tmp_path,  # noqa: ANN001
+async def test_any_node_serves_a_session_another_node_signed_in(pg_url: str, tmp_path,
                                                               second_sock: str, sock_dir: str) -> None:
     first = Daemon(str(tmp_path / "first"), sock_dir, "--store", pg_url, "--http", "127.0.0.1:0").start()
     other = Daemon(str(tmp_path / "other"), second_sock, "--store", pg_url, "--http", "127.0.0.1:0").start()

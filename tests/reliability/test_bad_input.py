@@ -76,7 +76,7 @@ def scalar(field: FieldDescriptor) -> st.SearchStrategy:
     return INTS[field.type]
 
 
-def message(descriptor, depth: int = 0) -> st.SearchStrategy:  # noqa: ANN001
+def message(descriptor, depth: int = 0) -> st.SearchStrategy:
     """A strategy for dicts of field values that build one `descriptor` message."""
     fields = {}
     for field in descriptor.fields:
@@ -95,7 +95,7 @@ def message(descriptor, depth: int = 0) -> st.SearchStrategy:  # noqa: ANN001
     return st.fixed_dictionaries({}, optional=fields)
 
 
-def build(cls, values: dict):  # noqa: ANN001, ANN201
+def build(cls, values: dict):  # noqa: ANN201
     out = cls()
     for name, value in values.items():
         field = out.DESCRIPTOR.fields_by_name[name]
@@ -115,7 +115,7 @@ def build(cls, values: dict):  # noqa: ANN001, ANN201
 
 
 @pytest.fixture(scope="module", params=["lmdb", "postgres"])
-def target(request, tmp_path_factory):  # noqa: ANN001, ANN201
+def target(request, tmp_path_factory):  # noqa: ANN201
     from tests.conftest import Daemon
 
     sock_dir = tmp_path_factory.mktemp("s")
@@ -165,7 +165,7 @@ class Contents:
         self._loop.close()
 
 
-def writes(channel: grpc.Channel, daemon) -> int | str:  # noqa: ANN001
+def writes(channel: grpc.Channel, daemon) -> int | str:
     """What a refused call must not change: the database's rows on PostgreSQL, the commit count on LMDB."""
     if daemon.contents is not None:
         return daemon.contents.digest()
@@ -176,7 +176,7 @@ def adm_stub(channel: grpc.Channel) -> admin_service_pb2_grpc.AdminServiceStub:
     return admin_service_pb2_grpc.AdminServiceStub(channel)
 
 
-def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:  # noqa: ANN001
+def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:
     rpc = getattr(STUBS[call.stub](channel), call.method)
     try:
         if call.stream:
@@ -192,7 +192,7 @@ def call_code(channel: grpc.Channel, call, request) -> grpc.StatusCode:  # noqa:
 
 
 @pytest.mark.parametrize("call", CALLS, ids=[f"{c.stub}.{c.method}" for c in CALLS])
-def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(target, call, soak) -> None:  # noqa: ANN001
+def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(target, call, soak) -> None:
     request_cls = type(call.request({"ticket": "t"}))
     defined = DEFINED
     with grpc.insecure_channel(target.target) as channel:
@@ -212,7 +212,7 @@ def test_arbitrary_requests_get_defined_statuses_and_refusals_write_nothing(targ
 
 
 @pytest.mark.parametrize("raw", [b"\x0a\x02\xff\xfe", b"\xff\xff\xff", b"\x0a\x10ab", b"\x08" + b"\xff" * 11])
-def test_malformed_protobuf_is_invalid_argument(target, raw) -> None:  # noqa: ANN001
+def test_malformed_protobuf_is_invalid_argument(target, raw) -> None:
     with grpc.insecure_channel(target.target) as channel:
         for method in ("/fabricd.v1.MailboxService/SendMessage", "/fabricd.v1.MailboxService/Subscribe",
                        "/fabricd.v1.DirectoryService/Register"):
@@ -238,7 +238,7 @@ GARBAGE = [
 
 
 @pytest.mark.parametrize("payload", GARBAGE, ids=[f"garbage-{i}" for i in range(len(GARBAGE))])
-def test_garbage_on_the_socket_does_not_hurt_the_daemon(target, payload) -> None:  # noqa: ANN001
+def test_garbage_on_the_socket_does_not_hurt_the_daemon(target, payload) -> None:
     for _ in range(5):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(5)

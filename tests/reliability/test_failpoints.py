@@ -8,7 +8,7 @@ from fabricd.client import Client, Unavailable
 
 
 @pytest.mark.parametrize(("point", "stored_before_crash"), [("before-commit", False), ("after-commit", True)])
-async def test_a_resend_after_a_writer_crash_gives_exactly_one_message(make_daemon, point, stored_before_crash) -> None:  # noqa: ANN001
+async def test_a_resend_after_a_writer_crash_gives_exactly_one_message(make_daemon, point, stored_before_crash) -> None:
     daemon = make_daemon(env={"FABRICD_TEST_FAILPOINT": point})
     daemon.start()
     async with Client(daemon.target) as client:

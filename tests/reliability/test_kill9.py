@@ -19,7 +19,7 @@ from tests.reliability import checker
 BACKENDS = ["lmdb", "postgres"]
 
 
-async def test_kill_9_under_load_loses_and_duplicates_nothing(daemon, tmp_path, soak) -> None:  # noqa: ANN001
+async def test_kill_9_under_load_loses_and_duplicates_nothing(daemon, tmp_path, soak) -> None:
     kills = 40 if soak else 6
     rng = random.Random(1234)
     workers = checker.start(daemon.target, tmp_path)

@@ -32,7 +32,7 @@ def client_process(target: str, body: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
 
 
-async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(make_daemon) -> None:  # noqa: ANN001
+async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(make_daemon) -> None:
     daemon = make_daemon("--reattach-grace", "0.2").start()  # the client's Ask has a request_key: kept that long
     # unary calls: a client's SendStream would count among the open streams and calls
     async with Client(daemon.target, streams=False) as client:
@@ -76,7 +76,7 @@ async def test_a_client_killed_mid_stream_and_mid_ask_leaks_nothing(make_daemon)
         assert (await client.peek("reader")).unread_count == 1  # unacked mail stays for the next reader
 
 
-async def test_deadlines_and_cancelled_calls_leak_nothing(daemon) -> None:  # noqa: ANN001
+async def test_deadlines_and_cancelled_calls_leak_nothing(daemon) -> None:
     async with Client(daemon.target) as client:
         await client.register("worker")
         baseline = (await client.get_status()).waiters

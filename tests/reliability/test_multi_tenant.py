@@ -48,7 +48,7 @@ def quantile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
-async def test_a_flooding_agent_hits_its_quotas_while_other_tenants_stay_served_and_fair(make_daemon) -> None:  # noqa: ANN001
+async def test_a_flooding_agent_hits_its_quotas_while_other_tenants_stay_served_and_fair(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--no-outbox-loop", "--quota-unread-bytes", str(QUOTA_BYTES),
                          "--quota-mailboxes", "100", "--quota-queued-tickets", "200").start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])

@@ -21,7 +21,7 @@ LMDB_ONLY = {
 
 
 @pytest.fixture
-def small_disk(tmp_path):  # noqa: ANN001, ANN201
+def small_disk(tmp_path):  # noqa: ANN201
     """A 4 MiB tmpfs: a real full disk. Needs root (mount); skipped with the reason otherwise."""
     mountpoint = tmp_path / "disk"
     mountpoint.mkdir()
@@ -33,7 +33,7 @@ def small_disk(tmp_path):  # noqa: ANN001, ANN201
     subprocess.run(["umount", "-l", str(mountpoint)], check=False)
 
 
-async def test_a_full_disk_is_resource_exhausted_loses_nothing_and_recovers(make_daemon, small_disk) -> None:  # noqa: ANN001
+async def test_a_full_disk_is_resource_exhausted_loses_nothing_and_recovers(make_daemon, small_disk) -> None:
     filler = small_disk / "filler"
     filler.write_bytes(b"\0" * (1 << 20))  # room to make later
     daemon = make_daemon("--map-size", "64M", data_dir=str(small_disk / "data")).start()
@@ -66,7 +66,7 @@ async def p99_send_ms(client: Client, mailbox: str, count: int) -> float:
     return samples[int(count * 0.99) - 1] * 1e3
 
 
-async def test_a_subscriber_that_never_reads_slows_no_sender_and_holds_no_memory(daemon) -> None:  # noqa: ANN001
+async def test_a_subscriber_that_never_reads_slows_no_sender_and_holds_no_memory(daemon) -> None:
     async with Client(daemon.target) as client, Client(daemon.target) as stuck_client:
         baseline_p99 = await p99_send_ms(client, "stuck", 300)
         stuck = stuck_client.mailbox.Subscribe(mb.SubscribeRequest(agent_id="stuck"))  # opened, never read
@@ -87,7 +87,7 @@ async def test_a_subscriber_that_never_reads_slows_no_sender_and_holds_no_memory
     print(f"\nstuck subscriber: send p99 {baseline_p99:.2f} ms -> {loaded_p99:.2f} ms, memory +{grown_mib:.1f} MiB")
 
 
-async def test_a_subscriber_that_never_reads_while_1mb_messages_arrive_holds_bounded_memory(daemon) -> None:  # noqa: ANN001
+async def test_a_subscriber_that_never_reads_while_1mb_messages_arrive_holds_bounded_memory(daemon) -> None:
     """Issue 27, slow readers of large messages: the stream is open (and handed its first batch) before the mail
     comes, so every message arrives as a wake-up of a stream that cannot take it."""
     async with Client(daemon.target) as client, Client(daemon.target) as reader:
@@ -111,7 +111,7 @@ async def test_a_subscriber_that_never_reads_while_1mb_messages_arrive_holds_bou
     assert grown_mib < 40, f"daemon anonymous memory grew {grown_mib:.1f} MiB for 80 MB sent to a stuck stream"
 
 
-async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) -> None:  # noqa: ANN001
+async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) -> None:
     async with Client(daemon.target) as client:
         got: dict[str, str] = {}
         ready = asyncio.Event()
@@ -136,7 +136,7 @@ async def test_1000_subscribers_on_1000_mailboxes_each_get_their_mail(daemon) ->
         assert got == {f"box-{i}": f"for {i}" for i in range(1000)}
 
 
-async def test_40_never_reading_streams_of_1mb_messages_hold_bounded_memory(daemon) -> None:  # noqa: ANN001
+async def test_40_never_reading_streams_of_1mb_messages_hold_bounded_memory(daemon) -> None:
     """Finding 17.7: each stream holds one small batch in flight, not a 16 MiB one (40 of them took 2.5 GB)."""
     async with Client(daemon.target) as client, Client(daemon.target) as hoarder:
         await client.register("hoard")
@@ -167,7 +167,7 @@ async def open_streams_drop_to(client: Client, count: int) -> None:
 
 
 async def test_a_stalled_stream_ends_with_stream_stalled_and_a_subscription_resubscribes_losing_nothing(
-        make_daemon) -> None:  # noqa: ANN001
+        make_daemon) -> None:
     daemon = make_daemon("--stream-stall-timeout", "0.5").start()
     texts = [f"{i:02d}" + "s" * 900_000 for i in range(20)]  # 18 MB: more than any client window takes unread
     # unary calls: a client's SendStream would count among the open streams and calls
@@ -197,7 +197,7 @@ async def test_a_stalled_stream_ends_with_stream_stalled_and_a_subscription_resu
         assert got == texts  # every message once, in order, across the resubscription
 
 
-async def test_a_token_holds_at_most_max_streams_per_token_open_streams(make_daemon) -> None:  # noqa: ANN001
+async def test_a_token_holds_at_most_max_streams_per_token_open_streams(make_daemon) -> None:
     daemon = make_daemon("--listen", "127.0.0.1:0", "--keepalive", "0.1", "--max-streams-per-token", "3").start()
     port = int(daemon.wait_for("127.0.0.1:").strip().rsplit(":", 1)[1])
     async with Client(daemon.target) as local:

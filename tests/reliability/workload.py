@@ -36,13 +36,13 @@ RECIPIENTS = [f"fan-{i}" for i in range(8)]
 
 class Log:
     def __init__(self, path: str) -> None:
-        self._file = open(path, "a", buffering=1)  # noqa: SIM115 - lives as long as the process
+        self._file = open(path, "a", buffering=1)  # lives as long as the process
 
     def __call__(self, **fact: object) -> None:
         self._file.write(json.dumps(fact) + "\n")
 
 
-async def retry(call, stop: asyncio.Event):  # noqa: ANN001, ANN201
+async def retry(call, stop: asyncio.Event):  # noqa: ANN201
     """Call until the daemon answers (it may be restarting); None if asked to stop first."""
     while not stop.is_set():
         try:

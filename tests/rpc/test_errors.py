@@ -22,11 +22,11 @@ REASON = re.compile(r'reason="([A-Z_]+)"')
 
 class Broken(dir_grpc.DirectoryServiceServicer):
     @mapped
-    async def ListMailboxes(self, request, context):  # noqa: ANN001, ANN201, N802
+    async def ListMailboxes(self, request, context):  # noqa: ANN201
         raise ZeroDivisionError("a bug")
 
 
-async def test_an_unexpected_error_is_internal_with_an_incident_id_that_the_log_has(caplog) -> None:  # noqa: ANN001
+async def test_an_unexpected_error_is_internal_with_an_incident_id_that_the_log_has(caplog) -> None:
     server = grpc.aio.server()
     dir_grpc.add_DirectoryServiceServicer_to_server(Broken(), server)
     port = server.add_insecure_port("127.0.0.1:0")

@@ -16,7 +16,7 @@ def interceptor_and_lookups():  # noqa: ANN201
     inner = grpc.unary_unary_rpc_method_handler(lambda request, context: request)
     lookups: list[str] = []
 
-    async def continuation(details):  # noqa: ANN001, ANN202 - gRPC's handler lookup
+    async def continuation(details):  # noqa: ANN202 - gRPC's handler lookup
         lookups.append(details.method)
         return None if details.method.endswith("/Nope") else inner
 
@@ -51,7 +51,7 @@ async def test_unary_calls_are_counted_from_arrival_until_their_task_ends_and_st
     interceptor, _, _, inner = interceptor_and_lookups()
     stream = grpc.unary_stream_rpc_method_handler(lambda request, context: iter(()))
 
-    async def continuation(details):  # noqa: ANN001, ANN202
+    async def continuation(details):  # noqa: ANN202
         return stream if details.method.endswith("/Subscribe") else inner
 
     release = asyncio.Event()

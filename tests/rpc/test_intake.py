@@ -63,7 +63,7 @@ async def test_reads_wait_for_room_in_arrival_order_and_a_cancelled_wait_gives_n
 async def test_memory_is_trimmed_once_enough_was_read_and_no_read_is_reserved() -> None:
     gate = Intake(10, lambda: 40, trim_after=100)
     trims: list[int] = []
-    gate._trim = lambda: trims.append(1)  # noqa: SLF001 - count the calls instead of trimming this test's process
+    gate._trim = lambda: trims.append(1)  # count the calls instead of trimming this test's process
     reservation = await gate.reserve(ALICE)
     gate.read(150)
     gate.ended()  # alice's read is still reserved

@@ -20,7 +20,7 @@ async def pg_pool(pg_url: str) -> AsyncIterator[object]:
         await pool.close()
 
 
-async def append(conn, agent_id: str, message_id: str, text: str = "") -> int:  # noqa: ANN001
+async def append(conn, agent_id: str, message_id: str, text: str = "") -> int:
     """Store one message with its own id through the append's decider on a bare connection (no node), in
     its own transaction (a savepoint inside the caller's); its seq (the earlier one's for a resend)."""
     from fabricd.core.model import Address, Message, Sent

@@ -38,14 +38,14 @@ def test_every_single_flipped_bit_of_a_sealed_wake_hook_is_caught_and_an_old_one
 
 
 @pytest.fixture
-def engine(tmp_path):  # noqa: ANN001, ANN201
+def engine(tmp_path):  # noqa: ANN201
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26)
     yield e
     asyncio.run(e.close())
 
 def _corrupt_value(engine: LmdbEngine, name: str, match: bytes) -> bytes:
-    with engine._env.begin(write=True) as txn:  # noqa: SLF001
-        db = getattr(engine._dbs, name)  # noqa: SLF001
+    with engine._env.begin(write=True) as txn:
+        db = getattr(engine._dbs, name)
         for key, value in txn.cursor(db=db):
             if match in value:
                 txn.put(key, value.replace(match, match.upper()), db=db)
@@ -71,8 +71,8 @@ async def test_a_corrupt_message_is_skipped_by_reads_and_moved_aside_once(engine
     assert engine.quarantine.moved == 1
     entry = await engine.read(lambda tx: tx.get_entry("box"))
     assert entry.unread_count == 2
-    with engine._env.begin() as txn:  # noqa: SLF001
-        assert txn.get(sealed.quarantine_key("messages", key), db=engine._dbs.quarantine) is not None  # noqa: SLF001
+    with engine._env.begin() as txn:
+        assert txn.get(sealed.quarantine_key("messages", key), db=engine._dbs.quarantine) is not None
 
 async def test_a_write_needing_a_corrupt_mailbox_entry_is_unavailable_until_it_is_rebuilt(engine: LmdbEngine) -> None:
     await engine.start()

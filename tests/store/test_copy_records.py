@@ -45,21 +45,21 @@ def _message(agent_id: str, seq: int, mid: str) -> Message:
     return Message(id=mid, recipient=Address(agent_id), text="hi", send_time_ns=5, seq=seq)
 
 
-def test_records_of_an_older_fabricd_are_copied_when_their_text_survives_and_counted_when_not(tmp_path) -> None:  # noqa: ANN001
+def test_records_of_an_older_fabricd_are_copied_when_their_text_survives_and_counted_when_not(tmp_path) -> None:
     path = str(tmp_path / "data")
     engine = LmdbEngine(path, map_size=1 << 26)
     try:
-        with engine._env.begin(write=True) as raw:  # noqa: SLF001 - the writer thread is not running
-            tx = LmdbTx(raw, engine._dbs)  # noqa: SLF001
-            txn = SealedTxn(raw, engine._dbs.sealed, None)  # noqa: SLF001 - records are sealed since schema 3
+        with engine._env.begin(write=True) as raw:  # the writer thread is not running
+            tx = LmdbTx(raw, engine._dbs)
+            txn = SealedTxn(raw, engine._dbs.sealed, None)  # records are sealed since schema 3
             for seq, mid in ((1, "consumed-old"), (2, "unread-old"), (3, "consumed-new")):
                 tx.put_message(_message("bob", seq, mid), b"", True)
             for seq in (1, 3):
                 tx.delete_message("bob", seq)
             for seq, mid in ((1, "consumed-old"), (2, "unread-old")):  # as an older fabricd wrote them
-                txn.put(keys.chosen_id("", mid), records.encode_id("bob", seq, 5, b""), db=engine._dbs.ids)  # noqa: SLF001
+                txn.put(keys.chosen_id("", mid), records.encode_id("bob", seq, 5, b""), db=engine._dbs.ids)
             tx.put_request_key("admit", "new-key", b"d" * 16, "request-1")
-            txn.put(keys.request_key("admit", "old-key"), b"d" * 16 + b"request-2", db=engine._dbs.ad_repairs)  # noqa: SLF001
+            txn.put(keys.request_key("admit", "old-key"), b"d" * 16 + b"request-2", db=engine._dbs.ad_repairs)
             request = agentdir.WorkRequest("request-3", "agent", "thread", agentdir.Submission(text="fix"),
                                            repair=agentdir.RepairInfo(key="disk-check", generation=2), seq=1)
             tx.put_request(request)

@@ -44,7 +44,7 @@ async def fill(location: str) -> None:
         await store.close()
 
 
-async def test_usage_counters_survive_lmdb_to_postgresql_to_lmdb(tmp_path, pg_url: str) -> None:  # noqa: ANN001
+async def test_usage_counters_survive_lmdb_to_postgresql_to_lmdb(tmp_path, pg_url: str) -> None:
     original, back = str(tmp_path / "original"), str(tmp_path / "back")
     await fill(original)
     counted = await usages(original)
@@ -71,7 +71,7 @@ async def test_usage_counters_survive_lmdb_to_postgresql_to_lmdb(tmp_path, pg_ur
         await store.close()
 
 
-def test_a_copy_target_gets_this_fabricds_lmdb_schema_and_checksums(tmp_path) -> None:  # noqa: ANN001
+def test_a_copy_target_gets_this_fabricds_lmdb_schema_and_checksums(tmp_path) -> None:
     original, back = str(tmp_path / "original"), str(tmp_path / "back")
     asyncio.run(fill(original))
     asyncio.run(transfer.copy(transfer.open_source(original), transfer.open_target(back, map_size=1 << 26)))

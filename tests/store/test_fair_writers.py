@@ -71,7 +71,7 @@ async def test_a_freed_slot_goes_to_the_next_lane_and_a_waiter_that_left_holds_n
     waiters = [asyncio.create_task(hold(f"f{i}", "flood")) for i in range(3)]
     gone = asyncio.create_task(hold("gone", "third"))
     waiters.append(asyncio.create_task(hold("o0", "other")))
-    while len(gate._waiting) < 5:  # noqa: SLF001 - every waiter queued
+    while len(gate._waiting) < 5:  # every waiter queued
         await asyncio.sleep(0)
     gone.cancel()
     release.set()
@@ -83,7 +83,7 @@ async def test_a_freed_slot_goes_to_the_next_lane_and_a_waiter_that_left_holds_n
 
 
 @pytest.fixture
-async def lmdb_engine(tmp_path) -> AsyncIterator[LmdbEngine]:  # noqa: ANN001
+async def lmdb_engine(tmp_path) -> AsyncIterator[LmdbEngine]:
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26, wakeups=LocalWakeups())
     await e.start()
     yield e
@@ -132,7 +132,7 @@ async def test_postgres_a_freed_connection_goes_to_another_tokens_waiting_call_b
     release = asyncio.Event()
 
     def op(name: str) -> Callable[[], Awaitable[object]]:
-        async def fn(conn, attempt) -> None:  # noqa: ANN001
+        async def fn(conn, attempt) -> None:
             ran.append(name)
             if name == "held":
                 await release.wait()
@@ -143,10 +143,10 @@ async def test_postgres_a_freed_connection_goes_to_another_tokens_waiting_call_b
     while not ran:
         await asyncio.sleep(0)
     flood = [asyncio.create_task(_run_in_lane("flood-token", op(f"f{i}"))) for i in range(3)]
-    while len(engine._gate._waiting) < 3:  # noqa: SLF001 - the flood waits for the one connection
+    while len(engine._gate._waiting) < 3:  # the flood waits for the one connection
         await asyncio.sleep(0)
     other = asyncio.create_task(_run_in_lane("other-token", op("o0")))
-    while len(engine._gate._waiting) < 4:  # noqa: SLF001
+    while len(engine._gate._waiting) < 4:
         await asyncio.sleep(0)
     release.set()
     await asyncio.gather(held, *flood, other)

@@ -17,7 +17,7 @@ from fabricd.store.lmdb.engine import LmdbEngine
 
 
 @pytest.fixture
-def engine(tmp_path):  # noqa: ANN001, ANN201
+def engine(tmp_path):  # noqa: ANN201
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26)
     yield e
     asyncio.run(e.close())
@@ -65,8 +65,8 @@ async def test_a_drain_credits_the_sender_exactly_what_the_send_charged(engine: 
 
 
 def _flip(engine: LmdbEngine, name: str, key: bytes) -> None:
-    with engine._env.begin(write=True) as txn:  # noqa: SLF001
-        db = getattr(engine._dbs, name)  # noqa: SLF001
+    with engine._env.begin(write=True) as txn:
+        db = getattr(engine._dbs, name)
         value = bytearray(txn.get(key, db=db))
         value[len(value) // 2] ^= 0x01
         txn.put(key, bytes(value), db=db)
@@ -80,7 +80,7 @@ async def test_an_ack_of_a_corrupt_record_consumes_nothing_and_moves_it_aside(en
     assert await engine.write(lambda tx: mailbox.ack(tx, 1, "box", [first, second, third])) == 1
     while engine.quarantine.moved < 2:  # the quarantine is a write of its own, queued by the reads
         await asyncio.sleep(0.01)
-    with engine._env.begin() as txn:  # noqa: SLF001
-        assert txn.get(sealed.quarantine_key("ids", keys.minted_id(first)), db=engine._dbs.quarantine)  # noqa: SLF001
+    with engine._env.begin() as txn:
+        assert txn.get(sealed.quarantine_key("ids", keys.minted_id(first)), db=engine._dbs.quarantine)
         key = keys.message(keys.entry("box"), 2)
-        assert txn.get(sealed.quarantine_key("messages", key), db=engine._dbs.quarantine)  # noqa: SLF001
+        assert txn.get(sealed.quarantine_key("messages", key), db=engine._dbs.quarantine)

@@ -19,7 +19,7 @@ from fabricd.store.lmdb.tx import LmdbTx
 
 
 @pytest.fixture
-async def engine(tmp_path) -> AsyncIterator[LmdbEngine]:  # noqa: ANN001
+async def engine(tmp_path) -> AsyncIterator[LmdbEngine]:
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26, wakeups=LocalWakeups())
     await e.start()
     yield e
@@ -50,10 +50,10 @@ async def texts(engine: LmdbEngine) -> list[str]:
 
 
 async def test_a_lone_write_while_quiet_commits_on_the_loop_thread_before_it_returns(engine: LmdbEngine,
-                                                                                     tmp_path) -> None:  # noqa: ANN001
+                                                                                     tmp_path) -> None:
     engine.quiet = lambda: True
     await settle(engine)
-    wakeups = engine._wakeups  # noqa: SLF001
+    wakeups = engine._wakeups
     seen = wakeups.version("box")
     threads: list[str] = []
     await engine.write(send("hello", threads))

@@ -30,7 +30,7 @@ async def _fabric(path: str):  # noqa: ANN202
     return wakeups, store, Directory(store, Limits(), lambda: 1)
 
 
-async def test_a_new_name_reads_only_its_look_alikes_not_every_entry(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+async def test_a_new_name_reads_only_its_look_alikes_not_every_entry(tmp_path, monkeypatch) -> None:
     wakeups, store, directory = await _fabric(str(tmp_path / "data"))
     try:
         for i in range(200):
@@ -50,13 +50,13 @@ async def test_a_new_name_reads_only_its_look_alikes_not_every_entry(tmp_path, m
 
 
 @pytest.mark.parametrize("built", [None, keys.u64(1)], ids=["before the index", "with other confusables data"])
-async def test_an_lmdb_store_indexed_before_or_otherwise_is_indexed_when_opened(tmp_path, built) -> None:  # noqa: ANN001
+async def test_an_lmdb_store_indexed_before_or_otherwise_is_indexed_when_opened(tmp_path, built) -> None:
     path = str(tmp_path / "data")
     wakeups, store, directory = await _fabric(path)
     await directory.register("alice", session_name="reviewer")
     engine = store.engine  # type: ignore[attr-defined]
 
-    def forget_index(tx) -> None:  # noqa: ANN001 - as a store written by a fabricd without the looks database
+    def forget_index(tx) -> None:  # as a store written by a fabricd without the looks database
         tx._txn.drop(tx._dbs.looks, delete=False)
         if built is None:
             tx._txn.delete(keys.LOOKS_BUILT, db=tx._dbs.meta)

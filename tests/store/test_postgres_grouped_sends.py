@@ -17,7 +17,7 @@ from tests.store.test_postgres_hot import start
 from tests.store.test_postgres_round_trips import counted
 
 
-def mail(to: str, text: str, id: str = "", sender: str = "alice") -> tuple[Message, bytes]:  # noqa: A002
+def mail(to: str, text: str, id: str = "", sender: str = "alice") -> tuple[Message, bytes]:
     msg = Message(id=id, sender=Address(sender), recipient=Address(to), text=text)
     return msg, digest_of(msg) if id else b""
 

@@ -33,7 +33,7 @@ async def test_a_hot_send_charges_the_sender_what_the_record_script_charges_and_
     store: PgStore = await start(pg_url)
     try:
         await store.directory.register("bob", "", (), "", {})
-        record = KvMailboxes(store.engine, clock, store._mint_id)  # noqa: SLF001
+        record = KvMailboxes(store.engine, clock, store._mint_id)
         await store.mailboxes.append([(mail("alice", "hot!"), b"")], create=False, atomic=False, max_unread=0)
         one = (await store.mailboxes.usage("alice")).unread_bytes
         assert one > 0

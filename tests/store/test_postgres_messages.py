@@ -38,12 +38,12 @@ async def store(pg_url: str) -> AsyncIterator[PgStore]:
     await node.close()
 
 
-def item(to: str, text: str = "x", id: str = "", sender: str = "alice") -> tuple[Message, bytes]:  # noqa: A002
+def item(to: str, text: str = "x", id: str = "", sender: str = "alice") -> tuple[Message, bytes]:
     msg = Message(id=id, sender=Address(sender), recipient=Address(to), text=text)
     return msg, digest_of(msg) if id else b""
 
 
-async def send(node: PgStore, to: str, text: str = "x", id: str = "", sender: str = "alice",  # noqa: A002
+async def send(node: PgStore, to: str, text: str = "x", id: str = "", sender: str = "alice",
                max_unread: int = 0) -> Sent | Exception:
     (result,) = await node.mailboxes.append([item(to, text, id, sender)], create=False, atomic=False,
                                             max_unread=max_unread)
@@ -208,17 +208,17 @@ async def test_unread_and_peek_read_from_the_database_only_what_fits_the_byte_bu
 
     for i in range(6):
         await send(store, "bob", "x" * 1000, id=f"m{i}")
-    async with store.engine._pool.acquire() as conn:  # noqa: SLF001
+    async with store.engine._pool.acquire() as conn:
         size = len((await statements.unread(conn, "bob", 0, 1))[0].encoded)
         budget = 2 * size + 5
         # The rows the database sends, not only what the reader keeps: a never-reading stream must not hold
         # a whole page of large messages (512 of them) to keep one.
-        sent = await conn.fetch(statements._UNREAD, "bob", 0, 512, budget)  # noqa: SLF001
+        sent = await conn.fetch(statements._UNREAD, "bob", 0, 512, budget)
         assert [r["seq"] for r in sent] == [1, 2]
-        assert [r["seq"] for r in await conn.fetch(statements._UNREAD, "bob", 2, 512, 10)] == [3]  # noqa: SLF001
+        assert [r["seq"] for r in await conn.fetch(statements._UNREAD, "bob", 2, 512, 10)] == [3]
         assert [e.seq for e in await statements.unread(conn, "bob", 0, 512, budget)] == [1, 2]
         assert [e.seq for e in await statements.unread(conn, "bob", 0, 512)] == [1, 2, 3, 4, 5, 6]  # no budget
-        peeked = await conn.fetch(hot._PEEK, "bob", 512, budget)  # noqa: SLF001
+        peeked = await conn.fetch(hot._PEEK, "bob", 512, budget)
         assert [r["seq"] for r in peeked] == [1, 2] and peeked[0]["unread_count"] == 6
         envelopes, unread = await hot.peek(conn, "bob", 512, budget)
         assert ([e.seq for e in envelopes], unread) == ([1, 2], 6)
@@ -235,7 +235,7 @@ async def test_acks_consume_only_unread_messages_of_that_mailbox_once(store: PgS
 
 
 @pytest.mark.parametrize("lost", ["before the write", "after the commit"])
-async def test_an_append_whose_connection_breaks_runs_again_and_stores_once(store: PgStore, monkeypatch,  # noqa: ANN001
+async def test_an_append_whose_connection_breaks_runs_again_and_stores_once(store: PgStore, monkeypatch,
                                                                             lost: str) -> None:
     """The connection breaks just before the write statement, or after its commit (the answer lost on the
     way back): the append runs again from its facts, with the id minted before the first run, so the
@@ -272,7 +272,7 @@ async def test_consumed_ids_older_than_the_window_are_forgotten_and_unread_ones_
         await node.mailboxes.ack("bob", ["m0", "m1", "m4"])
         assert (await node.mailboxes.forget_ids(104, b"", 1000))[0] == 2  # m4 is consumed but inside the window
         assert (await node.mailboxes.forget_ids(104, b"", 1000))[0] == 0
-        left = {r["id"] for r in await node.engine._pool.fetch("SELECT id FROM message_ids")}  # noqa: SLF001
+        left = {r["id"] for r in await node.engine._pool.fetch("SELECT id FROM message_ids")}
         assert left == {"m2", "m3", "m4", "m5"}
     finally:
         await node.close()
@@ -313,7 +313,7 @@ async def test_run_does_not_rerun_an_operation_that_is_not_idempotent(pg_pool: a
 
 
 async def test_a_batch_whose_senders_usage_counter_appears_meanwhile_is_decided_again(store: PgStore,
-                                                                                      monkeypatch) -> None:  # noqa: ANN001
+                                                                                      monkeypatch) -> None:
     """A usage counter that does not exist yet cannot be locked with the facts: another node charging the
     sender first makes it between the facts and the write. The write's guard sees it, writes nothing, and
     the batch is read and decided again in its transaction, now with that usage."""
@@ -327,7 +327,7 @@ async def test_a_batch_whose_senders_usage_counter_appears_meanwhile_is_decided_
         nonlocal calls
         calls += 1
         if calls == 1:
-            await store.engine._pool.execute(  # noqa: SLF001
+            await store.engine._pool.execute(
                 "INSERT INTO counters (name, value) VALUES ('usage/unread_bytes/dave', 7)")
         return await write(conn, w, now)
 

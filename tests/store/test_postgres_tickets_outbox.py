@@ -192,7 +192,7 @@ async def test_an_enqueue_whose_commit_answer_was_lost_runs_again_and_queues_one
         commit = asyncpg.transaction.Transaction.__aexit__
         lost = [1]
 
-        async def commit_then_lose_the_answer(self, *exc_info):  # noqa: ANN001, ANN002, ANN202 - a monkeypatched asyncpg method
+        async def commit_then_lose_the_answer(self, *exc_info):  # noqa: ANN002, ANN202 - a monkeypatched asyncpg method
             await commit(self, *exc_info)
             if exc_info[0] is None and lost:
                 lost.pop()
@@ -223,7 +223,7 @@ async def test_an_asker_charged_elsewhere_between_an_enqueues_facts_and_its_writ
         fetchrow = asyncpg.Connection.fetchrow
         moved = [1]
 
-        async def facts_then_another_node_queues(self, query, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202 - a monkeypatched asyncpg method
+        async def facts_then_another_node_queues(self, query, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a monkeypatched asyncpg method
             row = await fetchrow(self, query, *args, **kwargs)
             if query == tickets.ENQUEUE_FACTS and moved:
                 moved.pop()

@@ -180,7 +180,7 @@ async def test_a_hook_armed_elsewhere_between_a_sends_facts_and_its_write_keeps_
         fetch = asyncpg.Connection.fetch
         moved = [1]
 
-        async def facts_then_another_node_arms(self, query: str, *args: object, **kwargs: object) -> object:  # noqa: ANN001
+        async def facts_then_another_node_arms(self, query: str, *args: object, **kwargs: object) -> object:
             rows = await fetch(self, query, *args, **kwargs)
             if "FROM wake_hooks" in query and "UNION ALL" in query and moved:
                 moved.pop()

@@ -16,7 +16,7 @@ from fabricd.v1 import types_pb2 as pb
 
 
 @pytest.fixture(params=["lmdb", "postgres"])
-def location(request, tmp_path) -> str:  # noqa: ANN001
+def location(request, tmp_path) -> str:
     return str(tmp_path) if request.param == "lmdb" else request.getfixturevalue("pg_url")
 
 

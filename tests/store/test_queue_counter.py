@@ -12,7 +12,7 @@ from fabricd.store import open_store
 from fabricd.store.lmdb import keys
 
 
-async def test_a_store_without_the_counter_counts_its_fifo_once_and_keeps_it_from_then_on(tmp_path) -> None:  # noqa: ANN001
+async def test_a_store_without_the_counter_counts_its_fifo_once_and_keeps_it_from_then_on(tmp_path) -> None:
     wakeups = LocalWakeups()
     store = open_store(str(tmp_path / "data"), wakeups=wakeups, clock=lambda: 1, sync=False)
     await store.start()
@@ -23,7 +23,7 @@ async def test_a_store_without_the_counter_counts_its_fifo_once_and_keeps_it_fro
             await rv.enqueue(TicketRequest("bob", f"t{i}"))
         engine = store.engine  # type: ignore[attr-defined]
 
-        def forget_counter(tx) -> bool:  # noqa: ANN001 - as a store written before the counter existed
+        def forget_counter(tx) -> bool:  # as a store written before the counter existed
             return tx._txn.delete(keys.queue_length("bob"), db=tx._dbs.meta)
 
         assert await engine.write(forget_counter)
@@ -36,7 +36,7 @@ async def test_a_store_without_the_counter_counts_its_fifo_once_and_keeps_it_fro
         await store.close()
 
 
-async def test_one_commit_stops_gathering_writes_at_a_budget_of_work(tmp_path) -> None:  # noqa: ANN001
+async def test_one_commit_stops_gathering_writes_at_a_budget_of_work(tmp_path) -> None:
     from fabricd.store.lmdb.engine import MAX_BATCH_WORK
 
     wakeups = LocalWakeups()

@@ -23,7 +23,7 @@ async def _fabric(path: str):  # noqa: ANN202
     return wakeups, store, Rendezvous(store, Limits(), lambda: 1)
 
 
-async def test_listing_a_target_reads_its_tickets_only_not_the_whole_table(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+async def test_listing_a_target_reads_its_tickets_only_not_the_whole_table(tmp_path, monkeypatch) -> None:
     wakeups, store, rv = await _fabric(str(tmp_path / "data"))
     try:
         for name in ("alice", "bob"):
@@ -46,14 +46,14 @@ async def test_listing_a_target_reads_its_tickets_only_not_the_whole_table(tmp_p
         await store.close()
 
 
-async def test_a_store_written_before_the_index_is_indexed_when_opened(tmp_path) -> None:  # noqa: ANN001
+async def test_a_store_written_before_the_index_is_indexed_when_opened(tmp_path) -> None:
     path = str(tmp_path / "data")
     wakeups, store, rv = await _fabric(path)
     await Directory(store, Limits(), lambda: 1).register("alice")
     ids = [(await rv.enqueue(TicketRequest("alice", f"t{i}")))[0].ticket_id for i in range(3)]
     engine = store.engine  # type: ignore[attr-defined]
 
-    def forget_index(tx) -> None:  # noqa: ANN001 - as a store written by a fabricd without ticket_index
+    def forget_index(tx) -> None:  # as a store written by a fabricd without ticket_index
         tx._txn.drop(tx._dbs.ticket_index, delete=False)
         tx._txn.delete(keys.TICKET_INDEX_BUILT, db=tx._dbs.meta)
 

@@ -270,8 +270,8 @@ class LmdbTarget:
         elif os.path.isdir(self.path) and os.listdir(self.path):
             raise StoreError(f"{self.path} is not empty and holds no store; copy into a new folder")
         self._engine = LmdbEngine(self.path, map_size=self._map_size, group=self._group)
-        self._txn = self._engine._env.begin(write=True)  # noqa: SLF001 - the writer thread is not running
-        self._dbs = self._engine._dbs  # noqa: SLF001
+        self._txn = self._engine._env.begin(write=True)  # the writer thread is not running
+        self._dbs = self._engine._dbs
         self._tx = LmdbTx(self._txn, self._dbs)
         self._sealed = sealed.SealedTxn(self._txn, self._dbs.sealed, None)  # every put below is sealed
 
@@ -282,7 +282,7 @@ class LmdbTarget:
         except lmdb.MapFullError as exc:
             raise self._too_big() from exc
 
-    def _put(self, kind: Kind, value: Any) -> None:  # noqa: C901 - one branch per kind, flat
+    def _put(self, kind: Kind, value: Any) -> None:  # one branch per kind, flat
         # `value`: the payload fabricd.store.records.Kind names for `kind` (a Record's payload is not typed per kind)
         txn, dbs, tx = self._sealed, self._dbs, self._tx
         if kind is Kind.COUNTER:

@@ -29,7 +29,7 @@ import pwd
 import stat
 from dataclasses import dataclass
 
-from fabricd.store.errors import StoreError  # noqa: F401 - raised here, re-exported for callers
+from fabricd.store.errors import StoreError  # raised here, re-exported for callers
 
 log = logging.getLogger("fabricd.store")
 
@@ -197,5 +197,5 @@ def _free_bytes(path: str) -> int:
 def _user() -> str:
     try:
         return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no passwd entry in a container
+    except Exception:  # no passwd entry in a container
         return f"uid {os.getuid()}"

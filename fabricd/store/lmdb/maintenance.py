@@ -147,8 +147,8 @@ def issue_token(path: str, scope: str, agent_id: str, label: str, *, map_size: i
     if pid is None:  # no daemon: open the store as it would (a new one is created, private)
         store = LmdbEngine(path, map_size=map_size, group=group)
         try:
-            with store._env.begin(write=True) as txn:  # noqa: SLF001 - the writer thread is not running
-                _add_token(LmdbTx(txn, store._dbs), key, token)  # noqa: SLF001
+            with store._env.begin(write=True) as txn:  # the writer thread is not running
+                _add_token(LmdbTx(txn, store._dbs), key, token)
         finally:
             asyncio.run(store.close())
         return Issued(token, secret, None)

@@ -76,7 +76,7 @@ class Quarantine:
                     found = list(self._found)
 
                 def move_found(tx: LmdbTx, found: list[Found] = found) -> list[Found]:
-                    return [f for f in found if move(tx._txn, self._dbs, *f)]  # noqa: SLF001
+                    return [f for f in found if move(tx._txn, self._dbs, *f)]
 
                 moved = await self._write(move_found)
                 self.moved += len(moved)

@@ -107,7 +107,7 @@ class GroupedMailboxes(PgMailboxes):
                 for w in group:
                     _fail(w.done, _copy(exc))
                 return
-            except Exception:  # noqa: BLE001 - whatever it was, each call runs again on its own to get its own
+            except Exception:  # whatever it was, each call runs again on its own to get its own
                 await asyncio.gather(*(self._alone(key, w) for w in group))
                 return
             for w, result in zip(group, out, strict=True):
@@ -125,7 +125,7 @@ class GroupedMailboxes(PgMailboxes):
         try:
             _settle(w.done, await PgMailboxes.append(self, [w.item], create=create, atomic=False,
                                                       max_unread=max_unread, quota=quota))
-        except Exception as exc:  # noqa: BLE001 - handed to its caller
+        except Exception as exc:  # handed to its caller
             _fail(w.done, exc)
 
 

@@ -172,7 +172,7 @@ class Group:
         moved: dict[str, list[int]] = {}  # agent id -> [last seq after, added]
         made: dict[str, list[Any]] = {}  # agent id -> [last seq, unread, creator]
         active: set[str] = set()
-        for (msg, digest), d, body in zip(self.items, decided, self.bodies, strict=True):
+        for (_msg, digest), d, body in zip(self.items, decided, self.bodies, strict=True):
             if not isinstance(d, writes.Append):
                 out.append(d)
                 continue

@@ -42,6 +42,6 @@ async def run(pool: asyncpg.Pool, op: Callable[..., Awaitable[T]], *args: object
                 raise Unreachable(f"the database connection broke: {exc}") from exc
         if attempt == attempts:
             break
-        await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # noqa: S311 - jitter, not security
+        await asyncio.sleep(delay * random.uniform(0.5, 1.5))  # jitter, not security
         delay = min(delay * 2, 0.5)
     raise Unreachable(f"{getattr(op, '__name__', 'the operation')} did not succeed in {attempts} attempts")

@@ -314,7 +314,7 @@ def run_hook(ctx: Context, event: str | None, agent: str | None, session_name: s
 
     try:
         answer = asyncio.run(asyncio.wait_for(go(), HOOK_TIMEOUT_S))
-    except Exception as exc:  # noqa: BLE001 - the hook's one promise: whatever fails, the session goes on
+    except Exception as exc:  # the hook's one promise: whatever fails, the session goes on
         why = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         if isinstance(exc, TimeoutError):
             why = f"fabricd did not answer within {HOOK_TIMEOUT_S:g}s"

@@ -295,7 +295,7 @@ class _Lines:
             yield lone_surrogates_replaced(line)
 
 
-async def run_stdio(server: Any) -> None:  # noqa: ANN401 - an mcp MCPServer
+async def run_stdio(server: Any) -> None:  # an mcp MCPServer
     """`server.run_stdio_async()`, reading standard input through `_Lines`."""
     from mcp.server.stdio import stdio_server
 

@@ -24,7 +24,7 @@ def _lease(lease: ls.Lease) -> dict[str, Any]:
             "expires": lease.expire_time.ToJsonString()}
 
 
-def add_tools(server: Any, bridge: Any) -> None:  # noqa: ANN401 - an mcp MCPServer and the bridge
+def add_tools(server: Any, bridge: Any) -> None:  # an mcp MCPServer and the bridge
     me, client = bridge.agent_id, bridge.client
 
     @server.tool()

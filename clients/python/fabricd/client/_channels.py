@@ -32,7 +32,7 @@ class ChannelCalls:
     def _stream_error(self, exc: grpc.RpcError, target: str) -> FabricError:
         raise NotImplementedError
 
-    async def create_channel(self, name: str, *, description: str = "", open: bool = True,  # noqa: A002
+    async def create_channel(self, name: str, *, description: str = "", open: bool = True,
                              max_messages: int = 0, max_bytes: int = 0, max_age: float = 0.0) -> ch_pb.Channel:
         """Create a channel; an agent token's agent is its first member. `max_age` in seconds (0: 30 days)."""
         spec = ch_pb.Channel(name=channel_name(name), description=description, open=open,
@@ -75,7 +75,7 @@ class ChannelCalls:
 
         return await read_pages(fetch, lambda r: r.members, page_size, page_token)
 
-    async def publish(self, channel: str, text: str = "", *, sender: str = "", id: str = "",  # noqa: A002
+    async def publish(self, channel: str, text: str = "", *, sender: str = "", id: str = "",
                       data: bytes = b"", headers: Mapping[str, str] | None = None,
                       thread_id: str = "") -> ch_pb.PublishResponse:
         """Post to a channel: appended to its log and copied to its members' mailboxes. With an `id`, a resend

@@ -82,5 +82,5 @@ def decode_agent_job(job: QueuedJob | bytes) -> ob_pb.AgentJobPayload:
     raw = job if isinstance(job, bytes) else job.payload
     try:
         return ob_pb.AgentJobPayload.FromString(raw)
-    except Exception as exc:  # noqa: BLE001 - a DecodeError, whatever protobuf calls it
+    except Exception as exc:  # a DecodeError, whatever protobuf calls it
         raise InvalidArgument(f"not an agent job payload: {exc}", reason="INVALID_PAYLOAD") from exc

@@ -242,7 +242,7 @@ async def answer_each(replier: Replier, handler: Callable[[rv_pb.Ticket], Any], 
                 out = handler(ticket)
                 if inspect.isawaitable(out):
                     out = await out
-            except Exception as exc:  # noqa: BLE001 - the asker is told, the replier goes on
+            except Exception as exc:  # the asker is told, the replier goes on
                 log.warning("handler failed on ticket %s: %s", ticket.ticket_id, exc)
                 out = rv_pb.ReplyRequest(result=f"{type(exc).__name__}: {exc}", outcome=rv_pb.TICKET_OUTCOME_FAILED)
             if not isinstance(out, rv_pb.ReplyRequest):

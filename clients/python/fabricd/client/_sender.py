@@ -202,7 +202,7 @@ class SenderStream:
                 for frame in frames:
                     if not frame.future.done():
                         await self._write(frame)
-        except BaseException as exc:  # noqa: BLE001 - no frame may be left waiting on a resend that died
+        except BaseException as exc:  # no frame may be left waiting on a resend that died
             for frame in frames:
                 if not frame.future.done():
                     frame.future.set_exception(Unavailable(f"the send stream could not be opened again: {exc!r}",

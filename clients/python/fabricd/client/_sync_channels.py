@@ -21,7 +21,7 @@ class SyncChannelCalls:
     def _iterate(self, stream: AsyncIterator[T]) -> Iterator[T]:
         raise NotImplementedError
 
-    def create_channel(self, name: str, *, description: str = "", open: bool = True,  # noqa: A002
+    def create_channel(self, name: str, *, description: str = "", open: bool = True,
                        max_messages: int = 0, max_bytes: int = 0, max_age: float = 0.0) -> ch_pb.Channel:
         return self._run(self._client.create_channel(name, description=description, open=open,
                                                      max_messages=max_messages, max_bytes=max_bytes,
@@ -46,7 +46,7 @@ class SyncChannelCalls:
     def list_members(self, name: str, *, page_size: int = 0, page_token: str = "") -> Page[ch_pb.ChannelMember]:
         return self._run(self._client.list_members(name, page_size=page_size, page_token=page_token))
 
-    def publish(self, channel: str, text: str = "", *, sender: str = "", id: str = "",  # noqa: A002
+    def publish(self, channel: str, text: str = "", *, sender: str = "", id: str = "",
                 data: bytes = b"", headers: Mapping[str, str] | None = None,
                 thread_id: str = "") -> ch_pb.PublishResponse:
         return self._run(self._client.publish(channel, text, sender=sender, id=id, data=data, headers=headers,
