@@ -100,14 +100,10 @@ def agent_name_taken(name: str) -> AlreadyExists:
     return AlreadyExists(f"an agent named {name!r} already exists", reason="AGENT_NAME_TAKEN", name=name)
 
 
-MAX_NAMES_COMPARED = 10_000
-"""A new agent's name is compared with at most this many existing agents' names (in name order)."""
-
-
 def new_agent_name(name: str, named: Agent | None, others: Iterable[tuple[str, str]]) -> None:
     """The decider of a new agent's name: AGENT_NAME_TAKEN when an agent has it; NAME_COLLISION when it only looks
-    like the name of one of `others` ((name, agent id): UTS #39 skeletons, case, spaces around it, as for
-    mailbox agent ids), so two agents would read the same in listings."""
+    like the name of one of `others` ((name, agent id) of the agents whose names may: UTS #39 skeletons, case,
+    spaces around it, as for mailbox agent ids), so two agents would read the same in listings."""
     if named is not None:
         raise agent_name_taken(name)
     twin = lookalike.look_alike(name, ((other, agent_id, "the agent name") for other, agent_id in others))

@@ -193,6 +193,20 @@ async def test_a_channel_name_that_only_looks_like_another_is_name_collision_and
     await ch.create(Channel(twin), ADMIN)  # a name given up is free for its look-alikes
 
 
+async def test_a_look_alike_of_the_channel_listed_after_ten_thousand_others_is_refused(fabric: Fabric) -> None:
+    # The check reads the names that look alike through an index, not the first names of a scan.
+    ch = channels_of(fabric)
+    await fabric.store.engine.write(  # type: ignore[attr-defined]
+        lambda tx: [tx.put_channel(Channel(f"team{i:05d}", uid=f"u{i}")) for i in range(10_001)])
+    last = await fabric.store.engine.read(  # type: ignore[attr-defined]
+        lambda tx: [c.name for _, c in tx.channels_from("")][-1])
+    with pytest.raises(AlreadyExists) as err:
+        await ch.create(Channel(last.upper()), ADMIN)
+    assert err.value.reason == "NAME_COLLISION" and err.value.metadata["looks_like"] == last
+    await ch.delete(last, False, ADMIN)
+    await ch.create(Channel(last.upper()), ADMIN)  # its index entries went with it
+
+
 async def test_retention_drops_the_oldest_posts_past_max_messages_and_max_bytes(fabric: Fabric) -> None:
     ch = await team(fabric, "ann", retention=Retention(max_messages=3))
     for i in range(5):

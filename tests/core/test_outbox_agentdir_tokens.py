@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from fabricd.core.agentdir import FILTER_NOTIFICATIONS, Submission
+from fabricd.core.agentdir import FILTER_NOTIFICATIONS, Agent, Submission
 from fabricd.core.errors import AlreadyExists, NotFound
 from fabricd.core.ids import IdMint
 from fabricd.core.limits import Limits
@@ -96,6 +96,20 @@ async def test_a_directory_agent_name_that_only_looks_like_anothers_is_name_coll
     assert sorted(a.name for a in (await ad.list_agents()).items) == ["default", "planner"]
     assert (await ad.data()).sequence == before
     assert (await ad.create_agent("planners", "", "", "")).name == "planners"  # reads differently
+
+
+async def test_a_look_alike_of_the_directory_agent_listed_after_ten_thousand_others_is_refused(
+        fabric: Fabric) -> None:
+    # The check reads the names that look alike through an index, not the first agents of a scan.
+    ad = fabric.agent_directory
+    await fabric.store.engine.write(  # type: ignore[attr-defined]
+        lambda tx: [tx.put_agent(Agent(f"agent-{i:05d}", f"worker{i:05d}")) for i in range(10_001)])
+    last = await fabric.store.engine.read(  # type: ignore[attr-defined]
+        lambda tx: [a for _, a in tx.agents_from("")][-1])
+    with pytest.raises(AlreadyExists) as err:
+        await ad.create_agent(last.name.upper(), "", "", "")
+    assert err.value.reason == "NAME_COLLISION"
+    assert (err.value.metadata["looks_like"], err.value.metadata["held_by"]) == (last.name, last.agent_id)
 
 
 async def test_tokens_verify_until_revoked(fabric: Fabric) -> None:

@@ -1,6 +1,6 @@
-"""The look-alike index: a new name's look-alikes are found without reading every entry, a store or database
-written before the index gets it (LMDB at open, PostgreSQL by its migration), and it follows renames and
-removals."""
+"""The look-alike indexes: a new name's look-alikes (an agent's id or session name, a channel's name, a
+directory agent's name) are found without reading every record, a store or database written before an index
+gets it (LMDB at open, PostgreSQL by its migration), and it follows renames and removals."""
 
 from __future__ import annotations
 
@@ -10,15 +10,21 @@ import time
 import asyncpg
 import pytest
 
+from fabricd import wire
 from fabricd.core import lookalike
+from fabricd.core.agentdir import Agent, AgentDirectory
+from fabricd.core.channel_service import Channels
 from fabricd.core.directory import Directory
 from fabricd.core.errors import AlreadyExists
 from fabricd.core.limits import Limits
+from fabricd.core.model_channels import Channel
 from fabricd.core.notify import LocalWakeups
 from fabricd.store import open_store
 from fabricd.store.lmdb import keys, records
+from fabricd.store.postgres import directory as pg_directory
 from fabricd.store.postgres import locks, schema
 from fabricd.store.postgres.store import PgStore
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 LOOKS = next(m.version for m in schema.MIGRATIONS if "look-alike" in m.description)
 
@@ -131,6 +137,88 @@ async def test_two_nodes_registering_look_alikes_at_once_admit_one(pg_url: str) 
         with pytest.raises(AlreadyExists) as err:
             await twin
         assert err.value.metadata["looks_like"] == "alice"
+    finally:
+        await node_a.close()
+        await store.close()
+
+
+NAMES = next(m.version for m in schema.MIGRATIONS if "look-alike keys of their names" in m.description)
+
+
+@pytest.mark.parametrize("built", [None, keys.u64(1)], ids=["before the index", "with other confusables data"])
+async def test_an_lmdb_store_without_the_name_index_gets_it_for_channels_and_agents_when_opened(tmp_path,
+                                                                                                built) -> None:
+    path = str(tmp_path / "data")
+    wakeups, store, _ = await _fabric(path)
+    agents = AgentDirectory(store, Limits(), lambda: 1)
+    await Channels(store, Limits(), lambda: 1).create(Channel("general"), None)
+    await agents.create_agent("planner", "", "", "")
+
+    def forget_index(tx) -> None:  # as a store written by a fabricd without the name_looks database
+        tx._txn.drop(tx._dbs.name_looks, delete=False)
+        if built is None:
+            tx._txn.delete(keys.NAME_LOOKS_BUILT, db=tx._dbs.meta)
+        else:
+            tx._txn.put(keys.NAME_LOOKS_BUILT, built, db=tx._dbs.meta)
+
+    await store.engine.write(forget_index)  # type: ignore[attr-defined]
+    wakeups.close()
+    await store.close()
+    wakeups, store, _ = await _fabric(path)
+    try:
+        with pytest.raises(AlreadyExists):
+            await Channels(store, Limits(), lambda: 1).create(Channel("Gen\u0435ral"), None)
+        with pytest.raises(AlreadyExists):
+            await AgentDirectory(store, Limits(), lambda: 1).create_agent("PLANNER", "", "", "")
+    finally:
+        wakeups.close()
+        await store.close()
+
+
+async def test_migration_15_indexes_the_channels_and_directory_agents(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, NAMES - 1)
+        await conn.execute("INSERT INTO channels (name, uid) VALUES ('general', 'u1')")
+        await conn.execute("INSERT INTO ad_agents (agent_id, name, body) VALUES ('agent-1', 'planner', '')")
+        assert await schema.migrate(conn, NAMES) == [NAMES]
+        assert set(await conn.fetchval("SELECT looks FROM channels")) == lookalike.keys("general")
+        assert set(await conn.fetchval("SELECT looks FROM ad_agents")) == lookalike.keys("planner")
+        found = await conn.fetchval("SELECT name FROM channels WHERE looks && $1::text[]",
+                                    sorted(lookalike.keys("g\u0435neral")))
+        assert found == "general"
+        await conn.execute("UPDATE channels SET looks = '{stale}'")
+        await conn.execute("UPDATE ad_agents SET looks = '{stale}'")
+        await conn.execute("COMMENT ON COLUMN mailboxes.looks IS 'an older Unicode'")
+        assert await schema.refresh_looks(conn)  # other confusables data: every name's keys again
+        assert set(await conn.fetchval("SELECT looks FROM channels")) == lookalike.keys("general")
+        assert set(await conn.fetchval("SELECT looks FROM ad_agents")) == lookalike.keys("planner")
+    finally:
+        await conn.close()
+
+
+async def test_two_nodes_creating_look_alike_directory_agents_at_once_admit_one(pg_url: str) -> None:
+    """Node B creates agent 'PLANNER' while node A's 'planner' is not committed yet: B waits for A's look-alike
+    lock, then reads A's row and refuses."""
+    store = PgStore(pg_url, LocalWakeups(), time.time_ns, pool_size=2)
+    await store.start()
+    node_a = await asyncpg.connect(pg_url)
+    try:
+        agents = AgentDirectory(store, Limits(), time.time_ns)
+        async with node_a.transaction():  # node A's create of 'planner', as PgTx does it, before its commit
+            for key in sorted(lookalike.keys("planner")):
+                await node_a.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", locks.LOOKS,
+                                     f"agent-name:{key}")
+            await pg_directory.put_agent(node_a, "a-1", "planner",
+                                         wire.to_pb(Agent("a-1", "planner"), ad_pb.Agent).SerializeToString())
+            twin = asyncio.create_task(agents.create_agent("PLANNER", "", "", ""))
+            while not twin.done() and not await node_a.fetchval(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"):
+                await asyncio.sleep(0.01)  # polls for B to be waiting (or done): no outcome depends on the time
+            assert not twin.done(), "the look-alike was created while planner's creation was in flight"
+        with pytest.raises(AlreadyExists) as err:
+            await twin
+        assert err.value.metadata["looks_like"] == "planner"
     finally:
         await node_a.close()
         await store.close()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from itertools import islice
 
 from fabricd.core import agentdir as rules
+from fabricd.core import lookalike
 from fabricd.core.agentdir import (
     NOTIFICATION,
     PENDING,
@@ -90,9 +90,10 @@ class Scripts:
         return agent, thread
 
     def create_agent(self, tx: RecordTx, name: str, description: str, instructions: str, settings: str) -> Agent:
+        looks = lookalike.keys(name)
+        tx.hold_looks("agent-name", looks)  # two nodes never both make look-alikes (PostgreSQL)
         named = tx.agent_named(name)
-        others = () if named is not None else (
-            (a.name, a.agent_id) for _, a in islice(tx.agents_from(""), rules.MAX_NAMES_COMPARED))
+        others = () if named is not None else ((a.name, a.agent_id) for a in tx.agents_looking_like(looks))
         rules.new_agent_name(name, named, others)
         agent = Agent(self._new_id("agent"), name, description, instructions, settings, self._clock())
         tx.put_agent(agent)

@@ -29,7 +29,7 @@ from fabricd.core.paging import Page
 EXPIRE_BATCH = 256
 """Posts retention reads at once, oldest first."""
 MAX_SCAN = 10_000
-"""Channel names read to suggest close ones."""
+"""Channel names read to suggest close ones (look-alikes are found through an index: RecordTx.channels_looking_like)."""
 
 
 def channel(tx: RecordTx, name: str) -> Channel:
@@ -50,10 +50,12 @@ def names(tx: RecordTx, limit: int = MAX_SCAN) -> list[str]:
 
 
 def create(tx: RecordTx, now: int, uid: str, request: Channel, creator: str, quota: quotas.Quotas | None) -> Channel:
-    tx.hold_channel_looks(lookalike.keys(request.name))  # two nodes never both make look-alikes (PostgreSQL)
+    looks = lookalike.keys(request.name)
+    tx.hold_looks("channel", looks)  # two nodes never both make look-alikes (PostgreSQL)
     held = tx.usage_of(creator, quotas.CHANNELS) if creator and quota is not None else 0
     existing = tx.get_channel(request.name)
-    made = rules.create(request, existing, creator, held, now, uid, quota, names(tx) if existing is None else ())
+    made = rules.create(request, existing, creator, held, now, uid, quota,
+                        tx.channels_looking_like(looks) if existing is None else ())
     tx.put_channel(made)
     if creator:
         tx.count_usage(creator, quotas.CHANNELS, 1)

@@ -203,6 +203,10 @@ class RecordTx(Protocol):
 
     def agents(self) -> list[Agent]: ...
 
+    def agents_looking_like(self, looks: frozenset[str]) -> list[Agent]:
+        """The agent directory's agents whose name has one of these look-alike keys (fabricd.core.lookalike.keys):
+        read through an index kept with each agent's record, never every agent."""
+
     def agents_from(self, after: str) -> Iterator[tuple[str, Agent]]:
         """(cursor, agent) in the store's key order after the cursor `after`."""
 
@@ -270,10 +274,15 @@ class RecordTx(Protocol):
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         """(cursor, channel) by name after the cursor `after` ("" from the first)."""
 
-    def hold_channel_looks(self, looks: frozenset[str]) -> None:
-        """Before a write transaction reads the channel names a new name may look like: until it ends, another
-        one making a channel with any of these look-alike keys (fabricd.core.lookalike.keys) waits, then reads
-        this one's. Nothing to do where write transactions run one at a time (LMDB, memory)."""
+    def hold_looks(self, space: str, looks: frozenset[str]) -> None:
+        """Before a write transaction reads the names of `space` ("channel", "agent-name") a new name may look
+        like: until it ends, another one making a name of that space with any of these look-alike keys
+        (fabricd.core.lookalike.keys) waits, then reads this one's. Nothing to do where write transactions run
+        one at a time (LMDB, memory)."""
+
+    def channels_looking_like(self, looks: frozenset[str]) -> list[str]:
+        """Names of the channels whose name has one of these look-alike keys (fabricd.core.lookalike.keys):
+        read through an index kept with each channel's record, never every channel."""
 
     def get_member(self, channel: str, agent_id: str) -> Member | None: ...
 

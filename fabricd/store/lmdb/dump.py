@@ -71,6 +71,7 @@ COVERS: dict[str, tuple[Kind, ...]] = {
     "ad_repairs": (Kind.REPAIR, Kind.REQUEST_KEY),
     "tokens": (Kind.TOKEN,),
     "looks": INDEX,  # rebuilt with the entries
+    "name_looks": INDEX,  # rebuilt with the channels and agents
     "quarantine": (),  # deliberately not copied: records that failed their checksum (counted as not copied)
     "channels": (Kind.CHANNEL,),
     "chan_members": (Kind.CHANNEL_MEMBER,),
@@ -81,11 +82,11 @@ COVERS: dict[str, tuple[Kind, ...]] = {
 
 _SEQ = b"seq/"
 _DERIVED = (b"queued/", b"usage/", keys.TICKET_INDEX_BUILT, keys.LEASE_AT, keys.LEASE_OF, keys.LEASE_REV,
-            keys.LOOKS_BUILT, keys.LEASE_WAIT)
+            keys.LOOKS_BUILT, keys.NAME_LOOKS_BUILT, keys.LEASE_WAIT)
 """Meta records the load makes again: queued-ticket counts and quota usage (with the records they count),
 the ticket index's built flag (with the tickets), the leases' indexes (with the leases) and the look-alike
-index's built flag (with the entries); and the lease waiters, not copied at all: each is a call waiting on
-the daemon that wrote it, and a copy has no calls."""
+indexes' built flags (with the entries, channels and agents); and the lease waiters, not copied at all: each
+is a call waiting on the daemon that wrote it, and a copy has no calls."""
 CORRUPT = "records that failed their checksum (see `fabricd check`)"
 QUARANTINED = "records in quarantine (found corrupt earlier; never copied)"
 OLD_IDS = "message ids of consumed messages written before fabricd kept their text (a resend is no longer a duplicate)"

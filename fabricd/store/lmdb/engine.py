@@ -118,6 +118,7 @@ class LmdbEngine:
             with self._env.begin(write=True) as txn:
                 ticket_index.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
                 looks.build(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
+                looks.build_names(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
                 tx_leases.forget_waiters(sealed.SealedTxn(txn, self._dbs.sealed, None), self._dbs)
                 sealed.seal_old_meta(txn, self._dbs.meta)  # wake hooks stored before they were sealed
         except (lmdb.Error, OSError) as exc:

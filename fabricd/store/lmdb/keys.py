@@ -12,6 +12,10 @@ big-endian so that byte order is numeric order.
     names      H(session_name) H(agent_id)           b""
     looks      H(look-alike key) H(agent_id)         b""  (agents' entries under their id's and session name's
                                                      look-alike keys, fabricd.core.lookalike.entry_keys)
+    name_looks b"c" H(look-alike key) H(channel name)  channel name UTF-8  (channels under their name's look-alike
+                                                     keys, fabricd.core.lookalike.keys)
+               b"a" H(look-alike key) H(agent_id)    agent_id UTF-8  (the agent directory's agents under their
+                                                     name's look-alike keys)
     revisions  u64 revision                          H(agent_id), or TOMBSTONE + agent_id UTF-8 once unregistered
     messages   H(agent_id) u64 seq                   fabricd.v1.Message bytes (unread only)
     ids        0x01 minted id (26 ASCII)             id record of a server-minted id (records.py), naming its sender
@@ -33,6 +37,8 @@ big-endian so that byte order is numeric order.
                                                      for stores written before it)
     meta       b"looks-index"                        u64 the confusables data version looks was built with (built
                                                      at open when missing or another)
+    meta       b"name-looks-index"                   u64 the confusables data version name_looks was built with
+                                                     (built at open when missing or another)
     meta       b"seq/" name                          u64 counter (next_sequence)
     meta       b"seq/seq-floor/" agent_id UTF-8      u64 highest seq a removed mailbox of that id used (seq_floor_of)
     meta       b"queued/" H(target)                  u64 tickets in the target's FIFO (absent in stores written
@@ -106,6 +112,15 @@ def look_prefix(key: str) -> bytes:
     return h(key)
 
 
+def name_look(kind: bytes, key: str, holder: str) -> bytes:
+    """A name's slot in name_looks: `kind` (CHANNEL_LOOKS, AGENT_NAME_LOOKS), a look-alike key, its holder."""
+    return kind + h(key) + h(holder)
+
+
+def name_look_prefix(kind: bytes, key: str) -> bytes:
+    return kind + h(key)
+
+
 def revision(rev: int) -> bytes:
     return U64.pack(rev)
 
@@ -169,6 +184,9 @@ def usage(quota: str, agent_id: str) -> bytes:
 
 TICKET_INDEX_BUILT = b"ticket-index"
 LOOKS_BUILT = b"looks-index"
+NAME_LOOKS_BUILT = b"name-looks-index"
+CHANNEL_LOOKS = b"c"
+AGENT_NAME_LOOKS = b"a"
 
 
 def by_target(target: str, seq: int | None = None) -> bytes:

@@ -1,19 +1,23 @@
-"""The LMDB look-alike index (database looks): each agent's entry (fabricd.core.lookalike.is_agent) under the look-alike keys of its id and
-session name (fabricd.core.lookalike.entry_keys), so a new name's look-alikes are found without reading every
-entry.
+"""The LMDB look-alike indexes: each agent's entry (fabricd.core.lookalike.is_agent) under the look-alike keys
+of its id and session name (database looks, fabricd.core.lookalike.entry_keys), and each channel and each
+agent directory agent under its name's (database name_looks, fabricd.core.lookalike.keys), so a new name's
+look-alikes are found without reading every entry, channel or agent.
 
-Keys (see keys.py): H(look-alike key) H(agent_id), value b"". LmdbTx keeps it in step with each entry it writes
-or deletes; a store written before the index, or indexed with other confusables data (a newer Unicode), gets
-it built when opened (`build`).
+Keys (see keys.py): looks H(look-alike key) H(agent_id) -> b""; name_looks kind H(look-alike key) H(holder)
+-> holder (a channel's name, an agent's id). LmdbTx keeps them in step with each record it writes or
+deletes; a store written before an index, or indexed with other confusables data (a newer Unicode), gets it
+built when opened (`build`, `build_names`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fabricd.core import lookalike
+from fabricd import wire
+from fabricd.core import agentdir, lookalike
 from fabricd.core.model import MailboxEntry
-from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb import keys, records, records_channels
+from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 if TYPE_CHECKING:
     from fabricd.store.lmdb.sealed import Txn
@@ -66,4 +70,59 @@ def build(txn: Txn, dbs: Any) -> int:
             add(txn, dbs, entry)
             count += 1
     txn.put(keys.LOOKS_BUILT, version, db=dbs.meta)
+    return count
+
+
+def move_name(txn: Txn, dbs: Any, kind: bytes, holder: str, before: frozenset[str], after: frozenset[str]) -> None:
+    """Index the holder (a channel's name, an agent's id) of a name of `kind` under `after` instead of
+    `before` (name_looks)."""
+    for key in before - after:
+        txn.delete(keys.name_look(kind, key, holder), db=dbs.name_looks)
+    value = holder.encode("utf-8", "surrogatepass")
+    for key in after - before:
+        txn.put(keys.name_look(kind, key, holder), value, db=dbs.name_looks)
+
+
+def holders(txn: Txn, dbs: Any, kind: bytes, looks: frozenset[str]) -> list[str]:
+    """The holders of the names of `kind` indexed under any of `looks`."""
+    if dbs.name_looks is None:  # a store from before the index, opened read-only: read every record
+        return [holder for holder, name in _named(txn, dbs, kind) if not looks.isdisjoint(lookalike.keys(name))]
+    found: list[str] = []
+    with txn.cursor(db=dbs.name_looks) as cur:
+        for key in sorted(looks):
+            prefix = keys.name_look_prefix(kind, key)
+            if not cur.set_range(prefix):
+                continue
+            for k, v in cur.iternext(keys=True, values=True):
+                if not bytes(k).startswith(prefix):
+                    break
+                found.append(bytes(v).decode("utf-8", "surrogatepass"))
+    return list(dict.fromkeys(found))
+
+
+def _named(txn: Txn, dbs: Any, kind: bytes) -> list[tuple[str, str]]:
+    """(holder, name) of every channel or agent (`kind`)."""
+    if kind == keys.CHANNEL_LOOKS:
+        if dbs.channels is None:
+            return []
+        return [(c.name, c.name) for c in (records_channels.decode_channel(bytes(raw)) for raw in
+                                             txn.cursor(db=dbs.channels).iternext(keys=False, values=True))]
+    agents = (wire.from_pb(ad_pb.Agent.FromString(bytes(raw)), agentdir.Agent)
+              for raw in txn.cursor(db=dbs.ad_agents).iternext(keys=False, values=True))
+    return [(a.agent_id, a.name) for a in agents]
+
+
+def build_names(txn: Txn, dbs: Any) -> int:
+    """Index every channel's and agent's name (a store written before name_looks existed, or indexed with other
+    confusables data: meta NAME_LOOKS_BUILT holds lookalike.data_version()); the number indexed."""
+    version = keys.u64(lookalike.data_version())
+    if txn.get(keys.NAME_LOOKS_BUILT, db=dbs.meta) == version:
+        return 0
+    txn.drop(dbs.name_looks, delete=False)
+    count = 0
+    for kind in (keys.CHANNEL_LOOKS, keys.AGENT_NAME_LOOKS):
+        for holder, name in _named(txn, dbs, kind):
+            move_name(txn, dbs, kind, holder, frozenset(), lookalike.keys(name))
+            count += 1
+    txn.put(keys.NAME_LOOKS_BUILT, version, db=dbs.meta)
     return count

@@ -21,11 +21,13 @@ MAX_DBS = 32
 NAMES = ("meta", "entries", "names", "revisions", "messages", "ids", "by_id", "tickets", "queues", "finished", "ticket_index",
          "outbox",
          "due", "ad_history", "ad_agents", "ad_names", "ad_threads", "ad_by_agent", "ad_requests", "ad_lists",
-         "ad_repairs", "tokens", "quarantine", "channels", "chan_members", "chan_log", "chan_ids", "looks")
+         "ad_repairs", "tokens", "quarantine", "channels", "chan_members", "chan_log", "chan_ids", "looks",
+         "name_looks")
 SEALED = tuple(name for name in NAMES if name not in sealed.UNSEALED)
 
 
-ADDED_LATER = ("ticket_index", "quarantine", "by_id", "channels", "chan_members", "chan_log", "chan_ids", "looks")
+ADDED_LATER = ("ticket_index", "quarantine", "by_id", "channels", "chan_members", "chan_log", "chan_ids", "looks",
+               "name_looks")
 """Databases a store written by an older fabricd may lack (opened as None when reading; created at open)."""
 
 

@@ -56,6 +56,7 @@ class Databases:
     chan_log: lmdb._Database
     chan_ids: lmdb._Database
     looks: lmdb._Database
+    name_looks: lmdb._Database
     sealed: dict[Any, str] = field(default_factory=dict, compare=False)
     """The databases whose values carry a checksum (fabricd.store.lmdb.sealed), by handle: their names."""
 

@@ -5,6 +5,7 @@
     chan_members  H(channel) ordered(agent_id)                member record (JSON)
     chan_log      H(channel) u64 seq                          u64 size, fabricd.v1.Message bytes (the post)
     chan_ids      H(channel) H(sender) H(message id)          u64 seq   (a sender's ids in a channel's log)
+    name_looks    b"c" H(look-alike key) H(channel)           channel name (fabricd.store.lmdb.looks)
 
 `ordered(name)` is the name's UTF-8 when it fits a key, else its first bytes and H(name): lists come back
 in name order. A post's search index lives beside the store (fabricd.store.lmdb.channel_index).
@@ -15,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from fabricd.core import lookalike
 from fabricd.core.model_channels import Channel, Member, Post
-from fabricd.store.lmdb import keys
+from fabricd.store.lmdb import keys, looks
 from fabricd.store.lmdb import records_channels as rec
 from fabricd.store.lmdb.tx_directory import rows_after, rows_under
 
@@ -46,18 +48,27 @@ class LmdbChannelRecords:
         return rec.decode_channel(raw) if raw is not None else None
 
     def put_channel(self, channel: Channel) -> None:
-        self._txn.put(ordered(channel.name), rec.encode_channel(channel), db=self._dbs.channels)
+        key = ordered(channel.name)
+        if self._txn.raw.get(key, db=self._dbs.channels) is None:  # a new channel: its name's look-alike keys
+            looks.move_name(self._txn, self._dbs, keys.CHANNEL_LOOKS, channel.name, frozenset(),
+                            lookalike.keys(channel.name))
+        self._txn.put(key, rec.encode_channel(channel), db=self._dbs.channels)
 
     def delete_channel(self, name: str) -> None:
         txn, dbs = self._txn, self._dbs
+        if txn.raw.get(ordered(name), db=dbs.channels) is not None:
+            looks.move_name(txn, dbs, keys.CHANNEL_LOOKS, name, lookalike.keys(name), frozenset())
         txn.delete(ordered(name), db=dbs.channels)
         prefix = keys.h(name)
         for db in (dbs.chan_members, dbs.chan_log, dbs.chan_ids):
             for key in [k for k, _ in rows_under(txn, db, prefix, b"")]:
                 txn.delete(key, db=db)
 
-    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+    def hold_looks(self, space: str, looks: frozenset[str]) -> None:
         pass  # one writer at a time
+
+    def channels_looking_like(self, looks_like: frozenset[str]) -> list[str]:
+        return looks.holders(self._txn, self._dbs, keys.CHANNEL_LOOKS, looks_like)
 
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         for key, raw in rows_after(self._txn, self._dbs.channels, _cursor(after)):

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from fabricd import wire
-from fabricd.core import agentdir
+from fabricd.core import agentdir, lookalike
 from fabricd.core.tokens import Token
 from fabricd.core.wake import WakeHook
-from fabricd.store.lmdb import keys, records
+from fabricd.store.lmdb import keys, looks, records
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 
 
@@ -78,6 +78,10 @@ class DirectoryRecords:
         before = self.get_agent(agent.agent_id)
         if before is not None and before.name != agent.name:
             self._txn.delete(keys.h(before.name), db=self._dbs.ad_names)
+        if before is None or before.name != agent.name:
+            looks.move_name(self._txn, self._dbs, keys.AGENT_NAME_LOOKS, agent.agent_id,
+                            lookalike.keys(before.name) if before is not None else frozenset(),
+                            lookalike.keys(agent.name))
         self._txn.put(keys.h(agent.name), agent.agent_id.encode(), db=self._dbs.ad_names)
         self._txn.put(keys.h(agent.agent_id), wire.to_pb(agent, ad_pb.Agent).SerializeToString(),
                       db=self._dbs.ad_agents)
@@ -85,6 +89,10 @@ class DirectoryRecords:
     def agents(self) -> list[agentdir.Agent]:
         with self._txn.cursor(db=self._dbs.ad_agents) as cur:
             return [wire.from_pb(ad_pb.Agent.FromString(raw), agentdir.Agent) for _, raw in cur]
+
+    def agents_looking_like(self, looks_like: frozenset[str]) -> list[agentdir.Agent]:
+        found = (self.get_agent(a) for a in looks.holders(self._txn, self._dbs, keys.AGENT_NAME_LOOKS, looks_like))
+        return [a for a in found if a is not None]
 
     def agents_from(self, after: str) -> Iterator[tuple[str, agentdir.Agent]]:
         for key, raw in rows_after(self._txn, self._dbs.ad_agents, bytes.fromhex(after)):

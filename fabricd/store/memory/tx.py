@@ -380,7 +380,14 @@ class MemoryTx(MemoryChannelRecords):
         return next((copy.deepcopy(a) for a in self._t("agents").values() if a.name == name), None)
 
     def put_agent(self, agent: Agent) -> None:
+        before = self._t("agents").get(agent.agent_id)
+        if before is None or before.name != agent.name:
+            self.index_name("agent", agent.agent_id, lookalike.keys(before.name) if before is not None else frozenset(),
+                            lookalike.keys(agent.name))
         self._w("agents")[agent.agent_id] = copy.deepcopy(agent)
+
+    def agents_looking_like(self, looks: frozenset[str]) -> list[Agent]:
+        return [copy.deepcopy(self._t("agents")[a]) for a in self.named_like("agent", looks)]
 
     def agents(self) -> list[Agent]:
         return [copy.deepcopy(a) for a in self._t("agents").values()]

@@ -1,5 +1,7 @@
 """Channel records of MemoryTx (a mixin): channels by name, members by (channel, agent id), posts by
-(channel, seq) with an index of (channel, sender, message id). Records are copied in and out."""
+(channel, seq) with an index of (channel, sender, message id), and the look-alike index of names (table
+name_looks: (kind, look-alike key) -> the holders of the names of that kind with that key, a tuple).
+Records are copied in and out."""
 
 from __future__ import annotations
 
@@ -7,10 +9,11 @@ import copy
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from fabricd.core import lookalike
 from fabricd.core.model_channels import Channel, Member, Post
 from fabricd.store.usage import counter_name
 
-CHANNEL_TABLES = ("channels", "members", "posts", "post_ids")
+CHANNEL_TABLES = ("channels", "members", "posts", "post_ids", "name_looks")
 
 
 def _hex(name: str) -> str:
@@ -34,18 +37,38 @@ class MemoryChannelRecords:
     def get_channel(self, name: str) -> Channel | None:
         return copy.deepcopy(self._t("channels").get(name))
 
+    def index_name(self, kind: str, holder: str, before: frozenset[str], after: frozenset[str]) -> None:
+        """Index `holder` (a channel's name, an agent's id) under the look-alike keys `after` of its name of
+        `kind` ("channel", "agent") instead of `before`."""
+        index = self._w("name_looks")
+        for key in before - after:
+            index[(kind, key)] = tuple(h for h in index.get((kind, key), ()) if h != holder)
+        for key in after - before:
+            index[(kind, key)] = (*index.get((kind, key), ()), holder)
+
+    def named_like(self, kind: str, looks: frozenset[str]) -> list[str]:
+        index = self._t("name_looks")
+        return list(dict.fromkeys(h for key in sorted(looks) for h in index.get((kind, key), ())))
+
     def put_channel(self, channel: Channel) -> None:
+        if channel.name not in self._t("channels"):
+            self.index_name("channel", channel.name, frozenset(), lookalike.keys(channel.name))
         self._w("channels")[channel.name] = copy.deepcopy(channel)
 
     def delete_channel(self, name: str) -> None:
+        if name in self._t("channels"):
+            self.index_name("channel", name, lookalike.keys(name), frozenset())
         self._w("channels").pop(name, None)
         members = self._w("members")
         for key in [k for k in members if k[0] == name]:
             del members[key]
         self.delete_posts(name, self.posts(name, 0, 1 << 62))
 
-    def hold_channel_looks(self, looks: frozenset[str]) -> None:
+    def hold_looks(self, space: str, looks: frozenset[str]) -> None:
         pass  # one writer at a time
+
+    def channels_looking_like(self, looks: frozenset[str]) -> list[str]:
+        return self.named_like("channel", looks)
 
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         start = _unhex(after)

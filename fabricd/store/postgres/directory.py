@@ -195,10 +195,12 @@ async def directory_history(conn: Conn, after_sequence: int, limit: int) -> list
 
 
 async def put_agent(conn: Conn, agent_id: str, name: str, body: bytes) -> None:
-    """Store an agent; its name is unique (a racing node's insert fails and is re-run, then sees this one)."""
+    """Store an agent, with its name's look-alike keys (migration 15); its name is unique (a racing node's insert
+    fails and is re-run, then sees this one)."""
     await conn.execute("""
-        INSERT INTO ad_agents (agent_id, name, body) VALUES ($1, $2, $3)
-        ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body""", agent_id, name, body)
+        INSERT INTO ad_agents (agent_id, name, body, looks) VALUES ($1, $2, $3, $4)
+        ON CONFLICT (agent_id) DO UPDATE SET name = EXCLUDED.name, body = EXCLUDED.body, looks = EXCLUDED.looks""",
+                       agent_id, name, body, sorted(lookalike.keys(name)))
 
 
 async def get_agent(conn: Conn, agent_id: str = "", name: str = "") -> bytes | None:

@@ -7,7 +7,8 @@ Keys are fixed 64-bit numbers in one table, so no two uses collide:
 
 and, in the two-key form (a space apart from the 64-bit keys), (LOOKS, hashtext(key)): a look-alike key
 (fabricd.core.lookalike) while a write that makes a name reads who looks like it (transaction-scoped); a
-channel's look-alike keys are taken as `channel:` and the key, apart from agents' names.
+channel's look-alike keys are taken as `channel:` and the key, a directory agent's name's as `agent-name:` and
+the key, apart from mailbox agents' names (the bare key).
 
 `try_hold` never waits: a node that does not get the lock skips this round, and
 another node's round does the work. A session lock dies with its connection, so

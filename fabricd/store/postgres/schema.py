@@ -26,7 +26,8 @@
                                                 dead letter, or its receipt (state DELIVERED, seq, deliver_ns)
     ad_data         one row                     the agent directory's DirectoryData (protobuf) and its sequence
     ad_history      sequence                    DirectoryData as of each recent sequence (a watchable history)
-    ad_agents       agent_id (name unique)      fabricd.v1.Agent
+    ad_agents       agent_id (name unique)      fabricd.v1.Agent; looks (the look-alike keys of its name,
+                                                fabricd.core.lookalike.keys; GIN-indexed)
     ad_threads      thread_id                   fabricd.v1.Thread; (agent_id, ordinal) lists an agent's threads
     ad_requests     request_id                  fabricd.v1.Request, its admission seq and its list flags
     ad_repairs      key                         generation, request_id
@@ -387,6 +388,14 @@ CREATE INDEX IF NOT EXISTS lease_waiters_line ON lease_waiters (ord);
     Migration(13, "channel posts are searched newest first by an index on (channel, send_ns, seq)", """
 CREATE INDEX IF NOT EXISTS channel_posts_newest ON channel_posts (channel, send_ns, seq);
 """),
+    # Migration 15 adds the look-alike keys of channels' and directory agents' names (filled by `_looks_of_names`),
+    # so a new name's look-alikes are found through an index at any count; like 11, it may run again over itself.
+    Migration(15, "channels and directory agents are found by the look-alike keys of their names", """
+ALTER TABLE channels ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS channels_looks ON channels USING gin (looks);
+ALTER TABLE ad_agents ADD COLUMN IF NOT EXISTS looks text[] NOT NULL DEFAULT '{}';
+CREATE INDEX IF NOT EXISTS ad_agents_looks ON ad_agents USING gin (looks);
+"""),
 )
 
 
@@ -399,18 +408,30 @@ async def _looks_of_agents(conn: Conn) -> None:
             (r["agent_id"], sorted(lookalike.entry_keys(r["agent_id"], r["session_name"], True))) for r in rows])
 
 
+async def _looks_of_names(conn: Conn) -> None:
+    """Migration 15: the look-alike keys of every channel's name and every directory agent's name."""
+    for table, key, name in (("channels", "name", "name"), ("ad_agents", "agent_id", "name")):
+        rows = await conn.fetch(f"SELECT {key} AS key, {name} AS name FROM {table}")
+        if rows:
+            await conn.executemany(f"UPDATE {table} SET looks = $2 WHERE {key} = $1",
+                                   [(r["key"], sorted(lookalike.keys(r["name"]))) for r in rows])
+
+
 async def refresh_looks(conn: Conn) -> bool:
-    """Compute `mailboxes.looks` again if it was computed with other confusables data (a newer or older
-    Unicode; the column's comment holds lookalike.data_version()); whether it did. Under the migration lock."""
-    version = str(lookalike.data_version())
-    if await conn.fetchval(_LOOKS_VERSION) == version:
+    """Compute the `looks` columns (mailboxes, channels, ad_agents) again if they were computed with other
+    confusables data (a newer or older Unicode; the comment of mailboxes.looks holds lookalike.data_version());
+    whether it did. Under the migration lock."""
+    data = str(lookalike.data_version())
+    if await conn.fetchval(_LOOKS_VERSION) == data:
         return False
     async with conn.transaction():
         await xact_lock(conn, MIGRATE)
-        if await conn.fetchval(_LOOKS_VERSION) == version:
+        if await conn.fetchval(_LOOKS_VERSION) == data:
             return False
         await _looks_of_agents(conn)
-        await conn.execute(f"COMMENT ON COLUMN mailboxes.looks IS '{version}'")
+        if await version(conn) >= 15:
+            await _looks_of_names(conn)
+        await conn.execute(f"COMMENT ON COLUMN mailboxes.looks IS '{data}'")
     return True
 
 
@@ -431,7 +452,7 @@ async def _senders_of_unread(conn: Conn) -> None:
     await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
 
 
-AFTER = {5: _senders_of_unread, 11: _looks_of_agents}
+AFTER = {5: _senders_of_unread, 11: _looks_of_agents, 15: _looks_of_names}
 """Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version

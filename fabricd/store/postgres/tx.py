@@ -289,6 +289,10 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
     def agents(self) -> list[Agent]:
         return [a for a in map(self._agent, self._run(d.agents(self._conn))) if a is not None]
 
+    def agents_looking_like(self, looks: frozenset[str]) -> list[Agent]:
+        rows = self._fetch("SELECT body FROM ad_agents WHERE looks && $1::text[] ORDER BY agent_id", sorted(looks))
+        return [a for a in (self._agent(r["body"]) for r in rows) if a is not None]
+
     @staticmethod
     def _thread(body: bytes | None) -> Thread | None:
         return wire.from_pb(ad_pb.Thread.FromString(body), agentdir.Thread) if body is not None else None

@@ -1,5 +1,5 @@
 """The channels' part of PgTx (a mixin): rows of `channels`, `channel_members` and `channel_posts`
-(migration 8). A write locks the channel's row it reads (FOR UPDATE), so publishes to one channel take
+(migration 8); a channel's `looks` (migration 15) are its name's look-alike keys, written with its row. A write locks the channel's row it reads (FOR UPDATE), so publishes to one channel take
 turns across nodes and each post's seq is its channel's last_seq + 1. A post's `search` column is
 generated from its text, so retention deleting the row removes it from the search index too.
 """
@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from fabricd import wire
+from fabricd.core import lookalike
 from fabricd.core.model_channels import Channel, Delivery, Member, Post, Retention
 from fabricd.store.postgres.locks import LOOKS
 from fabricd.store.usage import counter_name
@@ -48,6 +49,11 @@ def channel_args(c: Channel) -> tuple[Any, ...]:
             c.last_seq, c.first_seq, c.count, c.size, c.members)
 
 
+def looks_of(name: str) -> list[str]:
+    """A channel's `looks` column (migration 15): its name's look-alike keys (fabricd.core.lookalike.keys)."""
+    return sorted(lookalike.keys(name))
+
+
 def post_args(p: Post) -> tuple[Any, ...]:
     m = p.message
     return (p.channel, p.seq, m.sender.agent_id, m.id, m.send_time_ns, p.size, wire.message_out(m).SerializeToString(),
@@ -73,21 +79,26 @@ class PgChannelRecords:
 
     def put_channel(self, c: Channel) -> None:
         self._exec(f"""
-            INSERT INTO channels ({_CHANNEL}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+            INSERT INTO channels ({_CHANNEL}, looks)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
             ON CONFLICT (name) DO UPDATE SET uid = $2, description = $3, open = $4, max_messages = $5,
                 max_bytes = $6, max_age_ns = $7, creator = $8, create_ns = $9, last_seq = $10, first_seq = $11,
-                count = $12, size = $13, members = $14""", *channel_args(c))
+                count = $12, size = $13, members = $14""", *channel_args(c), looks_of(c.name))
 
     def delete_channel(self, name: str) -> None:
         self._exec("WITH a AS (DELETE FROM channel_members WHERE channel = $1), "
                    "b AS (DELETE FROM channel_posts WHERE channel = $1) DELETE FROM channels WHERE name = $1", name)
 
-    def hold_channel_looks(self, looks: frozenset[str]) -> None:
-        # transaction-scoped advisory locks, in one order (no deadlock between two makers); a channel's keys are
-        # kept apart from agents' (locks.py) by their prefix. READ COMMITTED: the names read next see the
-        # channel a look-alike maker committed while this one waited.
+    def hold_looks(self, space: str, looks: frozenset[str]) -> None:
+        # transaction-scoped advisory locks, in one order (no deadlock between two makers); a space's keys are
+        # kept apart from the others' and from mailbox agents' (locks.py) by their prefix. READ COMMITTED: the
+        # names read next see the name a look-alike maker committed while this one waited.
         for key in sorted(looks):
-            self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, f"channel:{key}")
+            self._exec("SELECT pg_advisory_xact_lock($1, hashtext($2))", LOOKS, f"{space}:{key}")
+
+    def channels_looking_like(self, looks: frozenset[str]) -> list[str]:
+        return [r["name"] for r in self._fetch("SELECT name FROM channels WHERE looks && $1::text[] ORDER BY name",
+                                               sorted(looks))]
 
     def channels_from(self, after: str) -> Iterator[tuple[str, Channel]]:
         last = _text(after)
