@@ -86,3 +86,17 @@ def test_the_pre_commit_hook_refuses_a_commit_touching_another_agents_exclusive_
         assert git(repo, "commit", "-qm", "again", FABRIC_AGENT="reviewer").returncode == 1
         client.release_lease(held.lease_id)
         assert git(repo, "commit", "-qm", "again", FABRIC_AGENT="reviewer").returncode == 0
+
+
+def test_the_pre_commit_hooks_note_when_it_did_nothing_is_clipped_with_its_length(tmp_path) -> None:
+    # The reason quotes what it was given (here a 100,000-character --target): stderr gets its start and length,
+    # as the Claude Code hook's notes do, and the commit goes on.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    assert git(repo, "init", "-q").returncode == 0
+    (repo / "a.py").write_text("print(1)\n")
+    git(repo, "add", "a.py")
+    done = subprocess.run([sys.executable, "-m", "fabricd.cli.main", "--target", "x" * 100_000, "hook", "git",
+                           "pre-commit", "--agent", "reviewer"], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "did nothing" in done.stderr, done.stderr[:500]
+    assert "characters)" in done.stderr and len(done.stderr) < 3000, len(done.stderr)

@@ -39,6 +39,7 @@ import click
 
 from fabricd.cli import hooks_leases
 from fabricd.cli.app import Context, cli
+from fabricd.cli.hooks_echo import MESSAGE_CHARS, echoed
 from fabricd.client import Client
 from fabricd.v1 import types_pb2 as pb
 
@@ -49,10 +50,6 @@ HOOK_TIMEOUT_S = 15.0
 SHOWN = 20
 """At most this many messages or requests are spelled out in the context; the rest are counted."""
 TEXT_CHARS = 1500
-ECHO_CHARS = 200
-"""The most characters of one input value a note on stderr echoes."""
-MESSAGE_CHARS = 2000
-"""The most characters of one reason a note on stderr gives."""
 TOOLS_HINT = ("read them with the fabricd MCP tool read_inbox (consume=true once handled), answer each request with "
               "reply_to_task(result, ticket_id), and reply to mail with send_message")
 
@@ -138,13 +135,6 @@ async def waiting(client: Client, agent_id: str) -> Waiting:
 
 def clip(text: str, limit: int = TEXT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
-
-
-def echoed(value: object, limit: int = ECHO_CHARS) -> str:
-    """A value from the hook's input as stderr may echo it: whole when short, else its start and its length
-    (as the daemon's errors echo values: the input is a coding agent's, of any size)."""
-    text = str(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 
 def ago(seconds: float) -> str:

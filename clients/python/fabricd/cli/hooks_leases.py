@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from fabricd.cli.app import Context
+from fabricd.cli.hooks_echo import MESSAGE_CHARS, echoed
 from fabricd.cli.lease import _holder_line
 from fabricd.client import Client
 from fabricd.v1 import lease_service_pb2 as ls
@@ -115,8 +116,8 @@ def pre_commit(ctx: Context, agent: str) -> None:
     try:
         holders = asyncio.run(asyncio.wait_for(check(), TIMEOUT_S))
     except Exception as exc:  # fabricd away: the commit goes on, with a note
-        click.echo(f"fabric: the pre-commit lease check did nothing: {getattr(exc, 'message', None) or exc}",
-                   err=True)
+        why = getattr(exc, "message", None) or exc
+        click.echo(f"fabric: the pre-commit lease check did nothing: {echoed(why, MESSAGE_CHARS)}", err=True)
         return
     if not holders:
         return
