@@ -94,9 +94,10 @@ export declare class Client {
   /** End one lease, or (no leaseId) all of agentId's; how many live leases ended. */
   releaseLease(leaseId?: string, options?: { agentId?: string }): Promise<number>;
   listLeases(options?: PageOptions & { agentId?: string; resource?: string }): Promise<Page<Lease__Output>>;
-  checkLeases(paths: string[], options?: { agentId?: string; mode?: LeaseMode }): Promise<LeaseHolder__Output[]>;
+  /** With literal, the paths are files named as they are (`a*.py` is one file), not patterns. */
+  checkLeases(paths: string[], options?: { agentId?: string; mode?: LeaseMode; literal?: boolean }): Promise<LeaseHolder__Output[]>;
   /** Other agents' waiting Acquire calls in line for these paths, oldest place first. */
-  leaseWaiters(paths: string[], options?: { agentId?: string; mode?: LeaseMode }): Promise<LeaseWaiter__Output[]>;
+  leaseWaiters(paths: string[], options?: { agentId?: string; mode?: LeaseMode; literal?: boolean }): Promise<LeaseWaiter__Output[]>;
   watchLeases(): AsyncIterable<WatchLeasesResponse__Output>;
   status(): Promise<GetStatusResponse__Output>;
   // ChannelService: a name may carry the CLI's '#' sigil ('#team')

@@ -757,17 +757,22 @@ export class Client {
   listLeases({ agentId = '', resource = '', ...options } = {}) {
     return this.#pages('lease', 'ListLeases', { agent_id: agentId, resource }, 'leases', options);
   }
-  /** The conflicts other agents' leases would cause if agentId worked on these paths ([] when free). */
-  async checkLeases(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE' } = {}) {
-    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode }, {}, { resend: true })).conflicts;
+  /**
+   * The conflicts other agents' leases would cause if agentId worked on these paths ([] when free). With
+   * `literal`, the paths are files named as they are (`a*.py` is one file), not patterns.
+   */
+  async checkLeases(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE', literal = false } = {}) {
+    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode, literal }, {},
+      { resend: true })).conflicts;
   }
   /**
    * Other agents' waiting Acquire calls in line for these paths (oldest place first): while any wait, an
    * Acquire of them without `wait` is refused (FAILED_PRECONDITION LEASE_QUEUED) and one with `wait` queues
    * behind them.
    */
-  async leaseWaiters(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE' } = {}) {
-    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode }, {}, { resend: true })).waiting;
+  async leaseWaiters(paths, { agentId = '', mode = 'LEASE_MODE_EXCLUSIVE', literal = false } = {}) {
+    return (await this.call('lease', 'CheckLeases', { agent_id: agentId, paths, mode, literal }, {},
+      { resend: true })).waiting;
   }
   async *watchLeases() {
     for await (const r of this.stream('lease', 'WatchLeases', {})) if (r.events.length || r.snapshot_complete) yield r;

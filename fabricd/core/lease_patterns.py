@@ -33,8 +33,9 @@ def invalid(resource: str, problem: str, field: str = "resources") -> InvalidArg
         reason="LEASE_PATTERN_INVALID", field=field, resource=resource, problem=problem)
 
 
-def normalise(resource: str, field: str = "resources") -> str:
-    """The canonical form of a path or pattern; raises InvalidArgument (LEASE_PATTERN_INVALID)."""
+def normalise(resource: str, field: str = "resources", literal: bool = False) -> str:
+    """The canonical form of a path or pattern; raises InvalidArgument (LEASE_PATTERN_INVALID). A `literal`
+    path's `*` are characters: `**` may stand anywhere in a segment, and a last `**` segment is kept."""
     if not resource.strip():
         raise invalid(resource, "it is empty", field)
     if len(resource) > MAX_RESOURCE_CHARS:
@@ -48,11 +49,11 @@ def normalise(resource: str, field: str = "resources") -> str:
         raise invalid(resource, "it names no path", field)
     if ".." in segments:
         raise invalid(resource, "it has a '..' segment", field)
-    if any("**" in s and s != ANY for s in segments):
+    if not literal and any("**" in s and s != ANY for s in segments):
         raise invalid(resource, "'**' must be a whole segment", field)
     if len(segments) > MAX_SEGMENTS:
         raise invalid(resource, f"it has more than {MAX_SEGMENTS} segments", field)
-    while len(segments) > 1 and segments[-1] == ANY and segments[-2] == ANY:
+    while not literal and len(segments) > 1 and segments[-1] == ANY and segments[-2] == ANY:
         segments.pop()
     return "/".join(segments)
 
@@ -122,6 +123,18 @@ def anchor(resource: str) -> str:
     `r` reads only the leases anchored at anchor(r) and at ANYWHERE (or all, when r's own is ANYWHERE)."""
     first = resource.partition("/")[0]
     return ANYWHERE if is_pattern(first) else first
+
+
+def literal_anchor(path: str) -> str:
+    """Where the leases that may cover the literal `path` are indexed besides ANYWHERE: its first segment (a
+    lease anchored at a literal segment covers only paths that begin with that very text)."""
+    return path.partition("/")[0]
+
+
+def meets(held: str, asked: str, literal: bool) -> bool:
+    """Whether the lease resource `held` is in the way of work on `asked`: a pattern `asked` (its `*` and `?`
+    wild) overlaps it, a `literal` path (its characters all themselves) is covered by it."""
+    return covers(held, asked) if literal else overlap(held, asked)
 
 
 def covers(pattern: str, path: str) -> bool:

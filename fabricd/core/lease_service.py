@@ -61,8 +61,9 @@ class LeaseBatch:
     reset: bool = False
 
 
-def checked_resources(values: Sequence[str], field_name: str = "resources") -> tuple[str, ...]:
-    """Normalised, deduplicated in order; at least one (MISSING_FIELD)."""
+def checked_resources(values: Sequence[str], field_name: str = "resources",
+                      literal: bool = False) -> tuple[str, ...]:
+    """Normalised, deduplicated in order; at least one (MISSING_FIELD). `literal`: paths, not patterns."""
     if not values:
         raise InvalidArgument(f"{field_name} is required: name at least one path or pattern",
                               reason="MISSING_FIELD", field=field_name)
@@ -70,7 +71,7 @@ def checked_resources(values: Sequence[str], field_name: str = "resources") -> t
         raise InvalidArgument(f"{len(values)} {field_name}; the limit is {MAX_RESOURCES}: lease a folder "
                               "(dir/**) or a pattern instead of its files one by one", reason="TOO_MANY_ITEMS",
                               field=field_name, limit=MAX_RESOURCES)
-    return tuple(dict.fromkeys(patterns.normalise(v, field_name) for v in values))
+    return tuple(dict.fromkeys(patterns.normalise(v, field_name, literal) for v in values))
 
 
 class Leases(Service):
@@ -168,17 +169,20 @@ class Leases(Service):
         items, last = paging.take(rows, asked.size, paging.budget())
         return items, paging.next_token(LIST, scope, asked, paging.Page(items, last or ""))
 
-    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode) -> list[Holder]:
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode,
+                    literal: bool = False) -> list[Holder]:
+        """The other agents' leases in the way of work on `paths` (patterns; `literal`: file paths whose `*`
+        and `?` are characters, as a file named `a*.py` is)."""
         validate.text_field(agent_id, "agent_id", self.limits, required=False)
-        asked = checked_resources(paths, "paths")
-        return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks())
+        asked = checked_resources(paths, "paths", literal)
+        return await self._store.leases.check(agent_id, asked, mode or LeaseMode.EXCLUSIVE, self.clocks(), literal)
 
-    async def check_line(self, agent_id: str, paths: Sequence[str],
-                         mode: LeaseMode) -> tuple[list[Holder], list[Behind]]:
+    async def check_line(self, agent_id: str, paths: Sequence[str], mode: LeaseMode,
+                         literal: bool = False) -> tuple[list[Holder], list[Behind]]:
         """`check`, and the other agents' waiters in line for these paths (oldest place first)."""
-        holders = await self.check(agent_id, paths, mode)
-        asked = checked_resources(paths, "paths")
-        return holders, rules.in_line(await self.waiters(), asked, mode or LeaseMode.EXCLUSIVE, agent_id)
+        holders = await self.check(agent_id, paths, mode, literal)
+        asked = checked_resources(paths, "paths", literal)
+        return holders, rules.in_line(await self.waiters(), asked, mode or LeaseMode.EXCLUSIVE, agent_id, literal)
 
     async def sweep(self, prune: bool = False) -> tuple[list[Lease], int]:
         """Write the ends that are due (with `prune`, forget ended records kept long enough even when none

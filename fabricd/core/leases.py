@@ -41,7 +41,7 @@ from fabricd.core.errors import (
     PermissionDenied,
     ResourceExhausted,
 )
-from fabricd.core.lease_patterns import overlap
+from fabricd.core.lease_patterns import meets
 from fabricd.core.model import MailboxEntry
 from fabricd.core.model_leases import AcquireRequest, Behind, EndCause, Holder, Lease, LeaseMode, Waiter
 
@@ -105,13 +105,16 @@ def ended(lease: Lease, cause: EndCause, now: int, revision: int) -> Lease:
     return dataclasses.replace(lease, end_cause=cause, end_ns=now, revision=revision)
 
 
-def conflicts(live: Iterable[Lease], asked: Sequence[str], mode: LeaseMode, agent_id: str) -> list[Holder]:
-    """Each (lease, its resource, the asked one) in the way of `agent_id` working on `asked` in `mode`."""
+def conflicts(live: Iterable[Lease], asked: Sequence[str], mode: LeaseMode, agent_id: str,
+              literal: bool = False) -> list[Holder]:
+    """Each (lease, its resource, the asked one) in the way of `agent_id` working on `asked` in `mode` (`asked`
+    literal paths: lease_patterns.meets)."""
     out: list[Holder] = []
     for lease in live:
         if lease.agent_id == agent_id or (mode == LeaseMode.SHARED and lease.mode == LeaseMode.SHARED):
             continue
-        out.extend(Holder(lease, held, want) for want in asked for held in lease.resources if overlap(held, want))
+        out.extend(Holder(lease, held, want) for want in asked for held in lease.resources
+                   if meets(held, want, literal))
     return out
 
 
@@ -139,14 +142,15 @@ class LeaseConflict(FailedPrecondition):
         self.holders = holders
 
 
-def in_line(waiters: Iterable[Waiter], asked: Sequence[str], mode: LeaseMode, agent_id: str) -> list[Behind]:
+def in_line(waiters: Iterable[Waiter], asked: Sequence[str], mode: LeaseMode, agent_id: str,
+            literal: bool = False) -> list[Behind]:
     """Each (waiter, its resource, the asked one) of `waiters` in the way of `agent_id` asking for `asked` in
     `mode` (the lease rule: overlapping, EXCLUSIVE on either side, another agent), oldest first."""
     out: list[Behind] = []
     for w in sorted(waiters, key=lambda w: w.order):
         if w.agent_id == agent_id or (mode == LeaseMode.SHARED and w.mode == LeaseMode.SHARED):
             continue
-        out.extend(Behind(w, held, want) for want in asked for held in w.resources if overlap(held, want))
+        out.extend(Behind(w, held, want) for want in asked for held in w.resources if meets(held, want, literal))
     return out
 
 

@@ -340,7 +340,10 @@ class LeasePort(Protocol):
 
     async def live(self, clocks: Clocks) -> list[Lease]: ...
 
-    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]: ...
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks,
+                    literal: bool = False) -> list[Holder]:
+        """The conflicts other agents' live leases cause for `paths` (patterns; with `literal`, file paths whose
+        `*` and `?` are characters)."""
 
     async def since(self, after: int, limit: int) -> list[Lease]: ...
 

@@ -81,7 +81,7 @@ class LeaseServicer(pb_grpc.LeaseServiceServicer):
     async def CheckLeases(self, request: pb.CheckLeasesRequest,
                           context: grpc.aio.ServicerContext) -> pb.CheckLeasesResponse:
         conflicts, waiting = await self._leases.check_line(request.agent_id, list(request.paths),
-                                                           _mode(request.mode))
+                                                           _mode(request.mode), request.literal)
         return pb.CheckLeasesResponse(conflicts=[holder_out(h) for h in conflicts],
                                       waiting=[waiter_out(w) for w in waiting])
 

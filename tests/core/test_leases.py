@@ -166,6 +166,31 @@ async def test_check_names_the_conflicts_other_agents_leases_would_cause(fabric:
     assert await leases.check("a", ["src/a.py"], EX) == []
 
 
+async def test_a_literal_check_asks_about_the_file_named_so_not_every_file_its_characters_match(
+        fabric: Fabric) -> None:
+    # A file may be named `a*.py`: asked literally, its `*` and `?` are characters, and a lease is in the way
+    # when one of its resources covers that file; asked as a pattern, it overlaps every `a...py`.
+    leases = leases_of(fabric)
+    await take(leases, "a", "src/ab.py", "src/[ab].py")
+    await take(leases, "b", "lib/*.py")
+    await take(leases, "w", "*/gen/x?.py")
+
+    async def holders(path: str, literal: bool) -> list[str]:
+        return sorted(h.lease.agent_id for h in await leases.check("c", [path], EX, literal=literal))
+
+    assert await holders("src/a*.py", literal=False) == ["a"]
+    for free in ("src/a*.py", "src/a?.py", "src/*", "src/[a].py", "src/a**b.py"):
+        assert await holders(free, literal=True) == [], free
+    for path, holder in (("src/ab.py", ["a"]), ("src/[ab].py", ["a"]), ("lib/*.py", ["b"]), ("lib/x?.py", ["b"]),
+                         ("lib/x.py", ["b"]), ("q/gen/x?.py", ["w"]), ("*/gen/x*.py", ["w"]),
+                         ("*/gen/xy.py", ["w"]), ("*/src/ab.py", [])):
+        assert await holders(path, literal=True) == holder, path
+    with pytest.raises(InvalidArgument):  # '**' inside a segment: refused in a pattern, a file's name when literal
+        await leases.check("c", ["src/a**b.py"], EX)
+    with pytest.raises(InvalidArgument):  # a literal path is still a relative path
+        await leases.check("c", ["../x"], EX, literal=True)
+
+
 async def test_bad_requests_are_refused_before_anything_is_written(fabric: Fabric) -> None:
     leases = leases_of(fabric, Limits(lease_max_ttl_s=60.0))
     for resources, ttl, reason in ((["../etc"], 0, "LEASE_PATTERN_INVALID"), ([], 0, "MISSING_FIELD"),

@@ -38,6 +38,8 @@ def test_take_check_ls_renew_rm(daemon) -> None:
         "src/api/app.py", "builder", "src/api/**", "exclusive")
     assert fabric(daemon, "lease", "check", "README.md", "--as", "reviewer").returncode == 0
     assert fabric(daemon, "lease", "check", "src/api/app.py", "--as", "builder").returncode == 0  # its own
+    assert fabric(daemon, "lease", "check", "src/ap*", "--as", "reviewer").returncode == 1  # a pattern: api too
+    assert fabric(daemon, "lease", "check", "src/ap*", "--literal", "--as", "reviewer").returncode == 0  # one file
 
     listed = fabric(daemon, "lease", "ls")
     assert "builder" in listed.stdout and "src/api/**" in listed.stdout and "refactor" in listed.stdout

@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 
 import asyncpg
+import grpc
 import pytest
 
 from fabricd.client import (
@@ -28,6 +29,7 @@ from fabricd.client import (
 )
 from fabricd.core import model_leases
 from fabricd.v1 import lease_service_pb2 as ls
+from fabricd.v1 import lease_service_pb2_grpc as ls_grpc
 from tests.conftest import Daemon
 
 BACKENDS = ("lmdb", "postgres")
@@ -71,6 +73,20 @@ async def test_check_list_renew_and_release(client: Client) -> None:
         await client.renew_lease(a.lease_id)
     assert gone.value.reason == "LEASE_NOT_FOUND"
     assert await client.release_lease(agent_id="b") == 1 and await client.list_leases() == []
+
+
+async def test_a_raw_check_with_literal_set_asks_about_the_file_named_with_glob_characters(
+        client: Client, daemon: Daemon) -> None:
+    # Any client may ask about a file literally named `a*.py` (here the plain generated stub): with `literal`
+    # its `*` is a character; without it the path is a pattern and overlaps `ab.py` too.
+    await client.acquire_lease("a", ["src/ab.py"], ttl=60)
+    async with grpc.aio.insecure_channel(daemon.target) as channel:
+        stub = ls_grpc.LeaseServiceStub(channel)
+        literal = await stub.CheckLeases(ls.CheckLeasesRequest(agent_id="c", paths=["src/a*.py"], literal=True))
+        pattern = await stub.CheckLeases(ls.CheckLeasesRequest(agent_id="c", paths=["src/a*.py"]))
+        named = await stub.CheckLeases(ls.CheckLeasesRequest(agent_id="c", paths=["src/ab.py"], literal=True))
+    assert list(literal.conflicts) == [] and [h.agent_id for h in pattern.conflicts] == ["a"]
+    assert [h.agent_id for h in named.conflicts] == ["a"]
 
 
 async def test_bad_requests_get_invalid_argument_and_write_nothing(client: Client) -> None:

@@ -99,6 +99,7 @@ async def test_a_node_agent_takes_checks_and_releases_leases(daemon) -> None:
     assert steps["line"] == {"step": "line", "own": 0, "waiters": [
         ["node-waiter", "src/api/app.py", "src/api/app.py", "LEASE_MODE_EXCLUSIVE", ["src/api/app.py"]]]}
     assert steps["checked"] == {"step": "checked", "holders": ["node-builder"], "listed": [True]}
+    assert steps["literal"] == {"step": "literal", "literal": ["src/api/a*.py"], "pattern": ["src/ap*/x.py"]}
     assert steps["released"] == {"step": "released", "count": 1}
     assert steps["granted"] == {"step": "granted", "agent": "node-waiter", "later": True, "line": 0}
     assert steps["left"] == {"step": "left", "code": "ABORTED", "reason": "LEASE_WAIT_ABORTED", "cause": "UNREGISTERED",

@@ -30,6 +30,10 @@ step({ step: 'line', waiters: line.map((w) => [w.agent_id, w.resource, w.request
 const conflicts = await client.checkLeases(['src/api/app.py'], { agentId: 'node-reviewer' });
 const listed = await client.listLeases();
 step({ step: 'checked', holders: conflicts.map((h) => h.agent_id), listed: listed.map((l) => l.lease_id === lease.lease_id) });
+// A file named `ap*` is one file when asked literally; as a pattern it overlaps `api` too.
+const literal = await client.checkLeases(['src/api/a*.py', 'src/ap*/x.py'], { agentId: 'node-reviewer', literal: true });
+const pattern = await client.checkLeases(['src/ap*/x.py'], { agentId: 'node-reviewer' });
+step({ step: 'literal', literal: literal.map((h) => h.requested), pattern: pattern.map((h) => h.requested) });
 step({ step: 'released', count: await client.releaseLease(lease.lease_id) });
 const granted = await waiting;
 step({ step: 'granted', agent: granted.agent_id, later: BigInt(granted.fencing_token) > BigInt(lease.fencing_token),

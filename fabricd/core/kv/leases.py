@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from fabricd.core import leases as rules
 from fabricd.core.kv.tx import Engine, RecordTx
-from fabricd.core.lease_patterns import ANYWHERE, anchor, overlap
+from fabricd.core.lease_patterns import ANYWHERE, anchor, literal_anchor, meets
 from fabricd.core.leases import COUNTER, LEASES, Clocks, Line, Queued, Seen
 from fabricd.core.model_leases import AcquireRequest, EndCause, Holder, Lease, LeaseMode, Waiter
 
@@ -42,12 +42,12 @@ def _seen(tx: RecordTx, agent_ids: Iterable[str]) -> dict[str, Seen | None]:
     return {agent_id: rules.seen_of(tx.get_entry(agent_id)) for agent_id in wanted}
 
 
-def _near(tx: RecordTx, asked: Sequence[str]) -> list[Lease]:
-    """The live leases that may overlap `asked`, through the anchor index, then judged by `overlap` (a
-    pre-filter: the decider judges overlap again)."""
-    anchors = {anchor(want) for want in asked}
+def _near(tx: RecordTx, asked: Sequence[str], literal: bool = False) -> list[Lease]:
+    """The live leases that may overlap `asked` (cover it, when `literal`), through the anchor index, then
+    judged by `overlap` (a pre-filter: the decider judges again)."""
+    anchors = {literal_anchor(want) if literal else anchor(want) for want in asked}
     found = tx.leases_near(None if ANYWHERE in anchors else anchors)
-    return [lease for lease in found if any(overlap(held, want) for held in lease.resources for want in asked)]
+    return [lease for lease in found if any(meets(held, want, literal) for held in lease.resources for want in asked)]
 
 
 def _active(tx: RecordTx, agent_id: str, now: int) -> None:
@@ -196,12 +196,13 @@ def live(tx: RecordTx, now: int, clocks: Clocks) -> list[Lease]:
 
 
 def check(tx: RecordTx, now: int, clocks: Clocks, agent_id: str, paths: Sequence[str],
-          mode: LeaseMode) -> list[Holder]:
-    """The conflicts other agents' live leases would cause for `paths` (judging only those that overlap)."""
-    near = [lease for lease in _near(tx, paths) if lease.agent_id != agent_id]
+          mode: LeaseMode, literal: bool = False) -> list[Holder]:
+    """The conflicts other agents' live leases would cause for `paths` (judging only those that overlap;
+    `literal`: the paths' characters are all themselves)."""
+    near = [lease for lease in _near(tx, paths, literal) if lease.agent_id != agent_id]
     seen = _seen(tx, [lease.agent_id for lease in near])
     live_, _ = rules.sweep(near, seen, now, clocks, 0)
-    return rules.conflicts(live_, paths, mode, agent_id)
+    return rules.conflicts(live_, paths, mode, agent_id, literal)
 
 
 class KvLeases:
@@ -237,8 +238,9 @@ class KvLeases:
     async def live(self, clocks: Clocks) -> list[Lease]:
         return await self._e.read(lambda tx: live(tx, self._clock(), clocks))
 
-    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks) -> list[Holder]:
-        return await self._e.read(lambda tx: check(tx, self._clock(), clocks, agent_id, paths, mode))
+    async def check(self, agent_id: str, paths: Sequence[str], mode: LeaseMode, clocks: Clocks,
+                    literal: bool = False) -> list[Holder]:
+        return await self._e.read(lambda tx: check(tx, self._clock(), clocks, agent_id, paths, mode, literal))
 
     async def since(self, after: int, limit: int) -> list[Lease]:
         """Records changed after revision `after`, in revision order (at most `limit`)."""

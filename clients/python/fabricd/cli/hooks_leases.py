@@ -12,8 +12,6 @@ Neither breaks its host when fabricd is away: the edit or commit goes on, with a
 from __future__ import annotations
 
 import asyncio
-import fnmatch
-import functools
 import os
 import shlex
 import stat
@@ -50,33 +48,11 @@ def edited_path(payload: dict[str, Any]) -> str | None:
     return None if relative == ".." or relative.startswith("../") or relative == "." else relative
 
 
-def covers_file(pattern: str, path: str) -> bool:
-    """Whether a lease's normalised `pattern` covers the file `path`, its characters all themselves (as
-    fabricd.core.lease_patterns.covers reads a path): `*` and `?` in the pattern are wild, `**` any number of
-    segments, and a pattern covers what is under it too; `[` is itself on both sides."""
-    want = tuple(path.split("/"))
-    have = tuple(pattern.split("/"))
-    if have[-1] != "**":
-        have = (*have, "**")
-
-    @functools.cache
-    def meet(i: int, j: int) -> bool:
-        if i == len(have):
-            return j == len(want)
-        if have[i] == "**":
-            return meet(i + 1, j) or (j < len(want) and meet(i, j + 1))
-        return j < len(want) and fnmatch.fnmatchcase(want[j], have[i].replace("[", "[[]")) and meet(i + 1, j + 1)
-
-    return meet(0, 0)
-
-
 async def holders_of_files(client: Client, paths: list[str], agent_id: str,
                            mode: str = "exclusive") -> list[ls.LeaseHolder]:
-    """The other agents' leases covering the files `paths`. CheckLeases reads a path's `*` and `?` as a pattern's
-    (a file named `a*.py` would be asked as every `a...py`): its answer is a superset, kept where the holder's
-    pattern covers the file as it is named."""
-    holders = await client.check_leases(paths, agent_id=agent_id, mode=mode)
-    return [h for h in holders if not any(c in h.requested for c in "*?") or covers_file(h.resource, h.requested)]
+    """The other agents' leases covering the files `paths`, asked literally (a file named `a*.py` is that one
+    file, not every `a...py`)."""
+    return await client.check_leases(paths, agent_id=agent_id, mode=mode, literal=True)
 
 
 async def pre_edit(client: Client, payload: dict[str, Any], agent_id: str, block: bool) -> dict[str, Any] | None:

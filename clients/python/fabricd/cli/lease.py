@@ -194,16 +194,17 @@ def lease_rm(ctx: Context, lease_ids: tuple[str, ...], everything: bool, agent: 
 @click.argument("paths", nargs=-1, required=True)
 @AS_AGENT
 @click.option("--shared", is_flag=True, help="only reading: only exclusive leases conflict")
+@click.option("--literal", is_flag=True, help="PATHS are files named as they are: their * and ? are characters")
 @click.pass_obj
-def lease_check(ctx: Context, paths: tuple[str, ...], agent: str | None, shared: bool) -> None:
+def lease_check(ctx: Context, paths: tuple[str, ...], agent: str | None, shared: bool, literal: bool) -> None:
     """Exit 1 (printing each holder) when another agent's lease covers one of PATHS; 0 when they are free.
     Other agents' waiting takes in line for PATHS are printed too (oldest first); they hold nothing yet, so
     they do not change the exit status (a take without --wait would be refused LEASE_QUEUED, though)."""
     mode = "shared" if shared else "exclusive"
 
     async def run(client: Client) -> tuple[list[ls.LeaseHolder], list[ls.LeaseWaiter]]:
-        return (await client.check_leases(paths, agent_id=agent or "", mode=mode),
-                await client.lease_waiters(paths, agent_id=agent or "", mode=mode))
+        return (await client.check_leases(paths, agent_id=agent or "", mode=mode, literal=literal),
+                await client.lease_waiters(paths, agent_id=agent or "", mode=mode, literal=literal))
 
     holders, waiters = ctx.run(run)
     report_conflicts(ctx, holders)

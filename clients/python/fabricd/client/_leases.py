@@ -75,17 +75,18 @@ class LeaseCalls:
 
         return await read_pages(fetch, lambda r: r.leases, page_size, page_token)
 
-    async def check_leases(self, paths: Sequence[str], *, agent_id: str = "",
-                           mode: str = "exclusive") -> list[ls_pb.LeaseHolder]:
-        """The conflicts other agents' leases would cause if `agent_id` worked on `paths`; [] when free."""
-        request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode))
+    async def check_leases(self, paths: Sequence[str], *, agent_id: str = "", mode: str = "exclusive",
+                           literal: bool = False) -> list[ls_pb.LeaseHolder]:
+        """The conflicts other agents' leases would cause if `agent_id` worked on `paths`; [] when free.
+        `literal`: `paths` are files named as they are (`a*.py` is one file), not patterns."""
+        request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode), literal=literal)
         return list((await self._call(self.lease.CheckLeases, request, resend=True)).conflicts)
 
-    async def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "",
-                            mode: str = "exclusive") -> list[ls_pb.LeaseWaiter]:
+    async def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "", mode: str = "exclusive",
+                            literal: bool = False) -> list[ls_pb.LeaseWaiter]:
         """Other agents' waiting acquires in line for `paths` (oldest place first): while any wait, an acquire
         of them without `wait` is refused (LEASE_QUEUED) and one with `wait` queues behind them."""
-        request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode))
+        request = ls_pb.CheckLeasesRequest(agent_id=agent_id, paths=list(paths), mode=_mode(mode), literal=literal)
         return list((await self._call(self.lease.CheckLeases, request, resend=True)).waiting)
 
     async def watch_leases(self) -> AsyncIterator[ls_pb.WatchLeasesResponse]:

@@ -339,13 +339,13 @@ class SyncClient(SyncChannelCalls):
         return self._run(self._client.list_leases(agent_id=agent_id, resource=resource, page_size=page_size,
                                                   page_token=page_token))
 
-    def check_leases(self, paths: Sequence[str], *, agent_id: str = "",
-                     mode: str = "exclusive") -> list[ls_pb.LeaseHolder]:
-        return self._run(self._client.check_leases(paths, agent_id=agent_id, mode=mode))
+    def check_leases(self, paths: Sequence[str], *, agent_id: str = "", mode: str = "exclusive",
+                     literal: bool = False) -> list[ls_pb.LeaseHolder]:
+        return self._run(self._client.check_leases(paths, agent_id=agent_id, mode=mode, literal=literal))
 
-    def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "",
-                      mode: str = "exclusive") -> list[ls_pb.LeaseWaiter]:
-        return self._run(self._client.lease_waiters(paths, agent_id=agent_id, mode=mode))
+    def lease_waiters(self, paths: Sequence[str], *, agent_id: str = "", mode: str = "exclusive",
+                      literal: bool = False) -> list[ls_pb.LeaseWaiter]:
+        return self._run(self._client.lease_waiters(paths, agent_id=agent_id, mode=mode, literal=literal))
 
     def watch_leases(self) -> Iterator[ls_pb.WatchLeasesResponse]:
         return self._iterate(self._client.watch_leases())

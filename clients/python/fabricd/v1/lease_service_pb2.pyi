@@ -175,14 +175,16 @@ class ListLeasesResponse(_message.Message):
     def __init__(self, leases: _Optional[_Iterable[_Union[Lease, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class CheckLeasesRequest(_message.Message):
-    __slots__ = ("agent_id", "paths", "mode")
+    __slots__ = ("agent_id", "paths", "mode", "literal")
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
     PATHS_FIELD_NUMBER: _ClassVar[int]
     MODE_FIELD_NUMBER: _ClassVar[int]
+    LITERAL_FIELD_NUMBER: _ClassVar[int]
     agent_id: str
     paths: _containers.RepeatedScalarFieldContainer[str]
     mode: LeaseMode
-    def __init__(self, agent_id: _Optional[str] = ..., paths: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[LeaseMode, str]] = ...) -> None: ...
+    literal: bool
+    def __init__(self, agent_id: _Optional[str] = ..., paths: _Optional[_Iterable[str]] = ..., mode: _Optional[_Union[LeaseMode, str]] = ..., literal: _Optional[bool] = ...) -> None: ...
 
 class CheckLeasesResponse(_message.Message):
     __slots__ = ("conflicts", "waiting")

@@ -155,6 +155,7 @@ class LeaseServiceServicer:
         a SHARED one with an exclusive intent): what a pre-edit or pre-commit hook
         asks; and the other agents' waiting Acquire calls in line for these paths
         (`waiting`), which an Acquire without wait may not jump (LEASE_QUEUED).
+        Paths are patterns unless `literal` is set (files named as they are).
         INVALID_ARGUMENT (LEASE_PATTERN_INVALID) for a bad path.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)

@@ -6,10 +6,12 @@ export interface CheckLeasesRequest {
   'agent_id'?: (string);
   'paths'?: (string)[];
   'mode'?: (_fabricd_v1_LeaseMode);
+  'literal'?: (boolean);
 }
 
 export interface CheckLeasesRequest__Output {
   'agent_id': (string);
   'paths': (string)[];
   'mode': (_fabricd_v1_LeaseMode__Output);
+  'literal': (boolean);
 }
