@@ -156,6 +156,17 @@ def soak(request) -> bool:
     return bool(request.config.getoption("--soak"))
 
 
+SOAK_TIMEOUT_S = 2 * 3600.0
+"""The timeout of a test marked `soak` under --soak (its long mode runs for an hour)."""
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if config.getoption("--soak"):
+        for item in items:
+            if item.get_closest_marker("soak") is not None:
+                item.add_marker(pytest.mark.timeout(SOAK_TIMEOUT_S))
+
+
 HANG_GRACE_S = float(os.environ.get("FABRICD_TEST_HANG_GRACE_S", "60"))  # tests/test_hang_backstop.py sets it
 
 
