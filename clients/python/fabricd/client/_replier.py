@@ -145,17 +145,20 @@ class Replier:
             if self._call is call:
                 self._call = None
 
-    async def _write(self, frame: rv_pb.ServeRequest) -> None:
-        """Number `frame` and write it (lock held); a failed write is written again on the next stream."""
+    async def _write(self, frame: rv_pb.ServeRequest) -> asyncio.Future[rv_pb.ServeAnswer]:
+        """Number `frame` and write it (lock held); a failed write is written again on the next stream. The
+        future of its answer, which may come (and leave `_pending`) before the write returns."""
         future = self._pending.pop(frame.seq, (None, None))[1] if frame.seq else None
         self._seq += 1
         frame.seq = self._seq
-        self._pending[frame.seq] = (frame, future or asyncio.get_running_loop().create_future())
+        future = future or asyncio.get_running_loop().create_future()
+        self._pending[frame.seq] = (frame, future)
         if self._call is not None:
             try:
                 await self._call.write(frame)
             except (grpc.RpcError, asyncio.InvalidStateError):
                 pass
+        return future
 
     def _fail_pending(self, error: BaseException | None) -> None:
         """Frames waiting on a stream that will not answer: failed with `error`, or (None) sent unary."""
@@ -181,8 +184,7 @@ class Replier:
         self._start()
         async with self._lock:
             frame.seq = 0
-            await self._write(frame)
-            future = self._pending[frame.seq][1]
+            future = await self._write(frame)
         try:
             return await future
         finally:
