@@ -6,12 +6,20 @@ buffered here: streams catch up from storage, so memory does not grow with a
 slow reader.
 `listeners` see every key that moves (the overseer page coalesces them into one
 refresh); they run inside `notify`, so they must only note the key.
+
+Versions stay bounded: every ticket has a key of its own, so past MAX_KEYS the keys no
+one waits on are forgotten and the epoch jumps past every version handed out, so a
+reader that read a forgotten key's version sees it moved (a spurious wake-up: it reads
+storage again) and never the same number again.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Collection, Hashable
+
+MAX_KEYS = 65_536
+"""Keys whose versions are kept; past it, those without waiters are forgotten (see the module docstring)."""
 
 
 class LocalWakeups:
@@ -34,6 +42,8 @@ class LocalWakeups:
 
     def notify(self, key: Hashable) -> None:
         self._versions[key] = self._versions.get(key, 0) + 1
+        if len(self._versions) > MAX_KEYS:
+            self._forget()
         for listener in self.listeners:
             listener(key)
         waiters = self._waiters.pop(key, None)
@@ -65,6 +75,13 @@ class LocalWakeups:
                 if not waiters:
                     del self._waiters[key]
 
+    def _forget(self) -> None:
+        """Forget the versions of the keys no one waits on; every version then moves past any handed out
+        (the epoch jumps by more than the highest), so no reader mistakes a forgotten key's new version for
+        the one it read."""
+        self._epoch += max(self._versions.values()) + 1
+        self._versions = {k: v for k, v in self._versions.items() if k in self._waiters}
+
     def wake_all(self) -> None:
         """Move every key's version and wake every waiter (after a lost LISTEN connection, wake-ups
         may have been lost: each waiter re-reads storage, and one between its read and its wait
@@ -76,6 +93,10 @@ class LocalWakeups:
             for fut in self._waiters.pop(key):
                 if not fut.done():
                     fut.set_result(True)
+
+    def key_count(self) -> int:
+        """Keys whose versions are kept now (at most MAX_KEYS + 1)."""
+        return len(self._versions)
 
     def waiter_count(self, excluding: Collection[Hashable] = ()) -> int:
         """Futures waiting now, but none on the keys `excluding` (the daemon's own loops wait on those)."""
