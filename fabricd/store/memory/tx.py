@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from fabricd import wire
@@ -18,7 +18,6 @@ from fabricd.core.agentdir import (
     Thread,
     WorkRequest,
 )
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model import (
     Change,
@@ -172,9 +171,14 @@ class MemoryTx(MemoryChannelRecords):
         self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return encoded
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        oldest = next((k for k in self._unread_keys(agent_id) if self._t("messages")[k][1] == message_id), None)
-        return oldest is not None and self.delete_message(agent_id, oldest[1])
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        out: dict[str, list[Envelope]] = {}
+        messages = self._t("messages")
+        for key in self._unread_keys(agent_id):
+            encoded, message_id = messages[key]
+            if message_id in wanted:
+                out.setdefault(message_id, []).append(Envelope(key[1], encoded))
+        return out
 
     def _unread_keys(self, agent_id: str, after_seq: int = 0) -> list[tuple[str, int]]:
         return sorted(k for k in self._t("messages") if k[0] == agent_id and k[1] > after_seq)
@@ -197,9 +201,6 @@ class MemoryTx(MemoryChannelRecords):
         self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
         self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
         return True
-
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        return consume_each(self, agent_id, message_ids)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):

@@ -24,13 +24,12 @@ tx_pages.py (the cursor reads List RPCs page through) and tx_channels.py (channe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, lookalike, quota
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
@@ -174,9 +173,11 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
         return s.enveloped(message.seq, body)
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        seq = self._val(f"SELECT min(seq) FROM ({s.OLDEST_UNREAD}) AS o", agent_id, [message_id])
-        return seq is not None and self.delete_message(agent_id, seq)
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        out: dict[str, list[Envelope]] = {}
+        for r in self._fetch(s.COPIES, agent_id, list(wanted), list(wanted.values())):
+            out.setdefault(r["id"], []).append(Envelope(r["seq"], b""))  # delete_message reads the body itself
+        return out
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
@@ -188,9 +189,6 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
         self.count_usage(sender_of(body), quota.UNREAD_MESSAGES, -1)
         return True
-
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        return consume_each(self, agent_id, message_ids)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         message = pb.Message.FromString(encoded)
