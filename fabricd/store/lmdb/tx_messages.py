@@ -33,6 +33,13 @@ class MessageRecords:
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         raise NotImplementedError
 
+    def _move(self, sender: str, size: int, sign: int) -> None:
+        """fabricd.core.quota.message_moves, kept with the transaction's other usage moves (written at commit)."""
+        usage = self._usage
+        for agent_id, name, delta in quota.message_moves(sender, size, sign):
+            counter = keys.usage(name, agent_id)
+            usage[counter] = usage.get(counter, 0) + delta
+
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
         txn, dbs = self._txn, self._dbs
         raw = txn.get(keys.chosen_id(sender, message_id), db=dbs.ids)
@@ -102,13 +109,7 @@ class MessageRecords:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
-        sender = message.sender.agent_id
-        if sender:  # count_usage, inline: one charge per message stored
-            usage = self._usage
-            counter = keys.usage(quota.UNREAD_BYTES, sender)
-            usage[counter] = usage.get(counter, 0) + len(encoded)
-            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
-            usage[counter] = usage.get(counter, 0) + 1
+        self._move(message.sender.agent_id, len(encoded), 1)
         put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
         put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         if chosen:
@@ -169,13 +170,7 @@ class MessageRecords:
                 return False
         if not self._raw.delete(key, db=db):
             return False
-        sender = sender_of(encoded)
-        if sender:  # count_usage, inline: one credit per message consumed
-            usage = self._usage
-            counter = keys.usage(quota.UNREAD_BYTES, sender)
-            usage[counter] = usage.get(counter, 0) - len(encoded)
-            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
-            usage[counter] = usage.get(counter, 0) - 1
+        self._move(sender_of(encoded), len(encoded), -1)
         mid = id_of(encoded)
         if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
             self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
@@ -185,8 +180,7 @@ class MessageRecords:
         if not self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
                              overwrite=False):
             return False
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
+        self._move(sender_of(encoded), len(encoded), 1)
         mid = id_of(encoded)
         if not keys.looks_minted(mid):
             self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
@@ -203,8 +197,7 @@ class MessageRecords:
                         break
                     message = records.decode_message(raw)
                     doomed.append((bytes(key), message, keys.message_seq(key)))
-                    self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
-                    self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, -1)
+                    self._move(message.sender.agent_id, len(raw), -1)
         for key, message, seq in doomed:
             txn.delete(key, db=dbs.messages)
             for id_key in (keys.minted_id(message.id), keys.chosen_id(message.sender.agent_id, message.id)):

@@ -167,9 +167,12 @@ class MemoryTx(MemoryChannelRecords):
         self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
         self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
-        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
+        self._move(message.sender.agent_id, len(encoded), 1)
         return encoded
+
+    def _move(self, sender: str, size: int, sign: int) -> None:
+        for agent_id, name, delta in quota.message_moves(sender, size, sign):
+            self.count_usage(agent_id, name, delta)
 
     def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
         out: dict[str, list[Envelope]] = {}
@@ -198,16 +201,14 @@ class MemoryTx(MemoryChannelRecords):
         if (agent_id, seq) not in self._t("messages"):
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
+        self._move(sender_of(encoded), len(encoded), -1)
         return True
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):
             return False
         self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
+        self._move(sender_of(encoded), len(encoded), 1)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
@@ -218,8 +219,7 @@ class MemoryTx(MemoryChannelRecords):
             record = ids.get((sender_of(encoded), message_id))
             if record is not None and (record.recipient, record.seq) == key:
                 del ids[(sender_of(encoded), message_id)]
-            self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
-            self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
+            self._move(sender_of(encoded), len(encoded), -1)
         return len(keys)
 
     def forget_id(self, sender: str, message_id: str) -> bool:

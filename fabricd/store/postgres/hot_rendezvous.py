@@ -27,7 +27,7 @@ from fabricd.store.postgres import append_sql
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
-from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+from fabricd.store.postgres.usage_sql import QUEUED, credit, moved
 
 if TYPE_CHECKING:
     from fabricd.store.postgres.conn import Conn
@@ -47,9 +47,10 @@ WITH pick AS (
     SELECT min(m.seq) AS seq FROM message_ids i, t, messages m
     WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
 ), gone AS (
-    DELETE FROM messages m USING task, box WHERE m.agent_id = $1 AND m.seq = task.seq RETURNING m.body
+    DELETE FROM messages m USING task, box WHERE m.agent_id = $1 AND m.seq = task.seq
+    RETURNING m.sender, octet_length(m.body) AS n
 ), credited AS (
-    {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
+    {credit(moved("SELECT sender, n FROM gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $5
     FROM box WHERE m.agent_id = box.agent_id

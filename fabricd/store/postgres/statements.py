@@ -25,7 +25,7 @@ from fabricd import wire
 from fabricd.core import mailbox_acks as acks
 from fabricd.core import mailbox_writes as writes
 from fabricd.core.model import Envelope, Message
-from fabricd.store.postgres.usage_sql import credit, freed
+from fabricd.store.postgres.usage_sql import credit, moved
 
 if TYPE_CHECKING:
     from asyncpg import Record
@@ -127,9 +127,9 @@ WITH box AS (
     -- scan of the whole mailbox (each ack of 250 read a backlog of 10,000)
     DELETE FROM messages m USING box WHERE m.agent_id = $1 AND (SELECT ok FROM ok)
       AND m.seq = ANY(coalesce($5::bigint[], ARRAY(SELECT seq FROM copies)))
-    RETURNING m.seq, m.body
+    RETURNING m.sender, octet_length(m.body) AS n
 ), credited AS (
-    {credit(freed("gone"))}
+    {credit(moved("SELECT sender, n FROM gone"))}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $6
     FROM box WHERE m.agent_id = box.agent_id AND (SELECT ok FROM ok)
