@@ -99,15 +99,16 @@ async def unread(conn: Conn, agent_id: str, after_seq: int, limit: int, max_byte
     return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
 
 
-def _copies(limit: str) -> str:
-    """For each (id, k) of w, the seqs of the unread messages of mailbox $1 carrying the id, oldest first, at
-    most `limit` (an SQL expression of w.k) of them."""
+def copies_of(limit: str, agent: str = "$1") -> str:
+    """A LATERAL (x.seq) for each id w.id of a FROM item w: the seqs of the unread messages of mailbox `agent`
+    carrying it, oldest first, at most `limit` (an SQL expression, of w.k say) of them: the facts of an ack."""
     return f"""LATERAL (
-        SELECT DISTINCT m.seq FROM message_ids i JOIN messages m ON m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
-        WHERE i.id = w.id AND i.agent_id = $1 ORDER BY m.seq LIMIT {limit}) AS x"""
+        SELECT DISTINCT m.seq FROM message_ids i JOIN messages m ON m.agent_id = {agent} AND m.seq = i.seq
+            AND m.id = i.id
+        WHERE i.id = w.id AND i.agent_id = {agent} ORDER BY m.seq LIMIT {limit}) AS x"""
 
 
-COPIES = f"SELECT w.id, x.seq FROM unnest($2::text[], $3::int[]) AS w(id, k) CROSS JOIN {_copies('w.k')}"
+COPIES = f"SELECT w.id, x.seq FROM unnest($2::text[], $3::int[]) AS w(id, k) CROSS JOIN {copies_of('w.k')}"
 """The facts of an ack (fabricd.core.mailbox_acks.AckFacts.copies) of mailbox $1: for each id $2[i], its
 $3[i] oldest unread copies (two senders may have chosen one id)."""
 
@@ -118,7 +119,7 @@ WITH box AS (
     SELECT id, k FROM unnest($2::text[], $3::int[]) AS w(id, k)
 ), copies AS (
     SELECT w.id, w.k, x.seq, row_number() OVER (PARTITION BY w.id ORDER BY x.seq) AS n
-    FROM w CROSS JOIN {_copies("w.k + 1")}
+    FROM w CROSS JOIN {copies_of("w.k + 1")}
 ), ok AS (
     SELECT CASE WHEN $4::bigint[] IS NULL THEN NOT EXISTS (SELECT 1 FROM copies WHERE n > k)
                 ELSE $4 = ARRAY(SELECT seq FROM copies ORDER BY seq) END AS ok
