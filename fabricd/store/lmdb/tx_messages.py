@@ -34,11 +34,13 @@ class MessageRecords:
         raise NotImplementedError
 
     def _move(self, sender: str, size: int, sign: int) -> None:
-        """fabricd.core.quota.message_moves, kept with the transaction's other usage moves (written at commit)."""
-        usage = self._usage
-        for agent_id, name, delta in quota.message_moves(sender, size, sign):
-            counter = keys.usage(name, agent_id)
-            usage[counter] = usage.get(counter, 0) + delta
+        """fabricd.core.quota.message_moves, kept with the transaction's other usage moves (written at commit);
+        read off MESSAGE_MOVES in place: every message stored or consumed moves them."""
+        if sender:
+            usage = self._usage
+            for move in quota.MESSAGE_MOVES:
+                counter = keys.usage(move.quota, sender)
+                usage[counter] = usage.get(counter, 0) + (sign * size if move.by_size else sign)
 
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
         txn, dbs = self._txn, self._dbs
