@@ -131,9 +131,9 @@ class RecordTx(Protocol):
 
     def queued_tickets(self) -> int: ...
 
-    # -- quota usage (fabricd.core.quota): the backend moves UNREAD_BYTES and QUEUED itself, in put_message,
-    # delete_message, restore_message, purge_unread, put_ticket and delete_ticket, by the message's sender
-    # and the ticket's source agent; the scripts move MAILBOXES
+    # -- quota usage (fabricd.core.quota): the backend moves what quota.MESSAGE_MOVES names (message_moves) in
+    # put_message, delete_message, restore_message and purge_unread, by the message's sender and stored size,
+    # and QUEUED in put_ticket and delete_ticket, by the ticket's source agent; the scripts move MAILBOXES
     def usage(self, agent_id: str) -> Usage:
         """What `agent_id` holds against its quotas (zeros for an agent never counted)."""
 
