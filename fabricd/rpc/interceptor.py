@@ -244,6 +244,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
+                # The headers go out now, not with the first response: a client waiting for its stream to be
+                # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
+                await context.send_initial_metadata(())
                 # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
                 items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # see above
                 await pump(items, context, identity, slot, started)
@@ -282,6 +285,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
+                # The headers go out now, not with the first response: a client waiting for its stream to be
+                # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
+                await context.send_initial_metadata(())
                 # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
                 items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]
                 await pump(items, context, identity, slot, started)
