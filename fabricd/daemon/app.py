@@ -179,8 +179,10 @@ class App:
         gc.set_threshold(50_000, 20, 20)
         await set_serving(self.health, True)
         where = self.store.stats().location if c.store else c.data_dir
+        event_loop = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
         for address in self.bound:
-            logs.announce(f"fabricd {__version__} serving {where} on {address}", address=address)
+            logs.announce(f"fabricd {__version__} ({event_loop}) serving {where} on {address}", address=address,
+                          event_loop=event_loop)
         if metrics_at:
             logs.announce(f"fabricd metrics on http://{metrics_at}/metrics", url=f"http://{metrics_at}/metrics")
         if self.overseer is not None:
