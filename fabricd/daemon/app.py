@@ -23,6 +23,7 @@ from fabricd.core.leases import LEASES
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
+from fabricd.core.ports import Service
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.core.wake import WAKE, Wakes
@@ -117,7 +118,7 @@ class App:
         """No call in flight but the one writing (an Ask or AwaitReply waiting for its answer does not count)."""
         return self.load.unary_calls - self.rendezvous.open_waits <= 1
 
-    def _services(self) -> tuple[object, ...]:
+    def _services(self) -> tuple[Service | Tokens, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
                 self.wakes, self.channels, self.leases)
 
@@ -267,7 +268,7 @@ class App:
         """Hand the running services every key whose Spec says `reloadable` (a test checks each one lands)."""
         logs.setup(c.log_level, c.log_format)
         for service in self._services():
-            service.limits = c.limits  # type: ignore[attr-defined]
+            service.limits = c.limits
         self.agent_directory.max_causal_depth = c.max_causal_depth
         self.limiter.rate, self.limiter.burst = c.auth.rate_limit, c.auth.rate_burst
 

@@ -244,8 +244,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
-                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
-                items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # see above
+                items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # an aio servicer's stream is an async generator; grpc-stubs type every handler as sync
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
@@ -282,8 +281,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
-                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
-                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]
+                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]  # as inner_stream's above
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))
