@@ -13,7 +13,7 @@ from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketReque
 from fabricd.core.serve import CancelHeadOp, ReplyOp, ServeOp, Shown, serve
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
-from fabricd.rpc.streams import InFlight, Load, Refused, next_seq
+from fabricd.rpc.streams import CallLoad, InFlight, Refused, next_seq
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 
@@ -95,7 +95,7 @@ def _timeout(request, context) -> float | None:  # noqa: ANN001
 
 
 class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
-    def __init__(self, rendezvous: Rendezvous, load: Load | None = None) -> None:
+    def __init__(self, rendezvous: Rendezvous, load: CallLoad | None = None) -> None:
         self._rv = rendezvous
         self._load = load
         """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""

@@ -51,7 +51,7 @@ class Refused(Generic[Frame]):
     error: FabricError
 
 
-class Load(Protocol):
+class CallLoad(Protocol):
     """The daemon's count of unary calls in flight (fabricd.rpc.interceptor.Load, which imports this module)."""
 
     unary_calls: int
@@ -63,7 +63,7 @@ class InFlight:
 
     __slots__ = ("_load", "held")
 
-    def __init__(self, load: Load | None) -> None:
+    def __init__(self, load: CallLoad | None) -> None:
         self._load = load
         self.held = 0
 
