@@ -13,6 +13,8 @@ Invariants (every backend):
 - A cut stream cancels the steps in flight as a dropped unary call would (an ask whose
   caller left retires its ticket after the grace a request key gives): a resend of the
   same ids and request keys after reconnect is stored once (fabricd.core.mailbox, rendezvous).
+- At shutdown a stream stops reading, answers every frame it read, then ends UNAVAILABLE
+  SHUTTING_DOWN: an idle sender's stream does not hold the daemon's stop for its grace.
 
 `merge` interleaves several sources into one stream (a replier's tickets and answers).
 """
@@ -28,6 +30,7 @@ from fabricd.core.errors import FabricError
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.model import Message, Sent, Ticket
 from fabricd.core.rendezvous import Rendezvous, TicketRequest
+from fabricd.core.rendezvous_wait import shutting_down
 
 WINDOW = 128
 """Frames of one stream read and not yet answered."""
@@ -88,6 +91,7 @@ class Pipeline:
         pending: list[tuple[int, Op]] = []
         more = asyncio.Event()
         done = False
+        shut = False
 
         async def read() -> None:
             nonlocal done
@@ -125,6 +129,15 @@ class Pipeline:
                     return
 
         reader, stepper = asyncio.ensure_future(read()), asyncio.ensure_future(steps())
+        shutdown = asyncio.ensure_future(self._mailboxes.closing())
+
+        def stop_reading(_: object) -> None:  # the daemon shuts down: answer what was read, then end
+            nonlocal shut
+            if not shutdown.cancelled() and not reader.done():
+                shut = True
+                reader.cancel()
+
+        shutdown.add_done_callback(stop_reading)
         try:
             while True:
                 item = await self._out.get()
@@ -134,11 +147,13 @@ class Pipeline:
                 self._room.release()
                 self._held -= self._sizes.pop(item[0], 0)
                 self._freed.set()
+            if shut:
+                raise shutting_down()  # every frame read is answered; the client sends the rest again elsewhere
             await reader  # raise what the reader met (a malformed frame)
         finally:
-            for task in (reader, stepper, *self._asks):
+            for task in (reader, stepper, shutdown, *self._asks):
                 task.cancel()
-            await asyncio.gather(reader, stepper, *self._asks, return_exceptions=True)
+            await asyncio.gather(reader, stepper, shutdown, *self._asks, return_exceptions=True)
             closing = getattr(frames, "aclose", None)
             if closing is not None:
                 await closing()

@@ -64,6 +64,8 @@ from fabricd.core.ports_channels import ChannelPort
 from fabricd.core.quota import Quotas, Usage
 
 WakeKey = str
+CLOSING: WakeKey = "\x00closing"
+"""A wake key no write moves: waited on to learn that the wake-ups closed (Service.closing)."""
 """A wake-up key: "mailbox/<agent id>", "ticket/<id>", "queue/<agent id>", "directory", "outbox", "agent-directory"."""
 
 
@@ -459,3 +461,10 @@ class Service:
         self.limits = limits
         self._clock = clock
         self._keepalive_s = keepalive_s
+
+    async def closing(self) -> None:
+        """Return once the daemon shuts down (its wake-ups close): a stream that waits on its caller's frames,
+        not on a wake-up, ends then instead of holding the shutdown for its grace."""
+        wakeups = self._wakeups
+        while not wakeups.closed:
+            await wakeups.wait(CLOSING, wakeups.version(CLOSING), None)  # a key nothing moves: woken by close

@@ -244,6 +244,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
+                # The headers go out now, not with the first response: a client waiting for its stream to be
+                # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
+                await context.send_initial_metadata(())
                 items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # an aio servicer's stream is an async generator; grpc-stubs type every handler as sync
                 await pump(items, context, identity, slot, started)
 
@@ -281,6 +284,9 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                     slot = streams.open(identity)
                 except FabricError as exc:
                     await refuse(context, started, identity, exc)
+                # The headers go out now, not with the first response: a client waiting for its stream to be
+                # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
+                await context.send_initial_metadata(())
                 items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]  # as inner_stream's above
                 await pump(items, context, identity, slot, started)
 

@@ -287,6 +287,16 @@ async def test_unacked_mail_is_delivered_again_after_the_stream_drops(client: Cl
     assert [m.text for m in second.messages] == ["m1", "m2"]
 
 
+async def test_a_stream_on_an_empty_mailbox_is_open_before_its_first_mail(client: Client) -> None:
+    # Its headers come at once: a client waiting for the stream to be open (the Python client's Subscription,
+    # `fabric tail` after the daemon came back) learns it then, not at the first keepalive (15 s later).
+    call = client.mailbox.Subscribe(mbx_pb.SubscribeRequest(agent_id="nobody-yet"))
+    await asyncio.wait_for(call.wait_for_connection(), 10)
+    await client.send("nobody-yet", "first", create_mailbox=True)
+    assert [m.text for m in (await call.read()).messages] == ["first"]
+    call.cancel()
+
+
 async def test_two_subscribers_of_one_mailbox_each_see_every_message(client: Client) -> None:
     for i in range(50):
         await client.send("shared", f"m{i}")

@@ -167,3 +167,24 @@ async def test_a_serve_stream_starts_with_an_open_frame(daemon) -> None:
             await asyncio.wait_for(replier.read(), 30)
         assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert call_reason(caught.value) == "SERVE_OPEN_FIRST"
+
+
+async def test_a_shutdown_ends_idle_sender_and_replier_streams_at_once_unavailable(make_daemon) -> None:
+    # A grace of an hour: a stream that held the shutdown would hold it that long (the stop below gives 30 s).
+    daemon = make_daemon("--grace", "3600").start()
+    async with Client(daemon.target, streams=False) as client:
+        await client.register("worker")
+        sender = mb_grpc.MailboxServiceStub(client._channel).SendStream()
+        await sender.write(send_frame(1, "worker", "before the stop"))
+        assert (await asyncio.wait_for(sender.read(), 30)).send.message.text == "before the stop"
+        replier = rv_grpc.RendezvousServiceStub(client._channel).Serve()
+        await replier.write(rv.ServeRequest(open=rv.ServeOpen(agent_id="worker")))
+        await asyncio.wait_for(replier.wait_for_connection(), 30)
+        await asyncio.to_thread(daemon.stop)  # both streams idle, waiting on their callers
+        for call in (sender, replier):
+            with pytest.raises(grpc.aio.AioRpcError) as caught:
+                while True:
+                    response = await asyncio.wait_for(call.read(), 30)
+                    assert response is not grpc.aio.EOF  # the stream ends with an error, not OK
+            assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+            assert call_reason(caught.value) == "SHUTTING_DOWN"
