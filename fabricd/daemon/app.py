@@ -23,7 +23,7 @@ from fabricd.core.leases import LEASES
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
-from fabricd.core.ports import Service
+from fabricd.core.ports import CLOSING, Service
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.core.wake import WAKE, Wakes
@@ -43,8 +43,9 @@ if TYPE_CHECKING:
     from fabricd.http.server import Overseer
 
 log = logging.getLogger("fabricd")
-# The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
-_OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES)
+# The daemon's own loops wait on these keys from start to stop, and each open sender's stream on CLOSING (to
+# end at shutdown): not counted as callers' waiters in GetStatus.
+_OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES, CLOSING)
 TOKENS_RECHECK_S = 2.0
 """On a shared store, how often a node re-reads the tokens with no wake-up from the others: the bound on how
 long a token revoked on another node still works here should that node's NOTIFY be lost."""
