@@ -122,6 +122,29 @@ def check_unread(agent_id: str, quota: Quotas, usage: Usage, size: int, count: i
         raise refused
 
 
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A usage counter an unread message moves for its sender: by the message's stored size, or by one."""
+
+    quota: str
+    by_size: bool
+
+
+MESSAGE_MOVES = (Move(UNREAD_BYTES, True), Move(UNREAD_MESSAGES, False))
+"""The counters each unread message moves for its sender (none for a message without one): up when it is
+stored (a send, a ticket's task) or put back, down by as much when it is consumed (an ack, a drain, a ticket
+answered or withdrawn, a purge). Its size is what the backend stores for it, the same both ways. Backends apply
+these through `message_moves`; PostgreSQL's statements are written from this table (usage_sql.moved)."""
+
+
+def message_moves(sender: str, size: int, sign: int, count: int = 1) -> list[tuple[str, str, int]]:
+    """The (agent, quota, delta) moves of `count` unread messages of `sender`, `size` bytes stored in all,
+    stored (`sign` 1) or consumed (-1): MESSAGE_MOVES."""
+    if not sender:
+        return []
+    return [(sender, m.quota, sign * (size if m.by_size else count)) for m in MESSAGE_MOVES]
+
+
 def outbox_holder(key: str, state: int, sender: str) -> str:
     """The agent an outbox row counts against (OUTBOX_ROWS): its sender while the row is PENDING or
     DEAD_LETTER; nobody ("") for a receipt or a wake row (`wake:`, the daemon's own)."""

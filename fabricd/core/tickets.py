@@ -9,7 +9,7 @@ a decision carries new objects.
                        target names the same ticket, queued or finished)
     enqueue            a new ticket, a follow-up turn of an INPUT_REQUIRED one, or a resend's answer; the
                        task message it delivers and the asker's quotas (queued tickets, unread bytes)
-    answer             the reply to a queued ticket of the replier's (`answered`: what it writes on it)
+    answer             the reply to a queued ticket of the replier's (`answerable`; `answered`: what it writes)
     withdraw           CancelTicket: a queued ticket, or a question nobody will answer, aborted
     finished           what any ticket leaving its FIFO becomes (answered or aborted)
 
@@ -180,10 +180,19 @@ def answered(reply: Answer, now: int) -> Answered:
     return Answered(TicketState.ANSWERED, reply.outcome, reply.result, reply.data, dict(reply.headers), now)
 
 
+def answerable(replier: str) -> tuple[TicketState, str]:
+    """The (state, target) of the only tickets an answer by agent `replier` answers: its own, still queued.
+
+    A backend that applies `answered` in the statement that reads the ticket (PostgreSQL) guards its write on
+    the ticket having these; when it has not, nothing is written and `answer` names the refusal."""
+    return TicketState.QUEUED, replier
+
+
 def answer(ticket: Ticket | None, replier: str, reply: Answer, now: int, *, name: str, ticket_id: str) -> Ticket:
     """The answered ticket: `ticket` is the one the reply names (`ticket_id`), or the head of the FIFO of agent
-    `replier` (None when it has none), who replied as `name`; only a queued ticket of the replier's is answered."""
-    if ticket is None or ticket.state != TicketState.QUEUED or ticket.target != replier:
+    `replier` (None when it has none), who replied as `name`; only a queued ticket of the replier's is answered
+    (`answerable`)."""
+    if ticket is None or (ticket.state, ticket.target) != answerable(replier):
         raise no_pending_request(name, ticket_id)
     a = answered(reply, now)
     return dataclasses.replace(ticket, state=a.state, outcome=a.outcome, result=a.result, result_data=a.result_data,

@@ -9,13 +9,14 @@ import pytest
 from fabricd.core.errors import DeadlineExceeded
 from fabricd.core.limits import Limits
 from fabricd.core.mailbox import DELIVERY_MARGIN_S, Mailboxes
-from tests.core.conftest import Fabric, mail, texts
+from fabricd.core.quota import Usage
+from tests.core.conftest import Fabric, decoded, mail, texts
 
 
 async def _mailbox_of_three(fabric: Fabric) -> None:
     await fabric.directory.register("bob")
     for i in range(3):
-        await fabric.mailboxes.send(mail("bob", f"m{i}"))
+        await fabric.mailboxes.send(mail("bob", f"m{i}", sender="alice"))
 
 
 async def test_a_drain_without_time_to_answer_consumes_nothing(fabric: Fabric) -> None:
@@ -87,6 +88,8 @@ async def _drain_held_after_its_commit(fabric: Fabric) -> tuple[object, asyncio.
 
 async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_messages_back(fabric: Fabric) -> None:
     await _mailbox_of_three(fabric)
+    charged = await fabric.store.mailboxes.usage("alice")
+    assert charged.unread_messages == 3
     port, durable, drain = await _drain_held_after_its_commit(fabric)
     assert (await fabric.mailboxes.peek("bob", 10))[1] == 1  # consumed in the store, the caller not answered
     drain.cancel()
@@ -97,6 +100,10 @@ async def test_a_drain_whose_caller_leaves_while_its_write_commits_puts_the_mess
     while (await fabric.mailboxes.peek("bob", 10))[1] != 3:
         await asyncio.sleep(0.001)
     assert texts((await fabric.mailboxes.peek("bob", 10))[0]) == ["m0", "m1", "m2"]  # back in their places
+    assert await fabric.store.mailboxes.usage("alice") == charged  # charged again, exactly
+    messages, _ = await fabric.mailboxes.peek("bob", 10)
+    assert await fabric.mailboxes.ack("bob", [m.id for m in decoded(messages)]) == 3
+    assert await fabric.store.mailboxes.usage("alice") == Usage()
 
 
 async def test_a_drain_whose_mailbox_is_removed_and_made_again_while_it_commits_puts_nothing_back(

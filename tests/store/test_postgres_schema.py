@@ -9,7 +9,8 @@ import pathlib
 import asyncpg
 import pytest
 
-from fabricd.store.postgres import schema
+from fabricd.core.model import Address, Message
+from fabricd.store.postgres import schema, statements
 from fabricd.store.postgres.errors import SchemaAhead
 
 TABLES = {"schema_version", "counters", "mailboxes", "removals", "messages", "message_ids", "tickets", "outbox",
@@ -72,6 +73,22 @@ async def test_migration_7_starts_a_mailbox_no_one_had_at_1_and_keeps_older_remo
         await conn.execute("INSERT INTO mailboxes (agent_id) VALUES ('gone')")
         seqs = dict(await conn.fetch("SELECT agent_id, last_seq FROM mailboxes"))
         assert seqs == {"never": 0, "old": 7, "gone": 4}  # no one's: 1 next; removed before 7: the floor; its own
+    finally:
+        await conn.close()
+
+
+async def test_migration_14_gives_each_unread_message_its_senders_agent_id(pg_empty_url: str) -> None:
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        await schema.migrate(conn, 13)
+        for seq, sender in ((1, "alice"), (2, ""), (3, "carol")):
+            body = statements.encode(Message(id=f"m-{seq}", sender=Address(sender, "s-1"), recipient=Address("bob"),
+                                             text="x" * seq))
+            await conn.execute("INSERT INTO messages (agent_id, seq, id, body) VALUES ('bob', $1, $2, $3)",
+                               seq, f"m-{seq}", body)
+        assert await schema.migrate(conn, 14) == [14]
+        senders = dict(await conn.fetch("SELECT seq, sender FROM messages WHERE agent_id = 'bob'"))
+        assert senders == {1: "alice", 2: "", 3: "carol"}
     finally:
         await conn.close()
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from fabricd.core import mailbox as rules
+from fabricd.core import mailbox_acks as acks
 from fabricd.core import mailbox_writes as writes
 from fabricd.core import quota as quotas
 from fabricd.core.errors import FabricError
@@ -121,22 +122,28 @@ def append(tx: RecordTx, now: int, mint: Callable[[int], str], items: Sequence[t
 
 
 def consume(tx: RecordTx, agent_id: str, message_id: str) -> bool:
-    """Mark the oldest unread message of `agent_id` carrying `message_id` read; False if none was unread.
-
-    Two senders may choose the same id for one recipient: the oldest goes first, so a consumer acking each
-    message after handling it, in order, never acks one it has not seen."""
-    if not tx.consume_id(agent_id, message_id):
-        return False
+    """Consume the message of `agent_id` carrying `message_id` as an ack of that id alone would
+    (fabricd.core.mailbox_acks), without recording activity (a ticket answered or withdrawn takes its task);
+    False if none was unread."""
     entry = tx.get_entry(agent_id)
-    if entry is not None:
-        entry.unread_count -= 1
-        tx.put_entry(entry, None)
-    return True
+    return _consume(tx, agent_id, [message_id], entry) is not None
 
 
-def consume_each(tx: RecordTx, agent_id: str, message_ids: Sequence[str]) -> int:
-    """RecordTx.consume_ids through consume_id: for backends with nothing faster."""
-    return sum(1 for mid in message_ids if tx.consume_id(agent_id, mid))
+def _consume(tx: RecordTx, agent_id: str, message_ids: Sequence[str], entry: MailboxEntry | None) -> int | None:
+    """Apply fabricd.core.mailbox_acks.ack to the facts read here: the count consumed, None when nothing was
+    (`entry` is left for the caller to put when it changes more of it)."""
+    want = acks.wanted(message_ids)
+    decided = acks.ack(want, acks.AckFacts(entry.unread_count if entry is not None else None,
+                                           tx.unread_copies(agent_id, want) if entry is not None else {}))
+    if not decided.active:
+        return None
+    consumed = sum(1 for e in decided.taken if tx.delete_message(agent_id, e.seq, e.encoded or None))
+    if not consumed:
+        return None
+    assert entry is not None
+    entry.unread_count -= consumed
+    tx.put_entry(entry, None)
+    return consumed
 
 
 def release_creator(tx: RecordTx, entry: MailboxEntry) -> None:
@@ -199,11 +206,11 @@ def put_back(tx: RecordTx, agent_id: str, envelopes: Sequence[Envelope], revisio
 
 
 def ack(tx: RecordTx, now: int, agent_id: str, message_ids: Sequence[str]) -> int:
+    """Consume what fabricd.core.mailbox_acks.ack takes; the agent's activity when it has a mailbox."""
     entry = tx.get_entry(agent_id)
     if entry is None:
         return 0
-    acked = tx.consume_ids(agent_id, message_ids)  # consume() of each, with the entry written once
-    entry.unread_count -= acked
+    acked = _consume(tx, agent_id, message_ids, entry) or 0
     entry.last_activity_ns = now  # acknowledging its mail is the agent's activity
     tx.put_entry(entry, None)
     return acked

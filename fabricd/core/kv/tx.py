@@ -10,7 +10,7 @@ script's changes are thrown away when it raises, so it may be run again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message, OutboxRow, RowState, Ticket
@@ -82,9 +82,10 @@ class RecordTx(Protocol):
         recipient and id for acks. A minted id is unique store-wide (a backend may key it alone) but is its
         sender's too: get_id(sender, id) finds it, so that sender resending it is refused."""
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        """Consume the oldest unread message of `agent_id` carrying `message_id` (two senders may have
-        chosen the same id); False when none is unread."""
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        """The facts of an ack (fabricd.core.mailbox_acks.AckFacts.copies): for each wanted id, the unread
+        messages of `agent_id` carrying it, at least the `wanted[id]` oldest of them (or all); ids found
+        nowhere are left out. Reads only: a backend may tidy its own indexes, never consume."""
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         """Unread messages with seq above `after_seq`, oldest first: at most `limit`, and no more than
@@ -95,10 +96,6 @@ class RecordTx(Protocol):
 
         `encoded`: its stored encoding, when this transaction read it already (from `unread`): the backend
         need not read (and check) it again to credit its sender."""
-
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        """Consume the unread messages of `agent_id` with these ids, as `delete_message` does; ids unknown, of
-        another mailbox or already consumed are passed over. The number consumed (an ack's work, in one call)."""
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         """Make a consumed message unread again from its stored encoding; False when it is unread already."""
@@ -134,9 +131,9 @@ class RecordTx(Protocol):
 
     def queued_tickets(self) -> int: ...
 
-    # -- quota usage (fabricd.core.quota): the backend moves UNREAD_BYTES and QUEUED itself, in put_message,
-    # delete_message, restore_message, purge_unread, put_ticket and delete_ticket, by the message's sender
-    # and the ticket's source agent; the scripts move MAILBOXES
+    # -- quota usage (fabricd.core.quota): the backend moves what quota.MESSAGE_MOVES names (message_moves) in
+    # put_message, delete_message, restore_message and purge_unread, by the message's sender and stored size,
+    # and QUEUED in put_ticket and delete_ticket, by the ticket's source agent; the scripts move MAILBOXES
     def usage(self, agent_id: str) -> Usage:
         """What `agent_id` holds against its quotas (zeros for an agent never counted)."""
 

@@ -303,8 +303,8 @@ class LmdbTarget:
         elif kind is Kind.MESSAGE:
             encoded = records.encode_message(value)
             txn.put(keys.message(keys.entry(value.recipient.agent_id), value.seq), encoded, db=dbs.messages)
-            tx.count_usage(*recount.message_charge(encoded))  # as LmdbTx.put_message
-            tx.count_usage(*recount.message_count_charge(encoded))
+            for move in recount.message_charges(encoded):  # as LmdbTx.put_message
+                tx.count_usage(*move)
         elif kind is Kind.MESSAGE_ID:
             message_id, sender, minted, r = value
             if minted:

@@ -29,14 +29,10 @@ def mailbox_charge(entry: MailboxEntry) -> tuple[str, str, int]:
     return entry.metadata.get(quotas.CREATED_BY, ""), quotas.MAILBOXES, 1
 
 
-def message_charge(encoded: bytes) -> tuple[str, str, int]:
-    """(agent, quota, amount) an unread message (its stored encoding) charges: its sender, its length."""
-    return sender_of(encoded), quotas.UNREAD_BYTES, len(encoded)
-
-
-def message_count_charge(encoded: bytes) -> tuple[str, str, int]:
-    """(agent, quota, amount) an unread message charges to its sender's unread messages: one."""
-    return sender_of(encoded), quotas.UNREAD_MESSAGES, 1
+def message_charges(encoded: bytes) -> list[tuple[str, str, int]]:
+    """(agent, quota, amount) an unread message (its stored encoding) charges: fabricd.core.quota.MESSAGE_MOVES
+    of its sender, as LmdbTx.put_message moves them."""
+    return quotas.message_moves(sender_of(encoded), len(encoded), 1)
 
 
 def recount(txn: lmdb.Transaction[bytes], dbs: Any) -> int:
@@ -54,8 +50,8 @@ def recount(txn: lmdb.Transaction[bytes], dbs: Any) -> int:
     for raw in _values(txn, dbs.entries):
         charge(*mailbox_charge(records.decode_entry(raw)))
     for raw in _values(txn, dbs.messages):
-        charge(*message_charge(raw))
-        charge(*message_count_charge(raw))
+        for move in message_charges(raw):
+            charge(*move)
     for raw in _values(txn, dbs.tickets):
         ticket = records.decode_ticket(raw)
         if ticket.state == TicketState.QUEUED:

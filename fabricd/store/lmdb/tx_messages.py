@@ -6,7 +6,7 @@ sender), and a chosen id an entry among its recipient's (`by_id`), so a consume 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from fabricd.core import quota
@@ -33,6 +33,15 @@ class MessageRecords:
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         raise NotImplementedError
 
+    def _move(self, sender: str, size: int, sign: int) -> None:
+        """fabricd.core.quota.message_moves, kept with the transaction's other usage moves (written at commit);
+        read off MESSAGE_MOVES in place: every message stored or consumed moves them."""
+        if sender:
+            usage = self._usage
+            for move in quota.MESSAGE_MOVES:
+                counter = keys.usage(move.quota, sender)
+                usage[counter] = usage.get(counter, 0) + (sign * size if move.by_size else sign)
+
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
         txn, dbs = self._txn, self._dbs
         raw = txn.get(keys.chosen_id(sender, message_id), db=dbs.ids)
@@ -45,17 +54,17 @@ class MessageRecords:
                 raw = None
         return records.decode_id(raw) if raw is not None else None
 
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        """consume_id of each, the minted ids read in place: no IdRecord or message key built twice per id, and
-        the senders credited once per call, not once per message."""
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        """A minted id's copy read in place through its record (it is older than any chosen copy of its id in
+        the mailbox: the id was unknown before it was minted), then the chosen copies through `by_id`, oldest
+        first, as many as are wanted; each message read and checked once (the ack hands it back)."""
         recipient = agent_id.encode("utf-8", "surrogatepass")
         agent_key = keys.entry(agent_id)
-        get, delete, ids, messages = self._raw.get, self._raw.delete, self._dbs.ids, self._dbs.messages
+        get, ids = self._raw.get, self._dbs.ids
         unread_seq, looks_minted, pack = records.unread_seq, keys.looks_minted, keys.U64.pack
-        credits: dict[str, int] = {}
-        counts: dict[str, int] = {}
-        consumed = 0
-        for mid in message_ids:
+        out: dict[str, list[Envelope]] = {}
+        for mid, k in wanted.items():
+            found: list[Envelope] = []
             if looks_minted(mid):
                 key = keys.minted_id(mid)
                 raw = get(key, db=ids)
@@ -65,25 +74,14 @@ class MessageRecords:
                     if value is None:
                         self._report("ids", bytes(key))
                     elif seq:
-                        key = agent_key + pack(seq)
-                        encoded = self._carrying(key, mid)
-                        if encoded is not None and delete(key, db=messages):
-                            sender = sender_of(encoded)
-                            if sender:
-                                credits[sender] = credits.get(sender, 0) + len(encoded)
-                                counts[sender] = counts.get(sender, 0) + 1
-                            consumed += 1
-                            continue
-            if self._consume_chosen(agent_id, mid):
-                consumed += 1
-        usage = self._usage
-        for sender, size in credits.items():
-            counter = keys.usage(quota.UNREAD_BYTES, sender)
-            usage[counter] = usage.get(counter, 0) - size
-        for sender, count in counts.items():
-            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
-            usage[counter] = usage.get(counter, 0) - count
-        return consumed
+                        encoded = self._carrying(agent_key + pack(seq), mid)
+                        if encoded is not None:
+                            found.append(Envelope(seq, encoded))
+            if len(found) < k:
+                found += self._chosen_copies(agent_id, mid, k - len(found))
+            if found:
+                out[mid] = found
+        return out
 
     def _carrying(self, key: bytes, minted: str) -> bytes | None:
         """The unread message at `key` (the seq a minted id's record names) if it carries that id, else None.
@@ -113,13 +111,7 @@ class MessageRecords:
         agent_id = message.recipient.agent_id
         encoded = records.encode_message(message)
         self.stored_messages += 1
-        sender = message.sender.agent_id
-        if sender:  # count_usage, inline: one charge per message stored
-            usage = self._usage
-            counter = keys.usage(quota.UNREAD_BYTES, sender)
-            usage[counter] = usage.get(counter, 0) + len(encoded)
-            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
-            usage[counter] = usage.get(counter, 0) + 1
+        self._move(message.sender.agent_id, len(encoded), 1)
         put, dbs = self._raw.put, self._dbs  # both databases are sealed: seal here, as SealedTxn.put would
         put(keys.message(keys.entry(agent_id), message.seq), seal(encoded), db=dbs.messages)
         if chosen:
@@ -132,38 +124,24 @@ class MessageRecords:
                                                                    sender=message.sender.agent_id)), db=dbs.ids)
         return encoded
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        if keys.looks_minted(message_id):
-            # A minted id's message is older than any chosen copy of its id in the same mailbox (the id
-            # was unknown before it was minted): when it is unread, it is the oldest.
-            raw = self._txn.get(keys.minted_id(message_id), db=self._dbs.ids)
-            if raw is not None:
-                record = records.decode_id(raw)
-                key = keys.message(keys.entry(agent_id), record.seq)
-                if record.recipient == agent_id and self._carrying(key, message_id) is not None:
-                    return self.delete_message(agent_id, record.seq)
-        return self._consume_chosen(agent_id, message_id)
-
-    def _consume_chosen(self, agent_id: str, message_id: str) -> bool:
-        """Consume the oldest unread message of the mailbox whose sender chose `message_id` (`by_id`)."""
+    def _chosen_copies(self, agent_id: str, message_id: str, limit: int) -> list[Envelope]:
+        """The oldest `limit` unread messages of the mailbox whose sender chose `message_id` (`by_id`)."""
         txn, dbs = self._txn, self._dbs
         prefix = keys.by_id(agent_id, message_id)
-        found = None
+        found: list[Envelope] = []
         stale = []
         for key, _ in rows_under(txn, dbs.by_id, prefix, b""):
             seq = keys.read_u64(key, len(prefix))
             raw = txn.get(keys.message(keys.entry(agent_id), seq), db=dbs.messages)
             if raw is not None and id_of(raw) == message_id:
-                found = seq
-                break
-            if raw is None:
+                found.append(Envelope(seq, raw))
+                if len(found) >= limit:
+                    break
+            elif raw is None:
                 stale.append(bytes(key))  # drained or purged by seq: the entry outlived it
         for key in stale:
             txn.delete(key, db=dbs.by_id)
-        if found is None:
-            return False
-        txn.delete(keys.by_id(agent_id, message_id, found), db=dbs.by_id)
-        return self.delete_message(agent_id, found)
+        return found
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         agent_key = keys.entry(agent_id)
@@ -194,13 +172,7 @@ class MessageRecords:
                 return False
         if not self._raw.delete(key, db=db):
             return False
-        sender = sender_of(encoded)
-        if sender:  # count_usage, inline: one credit per message consumed
-            usage = self._usage
-            counter = keys.usage(quota.UNREAD_BYTES, sender)
-            usage[counter] = usage.get(counter, 0) - len(encoded)
-            counter = keys.usage(quota.UNREAD_MESSAGES, sender)
-            usage[counter] = usage.get(counter, 0) - 1
+        self._move(sender_of(encoded), len(encoded), -1)
         mid = id_of(encoded)
         if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
             self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
@@ -210,8 +182,7 @@ class MessageRecords:
         if not self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,
                              overwrite=False):
             return False
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
+        self._move(sender_of(encoded), len(encoded), 1)
         mid = id_of(encoded)
         if not keys.looks_minted(mid):
             self._txn.put(keys.by_id(agent_id, mid, seq), b"", db=self._dbs.by_id)
@@ -228,8 +199,7 @@ class MessageRecords:
                         break
                     message = records.decode_message(raw)
                     doomed.append((bytes(key), message, keys.message_seq(key)))
-                    self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, -len(raw))
-                    self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, -1)
+                    self._move(message.sender.agent_id, len(raw), -1)
         for key, message, seq in doomed:
             txn.delete(key, db=dbs.messages)
             for id_key in (keys.minted_id(message.id), keys.chosen_id(message.sender.agent_id, message.id)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from fabricd import wire
@@ -18,7 +18,6 @@ from fabricd.core.agentdir import (
     Thread,
     WorkRequest,
 )
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.lease_patterns import ANYWHERE
 from fabricd.core.model import (
     Change,
@@ -168,13 +167,21 @@ class MemoryTx(MemoryChannelRecords):
         self._w("messages")[(agent_id, message.seq)] = (encoded, message.id)
         self._w("ids")[(message.sender.agent_id, message.id)] = IdRecord(agent_id, message.seq, message.send_time_ns, digest)
         self.stored_messages += 1
-        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
+        self._move(message.sender.agent_id, len(encoded), 1)
         return encoded
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        oldest = next((k for k in self._unread_keys(agent_id) if self._t("messages")[k][1] == message_id), None)
-        return oldest is not None and self.delete_message(agent_id, oldest[1])
+    def _move(self, sender: str, size: int, sign: int) -> None:
+        for agent_id, name, delta in quota.message_moves(sender, size, sign):
+            self.count_usage(agent_id, name, delta)
+
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        out: dict[str, list[Envelope]] = {}
+        messages = self._t("messages")
+        for key in self._unread_keys(agent_id):
+            encoded, message_id = messages[key]
+            if message_id in wanted:
+                out.setdefault(message_id, []).append(Envelope(key[1], encoded))
+        return out
 
     def _unread_keys(self, agent_id: str, after_seq: int = 0) -> list[tuple[str, int]]:
         return sorted(k for k in self._t("messages") if k[0] == agent_id and k[1] > after_seq)
@@ -194,19 +201,14 @@ class MemoryTx(MemoryChannelRecords):
         if (agent_id, seq) not in self._t("messages"):
             return False
         encoded, _ = self._w("messages").pop((agent_id, seq))
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
+        self._move(sender_of(encoded), len(encoded), -1)
         return True
-
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        return consume_each(self, agent_id, message_ids)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):
             return False
         self._w("messages")[(agent_id, seq)] = (encoded, types_pb2.Message.FromString(encoded).id)
-        self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, len(encoded))
-        self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, 1)
+        self._move(sender_of(encoded), len(encoded), 1)
         return True
 
     def purge_unread(self, agent_id: str) -> int:
@@ -217,8 +219,7 @@ class MemoryTx(MemoryChannelRecords):
             record = ids.get((sender_of(encoded), message_id))
             if record is not None and (record.recipient, record.seq) == key:
                 del ids[(sender_of(encoded), message_id)]
-            self.count_usage(sender_of(encoded), quota.UNREAD_BYTES, -len(encoded))
-            self.count_usage(sender_of(encoded), quota.UNREAD_MESSAGES, -1)
+            self._move(sender_of(encoded), len(encoded), -1)
         return len(keys)
 
     def forget_id(self, sender: str, message_id: str) -> bool:

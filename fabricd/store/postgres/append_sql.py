@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from fabricd.core import quota as quotas
 from fabricd.core.model import Change, IdRecord, MailboxEntry
 from fabricd.store.postgres.schema import SEQ_FLOOR_SQL
-from fabricd.store.postgres.usage_sql import MAILBOXES, MESSAGES_UNREAD, UNREAD, charge
+from fabricd.store.postgres.usage_sql import MAILBOXES, MESSAGES_UNREAD, UNREAD, charge, moved
 
 if TYPE_CHECKING:
     from fabricd.store.postgres.conn import Conn
@@ -205,16 +205,15 @@ WITH locked AS (
     FROM unnest($8::text[], $11::bigint[], $12::bigint[], $13::bool[]) AS v(a, s, n, act)
     WHERE m.agent_id = v.a AND (SELECT ok FROM ok)
 ), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body)
-    SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[]) WHERE (SELECT ok FROM ok)
+    INSERT INTO messages (agent_id, seq, id, body, sender)
+    SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bytea[], $7::text[]) WHERE (SELECT ok FROM ok)
 ), ids AS (
     INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest)
     SELECT i, f, a, s, $5, nullif(d, '') FROM unnest($3::text[], $7::text[], $1::text[], $2::bigint[], $6::bytea[])
         AS v(i, f, a, s, d) WHERE (SELECT ok FROM ok)
 ), charged AS (
     {charge(f'''SELECT n, sum(d)::bigint FROM (
-        SELECT '{UNREAD}' || f, octet_length(b)::bigint FROM unnest($7::text[], $4::bytea[]) AS v(f, b) WHERE f <> ''
-        UNION ALL SELECT '{MESSAGES_UNREAD}' || f, 1 FROM unnest($7::text[]) AS v(f) WHERE f <> ''
+        {moved("SELECT f, octet_length(b) FROM unnest($7::text[], $4::bytea[]) AS v(f, b)")}
         UNION ALL SELECT '{MAILBOXES}' || c, 1 FROM unnest($21::text[]) AS c WHERE c <> ''
     ) AS x(n, d) WHERE (SELECT ok FROM ok) GROUP BY n''')}
 ), wake AS (

@@ -32,7 +32,7 @@ from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres import tx_channels as ch
 from fabricd.store.postgres.errors import PostgresError
 from fabricd.store.postgres.migrate import connect, safe
-from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, freed
+from fabricd.store.postgres.usage_sql import MAILBOXES, OUTBOX_ROWS, QUEUED, charge, moved
 from fabricd.store.records import BATCH, Kind, Record
 from fabricd.store.usage import counter_name
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
@@ -129,8 +129,8 @@ _LOADS: dict[Kind, tuple[str, tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
                                  "last_activity", "register_time", "heartbeat", "unread_count", "last_seq",
                                  "revision", "change", "looks"), lambda e: (*d.entry_args(e), d.looks_of(e))),
     Kind.REMOVAL: ("removals", ("revision", "agent_id"), tuple),
-    Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body"),
-                   lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m))),
+    Kind.MESSAGE: ("messages", ("agent_id", "seq", "id", "body", "sender"),
+                   lambda m: (m.recipient.agent_id, m.seq, m.id, s.encode(m), m.sender.agent_id)),
     Kind.MESSAGE_ID: ("message_ids", ("id", "sender", "agent_id", "seq", "send_ns", "digest"),
                       lambda v: (v[0], v[1], v[3].recipient, v[3].seq, v[3].send_time_ns, v[3].digest or None)),
     Kind.TICKET: ("tickets", tuple(tk.TICKET_COLUMNS.replace(" ", "").split(",")),
@@ -301,7 +301,7 @@ class PgTarget:
 
 
 _USAGE = (
-    charge(freed("messages")),
+    charge(moved("SELECT sender, octet_length(body) FROM messages")),
     charge(f"SELECT '{QUEUED}' || source_agent, count(*) FROM tickets WHERE state = 1 AND source_agent <> '' "
            "GROUP BY source_agent"),
     charge(f"SELECT '{MAILBOXES}' || c, count(*) FROM (SELECT metadata::jsonb ->> '{CREATED_BY}' AS c FROM mailboxes) "

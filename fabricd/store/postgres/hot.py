@@ -26,7 +26,7 @@ from fabricd.core.model import Envelope, Message, Sent
 from fabricd.store.postgres import hot_append
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres.engine import Attempt, PgEngine
-from fabricd.store.postgres.usage_sql import credit, freed
+from fabricd.store.postgres.usage_sql import credit, moved
 
 if TYPE_CHECKING:
     from fabricd.store.postgres.conn import Conn
@@ -125,9 +125,9 @@ WITH ok AS (
     SELECT count(*) = cardinality($2::bigint[]) AS ok FROM messages WHERE agent_id = $1 AND seq = ANY($2::bigint[])
 ), taken AS (
     DELETE FROM messages m WHERE m.agent_id = $1 AND m.seq = ANY($2::bigint[]) AND (SELECT ok FROM ok)
-    RETURNING m.seq, m.body
+    RETURNING m.seq, m.body, m.sender
 ), credited AS (
-    {credit(freed("taken"))}
+    {credit(moved("SELECT sender, octet_length(body) FROM taken"))}
 ), box AS (
     UPDATE mailboxes SET unread_count = unread_count - (SELECT count(*) FROM taken), last_activity = $3
     WHERE agent_id = $1 AND (SELECT ok FROM ok) RETURNING unread_count

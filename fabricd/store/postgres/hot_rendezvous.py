@@ -2,8 +2,8 @@
 
 fabricd.core.tickets decides each write, as it does for the record scripts (LMDB, memory). An Ask or
 EnqueueTicket is one short transaction: its facts in one statement, the decision, its write in one statement
-(tickets.py). A reply is one statement (`_ANSWER`) that picks the replier's queued ticket and stores the
-decided answer. A name that is no agent id is resolved in the same transaction as the write it leads to (its
+(tickets.py). A reply is one statement (`_ANSWER`): a guarded write that reads the ticket the reply names (or
+the replier's FIFO head), locked, and applies tickets.answered to it if it is one tickets.answerable names. A name that is no agent id is resolved in the same transaction as the write it leads to (its
 entries read locked): an enqueue reads its facts again for that agent; a reply that picked nothing resolves
 the name, answers that agent's ticket or names the refusal in one transaction of its own.
 """
@@ -27,37 +27,43 @@ from fabricd.store.postgres import append_sql
 from fabricd.store.postgres import statements as s
 from fabricd.store.postgres import tickets as tk
 from fabricd.store.postgres.engine import Attempt, PgEngine
-from fabricd.store.postgres.usage_sql import QUEUED, credit, freed
+from fabricd.store.postgres.usage_sql import QUEUED, credit, moved
 
 if TYPE_CHECKING:
     from fabricd.store.postgres.conn import Conn
 
 _ANSWER = f"""
-WITH pick AS (
-    SELECT ticket_id FROM tickets WHERE target = $1 AND state = 1 AND ($2 = '' OR ticket_id = $2)
+WITH named AS (
+    SELECT ticket_id, state, target FROM tickets WHERE ticket_id = $2 AND $2 <> '' FOR UPDATE
+), head AS (
+    SELECT ticket_id, state, target FROM tickets WHERE target = $1 AND state = {int(TicketState.QUEUED)} AND $2 = ''
     ORDER BY queue_seq LIMIT 1 FOR UPDATE
+), pick AS (
+    SELECT * FROM named UNION ALL SELECT * FROM head
 ), t AS (
     UPDATE tickets k SET state = $3, result = $4, reason = '', finish_ns = $5, outcome = $6, result_data = $7,
         result_headers = $8 FROM pick
-    WHERE k.ticket_id = pick.ticket_id AND k.state = 1
-    RETURNING k.ticket_id, k.source_agent, {tk.ticket_message_id("k")} AS message_id
+    WHERE k.ticket_id = pick.ticket_id AND pick.state = $9 AND pick.target = $10
+    RETURNING k.ticket_id, k.target, k.source_agent, {tk.ticket_message_id("k")} AS id
 ), box AS (
-    SELECT agent_id FROM mailboxes WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM t) FOR UPDATE
-), task AS (  -- the oldest unread message carrying the task's id (another sender may have chosen it too)
-    SELECT min(m.seq) AS seq FROM message_ids i, t, messages m
-    WHERE i.id = t.message_id AND i.agent_id = $1 AND m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
+    SELECT agent_id FROM mailboxes WHERE agent_id = (SELECT target FROM t) FOR UPDATE
+), task AS (  -- the task's id acked alone (fabricd.core.mailbox_acks.ack): its oldest unread copy
+    SELECT x.seq FROM t AS w CROSS JOIN {s.copies_of("1", "w.target")}
 ), gone AS (
-    DELETE FROM messages m USING task, box WHERE m.agent_id = $1 AND m.seq = task.seq RETURNING m.body
+    DELETE FROM messages m USING task, box WHERE m.agent_id = box.agent_id AND m.seq = task.seq
+    RETURNING m.sender, octet_length(m.body) AS n
 ), credited AS (
-    {credit(freed("gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
+    {credit(moved("SELECT sender, n FROM gone") + f" UNION ALL SELECT '{QUEUED}' || source_agent, 1 FROM t WHERE source_agent <> ''")}
 ), upd AS (
     UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $5
     FROM box WHERE m.agent_id = box.agent_id
 )
 SELECT ticket_id FROM t
 """
-"""Answer agent $1's queued ticket $2 (its FIFO head when $2 is empty) with the fields fabricd.core.tickets.answer
-decided; the ticket's id, no row when agent $1 has no such ticket queued."""
+"""Apply fabricd.core.tickets.answered (the fields $3-$8) to the ticket an answer by agent $1 names: ticket $2, or
+the head of $1's FIFO when $2 is empty; guarded by tickets.answerable ($9, $10: the state and target of the only
+tickets an answer answers). The ticket's id; no row when the guard held for none (nothing written: the caller
+asks fabricd.core.tickets.answer for the refusal)."""
 
 
 class PgRendezvous(KvRendezvous):
@@ -89,7 +95,7 @@ class PgRendezvous(KvRendezvous):
 
         async def run(conn: Conn, attempt: Attempt) -> str | None:
             attempt.committing = True
-            answered: str | None = await conn.fetchval(_ANSWER, agent_id, *args)
+            answered: str | None = await conn.fetchval(_ANSWER, agent_id, *args, *_guard(agent_id))
             return answered
 
         answered = await self._e.op(run, rerun_safe=False)
@@ -101,6 +107,11 @@ class PgRendezvous(KvRendezvous):
             return by_name
         self._e.committed({ticket_key(answered): None, queue_key(agent_id): None})
         return answered
+
+
+def _guard(replier: str) -> tuple[int, str]:
+    state, target = tickets.answerable(replier)
+    return int(state), target
 
 
 async def _answer_by_name(conn: Conn, attempt: Attempt, name: str, answer: rv_rules.Answer, ticket_id: str, now: int,
@@ -116,7 +127,7 @@ async def _answer_by_name(conn: Conn, attempt: Attempt, name: str, answer: rv_ru
         who = found.agent_id if found is not None else name
         if who != name:
             attempt.committing = True
-            answered: str | None = await conn.fetchval(_ANSWER, who, *args)
+            answered: str | None = await conn.fetchval(_ANSWER, who, *args, *_guard(who))
             if answered is not None:
                 return answered, who
             attempt.committing = False  # nothing written: the refusal below reads only

@@ -10,7 +10,8 @@
                                                 fabricd.core.lookalike.entry_keys; GIN-indexed)
     removals        revision                    agent_id of a mailbox removed by Unregister (the tombstone a
                                                 watcher resuming from an older revision is shown)
-    messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq
+    messages        (agent_id, seq)             unread messages: id, body = fabricd.v1.Message bytes without seq,
+                                                sender (its sender's agent id, whose quota it counts against)
     message_ids     (id, sender)                every id, read or unread: recipient, seq, send_ns, digest (NULL
                                                 for server-minted ids); forgotten once consumed and older than
                                                 the dedupe window. An id is its sender's: two senders may use
@@ -387,6 +388,11 @@ CREATE INDEX IF NOT EXISTS lease_waiters_line ON lease_waiters (ord);
     Migration(13, "channel posts are searched newest first by an index on (channel, send_ns, seq)", """
 CREATE INDEX IF NOT EXISTS channel_posts_newest ON channel_posts (channel, send_ns, seq);
 """),
+    # Migration 14: each unread message names its sender, so a statement consuming messages sums their quota
+    # moves (fabricd.core.quota.MESSAGE_MOVES) by a column instead of reading the sender out of the body.
+    Migration(14, "each unread message keeps its sender's agent id in a column", """
+ALTER TABLE messages ADD COLUMN IF NOT EXISTS sender text NOT NULL DEFAULT '';
+"""),
 )
 
 
@@ -431,7 +437,18 @@ async def _senders_of_unread(conn: Conn) -> None:
     await conn.execute("ALTER TABLE message_ids DROP CONSTRAINT message_ids_pkey, ADD PRIMARY KEY (id, sender)")
 
 
-AFTER = {5: _senders_of_unread, 11: _looks_of_agents}
+async def _message_senders(conn: Conn) -> None:
+    """Migration 14: the sender column of every unread message, read from its body (as the quota counted it)."""
+    moved: list[tuple[str, int, str]] = []
+    async for r in conn.cursor("SELECT agent_id, seq, body FROM messages"):
+        sender = sender_of(r["body"])
+        if sender:
+            moved.append((r["agent_id"], r["seq"], sender))
+    if moved:
+        await conn.executemany("UPDATE messages SET sender = $3 WHERE agent_id = $1 AND seq = $2", moved)
+
+
+AFTER = {5: _senders_of_unread, 11: _looks_of_agents, 14: _message_senders}
 """Steps of a migration that SQL alone cannot do (decoding stored messages), run in its transaction after its SQL."""
 
 LATEST = MIGRATIONS[-1].version

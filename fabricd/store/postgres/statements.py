@@ -22,9 +22,10 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from fabricd import wire
+from fabricd.core import mailbox_acks as acks
 from fabricd.core import mailbox_writes as writes
 from fabricd.core.model import Envelope, Message
-from fabricd.store.postgres.usage_sql import credit, freed
+from fabricd.store.postgres.usage_sql import credit, moved
 
 if TYPE_CHECKING:
     from asyncpg import Record
@@ -98,42 +99,71 @@ async def unread(conn: Conn, agent_id: str, after_seq: int, limit: int, max_byte
     return take(await conn.fetch(_UNREAD, agent_id, after_seq, limit, max_bytes), max_bytes)
 
 
-OLDEST_UNREAD = """
-    SELECT seq FROM (
-        SELECT x.seq, row_number() OVER (PARTITION BY x.id ORDER BY x.seq) AS n, w.k
-        FROM (SELECT id, count(*) AS k FROM unnest($2::text[]) AS id GROUP BY id) AS w
-        JOIN LATERAL (
-            SELECT DISTINCT m.seq, m.id FROM message_ids i JOIN messages m
-              ON m.agent_id = $1 AND m.seq = i.seq AND m.id = i.id
-            WHERE i.id = w.id AND i.agent_id = $1
-        ) AS x ON true
-    ) AS y WHERE n <= k"""
-"""The unread messages of mailbox $1 that the ids $2 name: for an id named k times, its k oldest (two senders
-may have chosen one id; the oldest goes first, so an in-order consumer never acks one it has not handled)."""
+def copies_of(limit: str, agent: str = "$1") -> str:
+    """A LATERAL (x.seq) for each id w.id of a FROM item w: the seqs of the unread messages of mailbox `agent`
+    carrying it, oldest first, at most `limit` (an SQL expression, of w.k say) of them: the facts of an ack."""
+    return f"""LATERAL (
+        SELECT DISTINCT m.seq FROM message_ids i JOIN messages m ON m.agent_id = {agent} AND m.seq = i.seq
+            AND m.id = i.id
+        WHERE i.id = w.id AND i.agent_id = {agent} ORDER BY m.seq LIMIT {limit}) AS x"""
+
+
+COPIES = f"SELECT w.id, x.seq FROM unnest($2::text[], $3::int[]) AS w(id, k) CROSS JOIN {copies_of('w.k')}"
+"""The facts of an ack (fabricd.core.mailbox_acks.AckFacts.copies) of mailbox $1: for each id $2[i], its
+$3[i] oldest unread copies (two senders may have chosen one id)."""
 
 _ACK = f"""
 WITH box AS (
-    SELECT agent_id FROM mailboxes WHERE agent_id = $1 FOR UPDATE
-), pick AS ({OLDEST_UNREAD}
+    SELECT agent_id, unread_count FROM mailboxes WHERE agent_id = $1 FOR UPDATE
+), w AS (
+    SELECT id, k FROM unnest($2::text[], $3::int[]) AS w(id, k)
+), copies AS (
+    SELECT w.id, w.k, x.seq, row_number() OVER (PARTITION BY w.id ORDER BY x.seq) AS n
+    FROM w CROSS JOIN {copies_of("w.k + 1")}
+), ok AS (
+    SELECT CASE WHEN $4::bigint[] IS NULL THEN NOT EXISTS (SELECT 1 FROM copies WHERE n > k)
+                ELSE $4 = ARRAY(SELECT seq FROM copies ORDER BY seq) END AS ok
 ), gone AS (
-    -- seq = ANY(ARRAY(...)): an index lookup per seq; joined to pick, the planner hashed it against a scan of
-    -- the whole mailbox (each ack of 250 read a backlog of 10,000)
-    DELETE FROM messages m USING box WHERE m.agent_id = $1 AND m.seq = ANY(ARRAY(SELECT seq FROM pick))
-    RETURNING m.seq, m.body
+    -- seq = ANY(ARRAY(...)): an index lookup per seq; joined to the copies, the planner hashed them against a
+    -- scan of the whole mailbox (each ack of 250 read a backlog of 10,000)
+    DELETE FROM messages m USING box WHERE m.agent_id = $1 AND (SELECT ok FROM ok)
+      AND m.seq = ANY(coalesce($5::bigint[], ARRAY(SELECT seq FROM copies)))
+    RETURNING m.sender, octet_length(m.body) AS n
 ), credited AS (
-    {credit(freed("gone"))}
+    {credit(moved("SELECT sender, n FROM gone"))}
 ), upd AS (
-    UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $3
-    FROM box WHERE m.agent_id = box.agent_id
+    UPDATE mailboxes m SET unread_count = m.unread_count - (SELECT count(*) FROM gone), last_activity = $6
+    FROM box WHERE m.agent_id = box.agent_id AND (SELECT ok FROM ok)
 )
-SELECT count(*) FROM gone
+SELECT o.ok, (SELECT count(*) FROM gone) AS acked, (SELECT unread_count FROM box) AS unread, c.id, c.seq
+FROM ok AS o LEFT JOIN copies AS c ON NOT o.ok
 """
+"""An ack as a guarded write. Handed no facts ($4 NULL), it applies what fabricd.core.mailbox_acks.ack
+decides whenever no id ($2, named $3 times) has more unread copies than it is named: every copy. Handed the
+facts it decided on ($4: the seqs of every copy it saw, sorted) and the seqs it takes ($5), it applies them
+while the facts still hold. Either way, when its guard fails it writes nothing and returns the facts (the
+unread count, and the copies, up to k + 1 oldest of an id named k)."""
 
 
 async def ack(conn: Conn, agent_id: str, message_ids: Sequence[str], now_ns: int) -> int:
-    """Consume the named unread messages of `agent_id` (its activity); how many were unread. One statement."""
-    consumed: int = await conn.fetchval(_ACK, agent_id, list(message_ids), now_ns)
-    return consumed
+    """Consume what fabricd.core.mailbox_acks.ack takes of `agent_id`'s unread messages (its activity); how
+    many. One statement, and one more when an id has more unread copies than it is named."""
+    want = acks.wanted(message_ids)
+    ids, named = list(want), list(want.values())
+    seen: list[int] | None = None
+    taken: list[int] | None = None
+    while True:
+        rows = await conn.fetch(_ACK, agent_id, ids, named, seen, taken, now_ns)
+        if rows[0]["ok"]:
+            acked: int = rows[0]["acked"]
+            return acked
+        copies: dict[str, list[Envelope]] = {}
+        for r in rows:
+            copies.setdefault(r["id"], []).append(Envelope(r["seq"], b""))
+        decided = acks.ack(want, acks.AckFacts(rows[0]["unread"], copies))
+        if not decided.active:
+            return 0
+        seen, taken = sorted(r["seq"] for r in rows), [e.seq for e in decided.taken]
 
 
 FORGET_CONSUMED_ID = """

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from fabricd.core import turns
 from fabricd.core.model import Ticket, TicketOutcome, TicketState
-from fabricd.store.postgres.usage_sql import MESSAGES_UNREAD, QUEUED, UNREAD, charge
+from fabricd.store.postgres.usage_sql import MESSAGES_UNREAD, QUEUED, UNREAD, charge, moved
 
 if TYPE_CHECKING:
     from asyncpg import Record
@@ -63,7 +63,7 @@ WITH ok AS (
     UPDATE mailboxes SET last_seq = last_seq + 1, unread_count = unread_count + 1
     WHERE agent_id = $2 AND EXISTS (SELECT 1 FROM ok) RETURNING last_seq
 ), msg AS (
-    INSERT INTO messages (agent_id, seq, id, body) SELECT $2, last_seq, $10, $3 FROM box
+    INSERT INTO messages (agent_id, seq, id, body, sender) SELECT $2, last_seq, $10, $3, $6 FROM box
 ), ids AS (  -- the task's id names a new message: a consumed one's record (a pruned ticket's) is renewed
     INSERT INTO message_ids (id, sender, agent_id, seq, send_ns) SELECT $10, $6, $2, last_seq, $4 FROM box
     ON CONFLICT (id, sender) DO UPDATE SET agent_id = EXCLUDED.agent_id, seq = EXCLUDED.seq,
@@ -73,9 +73,8 @@ WITH ok AS (
 ), active AS (
     UPDATE mailboxes SET last_activity = $4 WHERE agent_id = $6 AND $6 <> $2 AND EXISTS (SELECT 1 FROM box)
 ), charged AS (
-    {charge(f"SELECT '{UNREAD}' || $6, octet_length($3::bytea)::bigint FROM box WHERE $6 <> '' "
-            f"UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> '' "
-            f"UNION ALL SELECT '{MESSAGES_UNREAD}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
+    {charge(moved("SELECT $6::text, octet_length($3::bytea) FROM box")
+            + f" UNION ALL SELECT '{QUEUED}' || $6, 1::bigint FROM box WHERE $6 <> ''")}
 ), armed AS (
     UPDATE wake_hooks SET body = $14 WHERE agent_id = $2 AND $14::bytea IS NOT NULL AND EXISTS (SELECT 1 FROM box)
 )

@@ -24,13 +24,12 @@ tx_pages.py (the cursor reads List RPCs page through) and tx_channels.py (channe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd import wire
 from fabricd.core import agentdir, lookalike, quota
 from fabricd.core.agentdir import FILTER_ALL, FILTER_NOTIFICATIONS, PENDING, Agent, DirectoryData, Thread, WorkRequest
-from fabricd.core.kv.mailbox import consume_each
 from fabricd.core.model import Change, Envelope, IdRecord, MailboxEntry, Message
 from fabricd.core.tokens import TOKENS, Token
 from fabricd.store.postgres import directory as d
@@ -43,7 +42,7 @@ from fabricd.store.postgres.tx_outbox import PgOutboxRecords
 from fabricd.store.postgres.tx_pages import PagedReads
 from fabricd.store.postgres.tx_tickets import PgTicketRecords
 from fabricd.store.postgres.tx_wake import WakeRecords
-from fabricd.store.usage import counter_name, sender_of
+from fabricd.store.usage import counter_name
 from fabricd.v1 import agent_directory_service_pb2 as ad_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -164,62 +163,56 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
         # Every id is keyed (id, sender) here: a minted one is unique anyway (statements.append does the same).
         body = s.encode(message)
         agent_id = message.recipient.agent_id
-        self._exec("WITH m AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4)) "
+        self._exec("WITH m AS (INSERT INTO messages (agent_id, seq, id, body, sender) VALUES ($1, $2, $3, $4, $7)) "
                    "INSERT INTO message_ids (id, sender, agent_id, seq, send_ns, digest) "
                    "VALUES ($3, $7, $1, $2, $5, $6)",
                    agent_id, message.seq, message.id, body, message.send_time_ns, digest or None,
                    message.sender.agent_id)
         self.stored_messages += 1
-        self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
-        self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
+        self._move(message.sender.agent_id, len(body), 1)
         return s.enveloped(message.seq, body)
 
-    def consume_id(self, agent_id: str, message_id: str) -> bool:
-        seq = self._val(f"SELECT min(seq) FROM ({s.OLDEST_UNREAD}) AS o", agent_id, [message_id])
-        return seq is not None and self.delete_message(agent_id, seq)
+    def unread_copies(self, agent_id: str, wanted: Mapping[str, int]) -> dict[str, list[Envelope]]:
+        out: dict[str, list[Envelope]] = {}
+        for r in self._fetch(s.COPIES, agent_id, list(wanted), list(wanted.values())):
+            out.setdefault(r["id"], []).append(Envelope(r["seq"], b""))  # delete_message reads the body itself
+        return out
 
     def unread(self, agent_id: str, after_seq: int, limit: int, max_bytes: int = 0) -> list[Envelope]:
         return self._run(s.unread(self._conn, agent_id, after_seq, limit, max_bytes))
 
     def delete_message(self, agent_id: str, seq: int, encoded: bytes | None = None) -> bool:
-        body = self._val("DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING body", agent_id, seq)
-        if body is None:
+        r = self._row("DELETE FROM messages WHERE agent_id = $1 AND seq = $2 RETURNING sender, octet_length(body) AS n",
+                      agent_id, seq)
+        if r is None:
             return False
-        self.count_usage(sender_of(body), quota.UNREAD_BYTES, -len(body))
-        self.count_usage(sender_of(body), quota.UNREAD_MESSAGES, -1)
+        self._move(r["sender"], r["n"], -1)
         return True
 
-    def consume_ids(self, agent_id: str, message_ids: Sequence[str]) -> int:
-        return consume_each(self, agent_id, message_ids)
+    def _move(self, sender: str, size: int, sign: int, count: int = 1) -> None:
+        for agent_id, name, delta in quota.message_moves(sender, size, sign, count):
+            self.count_usage(agent_id, name, delta)
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         message = pb.Message.FromString(encoded)
         message.ClearField("seq")
         body = message.SerializeToString()
-        inserted: int = self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body) VALUES ($1, $2, $3, $4) "
-                                  "ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
-                                  agent_id, seq, message.id, body)
+        inserted: int = self._val("WITH r AS (INSERT INTO messages (agent_id, seq, id, body, sender) "
+                                  "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1) SELECT count(*) FROM r",
+                                  agent_id, seq, message.id, body, message.sender.agent_id)
         restored = inserted == 1
         if restored:
-            self.count_usage(message.sender.agent_id, quota.UNREAD_BYTES, len(body))
-            self.count_usage(message.sender.agent_id, quota.UNREAD_MESSAGES, 1)
+            self._move(message.sender.agent_id, len(body), 1)
         return restored
 
     def purge_unread(self, agent_id: str) -> int:
-        rows = self._fetch("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, seq, body), "
-                           "i AS (DELETE FROM message_ids i USING m WHERE i.id = m.id AND i.agent_id = $1 "
-                           "AND i.seq = m.seq) SELECT body FROM m",
-                           agent_id)
-        freed: dict[str, int] = {}
-        counts: dict[str, int] = {}
+        rows = self._fetch("WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, seq, sender, "
+                           "octet_length(body) AS n), i AS (DELETE FROM message_ids i USING m WHERE i.id = m.id "
+                           "AND i.agent_id = $1 AND i.seq = m.seq) SELECT sender, sum(n)::bigint AS n, count(*) AS k "
+                           "FROM m GROUP BY sender", agent_id)
         for r in rows:
-            sender = sender_of(r["body"])
-            freed[sender] = freed.get(sender, 0) + len(r["body"])
-            counts[sender] = counts.get(sender, 0) + 1
-        for sender, size in freed.items():
-            self.count_usage(sender, quota.UNREAD_BYTES, -size)
-            self.count_usage(sender, quota.UNREAD_MESSAGES, -counts[sender])
-        return len(rows)
+            self._move(r["sender"], r["n"], -1, r["k"])
+        return sum(r["k"] for r in rows)
 
     def usage(self, agent_id: str) -> quota.Usage:
         names = [counter_name(q, agent_id) for q in (quota.MAILBOXES, quota.UNREAD_BYTES, quota.QUEUED,
