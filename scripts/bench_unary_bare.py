@@ -4,18 +4,22 @@
 
 SendMessage answers the message back with a seq and a send time, as the daemon's response carries them; every
 other method is UNIMPLEMENTED. The same grpc.aio options as the daemon's server would not change the floor much;
-this is the plain server a Python gRPC service starts with.
+this is the plain server a Python gRPC service starts with, on the event loop the daemon would choose
+(server.event_loop, from FABRICD_SERVER_EVENT_LOOP, default auto: uvloop where it imports), so the daemon is
+compared with a floor on the same loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 import sys
 import time
 
 import grpc
 
+from fabricd.daemon.eventloop import choose
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 
@@ -41,4 +45,5 @@ async def main(target: str) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1]))
+    with asyncio.Runner(loop_factory=choose(os.environ.get("FABRICD_SERVER_EVENT_LOOP", "auto")).new) as runner:
+        runner.run(main(sys.argv[1]))

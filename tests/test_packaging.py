@@ -10,7 +10,8 @@ import sys
 import textwrap
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DAEMON_ONLY = {"lmdb", "prometheus-client", "grpcio-health-checking", "grpcio-reflection", "confusable-homoglyphs"}
+DAEMON_ONLY = {"lmdb", "prometheus-client", "grpcio-health-checking", "grpcio-reflection", "confusable-homoglyphs",
+               "uvloop"}
 CLIENT = {"grpcio", "grpcio-status", "protobuf", "click", "rich"}
 
 
@@ -37,7 +38,7 @@ def test_the_daemon_extra_brings_what_the_daemon_imports(tmp_path) -> None:
 # Runs a snippet in a fresh interpreter where the daemon's libraries cannot be imported, as in a client-only install.
 WITHOUT_DAEMON_LIBRARIES = textwrap.dedent("""
     import importlib.abc, sys
-    BLOCKED = {"lmdb", "prometheus_client", "grpc_health", "grpc_reflection", "confusable_homoglyphs"}
+    BLOCKED = {"lmdb", "prometheus_client", "grpc_health", "grpc_reflection", "confusable_homoglyphs", "uvloop"}
 
     class Missing(importlib.abc.MetaPathFinder):
         def find_spec(self, name, path=None, target=None):

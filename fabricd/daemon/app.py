@@ -23,6 +23,7 @@ from fabricd.core.leases import LEASES
 from fabricd.core.mailbox import Mailboxes
 from fabricd.core.notify import LocalWakeups
 from fabricd.core.outbox import OUTBOX, Outbox
+from fabricd.core.ports import CLOSING, Service
 from fabricd.core.rendezvous import Rendezvous
 from fabricd.core.tokens import TOKENS, Tokens
 from fabricd.core.wake import WAKE, Wakes
@@ -42,8 +43,9 @@ if TYPE_CHECKING:
     from fabricd.http.server import Overseer
 
 log = logging.getLogger("fabricd")
-# The daemon's own loops wait on these keys from start to stop: not counted as callers' waiters in GetStatus.
-_OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES)
+# The daemon's own loops wait on these keys from start to stop, and each open sender's stream on CLOSING (to
+# end at shutdown): not counted as callers' waiters in GetStatus.
+_OWN_LOOPS = (TOKENS, WAKE, OUTBOX, LEASES, CLOSING)
 TOKENS_RECHECK_S = 2.0
 """On a shared store, how often a node re-reads the tokens with no wake-up from the others: the bound on how
 long a token revoked on another node still works here should that node's NOTIFY be lost."""
@@ -117,7 +119,7 @@ class App:
         """No call in flight but the one writing (an Ask or AwaitReply waiting for its answer does not count)."""
         return self.load.unary_calls - self.rendezvous.open_waits <= 1
 
-    def _services(self) -> tuple[object, ...]:
+    def _services(self) -> tuple[Service | Tokens, ...]:
         return (self.mailboxes, self.directory, self.rendezvous, self.outbox, self.agent_directory, self.tokens,
                 self.wakes, self.channels, self.leases)
 
@@ -179,8 +181,10 @@ class App:
         gc.set_threshold(50_000, 20, 20)
         await set_serving(self.health, True)
         where = self.store.stats().location if c.store else c.data_dir
+        event_loop = "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
         for address in self.bound:
-            logs.announce(f"fabricd {__version__} serving {where} on {address}", address=address)
+            logs.announce(f"fabricd {__version__} ({event_loop}) serving {where} on {address}", address=address,
+                          event_loop=event_loop)
         if metrics_at:
             logs.announce(f"fabricd metrics on http://{metrics_at}/metrics", url=f"http://{metrics_at}/metrics")
         if self.overseer is not None:
@@ -265,7 +269,7 @@ class App:
         """Hand the running services every key whose Spec says `reloadable` (a test checks each one lands)."""
         logs.setup(c.log_level, c.log_format)
         for service in self._services():
-            service.limits = c.limits  # type: ignore[attr-defined]
+            service.limits = c.limits
         self.agent_directory.max_causal_depth = c.max_causal_depth
         self.limiter.rate, self.limiter.burst = c.auth.rate_limit, c.auth.rate_burst
 

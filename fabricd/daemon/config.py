@@ -78,6 +78,16 @@ class HttpConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """`[server]`: how the daemon runs its calls."""
+
+    event_loop: str = setting("auto", "the event loop: uvloop (libuv, faster), asyncio (the standard library's), or "
+                              "auto (uvloop where it is installed, else asyncio)", choices=("auto", "uvloop",
+                                                                                            "asyncio"),
+                              flag="--event-loop")
+
+
+@dataclass(frozen=True, slots=True)
 class SocketConfig:
     """`[socket]`: permissions of the unix sockets."""
 
@@ -152,6 +162,7 @@ class Config:
                                     "triggering agents)", at_least=0, at_most=10_000, reloadable=True)
     housekeeping_interval: float = setting(60.0, "seconds between passes that forget expired tickets and old "
                                            "consumed ids", at_least=0.01, at_most=86400)
+    server: ServerConfig = section(ServerConfig)
     limits: Limits = section(Limits, flag_prefix="")
     outbox: OutboxConfig = section(OutboxConfig)
     wake: WakeConfig = section(WakeConfig)

@@ -12,7 +12,7 @@ import sys
 
 from fabricd import __version__
 from fabricd.core.errors import FabricError
-from fabricd.daemon import copying, logs, settings, units
+from fabricd.daemon import copying, eventloop, logs, settings, units
 from fabricd.daemon.app import App
 from fabricd.daemon.config import Config
 from fabricd.rpc.server import ListenError
@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "config":
             print(settings.describe(settings.resolve(args)), end="")
             return 0
-        config = load(args)
+        resolved = settings.resolve(args)
+        config = resolved.config
         failpoint = settings.testing_failpoint()
     except settings.ConfigError as exc:
         print(f"fabricd: configuration: {exc}", file=sys.stderr)
@@ -173,9 +174,16 @@ def main(argv: list[str] | None = None) -> int:
         except FabricError as exc:  # a bad token request (agent name)
             print(f"fabricd {args.command}: {exc.message}", file=sys.stderr)
             return 2
+    try:
+        loop = eventloop.choose(config.server.event_loop)
+    except eventloop.LoopUnavailable as exc:
+        print(f"fabricd: configuration: server.event_loop = {config.server.event_loop} "
+              f"({resolved.sources['server.event_loop']}): {exc}", file=sys.stderr)
+        return 2
     logs.setup(config.log_level, config.log_format)
     try:
-        asyncio.run(App(config, reconfigure=lambda: load(args), failpoint=failpoint).run())
+        with asyncio.Runner(loop_factory=loop.new) as runner:
+            runner.run(App(config, reconfigure=lambda: load(args), failpoint=failpoint).run())
     except (StoreError, ListenError) as exc:
         logging.getLogger("fabricd").error("fabricd: %s", exc)
         return 2

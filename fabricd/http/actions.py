@@ -55,7 +55,7 @@ class Actions:
             sender=types_pb2.Address(agent_id=_acting(session)), recipient=types_pb2.Address(
                 agent_id=_text(body, "to")), text=_text(body, "text"), thread_id=_text(body, "thread_id", False),
             kind=f"MESSAGE_KIND_{(MessageKind.USER if session.human else MessageKind.AGENT).name}"))
-        identity = await self._guard.admit("SendMessage", request, None, session.identity)  # type: ignore[arg-type]
+        identity = await self._guard.admit("SendMessage", request, None, session.identity)
         sent = await self._core.mailboxes.send(wire.message_in(request.message), False, identity.kind == "agent")
         return {"message_id": sent.message.id, "duplicate": sent.duplicate}
 
@@ -66,7 +66,7 @@ class Actions:
         request = ch_pb.PublishRequest(channel=channel, message=types_pb2.Message(
             sender=types_pb2.Address(agent_id=_acting(session)), text=_text(body, "text"),
             thread_id=_text(body, "thread_id", False)))
-        identity = await self._guard.admit("Publish", request, None, session.identity)  # type: ignore[arg-type]
+        identity = await self._guard.admit("Publish", request, None, session.identity)
         done = await self._core.channels.publish(request.channel, wire.message_in(request.message),
                                                  None if identity.trusted else identity.agent_id,
                                                  identity.kind == "agent")
@@ -80,7 +80,7 @@ class Actions:
                                   field="outcome")
         request = rv_pb.ReplyRequest(agent_id=_acting(session), ticket_id=ticket_id, result=_text(body, "result"),
                                      outcome=f"TICKET_OUTCOME_{outcome.name}")
-        await self._guard.admit("Reply", request, None, session.identity)  # type: ignore[arg-type]
+        await self._guard.admit("Reply", request, None, session.identity)
         answered = await self._core.rendezvous.reply(request.agent_id, Answer(request.result, outcome),
                                                      request.ticket_id)
         return {"ticket_id": answered}
@@ -88,7 +88,7 @@ class Actions:
     async def cancel(self, session: Session, ticket_id: str) -> dict[str, Any]:
         """CancelTicket: withdraw a ticket the session's agent asked or that waits in its queue."""
         request = rv_pb.CancelTicketRequest(ticket_id=ticket_id)
-        await self._guard.admit("CancelTicket", request, None, session.identity)  # type: ignore[arg-type]
+        await self._guard.admit("CancelTicket", request, None, session.identity)
         ticket, cancelled = await self._core.rendezvous.cancel_ticket(ticket_id)
         return {"ticket_id": ticket.ticket_id, "cancelled": cancelled}
 
@@ -99,7 +99,7 @@ class Actions:
             raise InvalidArgument("keys is required: a list of dead-letter row keys", reason="MISSING_FIELD",
                                   field="keys")
         request = ob_pb.RetryDeadLettersRequest(keys=keys)
-        await self._guard.admit("RetryDeadLetters", request, None, session.identity)  # type: ignore[arg-type]
+        await self._guard.admit("RetryDeadLetters", request, None, session.identity)
         return {"retried": await self._core.outbox.retry_dead_letters(list(request.keys))}
 
     async def inbox(self, session: Session) -> dict[str, Any]:

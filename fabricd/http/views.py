@@ -98,7 +98,7 @@ def _entry(snapshot: Picture, e: Any) -> dict[str, Any]:
 
 def _queue(target: str, response: rv_pb.GetQueueResponse, identity: Identity) -> dict[str, Any]:
     if not identity.trusted and _withhold_queue is not None:
-        response = _withhold_queue(response, identity.agent_id)  # type: ignore[assignment]
+        response = _withhold_queue(response, identity.agent_id)
     return {"target": target, "more": bool(response.next_page_token), "tickets": [
         {"ticket_id": t.ticket_id, "position": t.position, "task": t.task, "requester": t.requester,
          "asker": t.source.agent_id if t.source.kind == rv_pb.TICKET_SOURCE_KIND_AGENT else "(a person)",

@@ -30,6 +30,7 @@ import contextvars
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 
@@ -38,6 +39,13 @@ from fabricd.core.directory import check_own_name
 from fabricd.core.errors import InvalidArgument, PermissionDenied, ResourceExhausted, Unauthenticated
 from fabricd.core.model import MailboxEntry, Ticket
 from fabricd.core.tokens import Tokens
+from fabricd.v1 import channel_service_pb2 as channel_pb
+from fabricd.v1 import directory_service_pb2 as directory_pb
+from fabricd.v1 import lease_service_pb2 as lease_pb
+from fabricd.v1 import mailbox_service_pb2 as mailbox_pb
+from fabricd.v1 import outbox_service_pb2 as outbox_pb
+from fabricd.v1 import rendezvous_service_pb2 as rendezvous_pb
+from fabricd.v1 import types_pb2
 
 
 def certificate_name(raw: bytes) -> str:
@@ -89,17 +97,16 @@ def caller() -> Identity:
 def agent_token() -> bool:
     """Whether the call being served is an agent token's (or an agent's mTLS certificate): held to quotas."""
     return _CALLER.get().kind == "agent"
-HUMAN = 1  # TICKET_SOURCE_KIND_HUMAN
-AGENT = 2  # TICKET_SOURCE_KIND_AGENT
 
 
 def _deny(identity: Identity, what: str) -> PermissionDenied:
     return PermissionDenied(f"{identity} may not {what}", reason="OUT_OF_SCOPE", identity=str(identity))
 
 
-Policy = Callable[[object, "Identity", "Guard"], "str | None"]
+Policy = Callable[[Any, "Identity", "Guard"], "str | None"]
 """A call's access rule: raises PermissionDenied, or returns the name the core will resolve as the caller's own
-agent (the guard then checks what it resolves to), or None."""
+agent (the guard then checks what it resolves to), or None. Its request is Any here so that each rule can name
+the request message it reads (POLICIES maps a method to the rule of that method's request)."""
 
 
 def own(field: str) -> Policy:
@@ -124,11 +131,11 @@ def own_name(field: str) -> Policy:
     return check
 
 
-def register_own(request: object, identity: Identity, guard: Guard) -> None:
+def register_own(request: directory_pb.RegisterRequest, identity: Identity, guard: Guard) -> None:
     """Register as its own agent, under no session name or one bound to its token (see fabricd token issue).
     An id that is another agent's name is refused by the core's rule (NAME_COLLISION), for every caller."""
     own("agent_id")(request, identity, guard)
-    name = request.session_name  # type: ignore[attr-defined]
+    name = request.session_name
     if name and name != identity.agent_id and name not in identity.session_names:
         bound = ", ".join(repr(n) for n in identity.session_names) or "none"
         raise PermissionDenied(
@@ -137,10 +144,10 @@ def register_own(request: object, identity: Identity, guard: Guard) -> None:
             f"{identity.agent_id} --name {name}", reason="OUT_OF_SCOPE", identity=str(identity), name=name)
 
 
-def set_wake_hook(request: object, identity: Identity, guard: Guard) -> None:
+def set_wake_hook(request: directory_pb.SetWakeHookRequest, identity: Identity, guard: Guard) -> None:
     """Its own agent's hook, and a URL one: a command runs as the daemon's user, so it is an admin's to set."""
     own("agent_id")(request, identity, guard)
-    if request.hook.command:  # type: ignore[attr-defined]
+    if request.hook.command:
         raise PermissionDenied(f"{identity} may not set a command wake hook: commands run as the daemon's user, "
                                "so only an admin or a local caller may set one; use a URL hook (--url)",
                                reason="WAKE_COMMAND_ADMIN_ONLY", identity=str(identity))
@@ -160,77 +167,80 @@ def admin_only(request: object, identity: Identity, guard: Guard) -> None:
     raise _deny(identity, "make this call: it is for admin tokens")
 
 
-def _send_as_self(message: object, identity: Identity) -> None:
-    sender = message.sender  # type: ignore[attr-defined]
+def _send_as_self(message: types_pb2.Message, identity: Identity) -> None:
+    sender = message.sender
     if not sender.agent_id:
         sender.agent_id = identity.agent_id  # the token says who sends
     elif sender.agent_id != identity.agent_id:
         raise _deny(identity, f"send as {sender.agent_id!r}")
 
 
-def send_message(request: object, identity: Identity, guard: Guard) -> None:
-    _send_as_self(request.message, identity)  # type: ignore[attr-defined]
+def send_message(request: mailbox_pb.SendMessageRequest, identity: Identity, guard: Guard) -> None:
+    _send_as_self(request.message, identity)
 
 
-def send_messages(request: object, identity: Identity, guard: Guard) -> None:
-    for message in request.messages:  # type: ignore[attr-defined]
+def send_messages(request: mailbox_pb.SendMessagesRequest, identity: Identity, guard: Guard) -> None:
+    for message in request.messages:
         _send_as_self(message, identity)
 
 
-def publish_as_self(request: object, identity: Identity, guard: Guard) -> None:
+def publish_as_self(request: channel_pb.PublishRequest, identity: Identity, guard: Guard) -> None:
     """A post's sender is the token's agent; where it may post (a member) is the core's rule."""
-    _send_as_self(request.message, identity)  # type: ignore[attr-defined]
+    _send_as_self(request.message, identity)
 
 
-def ask_as_self(request: object, identity: Identity, guard: Guard) -> None:
-    source = request.source  # type: ignore[attr-defined]
-    if source.kind in (0, AGENT) and source.agent_id in ("", identity.agent_id):
-        source.kind, source.agent_id = AGENT, identity.agent_id
+def ask_as_self(request: rendezvous_pb.AskRequest | rendezvous_pb.EnqueueTicketRequest, identity: Identity,
+                guard: Guard) -> None:
+    source = request.source
+    agent, unset = rendezvous_pb.TICKET_SOURCE_KIND_AGENT, rendezvous_pb.TICKET_SOURCE_KIND_UNSPECIFIED
+    if source.kind in (unset, agent) and source.agent_id in ("", identity.agent_id):
+        source.kind, source.agent_id = agent, identity.agent_id
         return
     raise _deny(identity, "ask on behalf of a human or another agent")
 
 
-def own_ticket(request: object, identity: Identity, guard: Guard) -> None:
-    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+def own_ticket(request: rendezvous_pb.AwaitReplyRequest, identity: Identity, guard: Guard) -> None:
+    ticket = guard.ticket(request.ticket_id)
     if ticket is not None and identity.agent_id and identity.agent_id in (ticket.source_agent, ticket.target):
         return
     if ticket is None:
         return  # the servicer answers NOT_FOUND; nothing to protect
-    raise _deny(identity, f"wait on ticket {request.ticket_id!r}, which another agent asked")  # type: ignore[attr-defined]
+    raise _deny(identity, f"wait on ticket {request.ticket_id!r}, which another agent asked")
 
 
-def party_to_ticket(request: object, identity: Identity, guard: Guard) -> None:
+def party_to_ticket(request: rendezvous_pb.GetTicketRequest | rendezvous_pb.CancelTicketRequest, identity: Identity,
+                    guard: Guard) -> None:
     """The caller asked the ticket or is its target (GetTicket, CancelTicket); an unknown one is NOT_FOUND later."""
-    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+    ticket = guard.ticket(request.ticket_id)
     if ticket is None or identity.agent_id in (ticket.source_agent, ticket.target):
         return
-    raise _deny(identity, f"read or cancel ticket {request.ticket_id!r}: it neither asked it nor is its "  # type: ignore[attr-defined]
+    raise _deny(identity, f"read or cancel ticket {request.ticket_id!r}: it neither asked it nor is its "
                 "target")
 
 
-def list_tickets(request: object, identity: Identity, guard: Guard) -> str | None:
+def list_tickets(request: rendezvous_pb.ListTicketsRequest, identity: Identity, guard: Guard) -> str | None:
     """Its own tickets whole (the name resolved to its agent); another agent's only those it asked
     (source_agent_id is set to it)."""
-    if request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
+    if request.agent_id == identity.agent_id:
         return identity.agent_id
-    if request.source_agent_id not in ("", identity.agent_id):  # type: ignore[attr-defined]
-        raise _deny(identity, f"list tickets asked by {request.source_agent_id!r}")  # type: ignore[attr-defined]
-    request.source_agent_id = identity.agent_id  # type: ignore[attr-defined]
+    if request.source_agent_id not in ("", identity.agent_id):
+        raise _deny(identity, f"list tickets asked by {request.source_agent_id!r}")
+    request.source_agent_id = identity.agent_id
     return None
 
 
-def cancel_own(request: object, identity: Identity, guard: Guard) -> str | None:
+def cancel_own(request: rendezvous_pb.CancelHeadRequest, identity: Identity, guard: Guard) -> str | None:
     """The head of its own queue (the name resolved to its agent), or a ticket it asked at another's head."""
-    if identity.agent_id and request.agent_id == identity.agent_id:  # type: ignore[attr-defined]
+    if identity.agent_id and request.agent_id == identity.agent_id:
         return identity.agent_id
-    ticket = guard.ticket(request.ticket_id)  # type: ignore[attr-defined]
+    ticket = guard.ticket(request.ticket_id)
     if ticket is None or not identity.agent_id or ticket.source_agent != identity.agent_id:
         raise _deny(identity, "cancel a ticket it did not ask")
     return None
 
 
-def fan_out_own(request: object, identity: Identity, guard: Guard) -> None:
-    if request.job.agent.agent_id != identity.agent_id:  # type: ignore[attr-defined]
+def fan_out_own(request: outbox_pb.FanOutRequest, identity: Identity, guard: Guard) -> None:
+    if request.job.agent.agent_id != identity.agent_id:
         raise _deny(identity, "settle a job another agent ran")
 
 
@@ -239,9 +249,9 @@ def lease_of_own(request: object, identity: Identity, guard: Guard) -> None:
     before writing anything (fabricd.rpc.leases passes the caller's agent)."""
 
 
-def release_own(request: object, identity: Identity, guard: Guard) -> None:
+def release_own(request: lease_pb.ReleaseRequest, identity: Identity, guard: Guard) -> None:
     """All of its own agent's leases (agent_id), or one lease by id (checked as lease_of_own)."""
-    if not request.lease_id:  # type: ignore[attr-defined]
+    if not request.lease_id:
         own("agent_id")(request, identity, guard)
 
 
@@ -249,11 +259,11 @@ def per_frame(request: object, identity: Identity, guard: Guard) -> None:
     """A bidirectional stream: opened by any identity, each frame checked by FRAME_POLICIES as it arrives."""
 
 
-def serve_frame(frame: object, identity: Identity, guard: Guard) -> str | None:
+def serve_frame(frame: rendezvous_pb.ServeRequest, identity: Identity, guard: Guard) -> str | None:
     """A replier serves its own agent: the open frame names it, as Reply's agent_id (the answers are bound
     to the stream's agent)."""
-    if frame.WhichOneof("frame") == "open":  # type: ignore[attr-defined]
-        return own_name("agent_id")(frame.open, identity, guard)  # type: ignore[attr-defined]
+    if frame.WhichOneof("frame") == "open":
+        return own_name("agent_id")(frame.open, identity, guard)
     return None
 
 
@@ -261,9 +271,9 @@ _SENT_FRAMES: dict[str, Policy] = {
     "send": send_message, "send_many": send_messages, "ack": own("agent_id"), "ask": ask_as_self}
 
 
-def send_stream_frame(frame: object, identity: Identity, guard: Guard) -> str | None:
+def send_stream_frame(frame: mailbox_pb.SendStreamRequest, identity: Identity, guard: Guard) -> str | None:
     """Each frame as its unary call (SendMessage, SendMessages, AckMessages, Ask)."""
-    kind = frame.WhichOneof("request")  # type: ignore[attr-defined]
+    kind = frame.WhichOneof("request")
     return None if kind is None else _SENT_FRAMES[kind](getattr(frame, kind), identity, guard)
 
 
@@ -485,10 +495,13 @@ class Guard:
         if name is not None and self._resolve is not None:
             await check_own_name(self._resolve, name, identity.agent_id, str(identity))
 
-    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext,
+    async def admit(self, method: str, request: object, context: grpc.aio.ServicerContext | None,
                     identity: Identity | None = None) -> Identity:
-        """Rate-limit and authorize the call of `identity` (identified from `context` when not given)."""
-        identity = identity or self.identify(context)
+        """Rate-limit and authorize the call of `identity` (identified from `context` when not given: the
+        overseer page, which has no gRPC context, passes its session's identity)."""
+        if identity is None:
+            assert context is not None, "admit needs the call's context or the caller's identity"
+            identity = self.identify(context)
         self._limit(identity)
         _CALLER.set(identity)
         lanes.LANE.set(identity.token_id)  # the store serves each token's writes in turn (fabricd.store.fair)

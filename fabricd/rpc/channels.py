@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from fabricd import wire
 from fabricd.core.channel_service import Channels
@@ -28,9 +29,9 @@ def _agent() -> str | None:
     return None if identity.trusted else identity.agent_id
 
 
-def _time(ns: int, out: object) -> None:
+def _time(ns: int, out: Timestamp) -> None:
     if ns:
-        out.seconds, out.nanos = divmod(ns, _NS)  # type: ignore[attr-defined]
+        out.seconds, out.nanos = divmod(ns, _NS)
 
 
 def channel_in(p: pb.Channel) -> Channel:

@@ -247,8 +247,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 # The headers go out now, not with the first response: a client waiting for its stream to be
                 # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
                 await context.send_initial_metadata(())
-                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
-                items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # see above
+                items = inner_stream(request, context).__aiter__()  # type: ignore[attr-defined]  # an aio servicer's stream is an async generator; grpc-stubs type every handler as sync
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(stream, None, _bytes_through(handler.response_serializer))
@@ -288,8 +287,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                 # The headers go out now, not with the first response: a client waiting for its stream to be
                 # open (wait_for_connection) knows at once, not at the first mail or keepalive (15 s later).
                 await context.send_initial_metadata(())
-                # An aio servicer's stream is an async generator; grpc-stubs type every handler as sync.
-                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]
+                items = inner_bidi(frames(first, requests, context, identity), context).__aiter__()  # type: ignore[attr-defined]  # as inner_stream's above
                 await pump(items, context, identity, slot, started)
 
             return grpc.stream_stream_rpc_method_handler(bidi, None, _bytes_through(handler.response_serializer))

@@ -14,7 +14,7 @@ from fabricd.rpc import delivery
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
 from fabricd.rpc.rendezvous import ticket_request
-from fabricd.rpc.streams import InFlight, Refused, next_seq
+from fabricd.rpc.streams import CallLoad, InFlight, Refused, next_seq
 from fabricd.v1 import mailbox_service_pb2 as pb
 from fabricd.v1 import mailbox_service_pb2_grpc as pb_grpc
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
@@ -70,7 +70,7 @@ def _response(seq: int, result: Result) -> bytes | pb.SendStreamResponse:
 
 
 class MailboxServicer(pb_grpc.MailboxServiceServicer):
-    def __init__(self, mailboxes: Mailboxes, rendezvous: Rendezvous | None = None, load: object | None = None) -> None:
+    def __init__(self, mailboxes: Mailboxes, rendezvous: Rendezvous | None = None, load: CallLoad | None = None) -> None:
         self._mailboxes = mailboxes
         self._rv = rendezvous
         self._load = load
@@ -127,7 +127,7 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
             last = 0
             async for item in request_iterator:
                 flying.read()
-                frame: pb.SendStreamRequest = item.frame if isinstance(item, Refused) else item  # type: ignore[assignment]  # Refused keeps the frame it refused
+                frame: pb.SendStreamRequest = item.frame if isinstance(item, Refused) else item
                 last = next_seq(frame.seq, last)
                 yield last, item.error if isinstance(item, Refused) else _op(frame, limits), frame.ByteSize()
 

@@ -13,7 +13,7 @@ from fabricd.core.rendezvous import Answer, Rendezvous, TicketQuery, TicketReque
 from fabricd.core.serve import CancelHeadOp, ReplyOp, ServeOp, Shown, serve
 from fabricd.rpc.auth import agent_token
 from fabricd.rpc.errors import mapped, status_of
-from fabricd.rpc.streams import InFlight, Refused, next_seq
+from fabricd.rpc.streams import CallLoad, InFlight, Refused, next_seq
 from fabricd.v1 import rendezvous_service_pb2 as pb
 from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 
@@ -54,23 +54,23 @@ def open_first(kind: str | None) -> InvalidArgument:
                            "ServeRequest{open: {agent_id, window}} first", reason="SERVE_OPEN_FIRST", field="open")
 
 
-async def _serve_ops(frames: AsyncIterator[object], flying: InFlight) -> AsyncIterator[tuple[int, ServeOp]]:
+async def _serve_ops(frames: AsyncIterator[pb.ServeRequest | Refused[pb.ServeRequest]], flying: InFlight) -> AsyncIterator[tuple[int, ServeOp]]:
     """The answer frames after the open one, in order, as the core's ops (a refused or empty one as its error)."""
     last = 0
     async for item in frames:
         flying.read()
         frame = item.frame if isinstance(item, Refused) else item
-        last = next_seq(frame.seq, last)  # type: ignore[attr-defined]
+        last = next_seq(frame.seq, last)
         if isinstance(item, Refused):
             yield last, item.error
             continue
-        kind = frame.WhichOneof("frame")  # type: ignore[attr-defined]
+        kind = frame.WhichOneof("frame")
         if kind == "reply":
-            r = frame.reply  # type: ignore[attr-defined]
-            yield last, ReplyOp(answer_in(r), r.ticket_id, r.agent_id)
+            reply = frame.reply
+            yield last, ReplyOp(answer_in(reply), reply.ticket_id, reply.agent_id)
         elif kind == "cancel_head":
-            r = frame.cancel_head  # type: ignore[attr-defined]
-            yield last, CancelHeadOp(r.ticket_id, r.agent_id)
+            cancel = frame.cancel_head
+            yield last, CancelHeadOp(cancel.ticket_id, cancel.agent_id)
         else:
             yield last, InvalidArgument(f"a frame after the open one is a reply or a cancel_head, not "
                                         f"{kind or 'empty'}", reason="MISSING_FIELD", field="frame")
@@ -95,7 +95,7 @@ def _timeout(request, context) -> float | None:  # noqa: ANN001
 
 
 class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
-    def __init__(self, rendezvous: Rendezvous, load: object | None = None) -> None:
+    def __init__(self, rendezvous: Rendezvous, load: CallLoad | None = None) -> None:
         self._rv = rendezvous
         self._load = load
         """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""

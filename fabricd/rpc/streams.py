@@ -29,6 +29,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
 
 import grpc
 
@@ -39,12 +40,21 @@ from fabricd.rpc.auth import Identity
 log = logging.getLogger("fabricd.rpc")
 
 
+Frame = TypeVar("Frame")
+
+
 @dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(Generic[Frame]):
     """A request frame of a bidirectional stream that the guard refused: answered with `error`."""
 
-    frame: object
+    frame: Frame
     error: FabricError
+
+
+class CallLoad(Protocol):
+    """The daemon's count of unary calls in flight (fabricd.rpc.interceptor.Load, which imports this module)."""
+
+    unary_calls: int
 
 
 class InFlight:
@@ -53,24 +63,24 @@ class InFlight:
 
     __slots__ = ("_load", "held")
 
-    def __init__(self, load: object | None) -> None:
+    def __init__(self, load: CallLoad | None) -> None:
         self._load = load
         self.held = 0
 
     def read(self) -> None:
         self.held += 1
         if self._load is not None:
-            self._load.unary_calls += 1  # type: ignore[attr-defined]
+            self._load.unary_calls += 1
 
     def answered(self) -> None:
         self.held -= 1
         if self._load is not None:
-            self._load.unary_calls -= 1  # type: ignore[attr-defined]
+            self._load.unary_calls -= 1
 
     def close(self) -> None:
         """The stream ended: its frames still unanswered are no longer in flight."""
         if self._load is not None:
-            self._load.unary_calls -= self.held  # type: ignore[attr-defined]
+            self._load.unary_calls -= self.held
         self.held = 0
 
 

@@ -26,6 +26,9 @@ response object between streams.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
+
+from google.protobuf.message import Message
 
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
@@ -97,13 +100,17 @@ WITHHELD: dict[str, Callable[[object, str], None]] = {
 """Per method, what an agent identity does not see of a response (see the module docstring)."""
 
 
-def for_agent(method: str) -> Callable[[object, str], object] | None:
-    """A function giving an agent's view of `method`'s responses; None when it sees them whole."""
+Response = TypeVar("Response", bound=Message)
+
+
+def for_agent(method: str) -> Callable[[Response, str], Response] | None:
+    """A function giving an agent's view of `method`'s responses (a copy, of the same type); None when it sees
+    them whole."""
     withhold = WITHHELD.get(method)
     if withhold is None:
         return None
 
-    def view(response, agent_id: str) -> object:  # noqa: ANN001
+    def view(response: Response, agent_id: str) -> Response:
         copy = type(response)()
         copy.CopyFrom(response)
         withhold(copy, agent_id)
