@@ -62,9 +62,14 @@ def ack(want: Mapping[str, int], facts: AckFacts) -> Ack:
     if facts.unread is None:
         return Ack((), 0, False)
     taken: dict[int, Envelope] = {}
+    copies = facts.copies
     for mid, k in want.items():
-        found = facts.copies.get(mid)
-        if found:
+        found = copies.get(mid)
+        if not found:
+            continue
+        if len(found) == 1:  # the usual case: one copy of each id
+            taken[found[0].seq] = found[0]
+        else:
             for e in sorted(found, key=_SEQ)[:k]:
                 taken[e.seq] = e
     out = tuple(taken[seq] for seq in sorted(taken))

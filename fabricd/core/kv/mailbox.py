@@ -137,7 +137,7 @@ def _consume(tx: RecordTx, agent_id: str, message_ids: Sequence[str], entry: Mai
                                            tx.unread_copies(agent_id, want) if entry is not None else {}))
     if not decided.active:
         return None
-    consumed = sum(1 for e in decided.taken if tx.delete_message(agent_id, e.seq, e.encoded or None))
+    consumed = tx.delete_messages(agent_id, decided.taken)
     if not consumed:
         return None
     assert entry is not None
@@ -179,8 +179,7 @@ def drain(tx: RecordTx, now: int, agent_id: str, limit: int, max_bytes: int,
         return [], entry.unread_count, entry.revision
     messages = tx.unread(agent_id, 0, limit, max_bytes)  # reads no more than the budget holds
     messages = messages[:writes.take([len(m.encoded) for m in messages], max_bytes)]
-    for m in messages:
-        tx.delete_message(agent_id, m.seq, m.encoded)
+    tx.delete_messages(agent_id, messages)
     entry.unread_count -= len(messages)
     entry.last_activity_ns = now  # the agent reading its mail is its activity
     tx.put_entry(entry, None)  # no change: the revision stays the drained mailbox's mark

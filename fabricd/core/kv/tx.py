@@ -97,6 +97,9 @@ class RecordTx(Protocol):
         `encoded`: its stored encoding, when this transaction read it already (from `unread`): the backend
         need not read (and check) it again to credit its sender."""
 
+    def delete_messages(self, agent_id: str, taken: Sequence[Envelope]) -> int:
+        """`delete_message` of each (an `encoded` of b"": not read yet), in one go; the count consumed."""
+
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         """Make a consumed message unread again from its stored encoding; False when it is unread already."""
 

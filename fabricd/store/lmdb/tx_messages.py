@@ -6,7 +6,7 @@ sender), and a chosen id an entry among its recipient's (`by_id`), so a consume 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fabricd.core import quota
@@ -33,14 +33,15 @@ class MessageRecords:
     def count_usage(self, agent_id: str, name: str, delta: int) -> None:
         raise NotImplementedError
 
-    def _move(self, sender: str, size: int, sign: int) -> None:
-        """fabricd.core.quota.message_moves, kept with the transaction's other usage moves (written at commit);
-        read off MESSAGE_MOVES in place: every message stored or consumed moves them."""
+    def _move(self, sender: str, size: int, sign: int, count: int = 1) -> None:
+        """fabricd.core.quota.message_moves of `count` messages of `size` bytes in all, kept with the
+        transaction's other usage moves (written at commit); read off MESSAGE_MOVES in place: every message
+        stored or consumed moves them."""
         if sender:
             usage = self._usage
             for move in quota.MESSAGE_MOVES:
                 counter = keys.usage(move.quota, sender)
-                usage[counter] = usage.get(counter, 0) + (sign * size if move.by_size else sign)
+                usage[counter] = usage.get(counter, 0) + sign * (size if move.by_size else count)
 
     def get_id(self, sender: str, message_id: str) -> IdRecord | None:
         txn, dbs = self._txn, self._dbs
@@ -177,6 +178,35 @@ class MessageRecords:
         if not keys.looks_minted(mid):  # a chosen id: its index entry goes too (a minted-looking one is left
             self._txn.delete(keys.by_id(agent_id, mid, seq), db=self._dbs.by_id)  # for readers to skip)
         return True
+
+    def delete_messages(self, agent_id: str, taken: Sequence[Envelope]) -> int:
+        """delete_message of each, the mailbox's key made once and each sender's moves summed, then made once
+        (an ack or a drain consumes many messages of few senders)."""
+        agent_key = keys.entry(agent_id)
+        delete, messages, by_id = self._raw.delete, self._dbs.messages, self._dbs.by_id
+        pack, looks_minted = keys.U64.pack, keys.looks_minted
+        moved: dict[str, list[int]] = {}  # sender -> [bytes, messages]
+        consumed = 0
+        for e in taken:
+            key = agent_key + pack(e.seq)
+            encoded = e.encoded or self._unread_at(key)
+            if encoded is None or not delete(key, db=messages):
+                continue
+            consumed += 1
+            sender = sender_of(encoded)
+            if sender:
+                counts = moved.get(sender)
+                if counts is None:
+                    moved[sender] = [len(encoded), 1]
+                else:
+                    counts[0] += len(encoded)
+                    counts[1] += 1
+            mid = id_of(encoded)
+            if not looks_minted(mid):  # as delete_message: a chosen id's index entry goes too
+                self._txn.delete(keys.by_id(agent_id, mid, e.seq), db=by_id)
+        for sender, (size, count) in moved.items():
+            self._move(sender, size, -1, count)
+        return consumed
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if not self._txn.put(keys.message(keys.entry(agent_id), seq), encoded, db=self._dbs.messages,

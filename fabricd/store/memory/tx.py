@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from fabricd import wire
@@ -203,6 +203,9 @@ class MemoryTx(MemoryChannelRecords):
         encoded, _ = self._w("messages").pop((agent_id, seq))
         self._move(sender_of(encoded), len(encoded), -1)
         return True
+
+    def delete_messages(self, agent_id: str, taken: Sequence[Envelope]) -> int:
+        return sum(1 for e in taken if self.delete_message(agent_id, e.seq, e.encoded or None))
 
     def restore_message(self, agent_id: str, seq: int, encoded: bytes) -> bool:
         if (agent_id, seq) in self._t("messages"):

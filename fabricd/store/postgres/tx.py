@@ -24,7 +24,7 @@ tx_pages.py (the cursor reads List RPCs page through) and tx_channels.py (channe
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Iterator, Mapping
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from fabricd import wire
@@ -188,6 +188,9 @@ class PgTx(PagedReads, WakeRecords, PgTicketRecords, PgOutboxRecords, PgChannelR
             return False
         self._move(r["sender"], r["n"], -1)
         return True
+
+    def delete_messages(self, agent_id: str, taken: Sequence[Envelope]) -> int:
+        return sum(1 for e in taken if self.delete_message(agent_id, e.seq, e.encoded or None))
 
     def _move(self, sender: str, size: int, sign: int, count: int = 1) -> None:
         for agent_id, name, delta in quota.message_moves(sender, size, sign, count):
