@@ -7,7 +7,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from fabricd.core.model import Address, Message
+from fabricd.core.model import Address, Message, RowState
+from fabricd.core.outbox import OUTBOX
+from fabricd.core.paging import Listed
 from fabricd.daemon import settings
 from fabricd.daemon.app import App
 from fabricd.daemon.config import Config
@@ -111,5 +113,35 @@ async def test_mail_moving_in_a_few_mailboxes_rereads_their_entries_not_the_whol
     await app.core.directory.unregister("carol", True)
     gone = await live.settled()
     assert gone is not None and "carol" not in unread(gone) and len(whole) == reads + 2
+    live.unwatch()
+    live.close()
+
+
+async def test_a_retry_between_the_outbox_reads_is_read_again_not_lost(app: App) -> None:
+    """The picture reads pending rows, then dead ones. A retry landing between the two moved its row from dead to
+    pending behind both reads, and the page showed an empty outbox while the row waited (a flaky page test on
+    PostgreSQL): the OUTBOX wake-up of the retry makes the picture read both again."""
+    live = Live(app.core)
+    app.notifier.listeners.append(live.note)
+    await live.watch()
+    await live.settled()
+    row = object()
+    state = {"row": RowState.DEAD_LETTER}
+    real = app.core.outbox
+
+    class Outbox:
+        async def list(self, limit: int, after: str, wanted: int, page_size: int) -> Listed[object]:
+            items = [row] if state["row"] == wanted else []
+            if wanted == RowState.PENDING and state["row"] == RowState.DEAD_LETTER:
+                state["row"] = RowState.PENDING  # the retry commits now, and wakes the outbox
+                app.notifier.notify(OUTBOX)
+            return Listed(items)
+
+    app.core.outbox = Outbox()  # a stand-in that plays the race
+    try:
+        read = await live._outbox()
+    finally:
+        app.core.outbox = real
+    assert read["pending"] == [row] and read["dead"] == []
     live.unwatch()
     live.close()
