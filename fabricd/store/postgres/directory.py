@@ -139,33 +139,6 @@ async def create_mailbox(conn: Conn, agent_id: str) -> bool:
     return bool(made == 1)
 
 
-async def remove_mailbox(conn: Conn, agent_id: str, reason: str, now_ns: int, *, purge: bool) -> tuple[int, int] | None:
-    """Unregister: abort queued tickets, delete unread mail and ids, leave a tombstone revision.
-
-    Returns (messages deleted, tickets aborted); None when the mailbox is missing, or
-    when it holds mail or queued tickets and not `purge` (nothing changes). One short transaction.
-    """
-    async with conn.transaction():
-        box = await conn.fetchrow("SELECT unread_count FROM mailboxes WHERE agent_id = $1 FOR UPDATE", agent_id)
-        if box is None:
-            return None
-        queued = await conn.fetchval("SELECT count(*) FROM tickets WHERE target = $1 AND state = 1", agent_id)
-        if not purge and (box["unread_count"] or queued):
-            return None
-        aborted = await conn.fetchval("""
-            WITH a AS (UPDATE tickets SET state = 3, reason = $2, finish_ns = $3 WHERE target = $1 AND state = 1
-                       RETURNING 1) SELECT count(*) FROM a""", agent_id, reason, now_ns)
-        purged = await conn.fetchval("""
-            WITH m AS (DELETE FROM messages WHERE agent_id = $1 RETURNING id, seq),
-                 i AS (DELETE FROM message_ids i USING m WHERE i.id = m.id AND i.agent_id = $1 AND i.seq = m.seq)
-            SELECT count(*) FROM m""", agent_id)
-        await conn.execute("""
-            WITH rev AS (UPDATE counters SET value = value + 1 WHERE name = 'revision' RETURNING value),
-                 gone AS (DELETE FROM mailboxes WHERE agent_id = $1)
-            INSERT INTO removals (revision, agent_id) SELECT value, $1 FROM rev""", agent_id)
-    return purged, aborted
-
-
 # -- agent directory: protobuf bodies (fabricd.v1 DirectoryData, Agent, Thread, Request), encoded by the caller
 
 async def directory_data(conn: Conn) -> tuple[int, bytes]:
