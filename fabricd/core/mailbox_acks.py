@@ -30,8 +30,8 @@ class AckFacts:
     unread: int | None
     """The mailbox's unread count; None when the agent has no mailbox."""
     copies: Mapping[str, Sequence[Envelope]]
-    """For each wanted id, the mailbox's unread messages carrying it (in any order; `encoded` may be b"" for a
-    backend that needs no encoding back): all of them, or at least its k oldest for an id named k times (a
+    """For each wanted id, the mailbox's unread messages carrying it, each once (in any order; `encoded` may be
+    b"" for a backend that needs no encoding back): all of them, or at least its k oldest for an id named k times (a
     backend may stop reading there). Absent: none."""
 
 
@@ -61,19 +61,18 @@ def ack(want: Mapping[str, int], facts: AckFacts) -> Ack:
     """
     if facts.unread is None:
         return Ack((), 0, False)
-    taken: dict[int, Envelope] = {}
+    taken: list[Envelope] = []
     copies = facts.copies
     for mid, k in want.items():
         found = copies.get(mid)
         if not found:
             continue
         if len(found) == 1:  # the usual case: one copy of each id
-            taken[found[0].seq] = found[0]
+            taken.append(found[0])
         else:
-            for e in sorted(found, key=_SEQ)[:k]:
-                taken[e.seq] = e
-    out = tuple(taken[seq] for seq in sorted(taken))
-    return Ack(out, facts.unread - len(out), True)
+            taken += sorted(found, key=_SEQ)[:k]
+    taken.sort(key=_SEQ)  # a message carries one id: the ids' copies are disjoint
+    return Ack(tuple(taken), facts.unread - len(taken), True)
 
 
 def takes_every_copy(want: Mapping[str, int], counts: Mapping[str, int]) -> bool:

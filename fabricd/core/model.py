@@ -49,7 +49,7 @@ class Sent:
     the answer need not encode it again; empty for a duplicate."""
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class Envelope:
     """A stored message as read back: its place in the mailbox and its stored encoding.
 

@@ -17,6 +17,7 @@ from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import id_of, sender_of
 
 _MINTED_HEAD = bytes([0x0A, 26])
+_BASE32HEX = b"0123456789ABCDEFGHIJKLMNOPQRSTUV"  # fabricd.core.ids' alphabet, as bytes
 """A stored message's first bytes when its id is a minted one: field 1 (id), length 26."""
 
 
@@ -77,7 +78,10 @@ class MessageRecords:
                     elif seq:
                         encoded = self._carrying(agent_key + pack(seq), mid)
                         if encoded is not None:
-                            found.append(Envelope(seq, encoded))
+                            found = [Envelope(seq, encoded)]
+                            if k == 1:  # the usual case: an id named once, found by its record
+                                out[mid] = found
+                                continue
             if len(found) < k:
                 found += self._chosen_copies(agent_id, mid, k - len(found))
             if found:
@@ -201,6 +205,8 @@ class MessageRecords:
                 else:
                     counts[0] += len(encoded)
                     counts[1] += 1
+            if encoded.startswith(_MINTED_HEAD) and not encoded[2:28].strip(_BASE32HEX):
+                continue  # a minted-looking id (read in place, without decoding it): no index entry
             mid = id_of(encoded)
             if not looks_minted(mid):  # as delete_message: a chosen id's index entry goes too
                 self._txn.delete(keys.by_id(agent_id, mid, e.seq), db=by_id)
