@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fabricd.core.errors import ResourceExhausted
-from fabricd.core.model import RowState
+from fabricd.core.model import RowState, TicketState
 
 CREATED_BY = "fabricd-created-by"
 """Metadata of a mailbox created by mail: the agent charged for it until the mailbox is registered or removed."""
@@ -150,6 +150,12 @@ def outbox_holder(key: str, state: int, sender: str) -> str:
     DEAD_LETTER; nobody ("") for a receipt or a wake row (`wake:`, the daemon's own)."""
     held = state in (RowState.PENDING, RowState.DEAD_LETTER)
     return sender if held and not key.startswith(WAKE_ROW_PREFIX) else ""
+
+
+def queued_holder(state: int, source_agent: str) -> str:
+    """The agent a ticket counts against (QUEUED): its asker while the ticket waits in a queue; nobody once it
+    ended (answered, withdrawn, expired), nor for a ticket no agent asked (source_agent "")."""
+    return source_agent if state == TicketState.QUEUED else ""
 
 
 WAKE_ROW_PREFIX = "wake:"

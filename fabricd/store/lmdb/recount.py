@@ -16,7 +16,7 @@ from typing import Any
 import lmdb
 
 from fabricd.core import quota as quotas
-from fabricd.core.model import MailboxEntry, TicketState
+from fabricd.core.model import MailboxEntry
 from fabricd.store.lmdb import keys, records, sealed
 from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import sender_of
@@ -54,8 +54,7 @@ def recount(txn: lmdb.Transaction[bytes], dbs: Any) -> int:
             charge(*move)
     for raw in _values(txn, dbs.tickets):
         ticket = records.decode_ticket(raw)
-        if ticket.state == TicketState.QUEUED:
-            charge(ticket.source_agent, quotas.QUEUED, 1)
+        charge(quotas.queued_holder(ticket.state, ticket.source_agent), quotas.QUEUED, 1)
     for raw in _values(txn, dbs.outbox):
         row = records.decode_row(raw)
         charge(quotas.outbox_holder(row.key, row.state, row.sender.agent_id), quotas.OUTBOX_ROWS, 1)

@@ -31,14 +31,15 @@ class TicketRecords:
         txn, dbs = self._txn, self._dbs
         tkey = keys.ticket(ticket.ticket_id)
         slot = keys.queue_slot(ticket.target, ticket.seq)
+        # The queue slot records that the ticket was QUEUED (its asker then held one, quota.queued_holder).
         if ticket.state == TicketState.QUEUED:
             if txn.put(slot, tkey, db=dbs.queues, overwrite=False):
                 self._count_queued(ticket.target, 1)
-                self.count_usage(ticket.source_agent, quota.QUEUED, 1)
+                self.count_usage(quota.queued_holder(ticket.state, ticket.source_agent), quota.QUEUED, 1)
         else:
             if txn.delete(slot, db=dbs.queues):
                 self._count_queued(ticket.target, -1)
-                self.count_usage(ticket.source_agent, quota.QUEUED, -1)
+                self.count_usage(quota.queued_holder(TicketState.QUEUED, ticket.source_agent), quota.QUEUED, -1)
             txn.put(keys.finished(ticket.finish_ns, ticket.ticket_id), b"", db=dbs.finished)
         txn.put(tkey, records.encode_ticket(ticket), db=dbs.tickets)
         ticket_index.add(txn, dbs, ticket)
@@ -105,7 +106,7 @@ class TicketRecords:
         txn, dbs = self._txn, self._dbs
         if txn.delete(keys.queue_slot(ticket.target, ticket.seq), db=dbs.queues):
             self._count_queued(ticket.target, -1)
-            self.count_usage(ticket.source_agent, quota.QUEUED, -1)
+            self.count_usage(quota.queued_holder(TicketState.QUEUED, ticket.source_agent), quota.QUEUED, -1)
         if ticket.finish_ns:
             txn.delete(keys.finished(ticket.finish_ns, ticket_id), db=dbs.finished)
         ticket_index.remove(txn, dbs, ticket)

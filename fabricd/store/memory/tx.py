@@ -254,7 +254,11 @@ class MemoryTx(MemoryChannelRecords):
         before = self._t("tickets").get(ticket.ticket_id)
         was = before is not None and before.state == TicketState.QUEUED
         self._count_queued(ticket.target, int(ticket.state == TicketState.QUEUED) - int(was))
-        self.count_usage(ticket.source_agent, quota.QUEUED, int(ticket.state == TicketState.QUEUED) - int(was))
+        held = quota.queued_holder(before.state, before.source_agent) if before is not None else ""
+        holder = quota.queued_holder(ticket.state, ticket.source_agent)
+        if held != holder:
+            self.count_usage(held, quota.QUEUED, -1)
+            self.count_usage(holder, quota.QUEUED, 1)
         self._w("tickets")[ticket.ticket_id] = copy.deepcopy(ticket)
 
     def _count_queued(self, target: str, delta: int) -> None:
@@ -303,9 +307,10 @@ class MemoryTx(MemoryChannelRecords):
 
     def delete_ticket(self, ticket_id: str) -> None:
         gone = self._w("tickets").pop(ticket_id, None)
-        if gone is not None and gone.state == TicketState.QUEUED:
-            self._count_queued(gone.target, -1)
-            self.count_usage(gone.source_agent, quota.QUEUED, -1)
+        if gone is not None:
+            if gone.state == TicketState.QUEUED:
+                self._count_queued(gone.target, -1)
+            self.count_usage(quota.queued_holder(gone.state, gone.source_agent), quota.QUEUED, -1)
 
     # -- outbox
 
