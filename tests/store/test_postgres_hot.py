@@ -148,3 +148,20 @@ async def test_pruning_receipts_another_node_pruned_meanwhile_counts_none(pg_url
     finally:
         await other.close()
         await store.close()
+
+
+async def test_the_pools_connections_run_without_jit(pg_url: str) -> None:
+    """An ack of 1,000 ids is estimated past jit_above_cost: compiled, it cost 65 ms instead of 10."""
+    store = await start(pg_url)
+    try:
+        async def show(conn: asyncpg.Connection, _attempt: object) -> str:
+            return str(await conn.fetchval("SHOW jit"))
+
+        assert await store.engine.op(show, rerun_safe=True) == "off"
+        other = await asyncpg.connect(pg_url)  # the server's own default is left alone
+        try:
+            assert await other.fetchval("SHOW jit") == "on"
+        finally:
+            await other.close()
+    finally:
+        await store.close()
