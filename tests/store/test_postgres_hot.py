@@ -151,7 +151,7 @@ async def test_pruning_receipts_another_node_pruned_meanwhile_counts_none(pg_url
 
 
 async def test_the_pools_connections_run_without_jit(pg_url: str) -> None:
-    """An ack of 1,000 ids is estimated past jit_above_cost: compiled, it cost 65 ms instead of 10."""
+    """An ack of 1,000 ids is estimated past jit_above_cost, and compiling it cost more than running it."""
     store = await start(pg_url)
     try:
         async def show(conn: asyncpg.Connection, _attempt: object) -> str:

@@ -58,7 +58,8 @@ ATTEMPTS = 12
 """Runs of one operation before UNAVAILABLE (with back-off up to 0.5 s: about 3 s of a database away)."""
 
 SESSION_SETTINGS = {"jit": "off"}
-"""What the pool's connections set when they connect (PostgreSQL's JIT compiles no statement of fabricd's)."""
+"""What the pool's connections set when they connect. JIT off: fabricd's statements are short, and compiling
+the few the planner estimates past jit_above_cost (an ack of 1,000 ids) costs more than running them."""
 
 
 def unavailable(exc: BaseException) -> Unavailable:
@@ -115,9 +116,7 @@ class PgEngine:
             await conn.close()
         # reset=_keep: no session state to undo (transaction-scoped settings and locks only), so a
         # connection goes back to the pool without asyncpg's reset query, one round trip per operation.
-        # jit off: fabricd's statements are short, but a few (an ack of 1,000 ids, a group's append) are
-        # estimated past jit_above_cost, and compiling them cost more than running them (an ack of 1,000:
-        # 30 ms of JIT in 65; 17.5 -> 9.5 ms with it off). Set at connect time: no round trip.
+        # SESSION_SETTINGS are sent with the connection's startup: no round trip.
         self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self._pool_size,
                                                max_inactive_connection_lifetime=0, reset=_keep,
                                                server_settings=SESSION_SETTINGS)
