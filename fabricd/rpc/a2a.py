@@ -72,7 +72,7 @@ def a2a_mapped(method: Callable) -> Callable:
 
     if inspect.isasyncgenfunction(method):
         @functools.wraps(method)
-        async def stream(self, request, context):  # noqa: ANN001, ANN202
+        async def stream(self, request, context):  # noqa: ANN001, ANN202 - wraps any servicer method
             try:
                 _check_version(context)
                 async for item in method(self, request, context):
@@ -86,7 +86,7 @@ def a2a_mapped(method: Callable) -> Callable:
         return stream
 
     @functools.wraps(method)
-    async def unary(self, request, context):  # noqa: ANN001, ANN202
+    async def unary(self, request, context):  # noqa: ANN001, ANN202 - wraps any servicer method
         try:
             _check_version(context)
             return await method(self, request, context)
@@ -227,7 +227,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
     # -- the service
 
     @a2a_mapped
-    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         history = _history_length(request.configuration)
         view = await self._enqueue(request)
         if request.configuration.return_immediately or view.ticket.state != TicketState.QUEUED:
@@ -242,20 +242,20 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return a2a.SendMessageResponse(task=convert.task(view, history))
 
     @a2a_mapped
-    async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201
+    async def SendStreamingMessage(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         history = _history_length(request.configuration)
         view = await self._enqueue(request)
         async for event in self._events(view, history):
             yield event
 
     @a2a_mapped
-    async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201
+    async def SubscribeToTask(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         after = _after_generation(context)
         view = await self._task(request.tenant, request.id)
         async for event in self._events(view, after=after):
             yield event
 
-    async def _events(self, first: TicketView, history: int | None = None, after: int | None = None):  # noqa: ANN202
+    async def _events(self, first: TicketView, history: int | None = None, after: int | None = None):  # noqa: ANN202 - yields what SubscribeToTask does
         """The task (or, resumed `after` a generation, the events since), then one event per generation.
 
         Each change is read from storage and sent as the events of the generations it moved through
@@ -290,7 +290,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
                                      task_id=first.ticket.ticket_id)
 
     @a2a_mapped
-    async def GetTask(self, request, context):  # noqa: ANN001, ANN201
+    async def GetTask(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         history = _history_length(request)
         view = await self._task(request.tenant, request.id)
         if request.HasField("current_generation") and convert.generation(view) <= request.current_generation:
@@ -307,7 +307,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.task(view, history)
 
     @a2a_mapped
-    async def ListTasks(self, request, context):  # noqa: ANN001, ANN201
+    async def ListTasks(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         agent_id, unknown = await self._tasks_tenant(request.tenant)
         size = request.page_size if request.HasField("page_size") else _PAGE_SIZE
         if not 1 <= size <= 100:
@@ -348,7 +348,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return a2a.ListTasksResponse(tasks=tasks, next_page_token=next_token, page_size=size, total_size=total)
 
     @a2a_mapped
-    async def CancelTask(self, request, context):  # noqa: ANN001, ANN201
+    async def CancelTask(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         view = await self._task(request.tenant, request.id)
         ticket, withdrawn = await self._rv.cancel_ticket(view.ticket.ticket_id)
         cancelled = TicketView(ticket, -1)
@@ -360,7 +360,7 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.task(cancelled)
 
     @a2a_mapped
-    async def GetExtendedAgentCard(self, request, context):  # noqa: ANN001, ANN201
+    async def GetExtendedAgentCard(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         entry = await self._dir.resolve(request.tenant) if request.tenant else None
         if entry is None:
             raise convert.invalid_params("tenant is required: the agent id or session name of the agent",
@@ -368,19 +368,19 @@ class A2AServicer(a2a_grpc.A2AServiceServicer):
         return convert.card(entry, self._endpoint.listeners, self._endpoint.mutual_tls, __version__)
 
     @a2a_mapped
-    async def CreateTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
+    async def CreateTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         raise _push_unsupported()
 
     @a2a_mapped
-    async def GetTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
+    async def GetTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         raise _push_unsupported()
 
     @a2a_mapped
-    async def ListTaskPushNotificationConfigs(self, request, context):  # noqa: ANN001, ANN201
+    async def ListTaskPushNotificationConfigs(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         raise _push_unsupported()
 
     @a2a_mapped
-    async def DeleteTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201
+    async def DeleteTaskPushNotificationConfig(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         raise _push_unsupported()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import grpc
+from google.protobuf.message import Message
 
 from fabricd import wire
 from fabricd.core.agentdir import AgentDirectory, RepairInfo, Submission
@@ -13,7 +14,7 @@ from fabricd.v1 import agent_directory_service_pb2 as pb
 from fabricd.v1 import agent_directory_service_pb2_grpc as pb_grpc
 
 
-def _ns(request, name: str) -> int:  # noqa: ANN001
+def _ns(request: Message, name: str) -> int:
     return wire.timestamp_in(getattr(request, name), name) if request.HasField(name) else 0
 
 

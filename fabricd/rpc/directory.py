@@ -9,10 +9,12 @@ import grpc
 from fabricd import wire
 from fabricd.core import wake
 from fabricd.core.directory import Directory
+from fabricd.core.model import MailboxEntry
 from fabricd.rpc.auth import caller
 from fabricd.rpc.errors import mapped
 from fabricd.v1 import directory_service_pb2 as pb
 from fabricd.v1 import directory_service_pb2_grpc as pb_grpc
+from fabricd.v1 import types_pb2
 
 
 def hook_out(hook: wake.WakeHook) -> pb.WakeHook:
@@ -26,7 +28,7 @@ class DirectoryServicer(pb_grpc.DirectoryServiceServicer):
         self._directory = directory
         self._wakes = wakes
 
-    def _out(self, entry):  # noqa: ANN001, ANN202
+    def _out(self, entry: MailboxEntry) -> types_pb2.MailboxEntry:
         return wire.entry_out(entry, self._directory.presence_of(entry))
 
     @mapped

@@ -106,7 +106,7 @@ def mapped(method: Callable) -> Callable:
     if inspect.isasyncgenfunction(method):
 
         @functools.wraps(method)
-        async def stream(self, request, context):  # noqa: ANN001, ANN202
+        async def stream(self, request, context):  # noqa: ANN001, ANN202 - wraps any servicer method
             Gauges.open_streams += 1
             try:
                 async for item in method(self, request, context):
@@ -125,7 +125,7 @@ def mapped(method: Callable) -> Callable:
         return stream
 
     @functools.wraps(method)
-    async def unary(self, request, context):  # noqa: ANN001, ANN202
+    async def unary(self, request, context):  # noqa: ANN001, ANN202 - wraps any servicer method
         try:
             return await method(self, request, context)
         except errors.FabricError as exc:

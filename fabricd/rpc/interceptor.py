@@ -51,7 +51,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         self._handlers: dict[str, grpc.RpcMethodHandler] = {}
         self.load = load or Load()
 
-    async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201
+    async def intercept_service(self, continuation, details):  # noqa: ANN001, ANN201 - grpc.aio's untyped interceptor API
         # Each method's wrapped handler is built once (building it cost ~4% of a send). This is the
         # only interceptor, and gRPC returns the same handler for a method on every call; unknown
         # methods (None) are not kept, so the map holds at most the registered methods.
@@ -197,7 +197,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
             # Served as a client stream of one message: gRPC reads a unary request before the handler runs,
             # a streamed one when the handler asks (see admit). On the wire the two are the same call.
             return grpc.stream_unary_rpc_method_handler(unary, None, serialize)
-        async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001
+        async def pump(items, context, identity: Identity, slot: str, started: float) -> None:  # noqa: ANN001 - grpc's request iterator and context
             """Write each response of a servicer's stream under flow control; end it as the rules say."""
             call = guard.track(identity)
             failed = True
@@ -235,7 +235,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         if handler.unary_stream is not None:
             inner_stream = handler.unary_stream
 
-            async def stream(_requests, context):  # noqa: ANN001, ANN202
+            async def stream(_requests, context):  # noqa: ANN001, ANN202 - a grpc method handler's
                 # A coroutine, not an async generator: it writes each response itself, so the wait for the
                 # transport to take it (and a revocation's cancel during that wait) happens in our code.
                 started = time.perf_counter()
@@ -254,7 +254,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
         if handler.stream_stream is not None:
             inner_bidi = handler.stream_stream
 
-            async def frames(first: bytes, requests, context, identity: Identity):  # noqa: ANN001, ANN202
+            async def frames(first: bytes, requests, context, identity: Identity):  # noqa: ANN001, ANN202 - a grpc method handler's
                 """The request frames, parsed and checked: a refused one reaches the servicer as Refused."""
                 raw = first
                 while True:
@@ -270,7 +270,7 @@ class GuardInterceptor(grpc.aio.ServerInterceptor):
                         return
                     raw = following
 
-            async def bidi(requests, context):  # noqa: ANN001, ANN202
+            async def bidi(requests, context):  # noqa: ANN001, ANN202 - a grpc method handler's
                 started = time.perf_counter()
                 # Admitted at its first frame: a refusal sent before the client's first write lands makes
                 # gRPC's client fail that write, and the call, INTERNAL instead of with the refusal.

@@ -77,26 +77,26 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
-    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201
+    async def SendMessage(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         # SendMessageResponse bytes around the stored encoding, written as they are (see Subscribe)
         sent = await self._mailboxes.send(wire.message_in(request.message), request.create_mailbox, agent_token())
         return wire.sent_result(sent)
 
     @mapped
-    async def SendMessages(self, request, context):  # noqa: ANN001, ANN201
+    async def SendMessages(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         results = await self._mailboxes.send_many([wire.message_in(m) for m in request.messages], request.atomic,
                                                   request.create_mailbox, agent_token())
         return _results(results)  # SendMessagesResponse bytes, written as they are
 
     @mapped
-    async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201
+    async def PeekMessages(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         messages, unread = await self._mailboxes.peek(request.agent_id, request.limit, request.max_bytes)
         response = wire.messages_response(pb.PeekMessagesResponse, messages)
         response.unread_count = unread
         return response
 
     @mapped
-    async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201
+    async def DrainMessages(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         drained = await self._mailboxes.take(request.agent_id, request.limit, context.time_remaining(),
                                              request.max_bytes)
         delivery.on_lost(lambda: self._mailboxes.put_back_later(drained))  # the answer never reached the caller
@@ -105,19 +105,19 @@ class MailboxServicer(pb_grpc.MailboxServiceServicer):
         return response
 
     @mapped
-    async def Subscribe(self, request, context):  # noqa: ANN001, ANN201
+    async def Subscribe(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         # SubscribeResponse bytes: the stored encodings go out as they are, never parsed and written again
         # (the interceptor writes bytes through; see fabricd.rpc.interceptor)
         async for batch in self._mailboxes.subscribe(request.agent_id):
             yield wire.messages_field(batch) if batch else KEEPALIVE
 
     @mapped
-    async def AckMessages(self, request, context):  # noqa: ANN001, ANN201
+    async def AckMessages(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         acked = await self._mailboxes.ack(request.agent_id, list(request.message_ids))
         return pb.AckMessagesResponse(acked=acked)
 
     @mapped
-    async def SendStream(self, request_iterator, context):  # noqa: ANN001, ANN201
+    async def SendStream(self, request_iterator, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         assert self._rv is not None, "SendStream needs the rendezvous"
         limits = self._mailboxes.limits
 

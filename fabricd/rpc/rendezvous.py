@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 
 from fabricd import wire
 from fabricd.core import validate
@@ -22,7 +22,7 @@ from fabricd.v1 import rendezvous_service_pb2_grpc as pb_grpc
 _DEADLINE_MARGIN_S = 0.02
 
 
-def ticket_request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001
+def ticket_request(r, limits: Limits) -> TicketRequest:  # noqa: ANN001 - an AskRequest or an EnqueueTicketRequest (same fields)
     # The asker is part of the key (as A2A's keys name their caller), so two askers' keys never meet;
     # the caller's part is checked under its own name, the whole key being longer than any id.
     validate.text_field(r.request_key, "request_key", limits, required=False)
@@ -76,7 +76,7 @@ async def _serve_ops(frames: AsyncIterator[pb.ServeRequest | Refused[pb.ServeReq
                                         f"{kind or 'empty'}", reason="MISSING_FIELD", field="frame")
 
 
-def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
+def _states(values: Iterable[int]) -> tuple[TicketState, ...]:
     unknown = [v for v in values if v not in {s.value for s in TicketState}]
     if unknown:
         known = ", ".join(f"{s.name} {s.value}" for s in TicketState if s)
@@ -85,7 +85,7 @@ def _states(values) -> tuple[TicketState, ...]:  # noqa: ANN001
     return tuple(TicketState(v) for v in values if v)
 
 
-def _timeout(request, context) -> float | None:  # noqa: ANN001
+def _timeout(request, context) -> float | None:  # noqa: ANN001 - an AskRequest or AwaitReplyRequest, and its context
     timeout = wire.duration_in(request.timeout) if request.HasField("timeout") else None
     remaining = context.time_remaining()
     if remaining is not None:
@@ -101,62 +101,62 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
         """The daemon's count of calls in flight (fabricd.rpc.interceptor.Load): a stream's frames count too."""
 
     @mapped
-    async def Ask(self, request, context):  # noqa: ANN001, ANN201
+    async def Ask(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         answered = await self._rv.ask_answer(ticket_request(request, self._rv.limits), _timeout(request, context))
         return pb.AskResponse(ticket_id=answered.ticket_id, result=answered.result,
                               outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                               data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201
+    async def EnqueueTicket(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         ticket, position = await self._rv.enqueue(ticket_request(request, self._rv.limits))
         return pb.EnqueueTicketResponse(ticket_id=ticket.ticket_id, position=max(position, 0))  # a finished one: 0
 
     @mapped
-    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201
+    async def AwaitReply(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         answered = await self._rv.await_answer(request.ticket_id, _timeout(request, context))
         return pb.AwaitReplyResponse(result=answered.result,
                                      outcome=int(answered.outcome),  # type: ignore[arg-type]  # the proto enum's numbers
                                      data=answered.result_data, headers=answered.result_headers)
 
     @mapped
-    async def Reply(self, request, context):  # noqa: ANN001, ANN201
+    async def Reply(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         ticket_id = await self._rv.reply(request.agent_id, answer_in(request), request.ticket_id)
         return pb.ReplyResponse(ticket_id=ticket_id)
 
     @mapped
-    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201
+    async def GetTicket(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         view = await self._rv.view(request.ticket_id)
         return pb.GetTicketResponse(ticket=wire.ticket_out(view.ticket, view.position))
 
     @mapped
-    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201
+    async def CancelTicket(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         ticket, cancelled = await self._rv.cancel_ticket(request.ticket_id)
         return pb.CancelTicketResponse(ticket=wire.ticket_out(ticket), cancelled=cancelled)
 
     @mapped
-    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201
+    async def ListTickets(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         query = TicketQuery(request.conversation_id, _states(request.states), source_agent=request.source_agent_id)
         listed = await self._rv.tickets(request.agent_id, query, request.page_size, request.page_token)
         return pb.ListTicketsResponse(tickets=[wire.ticket_out(v.ticket, v.position) for v in listed.items],
                                       next_page_token=listed.next_page_token)
 
     @mapped
-    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201
+    async def CancelHead(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         return pb.CancelHeadResponse(cancelled=await self._rv.cancel_head(request.agent_id, request.ticket_id))
 
     @mapped
-    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201
+    async def CloseQueue(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         return pb.CloseQueueResponse(aborted=await self._rv.close_queue(request.agent_id, request.reason))
 
     @mapped
-    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201
+    async def GetQueue(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         listed = await self._rv.queue(request.agent_id, request.page_size, request.page_token)
         return pb.GetQueueResponse(tickets=wire.queue_out(listed.items, first=listed.offset),
                                    next_page_token=listed.next_page_token)
 
     @mapped
-    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201
+    async def WatchQueue(self, request, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         async for head in self._rv.watch_queue(request.agent_id, request.max_tickets):
             if head is None:
                 yield pb.WatchQueueResponse(keepalive=True)
@@ -165,7 +165,7 @@ class RendezvousServicer(pb_grpc.RendezvousServiceServicer):
                                             truncated=head.truncated)
 
     @mapped
-    async def Serve(self, request_iterator, context):  # noqa: ANN001, ANN201
+    async def Serve(self, request_iterator, context):  # noqa: ANN001, ANN201 - as the generated servicer declares it
         frames = request_iterator.__aiter__()
         first = await anext(frames, None)
         if first is None:

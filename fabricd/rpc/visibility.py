@@ -42,17 +42,17 @@ def _queue(response, agent_id: str) -> None:  # noqa: ANN001 - GetQueueResponse 
             ticket.task = ""
 
 
-def _agent(agent) -> None:  # noqa: ANN001
+def _agent(agent) -> None:  # noqa: ANN001 - any agent-directory message with these fields
     agent.instructions = ""
     agent.settings = ""
 
 
-def _thread(thread) -> None:  # noqa: ANN001
+def _thread(thread) -> None:  # noqa: ANN001 - any agent-directory message with these fields
     thread.title = ""
     del thread.contexts[:]
 
 
-def _requests(response, agent_id: str) -> None:  # noqa: ANN001
+def _requests(response, agent_id: str) -> None:  # noqa: ANN001 - any agent-directory message with these fields
     for request in response.requests:
         submission = request.submission
         if submission.HasField("response") and submission.response == agent_id:
@@ -64,7 +64,7 @@ def _requests(response, agent_id: str) -> None:  # noqa: ANN001
         request.repair.configuration = ""
 
 
-def _data(response, agent_id: str) -> None:  # noqa: ANN001
+def _data(response, agent_id: str) -> None:  # noqa: ANN001 - any agent-directory message with these fields
     if response.HasField("data"):
         if response.data.HasField("default_agent"):
             _agent(response.data.default_agent)
@@ -73,7 +73,7 @@ def _data(response, agent_id: str) -> None:  # noqa: ANN001
 
 
 def _each(field: str, fix: Callable[[object], None]) -> Callable[[object, str], None]:
-    def withhold(response, agent_id: str) -> None:  # noqa: ANN001
+    def withhold(response, agent_id: str) -> None:  # noqa: ANN001 - any agent-directory message with these fields
         for item in getattr(response, field):
             fix(item)
 
@@ -81,7 +81,7 @@ def _each(field: str, fix: Callable[[object], None]) -> Callable[[object, str], 
 
 
 def _one(field: str, fix: Callable[[object], None]) -> Callable[[object, str], None]:
-    def withhold(response, agent_id: str) -> None:  # noqa: ANN001
+    def withhold(response, agent_id: str) -> None:  # noqa: ANN001 - any agent-directory message with these fields
         fix(getattr(response, field))
 
     return withhold
