@@ -1,9 +1,10 @@
 """The `flood` workload of scripts/bench: a well-behaved token's sends while another token floods the daemon.
 
 One agent token ("flooder") keeps 16 SendMessages calls of 100 tiny messages in flight, its mailbox drained by a
-local consumer so its quotas never refuse it; another ("calm") sends one message at a time. The flooder is a
-process of its own (this file run as a script), as a hostile agent is: in the calm sender's process its
-responses would queue on the calm sender's event loop, and the figure would be the load generator's. Figures:
+local consumer so its quotas never refuse it; another ("calm") sends one message at a time. The flooder and
+its consumer are a process of their own (this file run as a script), as a hostile agent is: in the calm
+sender's process their responses would queue on the calm sender's event loop, and the figure would be the
+load generator's. Figures:
 the calm token's send p50 and p99 alone (`flood_calm_alone_*`) and under the flood (`flood_calm_*`), and the
 flood's rate (messages a second). The target: `flood_calm_p99_ms` at most 50 ms on the reference machine.
 
@@ -98,9 +99,7 @@ async def flood(t: Any) -> dict[str, float]:
     count = t.n(1000)
     async with Client(target, token=tokens["calm"]) as calm:
         alone = _percentiles(await _calm_sends(calm, count))
-        stop = asyncio.Event()
         flooder = Flooder(t.root, target, tokens["flooder"])
-        drain = asyncio.create_task(_drain(local, stop))
         try:
             while await flooder.count() < FLOOD_CALLERS * FLOOD_BATCH:  # under way before the calm token is timed
                 await asyncio.sleep(0.01)
@@ -109,8 +108,6 @@ async def flood(t: Any) -> dict[str, float]:
             rate = (await flooder.count() - before) / (time.perf_counter() - start)
         finally:
             await flooder.stop()
-            stop.set()
-            await drain
     while (await local.drain("calm-box", limit=1000)).messages:  # a drain takes at most 1,000
         pass
     while (await local.drain("flood-box", limit=1000)).messages:
@@ -120,14 +117,15 @@ async def flood(t: Any) -> dict[str, float]:
 
 
 async def _flooder_main(target: str, token: str) -> None:
-    """The flooder process: flood until standard input closes, answering each line with the count stored."""
+    """The flooder process: flood, and drain the flood's mailbox as a local (trusted) caller, until standard input
+    closes, answering each line with the count stored."""
     stop, sent = asyncio.Event(), [0]
-    async with Client(target, token=token) as client:
-        task = asyncio.create_task(_flood(client, stop, sent))
+    async with Client(target, token=token) as client, Client(target) as local:
+        tasks = [asyncio.create_task(_flood(client, stop, sent)), asyncio.create_task(_drain(local, stop))]
         while await asyncio.to_thread(sys.stdin.readline):
             print(sent[0], flush=True)
         stop.set()
-        await task
+        await asyncio.gather(*tasks)
 
 
 if __name__ == "__main__":
