@@ -50,17 +50,16 @@ class FairQueue(Generic[T]):
                     del self._lanes[lane]
                 return
 
-    def take(self, max_items: int, max_work: int, share: int = 0) -> list[T]:
+    def take(self, max_items: int, max_work: int) -> list[T]:
         """Up to `max_items` items weighing up to `max_work` together (the first whatever it weighs), one
-        from each lane in turn; a lane whose head would pass `max_work`, or its own `share` of the batch
-        (0: no share), is passed over in this batch."""
+        from each lane in turn; a lane whose head would pass `max_work` is passed over in this batch."""
         out: list[T] = []
         work = 0
         if len(self._lanes) == 1:  # one lane (the usual case): its FIFO, without the turns' bookkeeping
             lane, queue = next(iter(self._lanes.items()))
             while queue and len(out) < max_items:
                 item, weight = queue[0]
-                if out and (work + weight > max_work or (share and work + weight > share)):
+                if out and work + weight > max_work:
                     break
                 queue.popleft()
                 out.append(item)
@@ -69,19 +68,16 @@ class FairQueue(Generic[T]):
                 del self._lanes[lane]
             self._count -= len(out)
             return out
-        taken: dict[str, int] = {}
         while self._lanes and len(out) < max_items:
             took = False
             for lane in list(self._lanes):
                 queue = self._lanes[lane]
                 item, weight = queue[0]
-                mine = taken.get(lane, 0)
-                if out and (work + weight > max_work or (share and mine and mine + weight > share)):
+                if out and work + weight > max_work:
                     continue
                 queue.popleft()
                 out.append(item)
                 work += weight
-                taken[lane] = mine + weight
                 took = True
                 del self._lanes[lane]  # to the back of the turn
                 if queue:

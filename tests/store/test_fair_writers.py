@@ -15,7 +15,7 @@ import pytest
 from fabricd.core import lanes
 from fabricd.core.notify import LocalWakeups
 from fabricd.store.fair import FairGate, FairQueue
-from fabricd.store.lmdb.engine import MAX_BATCH_WORK, LmdbEngine
+from fabricd.store.lmdb.engine import MAX_BATCH_WORK, SHARED_BATCH_WORK, LmdbEngine
 from fabricd.store.postgres.store import PgStore
 
 
@@ -38,16 +38,6 @@ def test_a_heavy_head_is_passed_over_for_a_light_write_of_another_lane_but_alway
     assert queue.take(100, 2048) == ["f0", "o0"]  # f1 would pass the work limit: the light write goes in
     assert queue.take(100, 2048) == ["f1"]
     assert queue.take(100, 1000) == ["f2"]  # heavier than a whole batch: still taken, alone
-
-
-def test_with_a_share_a_lane_puts_at_most_its_share_in_a_batch_beyond_its_first_item() -> None:
-    queue: FairQueue[str] = FairQueue()
-    for i in range(6):
-        queue.put("flood", f"f{i}", weight=100)
-    queue.put("other", "o0", weight=1)
-    assert queue.take(100, 2048, share=250) == ["f0", "o0", "f1"]  # a third would pass the flood's share
-    assert queue.take(100, 2048, share=50) == ["f2"]  # a lane's first item goes in whatever its share
-    assert queue.take(100, 2048) == ["f3", "f4", "f5"]  # no share: the batch's work limit only
 
 
 async def _run_in_lane(lane: str, work: Callable[[], Awaitable[object]]) -> object:
@@ -102,8 +92,27 @@ async def test_lmdb_a_flood_of_heavy_writes_lets_another_tokens_write_into_the_n
     flood = [asyncio.create_task(_run_in_lane("flood-token", write(f"f{i}"))) for i in range(8)]
     other = asyncio.create_task(_run_in_lane("other-token", write("o0")))
     await asyncio.gather(*flood, other)
-    assert applied.index("o0") == 1  # beside the flood's first write, not after all eight
+    assert applied.index("o0") == 1  # right after the flood's first write, not after all eight
     assert [a for a in applied if a != "o0"] == [f"f{i}" for i in range(8)]
+
+
+async def test_lmdb_while_tokens_share_the_writer_a_commit_holds_one_heavy_write_and_the_light_ones_that_fit(
+        lmdb_engine: LmdbEngine) -> None:
+    applied: list[str] = []
+    commits: list[int] = []
+    lmdb_engine.on_commit = lambda writes, _seconds: commits.append(writes)
+    assert 100 <= SHARED_BATCH_WORK < 100 + 250  # a batch of 100 and a light write fit; a drain of 250 does not
+
+    def write(name: str, weight: int) -> Callable[[], Awaitable[object]]:
+        return lambda: lmdb_engine.write(lambda tx: applied.append(name), weight)
+
+    tasks = [asyncio.create_task(_run_in_lane("flood-token", write(f"f{i}", 100))) for i in range(4)]
+    tasks += [asyncio.create_task(_run_in_lane("drain-token", write(f"d{i}", 250))) for i in range(2)]
+    tasks.append(asyncio.create_task(_run_in_lane("calm-token", write("o0", 1))))
+    await asyncio.gather(*tasks)
+    # the calm write rides with the flood's first batch, never with a drain; no two heavy writes share a commit
+    assert applied == ["f0", "o0", "d0", "f1", "d1", "f2", "f3"]
+    assert commits == [2, 1, 1, 1, 1, 1]
 
 
 async def test_lmdb_a_token_writing_alone_gets_whole_batches(lmdb_engine: LmdbEngine) -> None:

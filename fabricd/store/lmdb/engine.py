@@ -70,10 +70,12 @@ MAX_BATCH_WORK = 2048
 """Work units (about one stored message each) one commit takes on before it stops gathering: a caller
 that queues heavy writes delays others by one bounded batch, not by all of its work."""
 _STOP = object()
-LANE_SHARE_WORK = 256
-"""Work units one lane (token) may put in a commit while other lanes wrote in the last SHARED_WINDOW_S: a
-commit, which the loop waits for while it is applied, then stays short, so another token's write waits for
-about two short commits rather than two of the flood's full ones. A lane alone gets whole batches."""
+SHARED_BATCH_WORK = 128
+"""Work units a commit gathers, its first write aside, while several lanes (tokens) wrote in the last
+SHARED_WINDOW_S. A commit, which the loop waits for while it is applied, then holds at most one heavy write
+(a flood's batch of 100, a drain of 250) and the light writes of other lanes that fit beside it, so another
+token's send waits for about two short commits, never for a flood's full one nor rides in it. A lane alone
+gets whole batches (MAX_BATCH_WORK)."""
 SHARED_WINDOW_S = 1.0
 ALONE_BEFORE_HERE = 3
 """Commits in a row of one write each before a write may commit on the loop thread: a daemon just out
@@ -262,7 +264,7 @@ class LmdbEngine:
         seen = self._lanes_seen
         for lane in [lane for lane, at in seen.items() if now - at > SHARED_WINDOW_S]:
             del seen[lane]
-        batch = self._pending.take(MAX_BATCH, MAX_BATCH_WORK, LANE_SHARE_WORK if len(seen) > 1 else 0)
+        batch = self._pending.take(MAX_BATCH, SHARED_BATCH_WORK if len(seen) > 1 else MAX_BATCH_WORK)
         self._busy = True
         self._batch_started = time.monotonic()
         self._idle.clear()
