@@ -145,17 +145,22 @@ def message_moves(sender: str, size: int, sign: int, count: int = 1) -> list[tup
     return [(sender, m.quota, sign * (size if m.by_size else count)) for m in MESSAGE_MOVES]
 
 
+OUTBOX_HELD = (RowState.PENDING, RowState.DEAD_LETTER)
+"""The states in which an outbox row counts against its sender (OUTBOX_ROWS)."""
+QUEUED_HELD = (TicketState.QUEUED,)
+"""The states in which a ticket counts against its asker (QUEUED)."""
+
+
 def outbox_holder(key: str, state: int, sender: str) -> str:
     """The agent an outbox row counts against (OUTBOX_ROWS): its sender while the row is PENDING or
-    DEAD_LETTER; nobody ("") for a receipt or a wake row (`wake:`, the daemon's own)."""
-    held = state in (RowState.PENDING, RowState.DEAD_LETTER)
-    return sender if held and not key.startswith(WAKE_ROW_PREFIX) else ""
+    DEAD_LETTER (OUTBOX_HELD); nobody ("") for a receipt or a wake row (`wake:`, the daemon's own)."""
+    return sender if state in OUTBOX_HELD and not key.startswith(WAKE_ROW_PREFIX) else ""
 
 
 def queued_holder(state: int, source_agent: str) -> str:
     """The agent a ticket counts against (QUEUED): its asker while the ticket waits in a queue; nobody once it
     ended (answered, withdrawn, expired), nor for a ticket no agent asked (source_agent "")."""
-    return source_agent if state == TicketState.QUEUED else ""
+    return source_agent if state in QUEUED_HELD else ""
 
 
 WAKE_ROW_PREFIX = "wake:"

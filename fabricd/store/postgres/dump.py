@@ -23,7 +23,7 @@ from fabricd.core import agentdir, model_leases, turns, wake
 from fabricd.core.agentdir import PENDING
 from fabricd.core.ids import looks_minted
 from fabricd.core.model import IdRecord
-from fabricd.core.quota import CHANNELS, CREATED_BY, POSTS, WAKE_ROW_PREFIX
+from fabricd.core.quota import CHANNELS, CREATED_BY, OUTBOX_HELD, POSTS, QUEUED_HELD, WAKE_ROW_PREFIX
 from fabricd.store.postgres import directory as d
 from fabricd.store.postgres import outbox as o
 from fabricd.store.postgres import schema, tx_leases
@@ -302,14 +302,18 @@ class PgTarget:
         self._conn = None
 
 
+def _states(states: tuple[int, ...]) -> str:
+    return ", ".join(str(int(state)) for state in states)
+
+
 _USAGE = (
     charge(moved("SELECT sender, octet_length(body) FROM messages")),
-    charge(f"SELECT '{QUEUED}' || source_agent, count(*) FROM tickets WHERE state = 1 AND source_agent <> '' "
-           "GROUP BY source_agent"),
+    charge(f"SELECT '{QUEUED}' || source_agent, count(*) FROM tickets WHERE state IN ({_states(QUEUED_HELD)}) "
+           "AND source_agent <> '' GROUP BY source_agent"),
     charge(f"SELECT '{MAILBOXES}' || c, count(*) FROM (SELECT metadata::jsonb ->> '{CREATED_BY}' AS c FROM mailboxes) "
            "AS m WHERE c <> '' GROUP BY c"),
-    charge(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM outbox WHERE state IN (1, 2) AND sender_agent <> '' "
-           f"AND key NOT LIKE '{WAKE_ROW_PREFIX}%' GROUP BY sender_agent"),
+    charge(f"SELECT '{OUTBOX_ROWS}' || sender_agent, count(*) FROM outbox WHERE state IN ({_states(OUTBOX_HELD)}) "
+           f"AND sender_agent <> '' AND key NOT LIKE '{WAKE_ROW_PREFIX}%' GROUP BY sender_agent"),
     charge(f"SELECT '{counter_name(CHANNELS, '')}' || creator, count(*) FROM channels WHERE creator <> '' "
            "GROUP BY creator"),
     charge(f"SELECT '{counter_name(POSTS, '')}' || sender, count(*) FROM channel_posts WHERE sender <> '' "
