@@ -4,9 +4,8 @@ One agent token ("flooder") keeps 16 SendMessages calls of 100 tiny messages in 
 local consumer so its quotas never refuse it; another ("calm") sends one message at a time. The flooder and
 its consumer are a process of their own (this file run as a script), as a hostile agent is: in the calm
 sender's process their responses would queue on the calm sender's event loop, and the figure would be the
-load generator's. Figures:
-the calm token's send p50 and p99 alone (`flood_calm_alone_*`) and under the flood (`flood_calm_*`), and the
-flood's rate (messages a second). The target: `flood_calm_p99_ms` at most 50 ms on the reference machine.
+load generator's. Figures: the calm token's send p50 and p99 alone (`flood_calm_alone_*`) and under the flood
+(`flood_calm_*`), and the flood's rate (messages a second). The target: `flood_calm_p99_ms` at most 50 ms on the reference machine.
 
 Import this only after `use_tree(root)` (see bench_workloads).
 """

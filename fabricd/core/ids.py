@@ -7,6 +7,8 @@ import os
 import threading
 
 _ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUV"  # base32hex: in ASCII order, so text order is number order
+MINTED_BYTES = _ALPHABET.encode()
+"""The characters of a minted id, as bytes (for reading ids in stored encodings without decoding them)."""
 _PAIRS = [a + b for a in _ALPHABET for b in _ALPHABET]  # 10 bits -> 2 characters
 
 

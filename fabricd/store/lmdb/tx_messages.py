@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fabricd.core import quota
+from fabricd.core.ids import MINTED_BYTES
 from fabricd.core.model import Envelope, IdRecord, Message
 from fabricd.store.lmdb import keys, records
 from fabricd.store.lmdb.sealed import seal, unseal
@@ -17,7 +18,6 @@ from fabricd.store.lmdb.tx_directory import rows_under
 from fabricd.store.usage import id_of, sender_of
 
 _MINTED_HEAD = bytes([0x0A, 26])
-_BASE32HEX = b"0123456789ABCDEFGHIJKLMNOPQRSTUV"  # fabricd.core.ids' alphabet, as bytes
 """A stored message's first bytes when its id is a minted one: field 1 (id), length 26."""
 
 
@@ -205,7 +205,7 @@ class MessageRecords:
                 else:
                     counts[0] += len(encoded)
                     counts[1] += 1
-            if encoded.startswith(_MINTED_HEAD) and not encoded[2:28].strip(_BASE32HEX):
+            if encoded.startswith(_MINTED_HEAD) and not encoded[2:28].strip(MINTED_BYTES):
                 continue  # a minted-looking id (read in place, without decoding it): no index entry
             mid = id_of(encoded)
             if not looks_minted(mid):  # as delete_message: a chosen id's index entry goes too
