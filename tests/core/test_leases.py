@@ -315,6 +315,30 @@ async def test_ended_records_are_kept_for_watchers_then_pruned(fabric: Fabric) -
     assert await fabric.store.leases.since(0, 100) == []
 
 
+async def test_the_sweeps_read_of_live_leases_decodes_no_ended_record(fabric: Fabric, monkeypatch) -> None:
+    """Ended records are kept ENDED_KEPT_NS for watchers; the sweep, which reads the live leases every few
+    seconds, must not read them all again each time."""
+    from fabricd.core import model_leases
+
+    leases = leases_of(fabric)
+    held = [await take(leases, f"agent-{i}", f"dir-{i}/**") for i in range(24)]
+    for lease in held[3:]:
+        await leases.release(lease.lease_id, "", "")
+    decoded: list[str] = []
+    real = model_leases.decode
+
+    def counting(raw: bytes) -> Lease:
+        lease = real(raw)
+        decoded.append(lease.lease_id)
+        return lease
+
+    monkeypatch.setattr(model_leases, "decode", counting)
+    gone, next_end = await leases.sweep()
+    assert gone == [] and next_end == min(lease.expire_ns for lease in held[:3])
+    assert set(decoded) <= {lease.lease_id for lease in held[:3]}  # memory decodes nothing: it keeps objects
+    assert sorted(lease.lease_id for lease in await leases.live()) == sorted(lease.lease_id for lease in held[:3])
+
+
 async def test_a_watcher_reads_what_changed_in_revision_order(fabric: Fabric) -> None:
     leases = leases_of(fabric)
     first = await take(leases, "a", "x")

@@ -78,8 +78,8 @@ class LeaseRecords:
         return out
 
     def leases_near(self, anchors: Collection[str] | None) -> list[Lease]:
-        if anchors is None:
-            return [lease for lease in self.leases() if lease.live]
+        if anchors is None:  # through the agent slots, which only live leases have: ended records are not read
+            return self._under(keys.LEASE_OF)
         found: dict[str, Lease] = {}
         for a in {*anchors, ANYWHERE}:
             found.update((lease.lease_id, lease) for lease in self._under(keys.lease_at(a)))
