@@ -3,19 +3,29 @@
 FairQueue is the LMDB writer's waiting list: a batch takes one write from each lane in turn until it is
 full, so a lane with a thousand heavy writes waiting and a lane with one light write both get into the next
 batch. FairGate admits at most `capacity` holders at once (the PostgreSQL pool's connections) and hands a
-freed slot to the next lane in turn. Invariants: within a lane, first in first out; a lane served goes to the
-back of the turn; a batch or a slot always takes the head of the first lane, so nothing waits forever.
+freed slot to the next lane in turn; while other lanes asked for slots within SHARED_WINDOW_S, the last free
+slot is kept for a lane that holds none, so one token's flood never holds every connection and another
+token's call starts at once instead of waiting for one of the flood's to end. Invariants: within a lane,
+first in first out; a lane served goes to the back of the turn; a batch takes the head of the first lane, and a
+slot the head of the first lane it may go to, so nothing waits forever (a lane that only the reserve holds
+back gets it once the others have been quiet for SHARED_WINDOW_S).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+SHARED_WINDOW_S = 1.0
+"""How long a lane counts as sharing the store after it last asked for it: while two or more lanes did, the
+LMDB writer's commits are shared (fabricd.store.lmdb.engine) and the pool keeps a connection in reserve."""
+SEEN_KEPT = 1024
+"""FairGate forgets the lanes quiet for SHARED_WINDOW_S when a new one comes and it remembers this many."""
 
 
 class FairQueue(Generic[T]):
@@ -49,6 +59,19 @@ class FairQueue(Generic[T]):
                 if not queue:
                     del self._lanes[lane]
                 return
+
+    def take_first(self, allowed: Callable[[str], bool]) -> tuple[str, T] | None:
+        """The head of the first lane in turn that `allowed` lets go, with its lane (which then goes to the
+        back of the turn); None when no lane may go."""
+        for lane, queue in self._lanes.items():
+            if allowed(lane):
+                item, _ = queue.popleft()
+                del self._lanes[lane]
+                if queue:
+                    self._lanes[lane] = queue
+                self._count -= 1
+                return lane, item
+        return None
 
     def take(self, max_items: int, max_work: int) -> list[T]:
         """Up to `max_items` items weighing up to `max_work` together (the first whatever it weighs), one
@@ -91,36 +114,83 @@ class FairQueue(Generic[T]):
 
 
 class FairGate:
-    """At most `capacity` holders at once; waiters queue in lanes and a freed slot goes to the next lane."""
+    """At most `capacity` holders at once; waiters queue in lanes and a freed slot goes to the next lane (see
+    the module docstring for the slot kept in reserve while lanes share the gate)."""
 
     def __init__(self, capacity: int) -> None:
-        self._free = max(1, capacity)
+        self._capacity = max(1, capacity)
+        self._free = self._capacity
         self._waiting: FairQueue[asyncio.Future[None]] = FairQueue()
+        self._held: dict[str, int] = {}
+        self._seen: dict[str, float] = {}
+        """When each lane last asked for a slot (pruned to SHARED_WINDOW_S when the reserve is decided)."""
+        self._recheck: asyncio.TimerHandle | None = None
 
     @asynccontextmanager
     async def slot(self, lane: str) -> AsyncIterator[None]:
-        if self._free > 0 and not len(self._waiting):
-            self._free -= 1
+        seen = self._seen
+        if len(seen) >= SEEN_KEPT and lane not in seen:
+            now = time.monotonic()
+            for other in [other for other, at in seen.items() if now - at > SHARED_WINDOW_S]:
+                del seen[other]
+        seen[lane] = time.monotonic()
+        if self._free > 0 and not len(self._waiting) and self._may_take(lane):
+            self._take(lane)
         else:
             granted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiting.put(lane, granted)
+            self._grant()
             try:
                 await granted
             except asyncio.CancelledError:
                 if granted.done() and not granted.cancelled():
-                    self._release()  # handed a slot as it left: pass it on
+                    self._release(lane)  # handed a slot as it left: pass it on
                 else:
                     self._waiting.discard(lane, granted)
                 raise
         try:
             yield
         finally:
-            self._release()
+            self._release(lane)
 
-    def _release(self) -> None:
-        while len(self._waiting):
-            (granted,) = self._waiting.take(1, 1)
-            if not granted.done():
-                granted.set_result(None)
-                return
+    def _may_take(self, lane: str) -> bool:
+        """Whether `lane` may take a free slot now: any but the last; the last only when it holds none, or when
+        no other lane asked for a slot within SHARED_WINDOW_S."""
+        if self._free > 1 or not self._held.get(lane):
+            return True
+        now = time.monotonic()
+        seen = self._seen
+        for other in [other for other, at in seen.items() if now - at > SHARED_WINDOW_S]:
+            del seen[other]
+        return seen.keys() <= {lane}
+
+    def _take(self, lane: str) -> None:
+        self._free -= 1
+        self._held[lane] = self._held.get(lane, 0) + 1
+
+    def _release(self, lane: str) -> None:
+        held = self._held[lane] - 1
+        if held:
+            self._held[lane] = held
+        else:
+            del self._held[lane]
         self._free += 1
+        self._grant()
+
+    def _grant(self) -> None:
+        """Hand free slots to waiters, the next lane in turn first; a slot only the reserve keeps from the
+        waiting lanes is handed again once the other lanes have been quiet for SHARED_WINDOW_S."""
+        while self._free > 0 and len(self._waiting):
+            found = self._waiting.take_first(self._may_take)
+            if found is None:
+                if self._recheck is None:
+                    self._recheck = asyncio.get_running_loop().call_later(SHARED_WINDOW_S, self._rechecked)
+                return
+            lane, granted = found
+            if not granted.done():  # done: its caller left (cancelled), and the slot goes to the next
+                self._take(lane)
+                granted.set_result(None)
+
+    def _rechecked(self) -> None:
+        self._recheck = None
+        self._grant()

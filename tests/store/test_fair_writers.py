@@ -72,6 +72,62 @@ async def test_a_freed_slot_goes_to_the_next_lane_and_a_waiter_that_left_holds_n
         pass
 
 
+class Holder:
+    """A task holding a slot of `gate` in `lane` until `let_go` is set."""
+
+    def __init__(self, gate: FairGate, lane: str) -> None:
+        self.granted = asyncio.Event()
+        self.let_go = asyncio.Event()
+        self.task = asyncio.create_task(self._hold(gate, lane))
+
+    async def _hold(self, gate: FairGate, lane: str) -> None:
+        async with gate.slot(lane):
+            self.granted.set()
+            await self.let_go.wait()
+
+
+async def test_while_another_lane_is_active_a_lane_may_not_take_the_last_free_slot() -> None:
+    gate = FairGate(3)
+    async with gate.slot("calm"):  # the calm lane asked a moment ago
+        pass
+    a, b = Holder(gate, "flood"), Holder(gate, "flood")
+    await a.granted.wait()
+    await b.granted.wait()
+    c = Holder(gate, "flood")
+    await asyncio.sleep(0)  # its first step: take a slot or queue
+    assert len(gate._waiting) == 1 and not c.granted.is_set()  # the flood's third call waits: the last is kept
+    calm = Holder(gate, "calm")
+    await calm.granted.wait()  # at once: no call of the flood had to end first
+    assert not c.granted.is_set()
+    a.let_go.set()
+    await c.granted.wait()  # a slot of its own lane came back: the flood goes on with two
+    for holder in (b, c, calm):
+        holder.let_go.set()
+    await asyncio.gather(a.task, b.task, c.task, calm.task)
+    assert gate._free == 3 and gate._held == {}
+
+
+async def test_a_lane_alone_takes_every_slot_and_one_held_back_by_the_reserve_gets_it_once_others_are_quiet(
+        monkeypatch) -> None:
+    gate = FairGate(2)
+    alone = [Holder(gate, "solo"), Holder(gate, "solo")]
+    for holder in alone:
+        await holder.granted.wait()  # no other lane asked: both slots
+    for holder in alone:
+        holder.let_go.set()
+    await asyncio.gather(*(holder.task for holder in alone))
+    monkeypatch.setattr("fabricd.store.fair.SHARED_WINDOW_S", 0.05)
+    async with gate.slot("calm"):
+        pass
+    first = Holder(gate, "flood")
+    await first.granted.wait()
+    second = Holder(gate, "flood")  # the last slot, while calm counts as active: held back, then handed on
+    await asyncio.wait_for(second.granted.wait(), 10)  # by the re-check once calm has been quiet long enough
+    for holder in (first, second):
+        holder.let_go.set()
+    await asyncio.gather(first.task, second.task)
+
+
 @pytest.fixture
 async def lmdb_engine(tmp_path) -> AsyncIterator[LmdbEngine]:
     e = LmdbEngine(str(tmp_path / "data"), map_size=1 << 26, wakeups=LocalWakeups())

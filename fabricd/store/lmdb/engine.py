@@ -55,7 +55,7 @@ from fabricd.core import lanes
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.errors import StoreError
-from fabricd.store.fair import FairQueue
+from fabricd.store.fair import SHARED_WINDOW_S, FairQueue
 from fabricd.store.lmdb import folder, looks, sealed, ticket_index, tx_leases, upgrade
 from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.quarantine import Quarantine
@@ -76,7 +76,6 @@ SHARED_WINDOW_S. A commit, which the loop waits for while it is applied, then ho
 (a flood's batch of 100, a drain of 250) and the light writes of other lanes that fit beside it, so another
 token's send waits for about two short commits, never for a flood's full one nor rides in it. A lane alone
 gets whole batches (MAX_BATCH_WORK)."""
-SHARED_WINDOW_S = 1.0
 ALONE_BEFORE_HERE = 3
 """Commits in a row of one write each before a write may commit on the loop thread: a daemon just out
 of a burst (64 callers between two batches, say) goes on gathering writes on the writer thread."""
