@@ -479,6 +479,7 @@ class Guard:
         identity = self.identify(context)
         self._limit(identity)
         _CALLER.set(identity)
+        lanes.LANE.set(identity.token_id)  # its frames' writes share the store in its token's turn, as calls do
         if not identity.trusted:
             if not identity.agent_id:
                 raise Unauthenticated("this identity names no agent", reason="NO_IDENTITY")
