@@ -7,7 +7,9 @@
 The stream is opened again after a cut (a daemon restart, a dropped connection), backing
 off to 2 s: tickets still queued come again (one being handled is not handed out twice),
 and a reply whose answer was lost is written again; if its commit had landed, the daemon
-says NO_PENDING_REQUEST and the ticket, read back, shows it answered: that is a success.
+says NO_PENDING_REQUEST and the ticket, read back, shows it answered: that is a success. A reply
+to the head (no ticket id) is not written again, which could answer the next ticket: it fails
+Unavailable, as a send without an id does on the sender's stream.
 A daemon without Serve (UNIMPLEMENTED) is served by WatchQueue, GetTicket and the unary Reply.
 A refusal of the stream itself (a revoked token, another agent's queue) ends the iteration.
 """
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from fabricd.client._errors import FabricError, FailedPrecondition, from_status
+from fabricd.client._errors import FabricError, FailedPrecondition, Unavailable, from_status
 from fabricd.client._sender import first_write
 from fabricd.v1 import rendezvous_service_pb2 as rv_pb
 
@@ -107,6 +109,7 @@ class Replier:
                     self.unary = True
                     self._fail_pending(None)
                     continue
+                self._fail_unsafe()
                 if code in _ENDS:
                     error = self._client._error(exc)
                     self._fail_pending(error)
@@ -115,6 +118,7 @@ class Replier:
                 if code == grpc.StatusCode.UNAVAILABLE:
                     self._client._failed(self._client.target)
             else:
+                self._fail_unsafe()
                 backoff = 0.05
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 2.0)
@@ -144,6 +148,17 @@ class Replier:
             call.cancel()
             if self._call is call:
                 self._call = None
+
+    def _fail_unsafe(self) -> None:
+        """Fail the replies to the head written on a stream that ended before answering them: one whose commit
+        landed, written again, would answer the next ticket (a reply naming its ticket is resent safely)."""
+        for seq, (frame, future) in list(self._pending.items()):
+            if frame.WhichOneof("frame") == "reply" and not frame.reply.ticket_id:
+                del self._pending[seq]
+                if not future.done():
+                    future.set_exception(Unavailable(
+                        "the replier stream was cut before this reply to the head was answered: it may have "
+                        "landed (read the queue's tickets to know), so it is not written again", reason="STREAM_ENDED"))
 
     async def _write(self, frame: rv_pb.ServeRequest) -> asyncio.Future[rv_pb.ServeAnswer]:
         """Number `frame` and write it (lock held); a failed write is written again on the next stream. The
