@@ -40,6 +40,10 @@ export declare const SYSTEM_SOCKET: string;
 export declare function candidateSockets(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): string[];
 export declare function discoverTarget(env?: Record<string, string | undefined>, options?: { systemSocket?: string }): { target: string; tried: string[] };
 export declare function normalizeTarget(target: string): string;
+/** Whether `id` has the form of a message id the daemon mints (26 base32hex characters). */
+export declare function looksMinted(id: string): boolean;
+/** Whether an ack of `ids` may be sent again after its answer was lost: minted ids only (see Client.ack). */
+export declare function ackResendSafe(ids: string[]): boolean;
 /** Several targets (an array, or one string with commas), each normalized, without duplicates. */
 export declare function splitTargets(targets: string | string[]): string[];
 /** One page of a list (AIP-158): pass nextPageToken as pageToken for the next; '' at the end. */

@@ -14,6 +14,12 @@ const definition = protoLoader.loadSync(
   SERVICES.map((name) => `fabricd/v1/${name}_service.proto`),
   { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true, includeDirs: [PROTOS] },
 );
+const MINTED = /^[0-9A-V]{26}$/;
+/** Whether `id` has the form of a message id the daemon mints (26 base32hex characters). */
+export function looksMinted(id) { return MINTED.test(id); }
+/** Whether an ack of `ids` may be sent again after its answer was lost: minted ids only (see Client.ack). */
+export function ackResendSafe(ids) { return ids.every(looksMinted); }
+
 /** The generated fabricd.v1 package: service constructors and message types. */
 export const api = grpc.loadPackageDefinition(definition).fabricd.v1;
 
@@ -464,10 +470,17 @@ export class Client {
     return this.call('mailbox', 'PeekMessages', { agent_id: agentId, limit }, {}, { resend: true });
   }
   drain(agentId, { limit = 0 } = {}) { return this.call('mailbox', 'DrainMessages', { agent_id: agentId, limit }); }
+  /**
+   * Consume, for each id named, the oldest unread copy of it in the mailbox; resolves to the count consumed.
+   * An ack whose answer is lost (a cut stream, a dropped connection) is sent again only when every id is one the
+   * daemon minted: a chosen id may be another sender's too, and the ack sent again would take that copy, one the
+   * reader never saw. Otherwise it rejects with UNAVAILABLE, and what it did not consume stays unread.
+   */
   async ack(agentId, messageIds) {
     const request = { agent_id: agentId, message_ids: messageIds };
-    return (await this.#framed('ack', request, true,
-      () => this.call('mailbox', 'AckMessages', request, {}, { resend: true }))).acked;
+    const resend = ackResendSafe(messageIds);
+    return (await this.#framed('ack', request, resend,
+      () => this.call('mailbox', 'AckMessages', request, {}, { resend }))).acked;
   }
 
   /**
@@ -487,7 +500,8 @@ export class Client {
       try {
         await client.ack(agentId, ids);
       } catch (err) {
-        pending.push(...ids);  // kept: retried with the next flush
+        // Kept: retried with the next flush; after UNAVAILABLE (it may have landed) minted ids only (see ack).
+        pending.push(...(err.code === 'UNAVAILABLE' ? ids.filter(looksMinted) : ids));
         if (err.code !== 'UNAVAILABLE') throw err;
       }
     };

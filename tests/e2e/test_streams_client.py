@@ -181,6 +181,7 @@ async def test_the_node_client_serves_sends_and_asks_on_the_streams(make_daemon)
     assert steps["asked"]["results"] == ["node: t1", "node: t2", "node: t3"]
     assert steps["sent"] == {"step": "sent", "id": "note-1", "duplicate": True, "batch": ["b1", 5]}  # 5: NOT_FOUND
     assert steps["acked"]["acked"] == 1
+    assert steps["resend"] == {"step": "resend", "minted": True, "chosen": False}  # a chosen id's ack is not resent
     assert steps["error"] == {"step": "error", "code": "NOT_FOUND", "reason": "UNKNOWN_RECIPIENT"}
     assert "done" in steps
     body = urllib.request.urlopen(metrics, timeout=30).read().decode()

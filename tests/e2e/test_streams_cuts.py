@@ -95,3 +95,34 @@ async def test_a_reply_to_the_head_whose_answer_was_lost_never_answers_the_next_
             with pytest.raises(Unavailable):  # it may have landed: written again, it would answer the next
                 await replying
             assert (await direct.get_ticket(second)).state == rv.TICKET_STATE_QUEUED
+
+
+async def test_an_ack_of_a_chosen_id_whose_answer_was_lost_is_not_sent_again_to_take_another_senders_copy(
+        daemon, relay) -> None:
+    async with Client(daemon.target) as direct, Client(relay.target, retry_window=10) as bob:
+        await direct.register("bob")
+        for sender in ("alice", "carol"):  # two senders chose one id
+            await direct.send("bob", f"from {sender}", sender=sender, id="x")
+        await bob.ack("bob", ["none"])  # bob's send stream is open
+        relay.hold()
+        acking = asyncio.ensure_future(bob.ack("bob", ["x"]))  # takes the oldest copy: alice's
+        while len((await direct.peek("bob")).messages) == 2:  # until it has landed; its answer is held
+            pass
+        relay.cut()
+        with pytest.raises(Unavailable):  # sent again, it would take carol's copy, which bob never saw
+            await acking
+        assert [m.text for m in (await direct.peek("bob")).messages] == ["from carol"]
+
+
+async def test_an_ack_of_minted_ids_whose_answer_was_lost_is_sent_again(daemon, relay) -> None:
+    async with Client(daemon.target) as direct, Client(relay.target, retry_window=10) as bob:
+        await direct.register("bob")
+        sent = [(await direct.send("bob", f"m{i}")).message.id for i in range(2)]
+        await bob.ack("bob", ["none"])
+        relay.hold()
+        acking = asyncio.ensure_future(bob.ack("bob", [sent[0]]))
+        while len((await direct.peek("bob")).messages) == 2:
+            pass
+        relay.cut()
+        assert await acking == 0  # sent again on a new stream: it landed before, so it finds nothing now
+        assert [m.id for m in (await direct.peek("bob")).messages] == [sent[1]]

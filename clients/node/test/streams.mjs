@@ -1,6 +1,6 @@
 // Node on the streams (driven by tests/e2e/test_streams_client.py): a replier on Serve, sends, a batch,
 // an ack and asks on SendStream, and per-frame errors with the unary calls' reasons.
-import { Client } from '../index.js';
+import { Client, ackResendSafe } from '../index.js';
 
 const [target] = process.argv.slice(2);
 const client = new Client(target);
@@ -15,6 +15,8 @@ const again = await client.send('node-worker', 'a note', { sender: 'boss', id: '
 const batch = await client.sendMany([{ recipient: 'node-worker', text: 'b1' }, { recipient: 'nobody', text: 'b2' }]);
 out({ step: 'sent', id: sent.message.id, duplicate: again.duplicate, batch: batch.results.map((r) => (r.error?.code ? r.error.code : r.message.text)) });
 out({ step: 'acked', acked: await client.ack('node-worker', ['note-1']) });
+const plain = await client.send('node-worker', 'plain');  // a minted id: an ack of it alone may be sent again
+out({ step: 'resend', minted: ackResendSafe([plain.message.id]), chosen: ackResendSafe([plain.message.id, 'note-1']) });
 try {
   await client.send('nobody', 'x');
 } catch (err) {

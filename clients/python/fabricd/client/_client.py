@@ -12,7 +12,7 @@ from typing import Any
 
 import grpc
 
-from fabricd.client import _nodes, _target
+from fabricd.client import _acks, _nodes, _target
 from fabricd.client._auth import ClientTls, _BearerBidi, _BearerStream, _BearerUnary
 from fabricd.client._batch import Coalescer
 from fabricd.client._channels import ChannelCalls
@@ -399,10 +399,17 @@ class Client(WorkCalls, ChannelCalls, LeaseCalls):
             agent_id=agent_id, limit=limit, max_bytes=max_bytes))
 
     async def ack(self, agent_id: str, message_ids: Sequence[str]) -> int:
+        """Consume, for each id named, the oldest unread copy of it in `agent_id`'s mailbox; the count consumed.
+
+        An ack whose answer is lost (a cut stream, a dropped connection) is sent again only when every id is one
+        the daemon minted: a chosen id may be another sender's too, and the ack sent again would take its copy
+        (fabricd.client._acks). Otherwise it raises Unavailable, and what it did not consume stays unread.
+        """
         request = mbx_pb.AckMessagesRequest(agent_id=agent_id, message_ids=message_ids)
-        response = await self._streamed("ack", lambda: request, resend=True)
+        resend = _acks.resend_safe(message_ids)
+        response = await self._streamed("ack", lambda: request, resend=resend)
         if response is None:
-            response = await self._call(self.mailbox.AckMessages, request, resend=True)
+            response = await self._call(self.mailbox.AckMessages, request, resend=resend)
         return response.acked
 
     async def ack_one(self, agent_id: str, message_id: str) -> bool:

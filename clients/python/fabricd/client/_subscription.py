@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
-from fabricd.client._errors import FabricError, Unavailable, from_rpc_error
+from fabricd.client._acks import looks_minted
+from fabricd.client._errors import DeadlineExceeded, FabricError, Unavailable, from_rpc_error
 from fabricd.v1 import mailbox_service_pb2 as mbx_pb
 from fabricd.v1 import types_pb2 as pb
 
@@ -116,6 +117,13 @@ class Subscription:
             try:
                 await self._client.ack(self.agent_id, chunk)
             except FabricError as exc:  # kept: retried with the next flush
+                if isinstance(exc, (Unavailable, DeadlineExceeded)):  # it may have landed: see fabricd.client._acks
+                    again = [m for m in chunk if looks_minted(m)]
+                    if len(again) < len(chunk):
+                        log.info("the ack of %d messages with ids their senders chose may have landed: not sent "
+                                 "again (what it did not consume stays unread and comes again): %s",
+                                 len(chunk) - len(again), exc)
+                    chunk = again
                 log.debug("ack of %d messages failed, will retry: %s", len(chunk), exc)
                 self._to_ack[:0] = chunk
                 return
