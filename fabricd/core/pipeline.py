@@ -84,6 +84,9 @@ class Pipeline:
         self._freed = asyncio.Event()
         self._out: asyncio.Queue[tuple[int, Result] | None] = asyncio.Queue()
         self._asks: set[asyncio.Task[None]] = set()
+        self._failed: BaseException | None = None
+        """What a step or an ask's wait raised that is no FabricError (a bug, a broken store): it ends the stream,
+        as it would end a unary call INTERNAL, instead of leaving the frames it held unanswered for good."""
 
     async def run(self, frames: AsyncIterator[tuple[int, Op, int]]) -> AsyncIterator[tuple[int, Result]]:
         """Each frame's (seq, result), once durable; ends when `frames` (seq, op, its size in bytes) does and
@@ -115,18 +118,21 @@ class Pipeline:
                 more.set()
 
         async def steps() -> None:
-            while True:
-                await more.wait()
-                more.clear()
-                while pending:
-                    batch = pending[:]
-                    del pending[:]
-                    await self._step(batch)
-                if done and not pending:
-                    if self._asks:
-                        await asyncio.gather(*self._asks)
-                    await self._out.put(None)
-                    return
+            try:
+                while True:
+                    await more.wait()
+                    more.clear()
+                    while pending:
+                        batch = pending[:]
+                        del pending[:]
+                        await self._step(batch)
+                    if done and not pending:
+                        if self._asks:
+                            await asyncio.gather(*self._asks)
+                        await self._out.put(None)
+                        return
+            except Exception as exc:
+                await self._fail(exc)
 
         reader, stepper = asyncio.ensure_future(read()), asyncio.ensure_future(steps())
         shutdown = asyncio.ensure_future(self._mailboxes.closing())
@@ -142,6 +148,8 @@ class Pipeline:
             while True:
                 item = await self._out.get()
                 if item is None:
+                    if self._failed is not None:
+                        raise self._failed
                     break
                 yield item
                 self._room.release()
@@ -226,7 +234,16 @@ class Pipeline:
             result: Result = await self._rv.answer_of(ticket, op.request, op.timeout_s)
         except FabricError as exc:
             result = exc
+        except Exception as exc:
+            await self._fail(exc)
+            return
         await self._out.put((seq, result))
+
+    async def _fail(self, exc: BaseException) -> None:
+        """End the stream with `exc` (see _failed), the first such error only."""
+        if self._failed is None:
+            self._failed = exc
+            await self._out.put(None)
 
 
 async def merge(*sources: AsyncIterator[T]) -> AsyncIterator[T]:

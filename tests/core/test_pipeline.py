@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import pytest
+
 from fabricd.core.errors import NotFound
 from fabricd.core.pipeline import AckOp, Op, Pipeline, SendOp
 from tests.core.conftest import Fabric, mail, texts
@@ -47,3 +49,26 @@ async def test_a_pipeline_answers_each_frame_in_order_with_its_own_result_or_err
     assert [s.message.text for s in answers[3]] == ["b", "c"] and answers[4] == 1
     messages, _ = await fabric.mailboxes.peek("box", 10)
     assert texts(messages) == ["b", "c"]  # the frames' order; "a" acked
+
+
+async def test_a_step_that_fails_with_no_fabric_error_ends_the_stream_instead_of_leaving_it_waiting(
+        fabric: Fabric, monkeypatch) -> None:
+    """As a unary call would end INTERNAL: a bug or a broken store must not leave the frames unanswered for good."""
+    await fabric.directory.register("box")
+
+    async def broken(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the store broke")
+
+    monkeypatch.setattr(fabric.mailboxes, "ack", broken)
+
+    async def frames() -> AsyncIterator[tuple[int, Op, int]]:
+        yield 1, SendOp([mail("box", "a", id="a")]), 1
+        yield 2, AckOp("box", ["a"]), 1
+        await asyncio.Event().wait()  # the client keeps its stream open
+
+    answered = []
+    with pytest.raises(RuntimeError, match="the store broke"):
+        async with asyncio.timeout(30):  # a backstop only: the failure ends it at once
+            async for seq, _ in Pipeline(fabric.mailboxes, fabric.rendezvous, agent_token=False).run(frames()):
+                answered.append(seq)
+    assert answered == [1]
