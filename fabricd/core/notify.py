@@ -10,7 +10,8 @@ refresh); they run inside `notify`, so they must only note the key.
 Versions stay bounded: every ticket has a key of its own, so past MAX_KEYS the keys no
 one waits on are forgotten and the epoch jumps past every version handed out, so a
 reader that read a forgotten key's version sees it moved (a spurious wake-up: it reads
-storage again) and never the same number again.
+storage again) and never the same number again. The keys kept for their waiters do not
+count against the next pass: past the bound, a pass waits until the map has doubled.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Collection, Hashable
 
-MAX_KEYS = 65_536
-"""Keys whose versions are kept; past it, those without waiters are forgotten (see the module docstring)."""
+MAX_KEYS = 4096
+"""Keys whose versions are kept; past it, those without waiters are forgotten (see the module docstring). A
+finished ticket's key is only worth keeping for a reader between its read and its wait, and costs ~130 bytes
+(at 65,536 the map of a daemon answering asks grew by ~8 MiB over its first hours)."""
 
 
 class LocalWakeups:
@@ -30,6 +33,7 @@ class LocalWakeups:
         self._waiters: dict[Hashable, set[asyncio.Future[bool]]] = {}
         self._closed = False
         self._epoch = 0
+        self._forget_past = MAX_KEYS
         self.listeners: list[Callable[[Hashable | None], None]] = []
         """Called with each key that moves, and with None when every key does (wake_all)."""
 
@@ -42,7 +46,7 @@ class LocalWakeups:
 
     def notify(self, key: Hashable) -> None:
         self._versions[key] = self._versions.get(key, 0) + 1
-        if len(self._versions) > MAX_KEYS:
+        if len(self._versions) > self._forget_past:
             self._forget()
         for listener in self.listeners:
             listener(key)
@@ -81,6 +85,7 @@ class LocalWakeups:
         the one it read."""
         self._epoch += max(self._versions.values()) + 1
         self._versions = {k: v for k, v in self._versions.items() if k in self._waiters}
+        self._forget_past = max(MAX_KEYS, 2 * len(self._versions))  # a pass stays O(1) a notify when many wait
 
     def wake_all(self) -> None:
         """Move every key's version and wake every waiter (after a lost LISTEN connection, wake-ups
@@ -95,7 +100,7 @@ class LocalWakeups:
                     fut.set_result(True)
 
     def key_count(self) -> int:
-        """Keys whose versions are kept now (at most MAX_KEYS + 1)."""
+        """Keys whose versions are kept now (at most MAX_KEYS + 1, or twice the keys waited on)."""
         return len(self._versions)
 
     def waiter_count(self, excluding: Collection[Hashable] = ()) -> int:
