@@ -23,6 +23,9 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 
 from fabricd.client import Client
+from fabricd.daemon import settings
+from fabricd.daemon.app import App
+from fabricd.daemon.config import Config
 
 pytest_plugins = ["tests.pgfixtures"]
 
@@ -149,6 +152,20 @@ async def client(daemon: Daemon) -> AsyncIterator[Client]:
 
 def pytest_addoption(parser) -> None:
     parser.addoption("--soak", action="store_true", help="run the reliability suites long (minutes, many kills)")
+
+
+@pytest.fixture
+async def wired_app(tmp_path) -> AsyncIterator[App]:
+    """The daemon's App wired in process on an LMDB folder of this test, its store started, no listener."""
+    config = settings.build(dict(settings.values_of(Config()), data_dir=str(tmp_path / "data")))
+    app = App(config)
+    app._wire()
+    await app.store.start()
+    await app.tokens.refresh()
+    try:
+        yield app
+    finally:
+        await app.store.close()
 
 
 @pytest.fixture

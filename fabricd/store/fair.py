@@ -28,6 +28,12 @@ SEEN_KEPT = 1024
 """FairGate forgets the lanes quiet for SHARED_WINDOW_S when a new one comes and it remembers this many."""
 
 
+def forget_quiet(seen: dict[str, float], now: float) -> None:
+    """Forget the lanes of `seen` (lane: when it last asked) that have not asked within SHARED_WINDOW_S."""
+    for lane in [lane for lane, at in seen.items() if now - at > SHARED_WINDOW_S]:
+        del seen[lane]
+
+
 class FairQueue(Generic[T]):
     """Items waiting in lanes; `take` serves the lanes round-robin (see the module docstring)."""
 
@@ -118,8 +124,7 @@ class FairGate:
     the module docstring for the slot kept in reserve while lanes share the gate)."""
 
     def __init__(self, capacity: int) -> None:
-        self._capacity = max(1, capacity)
-        self._free = self._capacity
+        self._free = max(1, capacity)
         self._waiting: FairQueue[asyncio.Future[None]] = FairQueue()
         self._held: dict[str, int] = {}
         self._seen: dict[str, float] = {}
@@ -128,12 +133,10 @@ class FairGate:
 
     @asynccontextmanager
     async def slot(self, lane: str) -> AsyncIterator[None]:
-        seen = self._seen
-        if len(seen) >= SEEN_KEPT and lane not in seen:
-            now = time.monotonic()
-            for other in [other for other, at in seen.items() if now - at > SHARED_WINDOW_S]:
-                del seen[other]
-        seen[lane] = time.monotonic()
+        now = time.monotonic()
+        if len(self._seen) >= SEEN_KEPT and lane not in self._seen:
+            forget_quiet(self._seen, now)
+        self._seen[lane] = now
         if self._free > 0 and not len(self._waiting) and self._may_take(lane):
             self._take(lane)
         else:
@@ -158,11 +161,8 @@ class FairGate:
         no other lane asked for a slot within SHARED_WINDOW_S."""
         if self._free > 1 or not self._held.get(lane):
             return True
-        now = time.monotonic()
-        seen = self._seen
-        for other in [other for other, at in seen.items() if now - at > SHARED_WINDOW_S]:
-            del seen[other]
-        return seen.keys() <= {lane}
+        forget_quiet(self._seen, time.monotonic())
+        return self._seen.keys() <= {lane}
 
     def _take(self, lane: str) -> None:
         self._free -= 1

@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
 
 from fabricd.core.model import Address, Message, RowState
 from fabricd.core.outbox import OUTBOX
 from fabricd.core.paging import Listed
-from fabricd.daemon import settings
 from fabricd.daemon.app import App
-from fabricd.daemon.config import Config
 from fabricd.http import views
 from fabricd.http.live import Live, Panel
 from fabricd.rpc.auth import Identity
 
 
 @pytest.fixture
-async def app(tmp_path) -> AsyncIterator[App]:
-    config = settings.build(dict(settings.values_of(Config()), data_dir=str(tmp_path / "data")))
-    app = App(config)
-    app._wire()
-    await app.store.start()
-    await app.tokens.refresh()
-    try:
-        yield app
-    finally:
-        await app.store.close()
+def app(wired_app: App) -> App:
+    return wired_app
 
 
 def demo_panel(reads: list[int]) -> Panel:

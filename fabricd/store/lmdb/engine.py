@@ -55,7 +55,7 @@ from fabricd.core import lanes
 from fabricd.core.errors import FabricError, Unavailable
 from fabricd.core.ports import StoreStats, Wakeups
 from fabricd.store.errors import StoreError
-from fabricd.store.fair import SHARED_WINDOW_S, FairQueue
+from fabricd.store.fair import FairQueue, forget_quiet
 from fabricd.store.lmdb import folder, looks, sealed, ticket_index, tx_leases, upgrade
 from fabricd.store.lmdb.faults import Headroom, fail_at, translate
 from fabricd.store.lmdb.quarantine import Quarantine
@@ -259,11 +259,9 @@ class LmdbEngine:
         self._scheduled = False
         if self._busy or not len(self._pending):
             return
-        now = time.monotonic()
-        seen = self._lanes_seen
-        for lane in [lane for lane, at in seen.items() if now - at > SHARED_WINDOW_S]:
-            del seen[lane]
-        batch = self._pending.take(MAX_BATCH, SHARED_BATCH_WORK if len(seen) > 1 else MAX_BATCH_WORK)
+        forget_quiet(self._lanes_seen, time.monotonic())
+        shared = len(self._lanes_seen) > 1
+        batch = self._pending.take(MAX_BATCH, SHARED_BATCH_WORK if shared else MAX_BATCH_WORK)
         self._busy = True
         self._batch_started = time.monotonic()
         self._idle.clear()

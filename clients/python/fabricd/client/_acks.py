@@ -11,12 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-_MINTED = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUV")
-
-
-def looks_minted(message_id: str) -> bool:
-    """Whether `message_id` has the form of an id the daemon mints."""
-    return len(message_id) == 26 and _MINTED.issuperset(message_id)
+from fabricd.core.ids import looks_minted
 
 
 def resend_safe(message_ids: Iterable[str]) -> bool:
